@@ -1,0 +1,90 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+
+/** An error that maps to an HTTP status; the message is shown to the client. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly extra: Record<string, unknown>;
+
+  constructor(
+    status: number,
+    message: string,
+    options: {
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = status;
+    this.headers = options.headers ?? {};
+    this.extra = options.extra ?? {};
+  }
+}
+
+/** Answers 404 JSON for any path no router claimed. */
+export function notFound(message = "No such endpoint"): RequestHandler {
+  return (_req, _res, next) => next(new HttpError(404, message));
+}
+
+function describeCause(err: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 5; depth++) {
+    if (cur instanceof Error) {
+      parts.push(cur.stack ?? `${cur.name}: ${cur.message}`);
+      cur = cur.cause;
+    } else {
+      parts.push(String(cur));
+      break;
+    }
+  }
+  return parts.join("\ncaused by: ");
+}
+
+/**
+ * Turns thrown errors into `{ error }` JSON. Express's own body-parser errors carry
+ * `status`/`type`; anything else unexpected is logged with its cause chain and answered 500.
+ */
+export function errorHandler(
+  log: (line: string) => void = (l) => console.error(l),
+): ErrorRequestHandler {
+  return (err: unknown, _req, res, next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    let status = 500;
+    let message = "Internal server error";
+    let headers: Record<string, string> = {};
+    let extra: Record<string, unknown> = {};
+    if (err instanceof HttpError) {
+      status = err.status;
+      message = err.message;
+      headers = err.headers;
+      extra = err.extra;
+    } else if (isBodyParserError(err)) {
+      status = err.status;
+      message =
+        err.type === "entity.parse.failed"
+          ? "The request body is not valid JSON"
+          : err.type === "entity.too.large"
+            ? "The request body is too large"
+            : "The request body could not be read";
+    } else {
+      log(`unexpected error: ${describeCause(err)}`);
+    }
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    res.status(status).json({ error: message, ...extra });
+    void next;
+  };
+}
+
+function isBodyParserError(err: unknown): err is { status: number; type: string } {
+  if (typeof err !== "object" || err === null) return false;
+  const e = err as { status?: unknown; type?: unknown };
+  return (
+    typeof e.status === "number" && e.status >= 400 && e.status < 500 && typeof e.type === "string"
+  );
+}
