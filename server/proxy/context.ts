@@ -1,0 +1,108 @@
+import type { Db } from "../db/open.js";
+import type { Clock } from "../clock.js";
+import type { CoreInput, RuleRecord, Settings, SubscriptionRecord } from "./types.js";
+
+/** Options of the proxy management service factory (`createProxyService`). */
+export interface ProxyServiceOptions {
+  /** The Gatehouse data dir; this service keeps everything under `<dataDir>/proxy`. */
+  dataDir: string;
+  clock?: Clock;
+  log?: (line: string) => void;
+  /** The core executable, or undefined when none is installed. */
+  coreBin?: string;
+  coreService?: "process" | "systemd";
+  coreUnit?: string;
+  /** Where the update check looks (mihomo's latest-release API by default). */
+  coreReleaseURL?: string;
+  /** Port of the core's external controller on 127.0.0.1 (9090 in production). */
+  controllerPort?: number;
+  /** Extra trusted CA (PEM) for connectivity tests; tests point the fake core at a local TLS site. */
+  connectivityCA?: string;
+  /** Network interfaces of this machine; injectable so TUN validation can be tested. */
+  networkInterfaces?: () => NodeJS.Dict<import("node:os").NetworkInterfaceInfo[]>;
+  /** Built web UI to serve at `/` (renderer/dist); absent in API-only tests. */
+  staticDir?: string;
+}
+
+/** Read access to the stored state, used by the core layer and the live routes. */
+export interface ProxyStore {
+  getSettings(): Settings;
+  listSubscriptions(): SubscriptionRecord[];
+  listRules(): RuleRecord[];
+  /** Everything the config compiler needs: settings, enabled subscriptions with nodes, rules. */
+  coreInput(): CoreInput;
+  /** Nodes of enabled subscriptions. */
+  nodeCount(): number;
+}
+
+/** One entry of the core's `GET /proxies`. */
+export interface CoreProxy {
+  type: string;
+  name: string;
+  udp?: boolean;
+  alive?: boolean;
+  history: Array<{ time: string; delay: number }>;
+  now?: string;
+  all?: string[];
+}
+
+/** The slice of the mihomo controller client other modules use. */
+export interface CoreClient {
+  version(timeoutMs?: number): Promise<string>;
+  proxies(timeoutMs?: number): Promise<Record<string, CoreProxy>>;
+  /** Delay in ms of one node of one provider; throws on failure or deadline. */
+  healthcheck(provider: string, coreName: string, url: string, timeoutMs: number): Promise<number>;
+}
+
+/** The core layer (`core/`): compiles, checks, applies and controls the mihomo core. */
+export interface CoreControl {
+  /** True when the core executable exists (re-checked on every read). */
+  readonly installed: boolean;
+  /** Last configuration error ("" when the last compile/check succeeded). */
+  readonly configError: string;
+  readonly client: CoreClient;
+  /**
+   * Compiles the configuration and checks it with the core's `-t` (when installed). When
+   * the core runs, loads it and re-applies the selection; otherwise stages it for the next
+   * start. Throws HttpError(400) with the reason on failure and keeps the previous config.
+   */
+  apply(input: CoreInput): Promise<void>;
+  /** Points the proxy selector at the chosen node, the automatic group, or REJECT. */
+  applySelection(input: CoreInput): Promise<void>;
+  start(input: CoreInput): Promise<void>;
+  stop(): Promise<void>;
+  restart(input: CoreInput): Promise<void>;
+  /** Whether the service believes the core should be running. */
+  running(): boolean;
+  close(): Promise<void>;
+}
+
+/** Everything a route module needs. */
+export interface ProxyContext {
+  db: Db;
+  clock: Clock;
+  log: (line: string) => void;
+  /** `<dataDir>/proxy` */
+  dir: string;
+  options: ProxyServiceOptions;
+  /** Port the service itself listens on (0 until known). */
+  ownPort(): number;
+  /** ms since epoch when the service started (for uptimeSeconds). */
+  startedAt: number;
+  store: ProxyStore;
+  core: CoreControl;
+  /** Whether the session with this id is still valid (streams re-check it). */
+  sessionAlive(sessionId: string): boolean;
+}
+
+/** Options the core layer's factory (`core/index.ts` `createCoreManager`) takes. */
+export interface CoreManagerOptions {
+  /** Home dir of the core (config, providers, geodata): `<dataDir>/proxy/core`. */
+  homeDir: string;
+  coreBin?: string;
+  service: "process" | "systemd";
+  unit: string;
+  controllerPort: number;
+  clock: Clock;
+  log: (line: string) => void;
+}
