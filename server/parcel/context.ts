@@ -1,0 +1,79 @@
+import type { Request } from "express";
+import type { Db } from "../db/open.js";
+import type { Clock } from "../clock.js";
+import type { Entries, Entry } from "./http/entries.js";
+import type { Policy, Runtime } from "./domain/policy.js";
+import type { BlobStore } from "./storage/blob-store.js";
+
+export interface ParcelServiceOptions {
+  /** The Gatehouse data dir; this service keeps everything under `<dataDir>/parcel`. */
+  dataDir: string;
+  /** Entry origins (`access_urls`), e.g. `http://127.0.0.1:8000`. */
+  entries: string[];
+  clock?: Clock;
+  log?: (line: string) => void;
+  /** Administrator to create (or whose password to set) at start. */
+  adminUser?: string;
+  adminPassword?: string;
+  /** Built web UI to serve at `/` (renderer/dist); absent in API-only tests. */
+  staticDir?: string;
+  /** Free bytes of the data dir's file system; injectable so headroom can be tested. */
+  diskFree?: (dir: string) => number;
+  /** Periodic cleanup interval (10 minutes); 0 disables the timer (tests call it directly). */
+  cleanupIntervalMs?: number;
+  /** Delay before deleted bytes are reclaimed in the background (well inside a minute). */
+  reclaimDelayMs?: number;
+}
+
+/** In-memory activity counters (concurrency stats, blobs being read). */
+export interface Activity {
+  uploadsActive: number;
+  downloadsActive: number;
+  /** sha256 -> number of running downloads reading it; cleanup never deletes these. */
+  reading: Map<string, number>;
+  /** file ids with a PUT in flight (a second concurrent PUT is refused). */
+  uploading: Set<string>;
+}
+
+export type Actor =
+  | { kind: "admin"; username: string }
+  | { kind: "visitor"; id: string }
+  | { kind: "token" }
+  | { kind: "anonymous" };
+
+/** Everything a route module needs. */
+export interface ParcelContext {
+  db: Db;
+  clock: Clock;
+  log: (line: string) => void;
+  /** `<dataDir>/parcel` */
+  dir: string;
+  options: ParcelServiceOptions;
+  entries: Entries;
+  storage: BlobStore;
+  /** HMAC keys kept in the database: pickup codes and pickup cookies. */
+  keys: { code: Buffer; cookie: Buffer };
+  activity: Activity;
+  /** Unix seconds from the injected clock. */
+  now(): number;
+  policy(): Policy;
+  setPolicy(next: Policy): void;
+  runtime(): Runtime;
+  setRuntime(next: Runtime): void;
+  /** Appends an audit record (`source` = `<actor>@<client ip>`). */
+  audit(
+    req: Request | null,
+    actor: Actor,
+    action: string,
+    target: string,
+    detail?: Record<string, unknown>,
+  ): void;
+  /** Moves parcels whose time ran out: published -> expired, uploading -> revoked (releasing reservations). */
+  sweep(): void;
+  /** Free bytes on the data dir's file system. */
+  diskFree(): number;
+  /** Schedules background reclamation of blobs no live parcel references. */
+  scheduleReclaim(): void;
+  /** The entry the request came through (validated by the host middleware). */
+  entryFor(req: Request): Entry;
+}

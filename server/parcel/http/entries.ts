@@ -1,0 +1,103 @@
+import type { Request } from "express";
+import { isIP } from "node:net";
+
+/** One configured entry address (an origin such as `http://192.168.1.20:8000`). */
+export interface Entry {
+  origin: string;
+  protocol: "http:" | "https:";
+  /** `host[:port]` as a browser sends it in `Host` (default ports omitted). */
+  host: string;
+  label: string;
+}
+
+function normalizeOrigin(raw: string): URL {
+  const url = new URL(raw);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new Error(`entry ${raw} must be http or https`);
+  }
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+    throw new Error(`entry ${raw} must be an origin (scheme, host and port only)`);
+  }
+  return url;
+}
+
+function labelFor(url: URL): string {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const https = url.protocol === "https:" ? " (HTTPS)" : "";
+  if (host === "127.0.0.1" || host === "::1") return `This computer${https}`;
+  if (host === "localhost") return `This computer (localhost)${https}`;
+  if (isIP(host)) return `LAN ${host}${https}`;
+  return `${host}${https}`;
+}
+
+export function parseEntry(raw: string): Entry {
+  const url = normalizeOrigin(raw);
+  return {
+    origin: url.origin,
+    protocol: url.protocol as Entry["protocol"],
+    host: url.host.toLowerCase(),
+    label: labelFor(url),
+  };
+}
+
+/** The set of entries of one running parcel service, and the request-to-entry rules. */
+export class Entries {
+  readonly list: Entry[];
+
+  constructor(origins: string[]) {
+    const seen = new Set<string>();
+    this.list = [];
+    for (const raw of origins) {
+      const e = parseEntry(raw);
+      if (!seen.has(e.origin)) {
+        seen.add(e.origin);
+        this.list.push(e);
+      }
+    }
+  }
+
+  get origins(): string[] {
+    return this.list.map((e) => e.origin);
+  }
+
+  /** Both HTTP and HTTPS entries exist: cookies set over HTTP get the `_http` suffix. */
+  get mixed(): boolean {
+    return (
+      this.list.some((e) => e.protocol === "http:") &&
+      this.list.some((e) => e.protocol === "https:")
+    );
+  }
+
+  byOrigin(origin: string | undefined): Entry | undefined {
+    if (!origin) return undefined;
+    return this.list.find((e) => e.origin === origin);
+  }
+
+  /** Any entry whose host (host:port) equals the request's `Host`. */
+  hostKnown(host: string | undefined): boolean {
+    if (!host) return false;
+    const h = host.toLowerCase();
+    return this.list.some((e) => e.host === h);
+  }
+
+  /**
+   * The entry a request came through: the one named by a valid `X-Service-Origin`, else the
+   * one matching the connection's scheme and `Host`, else the first entry with that host.
+   */
+  forRequest(req: Request): Entry | undefined {
+    const declared = req.get("x-service-origin");
+    const fromHeader = this.byOrigin(declared);
+    const origin = req.get("origin");
+    if (fromHeader && (origin === undefined || origin === fromHeader.origin)) return fromHeader;
+    const host = (req.get("host") ?? "").toLowerCase();
+    const protocol = isEncrypted(req) ? "https:" : "http:";
+    return (
+      this.list.find((e) => e.host === host && e.protocol === protocol) ??
+      this.list.find((e) => e.host === host)
+    );
+  }
+}
+
+export function isEncrypted(req: Request): boolean {
+  return Boolean((req.socket as { encrypted?: boolean }).encrypted);
+}

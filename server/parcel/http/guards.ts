@@ -1,0 +1,70 @@
+import express from "express";
+import type { RequestHandler } from "express";
+import { HttpError } from "../../http/errors.js";
+import type { ParcelContext } from "../context.js";
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** 421 for a `Host` that is no configured entry (every /api/v1 path except /health). */
+export function hostGuard(ctx: ParcelContext): RequestHandler {
+  return (req, _res, next) => {
+    if (req.path === "/health") return next();
+    if (!ctx.entries.hostKnown(req.get("host"))) {
+      return next(new HttpError(421, "This address is not one of the service's entry addresses"));
+    }
+    next();
+  };
+}
+
+/**
+ * State-changing requests need `Origin` equal to an entry origin; `X-Service-Origin`, when
+ * sent, must equal `Origin` and be an entry; `Sec-Fetch-Site: cross-site` is refused.
+ */
+export function originGuard(ctx: ParcelContext): RequestHandler {
+  return (req, _res, next) => {
+    if (req.get("sec-fetch-site") === "cross-site") {
+      return next(new HttpError(403, "Cross-site requests are not allowed"));
+    }
+    if (SAFE.has(req.method)) return next();
+    const origin = req.get("origin");
+    if (!origin) return next(new HttpError(403, "The Origin header is required"));
+    if (!ctx.entries.byOrigin(origin))
+      return next(new HttpError(403, "This origin is not allowed"));
+    const declared = req.get("x-service-origin");
+    if (declared !== undefined && (declared !== origin || !ctx.entries.byOrigin(declared))) {
+      return next(new HttpError(403, "X-Service-Origin must equal Origin and be an entry address"));
+    }
+    next();
+  };
+}
+
+/** Security headers on every answer; never any CORS header. */
+export const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+  next();
+};
+
+export const apiNoStore: RequestHandler = (_req, res, next) => {
+  res.setHeader("Cache-Control", "no-store");
+  next();
+};
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** JSON body parser for the routes that take JSON (never for raw file PUTs). */
+export const jsonBody: RequestHandler = express.json({ limit: "1mb", type: () => true });

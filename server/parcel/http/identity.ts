@@ -1,0 +1,143 @@
+import type { Request, Response } from "express";
+import { appendSetCookie, parseCookies, serializeCookie } from "../../http/cookies.js";
+import { HttpError } from "../../http/errors.js";
+import type { Actor, ParcelContext } from "../context.js";
+import { randomId, randomToken, sha256Hex } from "../domain/secrets.js";
+
+export const VISITOR_COOKIE = "pt_visitor";
+export const PICKUP_COOKIE = "pt_pickup";
+export const ADMIN_COOKIE = "pt_admin";
+export const VISITOR_TTL = 7 * 86400;
+export const PICKUP_TTL = 600;
+export const ADMIN_TTL = 8 * 3600;
+
+/** Client IP address without the IPv4-mapped prefix. */
+export function clientIp(req: Request): string {
+  const ip = req.socket.remoteAddress ?? "";
+  return ip.startsWith("::ffff:") ? ip.slice(7) : ip;
+}
+
+/**
+ * Cookie name for this request: when HTTP and HTTPS entries coexist, cookies set over HTTP
+ * carry `_http`; over HTTPS the base name is kept and the cookie is Secure.
+ */
+export function cookieSpec(
+  ctx: ParcelContext,
+  req: Request,
+  base: string,
+): { name: string; secure: boolean } {
+  const https = ctx.entryFor(req).protocol === "https:";
+  if (https) return { name: base, secure: true };
+  return { name: ctx.entries.mixed ? `${base}_http` : base, secure: false };
+}
+
+export function readCookie(ctx: ParcelContext, req: Request, base: string): string | undefined {
+  return parseCookies(req.get("cookie")).get(cookieSpec(ctx, req, base).name);
+}
+
+export function setCookie(
+  ctx: ParcelContext,
+  req: Request,
+  res: Response,
+  base: string,
+  value: string,
+  ttl: number,
+): void {
+  const { name, secure } = cookieSpec(ctx, req, base);
+  appendSetCookie(res, serializeCookie(name, value, { maxAgeSeconds: ttl, secure }));
+}
+
+export function clearCookie(ctx: ParcelContext, req: Request, res: Response, base: string): void {
+  setCookie(ctx, req, res, base, "", 0);
+}
+
+/** The visitor id behind a valid, unexpired `pt_visitor` cookie, or null. */
+export function currentVisitor(
+  ctx: ParcelContext,
+  req: Request,
+): { id: string; expiresAt: number } | null {
+  const value = readCookie(ctx, req, VISITOR_COOKIE);
+  if (!value) return null;
+  const row = ctx.db
+    .prepare("SELECT id, expires_at AS expiresAt FROM visitors WHERE cookie_hash = ?")
+    .get(sha256Hex(value)) as { id: string; expiresAt: number } | undefined;
+  if (!row || row.expiresAt <= ctx.now()) return null;
+  return row;
+}
+
+/** Starts a new 7-day visitor identity and sets its cookie. */
+export function startVisitor(
+  ctx: ParcelContext,
+  req: Request,
+  res: Response,
+): { id: string; expiresAt: number } {
+  const id = randomId();
+  const cookie = randomToken();
+  const expiresAt = ctx.now() + VISITOR_TTL;
+  ctx.db
+    .prepare("INSERT INTO visitors (id, cookie_hash, expires_at) VALUES (?, ?, ?)")
+    .run(id, sha256Hex(cookie), expiresAt);
+  setCookie(ctx, req, res, VISITOR_COOKIE, cookie, VISITOR_TTL);
+  return { id, expiresAt };
+}
+
+/** `Authorization: Bearer <token>` value, if any. */
+export function bearerToken(req: Request): string | undefined {
+  const h = req.get("authorization");
+  if (!h) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  if (!m) throw new HttpError(401, "The Authorization header must be a Bearer token");
+  return m[1];
+}
+
+/** The signed-in administrator's username, or null. */
+export function currentAdmin(ctx: ParcelContext, req: Request): string | null {
+  const value = readCookie(ctx, req, ADMIN_COOKIE);
+  if (!value) return null;
+  const row = ctx.db
+    .prepare("SELECT username, expires_at AS expiresAt FROM admin_sessions WHERE token_hash = ?")
+    .get(sha256Hex(value)) as { username: string; expiresAt: number } | undefined;
+  if (!row || row.expiresAt <= ctx.now()) return null;
+  return row.username;
+}
+
+export function requireAdmin(ctx: ParcelContext, req: Request): Actor & { kind: "admin" } {
+  const username = currentAdmin(ctx, req);
+  if (!username) throw new HttpError(401, "Administrator sign-in required");
+  return { kind: "admin", username };
+}
+
+/** Audit `source`: `<actor>@<client ip>`; visitors appear as 8 hex chars of a hash of their id. */
+export function auditSource(actor: Actor, ip: string): string {
+  switch (actor.kind) {
+    case "admin":
+      return `admin:${actor.username}@${ip}`;
+    case "visitor":
+      return `visitor:${sha256Hex(actor.id).slice(0, 8)}@${ip}`;
+    case "token":
+      return `token@${ip}`;
+    default:
+      return `anonymous@${ip}`;
+  }
+}
+
+/**
+ * Resolves the caller's right to manage a parcel: a Bearer manage_token, or the visitor cookie
+ * of the parcel's owner. 404 for an unknown id, 401 without a credential, 403 for a credential
+ * of another owner.
+ */
+export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string): Actor {
+  const row = ctx.db
+    .prepare("SELECT token_hash AS tokenHash, owner_visitor AS owner FROM parcels WHERE id = ?")
+    .get(parcelId) as { tokenHash: string; owner: string | null } | undefined;
+  const token = bearerToken(req);
+  const visitor = currentVisitor(ctx, req);
+  if (!row) throw new HttpError(404, "No such parcel");
+  if (token !== undefined) {
+    if (sha256Hex(token) === row.tokenHash) return { kind: "token" };
+    throw new HttpError(403, "This manage token belongs to another parcel");
+  }
+  if (!visitor) throw new HttpError(401, "A visitor cookie or a manage token is required");
+  if (row.owner !== visitor.id) throw new HttpError(403, "This parcel belongs to someone else");
+  return { kind: "visitor", id: visitor.id };
+}

@@ -1,0 +1,105 @@
+import {
+  createReadStream,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  type ReadStream,
+} from "node:fs";
+import { link, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { randomId } from "../domain/secrets.js";
+
+/**
+ * Content-addressed file store: `blobs/<aa>/<sha256>`. Bytes are written to `tmp/`, fsynced
+ * by the writer, then moved into place; identical content is stored once.
+ */
+export class BlobStore {
+  readonly blobDir: string;
+  readonly tmpDir: string;
+
+  constructor(root: string) {
+    this.blobDir = join(root, "blobs");
+    this.tmpDir = join(root, "tmp");
+    mkdirSync(this.blobDir, { recursive: true });
+    mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  pathOf(sha256: string): string {
+    return join(this.blobDir, sha256.slice(0, 2), sha256);
+  }
+
+  /** A fresh temporary path; `tag` (a file id) lets recovery find a session's partial data. */
+  tempPath(tag: string): string {
+    return join(this.tmpDir, `${tag}.${randomId(6)}.part`);
+  }
+
+  /**
+   * Moves a complete, fsynced temporary file into place under its hash. When the content is
+   * already stored the temporary file is dropped (dedup). Returns whether new bytes were added.
+   */
+  async commit(tmpPath: string, sha256: string): Promise<boolean> {
+    const dest = this.pathOf(sha256);
+    mkdirSync(join(this.blobDir, sha256.slice(0, 2)), { recursive: true });
+    try {
+      // link() fails if the blob exists, which keeps an existing blob untouched.
+      await link(tmpPath, dest);
+      await unlink(tmpPath);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") {
+        await unlink(tmpPath).catch(() => undefined);
+        return false;
+      }
+      if (
+        (err as NodeJS.ErrnoException).code === "EPERM" ||
+        (err as NodeJS.ErrnoException).code === "ENOTSUP"
+      ) {
+        await rename(tmpPath, dest);
+        return true;
+      }
+      throw err;
+    }
+  }
+
+  async discard(tmpPath: string): Promise<void> {
+    await unlink(tmpPath).catch(() => undefined);
+  }
+
+  /** Removes temporary files whose name starts with `tag.` (a file id), or all with no tag. */
+  clearTemp(tag?: string): number {
+    let n = 0;
+    for (const f of readdirSync(this.tmpDir)) {
+      if (tag === undefined || f.startsWith(`${tag}.`)) {
+        rmSync(join(this.tmpDir, f), { force: true });
+        n++;
+      }
+    }
+    return n;
+  }
+
+  exists(sha256: string): boolean {
+    try {
+      statSync(this.pathOf(sha256));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Deletes a blob's bytes; returns the bytes freed (0 when already gone). */
+  remove(sha256: string): number {
+    const p = this.pathOf(sha256);
+    try {
+      const size = statSync(p).size;
+      rmSync(p, { force: true });
+      return size;
+    } catch {
+      return 0;
+    }
+  }
+
+  openRead(sha256: string, highWaterMark = 256 * 1024): ReadStream {
+    return createReadStream(this.pathOf(sha256), { highWaterMark });
+  }
+}
