@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
@@ -46,7 +46,7 @@ describe("GET /policy", () => {
     });
     expect(r.json.public_url).toBe("https://gw.example");
     expect((r.headers["set-cookie"] ?? [])[0]).toMatch(/^pt_visitor=.*; Secure$/);
-    const plain = await h.request("GET", "/policy", { jar: new (h.jar.constructor as never)() });
+    const plain = await h.request("GET", "/policy", { jar: new CookieJar() });
     expect((plain.headers["set-cookie"] ?? [])[0]).toMatch(/^pt_visitor_http=/);
     expect((plain.headers["set-cookie"] ?? [])[0]).not.toMatch(/Secure/);
   });

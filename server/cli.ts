@@ -1,0 +1,64 @@
+import { ConfigError, parseConfig, prepareDataDir, USAGE } from "./config.js";
+import { startGatehouse } from "./host.js";
+
+/** Headless entry: `npm run serve -- [options]`. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = parseConfig(process.argv.slice(2));
+    if (config === "help") {
+      console.log(USAGE);
+      return;
+    }
+    prepareDataDir(config.dataDir);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`gatehouse: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  let running;
+  try {
+    running = await startGatehouse(config, (line) => console.log(line));
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    console.error(
+      `gatehouse: could not start: ${e.code === "EADDRINUSE" ? `port already in use (${e.message})` : e.message}`,
+    );
+    process.exit(e.code === "EADDRINUSE" || e.code === "EACCES" ? 2 : 1);
+  }
+
+  if (running.parcel) {
+    console.log(`parcel service listening on ${running.parcel.url}`);
+    if (running.parcel.httpsUrl)
+      console.log(`parcel service listening on ${running.parcel.httpsUrl}`);
+    if (running.parcel.generatedAdminPassword) {
+      console.log(
+        `parcel administrator: ${running.parcel.adminUser} / ${running.parcel.generatedAdminPassword} (shown once; set GATEHOUSE_ADMIN_PASSWORD to choose your own)`,
+      );
+    }
+  }
+  if (running.proxy) {
+    console.log(`proxy service listening on ${running.proxy.url}`);
+    if (running.proxy.setupToken) console.log(`proxy setup token: ${running.proxy.setupToken}`);
+  }
+
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    running
+      .stop()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        console.error(`gatehouse: error while stopping: ${String(err)}`);
+        process.exit(1);
+      });
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+void main();

@@ -1,0 +1,222 @@
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { homedir, networkInterfaces } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+/** Everything `npm run serve` (and the desktop app) needs to start the services. */
+export interface GatehouseConfig {
+  dataDir: string;
+  host: string;
+  parcelPort: number;
+  parcelHttpsPort: number | null;
+  tlsCert: string | null;
+  tlsKey: string | null;
+  proxyPort: number;
+  entries: string[];
+  coreBin: string | undefined;
+  coreService: "process" | "systemd";
+  coreUnit: string;
+  coreReleaseURL: string;
+  parcel: boolean;
+  proxy: boolean;
+  adminUser: string;
+  adminPassword: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+export const DEFAULT_RELEASE_URL = "https://api.github.com/repos/MetaCubeX/mihomo/releases/latest";
+export const APP_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The OS per-user data dir + `/gatehouse`. */
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): string {
+  if (platform === "win32")
+    return join(env.APPDATA ?? join(homedir(), "AppData", "Roaming"), "gatehouse");
+  if (platform === "darwin") return join(homedir(), "Library", "Application Support", "gatehouse");
+  return join(env.XDG_DATA_HOME || join(homedir(), ".local", "share"), "gatehouse");
+}
+
+function port(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535)
+    throw new ConfigError(`${name} must be a port number from 0 to 65535, not "${raw}"`);
+  return Number(raw);
+}
+
+/** Finds an executable on PATH. */
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** `--core-bin`, then `resources/core/mihomo`, then `mihomo` on PATH; undefined when none exists. */
+export function resolveCoreBin(
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  if (explicit) return resolve(explicit);
+  const bundled = join(
+    APP_ROOT,
+    "resources",
+    "core",
+    process.platform === "win32" ? "mihomo.exe" : "mihomo",
+  );
+  if (existsSync(bundled)) return bundled;
+  return onPath(process.platform === "win32" ? "mihomo.exe" : "mihomo", env);
+}
+
+/** Parcel entry addresses: loopback names, then each up, non-internal IPv4 address when bound to 0.0.0.0. */
+export function deriveEntries(
+  host: string,
+  httpPort: number,
+  httpsPort: number | null,
+  interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces(),
+): string[] {
+  const hosts: string[] = [];
+  if (host === "0.0.0.0" || host === "127.0.0.1" || host === "localhost")
+    hosts.push("127.0.0.1", "localhost");
+  if (host === "0.0.0.0") {
+    for (const name of Object.keys(interfaces).sort()) {
+      for (const a of interfaces[name] ?? []) {
+        if (a.family === "IPv4" && !a.internal && !hosts.includes(a.address)) hosts.push(a.address);
+      }
+    }
+  } else if (!hosts.includes(host)) {
+    hosts.push(host.includes(":") ? `[${host}]` : host);
+  }
+  const out = hosts.map((h) => `http://${h}:${httpPort}`);
+  if (httpsPort !== null) out.push(...hosts.map((h) => `https://${h}:${httpsPort}`));
+  return out;
+}
+
+export const USAGE = `Usage: npm run serve -- [options]
+  --data-dir DIR            where everything is stored (GATEHOUSE_DATA_DIR; default: ${defaultDataDir()})
+  --host ADDR               bind address of both services (default 0.0.0.0)
+  --parcel-port N           parcel service HTTP port (default 8000; 0 = any free port)
+  --parcel-https-port N     also serve the parcel service over HTTPS
+  --tls-cert FILE --tls-key FILE   HTTPS certificate (default: a generated self-signed one)
+  --proxy-port N            proxy management port (default 8080; 0 = any free port)
+  --entry URL               parcel entry address (repeatable; default: derived)
+  --core-bin FILE           mihomo executable (GATEHOUSE_CORE_BIN)
+  --core-service process|systemd, --core-unit NAME
+  --core-release-url URL    update check source (GATEHOUSE_CORE_RELEASE_URL)
+  --parcel-only, --proxy-only
+Environment: GATEHOUSE_ADMIN_USER, GATEHOUSE_ADMIN_PASSWORD set the parcel administrator.`;
+
+/** Parses the command line and environment; throws ConfigError for anything unusable. */
+export function parseConfig(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): GatehouseConfig | "help" {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        "data-dir": { type: "string" },
+        host: { type: "string" },
+        "parcel-port": { type: "string" },
+        "parcel-https-port": { type: "string" },
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
+        "proxy-port": { type: "string" },
+        entry: { type: "string", multiple: true },
+        "core-bin": { type: "string" },
+        "core-service": { type: "string" },
+        "core-unit": { type: "string" },
+        "core-release-url": { type: "string" },
+        "parcel-only": { type: "boolean" },
+        "proxy-only": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (err) {
+    throw new ConfigError((err as Error).message.split("\n")[0]);
+  }
+  if (values.help) return "help";
+  if (values["parcel-only"] && values["proxy-only"])
+    throw new ConfigError("--parcel-only and --proxy-only exclude each other");
+  const coreService = values["core-service"] ?? "process";
+  if (coreService !== "process" && coreService !== "systemd")
+    throw new ConfigError(`--core-service must be process or systemd, not "${coreService}"`);
+  const coreUnit = values["core-unit"] ?? "gatehouse-mihomo.service";
+  if (!/^[\w@.-]+\.service$/.test(coreUnit))
+    throw new ConfigError(`--core-unit must be a systemd unit name ending in .service`);
+  if (Boolean(values["tls-cert"]) !== Boolean(values["tls-key"]))
+    throw new ConfigError("--tls-cert and --tls-key go together");
+  const host = values.host ?? "0.0.0.0";
+  if (!/^[\w.:-]+$/.test(host)) throw new ConfigError(`--host must be an address, not "${host}"`);
+  const parcelPort = port(values["parcel-port"], "--parcel-port", 8000);
+  const httpsRaw = values["parcel-https-port"];
+  const parcelHttpsPort = httpsRaw === undefined ? null : port(httpsRaw, "--parcel-https-port", 0);
+  const proxyPort = port(values["proxy-port"], "--proxy-port", 8080);
+  const entries = values.entry ?? [];
+  for (const e of entries) {
+    let url: URL;
+    try {
+      url = new URL(e);
+    } catch {
+      throw new ConfigError(`--entry must be a URL such as http://192.168.1.20:8000, not "${e}"`);
+    }
+    if (
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      url.pathname !== "/" ||
+      url.search ||
+      url.hash
+    ) {
+      throw new ConfigError(`--entry must be an http(s) origin without a path, not "${e}"`);
+    }
+  }
+  const releaseURL =
+    values["core-release-url"] ?? env.GATEHOUSE_CORE_RELEASE_URL ?? DEFAULT_RELEASE_URL;
+  try {
+    new URL(releaseURL);
+  } catch {
+    throw new ConfigError(`--core-release-url must be a URL, not "${releaseURL}"`);
+  }
+  return {
+    dataDir: resolve(values["data-dir"] ?? env.GATEHOUSE_DATA_DIR ?? defaultDataDir(env)),
+    host,
+    parcelPort,
+    parcelHttpsPort,
+    tlsCert: values["tls-cert"] ?? null,
+    tlsKey: values["tls-key"] ?? null,
+    proxyPort,
+    entries,
+    coreBin: resolveCoreBin(values["core-bin"] ?? env.GATEHOUSE_CORE_BIN, env),
+    coreService,
+    coreUnit,
+    coreReleaseURL: releaseURL,
+    parcel: !values["proxy-only"],
+    proxy: !values["parcel-only"],
+    adminUser: env.GATEHOUSE_ADMIN_USER || "admin",
+    adminPassword: env.GATEHOUSE_ADMIN_PASSWORD || undefined,
+  };
+}
+
+/** Creates the data dir and checks it is writable. */
+export function prepareDataDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK | constants.R_OK);
+  } catch (err) {
+    throw new ConfigError(
+      `the data dir ${dir} is not usable: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}

@@ -1,0 +1,159 @@
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Express } from "express";
+import { APP_ROOT, deriveEntries, type GatehouseConfig } from "./config.js";
+import { loadOrCreateCertificate } from "./tls.js";
+import { createParcelService, type ParcelService } from "./parcel/service.js";
+import { createProxyService, type ProxyService } from "./proxy/service.js";
+
+export interface RunningGatehouse {
+  parcel: {
+    url: string;
+    httpsUrl: string | null;
+    entries: string[];
+    adminUser: string;
+    generatedAdminPassword: string | null;
+  } | null;
+  proxy: { url: string; setupToken: string | null } | null;
+  stop(): Promise<void>;
+}
+
+type AnyServer = http.Server | https.Server;
+
+function listen(server: AnyServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: AnyServer): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // In-flight transfers are ended rather than waited for.
+    server.closeAllConnections();
+  });
+}
+
+function urlFor(protocol: "http" | "https", host: string, port: number, entries: string[]): string {
+  const match = entries.find(
+    (e) => e.startsWith(`${protocol}://`) && new URL(e).port === String(port),
+  );
+  if (match) return match;
+  const shown = host === "0.0.0.0" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return `${protocol}://${shown}:${port}`;
+}
+
+/** The built web UI, when present (`npm run build:renderer`). */
+export function staticDir(): string | undefined {
+  const dir = join(APP_ROOT, "renderer", "dist");
+  return existsSync(dir) ? dir : undefined;
+}
+
+/**
+ * Starts the configured services on real sockets. Ports of 0 are resolved before the entry
+ * addresses are derived, so `access_urls` always carry the real ports.
+ */
+export async function startGatehouse(
+  config: GatehouseConfig,
+  log: (line: string) => void,
+): Promise<RunningGatehouse> {
+  const servers: AnyServer[] = [];
+  let parcelService: ParcelService | null = null;
+  let proxyService: ProxyService | null = null;
+  const ui = staticDir();
+  let parcelInfo: RunningGatehouse["parcel"] = null;
+  let proxyInfo: RunningGatehouse["proxy"] = null;
+
+  try {
+    if (config.parcel) {
+      let app: Express | null = null;
+      const handler: http.RequestListener = (req, res) =>
+        app ? app(req, res) : res.writeHead(503).end();
+      const httpServer = http.createServer(handler);
+      servers.push(httpServer);
+      const httpPort = await listen(httpServer, config.parcelPort, config.host);
+      let httpsPort: number | null = null;
+      let entries: string[];
+      if (config.parcelHttpsPort !== null) {
+        // Hosts first (ports don't matter for the certificate), then listen, then entries.
+        const hosts = config.entries.length
+          ? config.entries.map((e) => new URL(e).hostname.replace(/^\[|\]$/g, ""))
+          : deriveEntries(config.host, 1, null).map((e) =>
+              new URL(e).hostname.replace(/^\[|\]$/g, ""),
+            );
+        const tls = await loadOrCreateCertificate(config.dataDir, hosts, {
+          cert: config.tlsCert,
+          key: config.tlsKey,
+        });
+        const httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
+        servers.push(httpsServer);
+        httpsPort = await listen(httpsServer, config.parcelHttpsPort, config.host);
+      }
+      entries = config.entries.length
+        ? config.entries
+        : deriveEntries(config.host, httpPort, httpsPort);
+      parcelService = await createParcelService({
+        dataDir: config.dataDir,
+        entries,
+        adminUser: config.adminUser,
+        adminPassword: config.adminPassword,
+        staticDir: ui,
+        log,
+      });
+      app = parcelService.app;
+      parcelInfo = {
+        url: urlFor("http", config.host, httpPort, entries),
+        httpsUrl: httpsPort === null ? null : urlFor("https", config.host, httpsPort, entries),
+        entries,
+        adminUser: parcelService.adminUser,
+        generatedAdminPassword: parcelService.generatedAdminPassword,
+      };
+    }
+    if (config.proxy) {
+      let app: Express | null = null;
+      const server = http.createServer((req, res) =>
+        app ? app(req, res) : res.writeHead(503).end(),
+      );
+      servers.push(server);
+      const port = await listen(server, config.proxyPort, config.host);
+      proxyService = await createProxyService({
+        dataDir: config.dataDir,
+        coreBin: config.coreBin,
+        coreService: config.coreService,
+        coreUnit: config.coreUnit,
+        coreReleaseURL: config.coreReleaseURL,
+        staticDir: ui,
+        log,
+      });
+      proxyService.setOwnPort(port);
+      app = proxyService.app;
+      await proxyService.start();
+      proxyInfo = {
+        url: urlFor("http", config.host, port, []),
+        setupToken: proxyService.setupToken,
+      };
+    }
+  } catch (err) {
+    await Promise.all(servers.map(closeServer));
+    await parcelService?.close();
+    await proxyService?.close();
+    throw err;
+  }
+
+  return {
+    parcel: parcelInfo,
+    proxy: proxyInfo,
+    async stop() {
+      await Promise.all(servers.map(closeServer));
+      await parcelService?.close();
+      await proxyService?.close();
+    },
+  };
+}
