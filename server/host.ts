@@ -80,7 +80,6 @@ export async function startGatehouse(
       servers.push(httpServer);
       const httpPort = await listen(httpServer, config.parcelPort, config.host);
       let httpsPort: number | null = null;
-      let entries: string[];
       if (config.parcelHttpsPort !== null) {
         // Hosts first (ports don't matter for the certificate), then listen, then entries.
         const hosts = config.entries.length
