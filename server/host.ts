@@ -95,7 +95,7 @@ export async function startGatehouse(
         servers.push(httpsServer);
         httpsPort = await listen(httpsServer, config.parcelHttpsPort, config.host);
       }
-      entries = config.entries.length
+      const entries = config.entries.length
         ? config.entries
         : deriveEntries(config.host, httpPort, httpsPort);
       parcelService = await createParcelService({
