@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { HttpError } from "../../http/errors.js";
+import { parseOr400 } from "../../http/validate.js";
+import type { Db } from "../../db/open.js";
+import type { Policy, Runtime } from "./policy.js";
+
+const manifestSchema = z.object({
+  files: z
+    .array(
+      z.object({
+        name: z.string(),
+        size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      }),
+    )
+    .min(1, "at least one file is required"),
+  days: z.number().int().min(1).optional(),
+  downloads: z.number().int().min(1).optional(),
+  password: z.string().max(1024).optional(),
+  renew: z.boolean().optional(),
+});
+
+/** A validated manifest with the policy defaults applied. */
+export interface Manifest {
+  files: Array<{ name: string; size: number }>;
+  days: number;
+  downloads: number;
+  /** null when no (or an empty) password was given. */
+  password: string | null;
+  renew: boolean;
+  totalBytes: number;
+}
+
+// C0, DEL and C1 control characters.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a file name is refused, or null when it is acceptable. */
+export function fileNameProblem(name: string): string | null {
+  if (name.length === 0) return "a file name must not be empty";
+  if (LONE_SURROGATE.test(name)) return "a file name must be valid UTF-8";
+  if (Buffer.byteLength(name, "utf8") > 255) return "a file name must be at most 255 bytes";
+  if (name.includes("/") || name.includes("\\")) return "a file name must not contain / or \\";
+  if (CONTROL.test(name)) return "a file name must not contain control characters";
+  if (name === "." || name === "..") return "a file name must not be . or ..";
+  return null;
+}
+
+/**
+ * Validates a `POST /uploads` body against the policy (CONTRACT 2.5): shape and names -> 400,
+ * a size over `max_file_bytes` or a total over `max_parcel_bytes` -> 413.
+ */
+export function parseManifest(policy: Policy, body: unknown): Manifest {
+  const m = parseOr400(manifestSchema, body);
+  if (m.files.length > policy.max_files)
+    throw new HttpError(400, `A parcel may hold at most ${policy.max_files} files`);
+  const seen = new Set<string>();
+  for (const [i, f] of m.files.entries()) {
+    const problem = fileNameProblem(f.name);
+    if (problem) throw new HttpError(400, `Invalid files.${i}.name: ${problem}`);
+    const key = f.name.toLowerCase();
+    if (seen.has(key)) throw new HttpError(400, `Duplicate file name: ${f.name}`);
+    seen.add(key);
+  }
+  const days = m.days ?? policy.default_days;
+  if (days > policy.max_days)
+    throw new HttpError(400, `Invalid days: at most ${policy.max_days} days are allowed`);
+  const downloads = m.downloads ?? policy.default_downloads;
+  if (downloads > policy.max_downloads)
+    throw new HttpError(400, `Invalid downloads: at most ${policy.max_downloads} are allowed`);
+  const password = m.password ? m.password : null;
+  if (policy.require_password && password === null)
+    throw new HttpError(400, "A password is required for every parcel");
+  let totalBytes = 0;
+  for (const f of m.files) {
+    if (f.size > policy.max_file_bytes)
+      throw new HttpError(413, `${f.name} is larger than ${policy.max_file_bytes} bytes`);
+    totalBytes += f.size;
+  }
+  if (totalBytes > policy.max_parcel_bytes)
+    throw new HttpError(413, `The parcel is larger than ${policy.max_parcel_bytes} bytes`);
+  return { files: m.files, days, downloads, password, renew: m.renew ?? true, totalBytes };
+}
+
+/** Current storage usage that admission compares against the budgets. */
+export interface Usage {
+  /** Bytes of stored blobs. */
+  storedBytes: number;
+  /** Open reservations: declared bytes of files not yet ready in open sessions. */
+  reservedBytes: number;
+  /** Files of live parcels (uploading, published, review). */
+  files: number;
+  /** Real free bytes on the data dir's file system. */
+  diskFree: number;
+}
+
+/**
+ * Whether a new session of `bytes` in `files` files fits the file budget, the data budget
+ * and free disk minus headroom minus every open reservation. Returns the reason it does not,
+ * or null. Pure, so the rules are unit tested apart from the database.
+ */
+export function admissionProblem(
+  usage: Usage,
+  request: { bytes: number; files: number },
+  runtime: Pick<Runtime, "file_budget" | "data_budget_bytes" | "disk_headroom_bytes">,
+): string | null {
+  if (usage.files + request.files > runtime.file_budget)
+    return "The service's file budget is used up";
+  if (usage.storedBytes + usage.reservedBytes + request.bytes > runtime.data_budget_bytes)
+    return "The service's data budget is used up";
+  if (usage.diskFree - runtime.disk_headroom_bytes - usage.reservedBytes - request.bytes < 0)
+    return "There is not enough free disk space for this parcel";
+  return null;
+}
+
+/** Reads the usage that admission needs (call it inside the admitting transaction). */
+export function readUsage(db: Db, diskFree: number): Usage {
+  const stored = db.prepare("SELECT COALESCE(SUM(size), 0) AS n FROM blobs").get() as {
+    n: number;
+  };
+  const reserved = db
+    .prepare("SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels WHERE state = 'uploading'")
+    .get() as { n: number };
+  const files = db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM files f JOIN parcels p ON p.id = f.parcel_id
+       WHERE p.state IN ('uploading','published','review')`,
+    )
+    .get() as { n: number };
+  return { storedBytes: stored.n, reservedBytes: reserved.n, files: files.n, diskFree };
+}

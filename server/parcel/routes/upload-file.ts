@@ -1,0 +1,138 @@
+import type { Request, RequestHandler, Response } from "express";
+import { HttpError } from "../../http/errors.js";
+import type { Actor, ParcelContext } from "../context.js";
+import { clientIp, requireOwner } from "../http/identity.js";
+import type { FileRow } from "../repos/parcels.js";
+import { secondsUntilUtcMidnight, type TrafficRepo } from "../repos/traffic.js";
+import { receiveBody, ReceiveError, type Received } from "../storage/receive.js";
+
+function fileView(f: FileRow) {
+  return { id: f.id, name: f.name, size: f.size, state: f.state, sha256: f.sha256 };
+}
+
+/**
+ * `PUT /uploads/:id/files/:file`: streams the raw body (no body parser) to a temporary file,
+ * counts every incoming byte toward the client's daily traffic, then commits the blob (dedup)
+ * and marks the file ready in one transaction. Any failure removes the partial data and leaves
+ * the file `failed`, retryable in full.
+ */
+export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): RequestHandler {
+  const fileOf = ctx.db.prepare("SELECT * FROM files WHERE id = ? AND parcel_id = ?");
+  const parcelState = ctx.db.prepare("SELECT state, expires_at FROM parcels WHERE id = ?");
+  const failFile = ctx.db.prepare(
+    "UPDATE files SET state = 'failed' WHERE id = ? AND state != 'ready'",
+  );
+  const blobExists = ctx.db.prepare("SELECT 1 FROM blobs WHERE sha256 = ?");
+  const insertBlob = ctx.db.prepare(
+    "INSERT OR IGNORE INTO blobs (sha256, size, crc32, created_at) VALUES (?, ?, ?, ?)",
+  );
+  const markReady = ctx.db.prepare(
+    "UPDATE files SET state = 'ready', sha256 = ? WHERE id = ? AND state != 'ready'",
+  );
+  const release = ctx.db.prepare(
+    "UPDATE parcels SET reserved_bytes = MAX(0, reserved_bytes - ?) WHERE id = ?",
+  );
+
+  const sessionOpen = (parcelId: string): boolean => {
+    const p = parcelState.get(parcelId) as { state: string; expires_at: number } | undefined;
+    return p !== undefined && p.state === "uploading" && p.expires_at > ctx.now();
+  };
+
+  /** Marks the file ready; false when the session ended meanwhile (the bytes are dropped). */
+  const finish = ctx.db.transaction((file: FileRow, got: Received): boolean => {
+    if (!sessionOpen(file.parcel_id)) return false;
+    insertBlob.run(got.sha256, got.bytes, got.crc32, ctx.now());
+    if (markReady.run(got.sha256, file.id).changes === 1) release.run(file.size, file.parcel_id);
+    return true;
+  });
+
+  const fail = (req: Request, actor: Actor, file: FileRow, reason: string, bytes: number) => {
+    failFile.run(file.id);
+    ctx.audit(req, actor, "upload.fail", `file:${file.id}`, {
+      parcel: file.parcel_id,
+      reason,
+      bytes,
+    });
+  };
+
+  return async (req: Request, res: Response) => {
+    const parcelId = req.params.id as string;
+    const actor = requireOwner(ctx, req, parcelId);
+    const p = parcelState.get(parcelId) as { state: string } | undefined;
+    if (!p || p.state !== "uploading")
+      throw new HttpError(409, "This parcel is no longer accepting uploads");
+    const file = fileOf.get(req.params.file, parcelId) as FileRow | undefined;
+    if (!file) throw new HttpError(404, "No such file in this parcel");
+    if (file.state === "ready") {
+      res.json(fileView(file));
+      return;
+    }
+    if (ctx.activity.uploading.has(file.id))
+      throw new HttpError(409, "This file is already being uploaded");
+
+    // The body is not read on these answers: close the connection instead of draining it.
+    const length = req.get("content-length");
+    if (length !== undefined) {
+      const n = Number(length);
+      if (n > file.size) {
+        fail(req, actor, file, "too-long", 0);
+        res.setHeader("Connection", "close");
+        throw new HttpError(413, "The body is longer than the declared size");
+      }
+      if (n < file.size) {
+        fail(req, actor, file, "too-short", 0);
+        res.setHeader("Connection", "close");
+        throw new HttpError(400, "The body length does not match the declared size");
+      }
+    }
+
+    const ip = clientIp(req);
+    const limit = ctx.policy().daily_upload_bytes;
+    ctx.activity.uploading.add(file.id);
+    ctx.activity.uploadsActive++;
+    const tmpPath = ctx.storage.tempPath(file.id);
+    try {
+      let got: Received;
+      try {
+        got = await receiveBody(req, {
+          tmpPath,
+          declared: file.size,
+          onBytes: (n) => {
+            const now = ctx.now();
+            if (traffic.add(ip, now, n) > limit) {
+              throw new HttpError(429, "Today's upload allowance for this address is used up", {
+                headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) },
+              });
+            }
+          },
+        });
+      } catch (err) {
+        if (!(err instanceof ReceiveError)) throw err;
+        fail(req, actor, file, err.kind, err.bytes);
+        res.setHeader("Connection", "close");
+        if (err.kind === "cut-off" && err.cause instanceof HttpError) throw err.cause;
+        if (err.kind === "too-long") throw new HttpError(413, err.message);
+        if (err.kind === "io") throw new HttpError(500, "The file could not be stored", err);
+        throw new HttpError(400, err.message);
+      }
+      if (!sessionOpen(parcelId)) {
+        await ctx.storage.discard(tmpPath);
+        fail(req, actor, file, "session-ended", got.bytes);
+        throw new HttpError(409, "This parcel is no longer accepting uploads");
+      }
+      const added = await ctx.storage.commit(tmpPath, got.sha256);
+      if (!finish(file, got)) {
+        // Nothing references bytes that were only just added: drop them again.
+        if (added && !blobExists.get(got.sha256)) ctx.storage.remove(got.sha256);
+        fail(req, actor, file, "session-ended", got.bytes);
+        throw new HttpError(409, "This parcel is no longer accepting uploads");
+      }
+      const now = fileOf.get(file.id, parcelId) as FileRow;
+      res.json(fileView(now));
+    } finally {
+      await ctx.storage.discard(tmpPath);
+      ctx.activity.uploading.delete(file.id);
+      ctx.activity.uploadsActive--;
+    }
+  };
+}

@@ -1,0 +1,112 @@
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { unlink } from "node:fs/promises";
+import { once } from "node:events";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { crc32 } from "node:zlib";
+
+export type ReceiveFailure = "too-long" | "too-short" | "aborted" | "cut-off" | "io";
+
+/** Why a body could not be received; `bytes` is how many arrived before it stopped. */
+export class ReceiveError extends Error {
+  constructor(
+    readonly kind: ReceiveFailure,
+    message: string,
+    readonly bytes: number,
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, options);
+    this.name = "ReceiveError";
+  }
+}
+
+export interface ReceiveOptions {
+  /** Where the bytes land (created exclusively; deleted again on any failure). */
+  tmpPath: string;
+  /** Exact number of bytes expected. */
+  declared: number;
+  /**
+   * Called with the size of every incoming chunk before it is written (traffic accounting).
+   * Throwing stops the transfer; the error is passed through as the `cause` of a `cut-off`.
+   */
+  onBytes?: (n: number) => void;
+}
+
+export interface Received {
+  sha256: string;
+  crc32: number;
+  bytes: number;
+}
+
+/**
+ * Streams `source` into `tmpPath` with constant memory (pipe backpressure), hashing it with
+ * sha256 and crc32 on the way, and fsyncs the file before resolving. The source is never
+ * destroyed here, so the caller can still answer on the same connection; on failure the
+ * partial file is removed and a `ReceiveError` says why.
+ */
+export async function receiveBody(source: Readable, opts: ReceiveOptions): Promise<Received> {
+  const hash = createHash("sha256");
+  let crc = 0;
+  let bytes = 0;
+  const meter = new Transform({
+    highWaterMark: 256 * 1024,
+    transform(chunk: Buffer, _enc, done) {
+      try {
+        opts.onBytes?.(chunk.length);
+      } catch (err) {
+        bytes += chunk.length;
+        done(new ReceiveError("cut-off", "The transfer was cut off", bytes, { cause: err }));
+        return;
+      }
+      bytes += chunk.length;
+      if (bytes > opts.declared) {
+        done(new ReceiveError("too-long", "The body is longer than the declared size", bytes));
+        return;
+      }
+      hash.update(chunk);
+      crc = crc32(chunk, crc);
+      done(null, chunk);
+    },
+  });
+  const onAbort = () => {
+    meter.destroy(new ReceiveError("aborted", "The client ended the transfer early", bytes));
+  };
+  // A closed connection before the end of the body is an aborted upload.
+  const onClose = () => {
+    if (!source.readableEnded) onAbort();
+  };
+  const onError = () => onAbort();
+  source.on("close", onClose);
+  source.on("error", onError);
+  const sink = createWriteStream(opts.tmpPath, {
+    flags: "wx",
+    flush: true,
+    highWaterMark: 256 * 1024,
+  });
+  try {
+    source.pipe(meter);
+    await pipeline(meter, sink);
+    if (!sink.closed) await once(sink, "close");
+  } catch (err) {
+    source.unpipe(meter);
+    await settle(sink);
+    await unlink(opts.tmpPath).catch(() => undefined);
+    if (err instanceof ReceiveError) throw err;
+    throw new ReceiveError("io", "The file could not be written", bytes, { cause: err });
+  } finally {
+    source.off("close", onClose);
+    source.off("error", onError);
+  }
+  if (bytes < opts.declared) {
+    await unlink(opts.tmpPath).catch(() => undefined);
+    throw new ReceiveError("too-short", "The body is shorter than the declared size", bytes);
+  }
+  return { sha256: hash.digest("hex"), crc32: crc >>> 0, bytes };
+}
+
+/** Waits until a destroyed write stream has released its file descriptor. */
+async function settle(sink: NodeJS.WritableStream & { closed: boolean }): Promise<void> {
+  if (sink.closed) return;
+  await Promise.race([once(sink, "close"), new Promise((r) => setTimeout(r, 1000).unref())]);
+}
