@@ -1,0 +1,33 @@
+import { createReadStream, createWriteStream, mkdtempSync, statSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+
+/** The reference: the least a Node server can do to move bytes between a socket and a disk. */
+const dir = mkdtempSync(join(tmpdir(), "gatehouse-baseline-"));
+const server = http.createServer((req, res) => {
+  const name = (req.url ?? "/").split("/").pop() ?? "x";
+  const file = join(dir, name.replace(/[^\w.-]/g, "_"));
+  if (req.method === "PUT") {
+    pipeline(req, createWriteStream(file)).then(
+      () => res.end("ok"),
+      () => res.destroy(),
+    );
+    return;
+  }
+  try {
+    res.writeHead(200, {
+      "Content-Length": statSync(file).size,
+      "Content-Type": "application/octet-stream",
+    });
+    pipeline(createReadStream(file), res).catch(() => res.destroy());
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+server.listen(0, "127.0.0.1", () => {
+  console.log(`baseline listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
+process.on("SIGTERM", () => server.close(() => process.exit(0)));
