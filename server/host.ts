@@ -7,7 +7,7 @@ import type { Express } from "express";
 import { APP_ROOT, deriveEntries, type GatehouseConfig } from "./config.js";
 import { loadOrCreateCertificate } from "./tls.js";
 import { createParcelService, type ParcelService } from "./parcel/service.js";
-import { createProxyService, type ProxyService } from "./proxy/service.js";
+import type { ProxyService } from "./proxy/service.js";
 
 export interface RunningGatehouse {
   parcel: {
@@ -122,6 +122,8 @@ export async function startGatehouse(
       );
       servers.push(server);
       const port = await listen(server, config.proxyPort, config.host);
+      // Loaded only when needed, so `--parcel-only` never loads the proxy code.
+      const { createProxyService } = await import("./proxy/service.js");
       proxyService = await createProxyService({
         dataDir: config.dataDir,
         coreBin: config.coreBin,

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import http from "node:http";
+
+/** Runs `server/cli.ts` the way `npm run serve` does (tsx), as a real child process. */
+function serve(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const proc = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], {
+    env: { ...process.env, GATEHOUSE_ADMIN_PASSWORD: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  let err = "";
+  proc.stdout.on("data", (b: Buffer) => lines.push(...b.toString().split("\n").filter(Boolean)));
+  proc.stderr.on("data", (b: Buffer) => (err += b.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  const waitFor = async (re: RegExp): Promise<RegExpExecArray> => {
+    for (let i = 0; i < 300; i++) {
+      for (const l of lines) {
+        const m = re.exec(l);
+        if (m) return m;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no line matching ${re}; got:\n${lines.join("\n")}\n${err}`);
+  };
+  return { proc, lines, exited, waitFor, stderr: () => err };
+}
+
+function get(url: string, host?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: host ? { host } : {} }, (res) => {
+      let body = "";
+      res.on("data", (c: Buffer) => (body += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+  });
+}
+
+describe("npm run serve", () => {
+  it("prints the listening line with the real port, generates an administrator once, and exits 0 on SIGTERM", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
+    const s = serve([
+      "--parcel-only",
+      "--host",
+      "127.0.0.1",
+      "--parcel-port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ]);
+    const m = await s.waitFor(/^parcel service listening on (http:\/\/127\.0\.0\.1:(\d+))$/);
+    expect(Number(m[2])).toBeGreaterThan(0);
+    const admin = await s.waitFor(/^parcel administrator: admin \/ (\S+) /);
+    const health = await get(`${m[1]}/api/v1/health`);
+    expect(JSON.parse(health.body)).toMatchObject({ ok: true, initialized: true });
+    const policy = await get(`${m[1]}/api/v1/policy`);
+    expect(JSON.parse(policy.body).access_urls).toEqual([m[1], `http://localhost:${m[2]}`]);
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+
+    // A second start finds the administrator and prints no password.
+    const again = serve([
+      "--parcel-only",
+      "--host",
+      "127.0.0.1",
+      "--parcel-port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ]);
+    await again.waitFor(/^parcel service listening on /);
+    expect(again.lines.join("\n")).not.toContain(admin[1]);
+    again.proc.kill("SIGINT");
+    expect(await again.exited).toBe(0);
+  });
+
+  it("serves HTTPS with a generated certificate and prints the second line", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
+    const s = serve([
+      "--parcel-only",
+      "--host",
+      "127.0.0.1",
+      "--parcel-port",
+      "0",
+      "--parcel-https-port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ]);
+    await s.waitFor(/^parcel service listening on http:/);
+    const m = await s.waitFor(/^parcel service listening on (https:\/\/127\.0\.0\.1:\d+)$/);
+    const idx = s.lines.findIndex((l) => l.startsWith("parcel service listening on http:"));
+    expect(s.lines.findIndex((l) => l.startsWith("parcel service listening on https:"))).toBe(
+      idx + 1,
+    );
+    const https = await import("node:https");
+    const body = await new Promise<string>((resolve, reject) => {
+      https
+        .get(`${m[1]}/api/v1/policy`, { rejectUnauthorized: false }, (res) => {
+          let b = "";
+          res.on("data", (c: Buffer) => (b += c.toString()));
+          res.on("end", () => resolve(b));
+        })
+        .on("error", reject);
+    });
+    expect(JSON.parse(body).public_url).toBe(m[1]);
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
+
+  it.each([[["--parcel-port", "99999"]], [["--nope"]], [["--core-service", "x"]]])(
+    "exits 2 with one line for bad options %j",
+    async (args) => {
+      const s = serve(args);
+      expect(await s.exited).toBe(2);
+      expect(s.stderr().trim().split("\n")).toHaveLength(1);
+    },
+  );
+
+  it("exits 2 when the data dir is unusable", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "gh-cli-")), "not-a-dir");
+    writeFileSync(file, "x");
+    const s = serve(["--parcel-only", "--parcel-port", "0", "--data-dir", join(file, "sub")]);
+    expect(await s.exited).toBe(2);
+    expect(s.stderr()).toMatch(/data dir/);
+  });
+});
