@@ -101,13 +101,18 @@ export function streamPut(
       if (opts.abortAfter !== undefined) done({ status: 0, json: undefined, headers: {} });
       else if (!settled) reject(err);
     });
+    let aborting = false;
     source.on("data", (chunk: Buffer) => {
+      if (aborting) return;
       sent += chunk.length;
       if (!req.write(chunk)) {
         source.pause();
-        req.once("drain", () => source.resume());
+        req.once("drain", () => {
+          if (!aborting) source.resume();
+        });
       }
       if (opts.abortAfter !== undefined && sent >= opts.abortAfter) {
+        aborting = true;
         source.pause();
         // Give the server a moment to read what was sent, then cut the connection.
         setTimeout(() => {
