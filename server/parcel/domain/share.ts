@@ -27,13 +27,14 @@ const CODE_TRIES = 50;
 /**
  * Issues a fresh pickup code for a parcel: stores only its keyed hash and bumps `code_gen`, so
  * the previous code and every pickup cookie bound to it stop working at once. The code is
- * unique among parcels that can still be picked up (published or review). Returns the plain
- * code without separators; it is never readable again. Runs in its own (nestable) transaction.
+ * unique among parcels that can still be picked up (published or review), and never the
+ * parcel's own current code. Returns the plain code without separators; it is never readable
+ * again. Runs in its own (nestable) transaction.
  */
 export function issueCode(ctx: ParcelContext, parcelId: string): string {
   const length = ctx.policy().code_length;
   const taken = ctx.db.prepare(
-    "SELECT 1 FROM parcels WHERE code_hash = ? AND state IN ('published','review') AND id != ?",
+    "SELECT 1 FROM parcels WHERE code_hash = ? AND state IN ('published','review')",
   );
   const store = ctx.db.prepare(
     "UPDATE parcels SET code_hash = ?, code_gen = code_gen + 1 WHERE id = ?",
@@ -42,7 +43,7 @@ export function issueCode(ctx: ParcelContext, parcelId: string): string {
     for (let i = 0; i < CODE_TRIES; i++) {
       const code = generateCode(length);
       const hash = codeHash(ctx, code);
-      if (taken.get(hash, parcelId)) continue;
+      if (taken.get(hash)) continue;
       if (store.run(hash, parcelId).changes !== 1) throw new HttpError(404, "No such parcel");
       return code;
     }

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ManualClock } from "../../server/clock.js";
+import {
+  CODE_ALPHABET,
+  formatCode,
+  generateCode,
+  normalizeCode,
+} from "../../server/parcel/domain/codes.js";
+import { hmacHex } from "../../server/parcel/domain/secrets.js";
+import { codeHash, issueCode } from "../../server/parcel/domain/share.js";
+import { createParcelService, type ParcelService } from "../../server/parcel/service.js";
+
+// generateCode stays real unless a test queues fixed values (to force collisions).
+vi.mock("../../server/parcel/domain/codes.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../server/parcel/domain/codes.js")>();
+  return { ...real, generateCode: vi.fn(real.generateCode) };
+});
+
+describe("pickup code format", () => {
+  it("generates codes of the asked length from Crockford base32", () => {
+    for (const len of [6, 11, 16]) {
+      const code = generateCode(len);
+      expect(code).toHaveLength(len);
+      for (const ch of code) expect(CODE_ALPHABET).toContain(ch);
+    }
+    expect(CODE_ALPHABET).not.toMatch(/[ILOU]/);
+  });
+
+  it("normalises case, separators, spaces and look-alike letters", () => {
+    expect(normalizeCode("abc-123")).toBe("ABC123");
+    expect(normalizeCode(" a b c 1 2 3 ")).toBe("ABC123");
+    expect(normalizeCode("iLo-1l0")).toBe("110110");
+    expect(normalizeCode("ABU123")).toBeNull();
+    expect(normalizeCode("---")).toBeNull();
+  });
+
+  it("groups 6 characters by 3 and longer codes by 4", () => {
+    expect(formatCode("ABC123")).toBe("ABC-123");
+    expect(formatCode("ABCD1234")).toBe("ABCD-1234");
+    expect(formatCode("ABCD12345")).toBe("ABCD-1234-5");
+  });
+});
+
+describe("issueCode and codeHash", () => {
+  let service: ParcelService;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "gatehouse-codes-"));
+    service = await createParcelService({
+      dataDir: dir,
+      entries: ["http://127.0.0.1:8000"],
+      clock: new ManualClock(Date.UTC(2026, 0, 1)),
+      adminPassword: "admin-password-1",
+      cleanupIntervalMs: 0,
+      log: () => undefined,
+    });
+    const insert = service.ctx.db.prepare(
+      `INSERT INTO parcels (id, state, token_hash, days, downloads_allowed, downloads_left, renew,
+         created_at, sort_at, expires_at) VALUES (?, 'published', 'x', 1, 1, 1, 1, 0, 0, 99)`,
+    );
+    for (let i = 0; i < 200; i++) insert.run(`p${i}`);
+  });
+  afterAll(async () => {
+    await service.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keys the hash and normalises the input first", () => {
+    const ctx = service.ctx;
+    expect(codeHash(ctx, "ABC123")).toBe(hmacHex(ctx.keys.code, "ABC123"));
+    expect(codeHash(ctx, "abc-123")).toBe(codeHash(ctx, "ABC123"));
+    expect(codeHash(ctx, "ABC-I2O")).toBe(codeHash(ctx, "ABC120"));
+    expect(codeHash(ctx, "ABC123")).not.toBe(hmacHex(Buffer.alloc(32), "ABC123"));
+  });
+
+  it("stores only the keyed hash, bumps code_gen and hands out distinct codes", () => {
+    const ctx = service.ctx;
+    const codes = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const code = issueCode(ctx, `p${i}`);
+      expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{6}$/);
+      codes.add(code);
+      const row = ctx.db
+        .prepare("SELECT code_hash, code_gen FROM parcels WHERE id = ?")
+        .get(`p${i}`) as { code_hash: string; code_gen: number };
+      expect(row).toEqual({ code_hash: codeHash(ctx, code), code_gen: 1 });
+    }
+    expect(codes.size).toBe(200);
+    issueCode(ctx, "p0");
+    expect(ctx.db.prepare("SELECT code_gen FROM parcels WHERE id = 'p0'").get()).toEqual({
+      code_gen: 2,
+    });
+    expect(() => issueCode(ctx, "missing")).toThrow(/No such parcel/);
+  });
+
+  it("skips a code held by a parcel that can still be picked up, but not one of an ended parcel", () => {
+    const ctx = service.ctx;
+    const gen = vi.mocked(generateCode);
+    gen.mockReturnValueOnce("AAAAAA");
+    expect(issueCode(ctx, "p10")).toBe("AAAAAA");
+    gen.mockReturnValueOnce("AAAAAA").mockReturnValueOnce("BBBBBB");
+    expect(issueCode(ctx, "p11")).toBe("BBBBBB");
+    ctx.db.prepare("UPDATE parcels SET state = 'review' WHERE id = 'p10'").run();
+    gen.mockReturnValueOnce("AAAAAA").mockReturnValueOnce("CCCCCC");
+    expect(issueCode(ctx, "p12")).toBe("CCCCCC");
+    ctx.db.prepare("UPDATE parcels SET state = 'expired' WHERE id = 'p10'").run();
+    gen.mockReturnValueOnce("AAAAAA");
+    expect(issueCode(ctx, "p13")).toBe("AAAAAA");
+    // A new code for the holder itself never repeats its current one.
+    gen.mockReturnValueOnce("BBBBBB").mockReturnValueOnce("DDDDDD");
+    expect(issueCode(ctx, "p11")).toBe("DDDDDD");
+  });
+});
