@@ -91,6 +91,55 @@ describe("PUT /uploads/:id/files/:file (streaming)", () => {
     expect(parcelRow(up.id).reserved_bytes).toBe(0);
   });
 
+  it("answers 413 to a long chunked body as soon as it passes the declared size", async () => {
+    h = await startParcel();
+    const up = await createUpload(h, { a: 1000 });
+    let made = 0;
+    const source = new Readable({
+      read() {
+        made += 64 * 1024;
+        this.push(made > 64 * 1024 * 1024 ? null : Buffer.alloc(64 * 1024, 1));
+      },
+    });
+    const r = await streamPut(h, `/uploads/${up.id}/files/${up.files[0].id}`, source, {
+      headers: bearer(up.manage_token),
+    });
+    expect(r.status).toBe(413);
+    expect(r.headers.connection).toBe("close");
+    // The server stopped reading long before the 64 MiB the client offered.
+    expect(made).toBeLessThan(32 * 1024 * 1024);
+    await waitFor(() => h.service.ctx.activity.uploadsActive === 0);
+    expect(fileState(up.files[0].id)).toBe("failed");
+    expect(tempFiles(h)).toEqual([]);
+  });
+
+  it("cuts an upload off with 429 once it runs past the daily allowance", async () => {
+    h = await startParcel();
+    const ctx = h.service.ctx;
+    ctx.setPolicy({ ...ctx.policy(), daily_upload_bytes: 8 * 1024 * 1024 });
+    const up = await createUpload(h, { a: 8 * 1024 * 1024 });
+    const path = `/uploads/${up.id}/files/${up.files[0].id}`;
+    const half = Readable.from([Buffer.alloc(4 * 1024 * 1024, 1)]);
+    const failed = await streamPut(h, path, half, { headers: bearer(up.manage_token) });
+    expect(failed.status).toBe(400);
+    const full = Readable.from(
+      (function* () {
+        for (let i = 0; i < 128; i++) yield Buffer.alloc(64 * 1024, 2);
+      })(),
+    );
+    const r = await streamPut(h, path, full, {
+      headers: bearer(up.manage_token),
+      contentLength: 8 * 1024 * 1024,
+    });
+    expect(r.status).toBe(429);
+    expect(r.headers["retry-after"]).toBe(String(12 * 3600));
+    await waitFor(() => ctx.activity.uploadsActive === 0);
+    expect(fileState(up.files[0].id)).toBe("failed");
+    expect(tempFiles(h)).toEqual([]);
+    const used = ctx.db.prepare("SELECT bytes FROM traffic").get() as { bytes: number };
+    expect(used.bytes).toBeGreaterThan(8 * 1024 * 1024);
+  });
+
   it("keeps memory flat while a 256 MiB body streams through", async () => {
     h = await startParcel();
     const size = 256 * 1024 * 1024;

@@ -130,9 +130,10 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
       const now = fileOf.get(file.id, parcelId) as FileRow;
       res.json(fileView(now));
     } finally {
-      await ctx.storage.discard(tmpPath);
+      // Counters first, synchronously, so they are settled before the client sees the answer.
       ctx.activity.uploading.delete(file.id);
       ctx.activity.uploadsActive--;
+      await ctx.storage.discard(tmpPath);
     }
   };
 }
