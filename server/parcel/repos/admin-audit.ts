@@ -1,0 +1,155 @@
+import type { Db } from "../../db/open.js";
+import {
+  pageResult,
+  resolvePage,
+  type PageRequest,
+  type PageResult,
+} from "../../http/pagination.js";
+import { cachedCount } from "./admin-audit-cache.js";
+import { toAuditRecord, type AuditRecord } from "./audit.js";
+
+export interface AuditFilter {
+  action?: string;
+  /** Literal fragments (no wildcards), matched case-sensitively like instr(). */
+  source?: string;
+  target?: string;
+  /** Unix seconds, inclusive. */
+  from?: number;
+  to?: number;
+}
+
+type AuditRow = Parameters<typeof toAuditRecord>[0];
+interface Window {
+  n: number;
+  lo: number | null;
+  hi: number | null;
+}
+
+/** Fragments at least this long use the trigram index; shorter ones are scanned with instr(). */
+const TRIGRAM = 3;
+/** Above this many index hits a fragment is so common that a plain scan is cheaper. */
+const COMMON_HITS = 20_000;
+
+/** An FTS5 phrase for a literal fragment, limited to one column. */
+function phrase(column: "source" | "target", fragment: string): string {
+  return `${column} : "${fragment.replaceAll('"', '""')}"`;
+}
+
+/** Rows, lowest and highest id matching the time part of the filter (all rows without one). */
+function timeWindow(db: Db, conds: string[], params: number[]): Window {
+  const where = conds.length > 0 ? `AND ${conds.join(" AND ")}` : "";
+  const key = `window|${conds.join("&")}|${params.join(",")}`;
+  return cachedCount<Window>(
+    db,
+    key,
+    (after) => {
+      if (conds.length === 0 && after === 0) {
+        // Separate statements: MIN/MAX are single seeks, and COUNT(*) alone is a b-tree count.
+        const ends = db
+          .prepare("SELECT (SELECT MIN(id) FROM audit) AS lo, (SELECT MAX(id) FROM audit) AS hi")
+          .get() as { lo: number | null; hi: number | null };
+        const { n } = db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number };
+        return { n, ...ends };
+      }
+      return db
+        .prepare(
+          `SELECT COUNT(*) AS n, MIN(id) AS lo, MAX(id) AS hi FROM audit WHERE id > ? ${where}`,
+        )
+        .get(after, ...params) as Window;
+    },
+    (a, b) => ({ n: a.n + b.n, lo: a.lo ?? b.lo, hi: b.hi ?? a.hi }),
+  );
+}
+
+/**
+ * `GET /admin/audit` (CONTRACT 2.3), newest first by id, built to stay fast on a log of a
+ * million rows: the time filter becomes an id window (the log is appended in time order, so the
+ * window is normally one dense run of ids and a page is plain id arithmetic); fragments use a
+ * trigram index unless they are very common; counts are kept up to date rather than recounted
+ * per page; pages past the middle are read from the oldest end.
+ */
+export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageResult<AuditRecord> {
+  const empty = () => pageResult<AuditRecord>([], 0, 1, req.pageSize, 1);
+  const timeSql: string[] = [];
+  const timeParams: number[] = [];
+  if (filter.from !== undefined) {
+    timeSql.push("time >= ?");
+    timeParams.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    timeSql.push("time <= ?");
+    timeParams.push(filter.to);
+  }
+  const window = timeWindow(db, timeSql, timeParams);
+  if (window.n === 0 || window.lo === null || window.hi === null) return empty();
+  const { lo, hi } = window;
+  // Dense: every id in [lo, hi] exists and matches the time filter, so the window replaces it.
+  const dense = hi - lo + 1 === window.n;
+  const sql = ["id BETWEEN ? AND ?", ...(dense ? [] : timeSql)];
+  const params: Array<string | number> = [lo, hi, ...(dense ? [] : timeParams)];
+
+  if (filter.action !== undefined) {
+    sql.push("action = ?");
+    params.push(filter.action);
+  }
+  for (const column of ["source", "target"] as const) {
+    const fragment = filter[column];
+    if (fragment === undefined || fragment === "") continue;
+    if ([...fragment].length >= TRIGRAM) {
+      const match = phrase(column, fragment);
+      const hits = db
+        .prepare(
+          "SELECT COUNT(*) AS n FROM (SELECT rowid FROM audit_fts WHERE audit_fts MATCH ? LIMIT ?)",
+        )
+        .get(match, COMMON_HITS + 1) as { n: number };
+      // The index finds every row containing the fragment (and no more: trigram phrases match
+      // substrings), so no hit means no match.
+      if (hits.n === 0) return empty();
+      if (hits.n <= COMMON_HITS) {
+        sql.push("id IN (SELECT rowid FROM audit_fts WHERE audit_fts MATCH ?)");
+        params.push(match);
+      }
+    }
+    // instr() takes the fragment literally: % and _ are plain characters.
+    sql.push(`instr(${column}, ?) > 0`);
+    params.push(fragment);
+  }
+
+  const onlyWindow = sql.length === 1 && dense;
+  const clause = sql.join(" AND ");
+  const total = onlyWindow
+    ? window.n
+    : cachedCount(
+        db,
+        `total|${clause}|${params.slice(2).join("\u0000")}|${lo}`,
+        (after) =>
+          (
+            db
+              .prepare(`SELECT COUNT(*) AS n FROM audit WHERE ${clause} AND id > ?`)
+              .get(...params, after) as { n: number }
+          ).n,
+        (a, b) => a + b,
+      );
+  if (total === 0) return empty();
+  const { page, pages, offset } = resolvePage(total, req);
+  const rows = Math.min(req.pageSize, total - offset);
+  const columns = "id, action, source, target, time, detail";
+  let list: AuditRow[];
+  if (onlyWindow) {
+    const top = hi - offset;
+    list = db
+      .prepare(`SELECT ${columns} FROM audit WHERE id BETWEEN ? AND ? ORDER BY id DESC`)
+      .all(top - rows + 1, top) as AuditRow[];
+  } else if (offset > total / 2) {
+    list = (
+      db
+        .prepare(`SELECT ${columns} FROM audit WHERE ${clause} ORDER BY id ASC LIMIT ? OFFSET ?`)
+        .all(...params, rows, total - offset - rows) as AuditRow[]
+    ).reverse();
+  } else {
+    list = db
+      .prepare(`SELECT ${columns} FROM audit WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(...params, rows, offset) as AuditRow[];
+  }
+  return pageResult(list.map(toAuditRecord), total, page, req.pageSize, pages);
+}

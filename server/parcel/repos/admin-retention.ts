@@ -1,0 +1,63 @@
+import type { ParcelContext } from "../context.js";
+import { invalidateAuditCounts } from "./admin-audit-cache.js";
+
+const BATCH = 5000;
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Deletes, in batches with a turn for the event loop between them, the rows `pick` selects. */
+async function deleteInBatches(
+  ctx: ParcelContext,
+  pick: string,
+  ...args: number[]
+): Promise<number> {
+  const del = ctx.db.prepare(`DELETE FROM audit WHERE id IN (${pick} LIMIT ${BATCH})`);
+  let total = 0;
+  for (;;) {
+    const n = del.run(...args).changes;
+    if (n > 0) invalidateAuditCounts(ctx.db);
+    total += n;
+    if (n < BATCH) return total;
+    await yieldTurn();
+  }
+}
+
+/**
+ * Audit retention (runtime settings): records older than `audit_retention_days`, beyond the
+ * newest `audit_retention_rows`, and beyond `audit_content_budget_bytes` of content (by the
+ * `size` column), oldest first. Returns the number of records removed.
+ */
+export async function pruneAudit(ctx: ParcelContext): Promise<number> {
+  const { db } = ctx;
+  const rt = ctx.runtime();
+  let removed = await deleteInBatches(
+    ctx,
+    "SELECT id FROM audit WHERE time < ?",
+    ctx.now() - rt.audit_retention_days * 86400,
+  );
+  const keepFrom = db
+    .prepare("SELECT id FROM audit ORDER BY id DESC LIMIT 1 OFFSET ?")
+    .get(rt.audit_retention_rows - 1) as { id: number } | undefined;
+  if (keepFrom) {
+    removed += await deleteInBatches(ctx, "SELECT id FROM audit WHERE id < ?", keepFrom.id);
+  }
+  const { total } = db.prepare("SELECT COALESCE(SUM(size), 0) AS total FROM audit").get() as {
+    total: number;
+  };
+  if (total > rt.audit_content_budget_bytes) {
+    // Walk from the oldest record until enough content is dropped.
+    let excess = total - rt.audit_content_budget_bytes;
+    let cut: number | null = null;
+    for (const row of db.prepare("SELECT id, size FROM audit ORDER BY id").iterate() as Iterable<{
+      id: number;
+      size: number;
+    }>) {
+      excess -= row.size;
+      cut = row.id;
+      if (excess <= 0) break;
+    }
+    if (cut !== null) {
+      removed += await deleteInBatches(ctx, "SELECT id FROM audit WHERE id <= ?", cut);
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,36 @@
+import { Router } from "express";
+import { HttpError } from "../../http/errors.js";
+import { parseIntQuery, parsePageQuery } from "../../http/pagination.js";
+import type { ParcelContext } from "../context.js";
+import { listAudit } from "../repos/admin-audit.js";
+import { queryString } from "./admin-query.js";
+
+/** `<scope>.<verb>`: lower-case letters, digits, `_`, one dot. */
+export const ACTION_FORM = /^[a-z0-9_]+\.[a-z0-9_]+$/;
+
+/** `GET /admin/audit` (behind `requireAdmin`). */
+export function adminAuditRouter(ctx: ParcelContext): Router {
+  const router = Router();
+  router.get("/audit", (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const page = parsePageQuery(query, 20);
+    const action = queryString(query, "action");
+    if (action !== undefined && !ACTION_FORM.test(action)) {
+      throw new HttpError(400, "action must look like scope.verb (lower-case letters, digits, _)");
+    }
+    const from = parseIntQuery(query, "from");
+    const to = parseIntQuery(query, "to");
+    if (from !== undefined && to !== undefined && from > to) {
+      throw new HttpError(400, "from must not be later than to");
+    }
+    const filter = {
+      action,
+      source: queryString(query, "source"),
+      target: queryString(query, "target"),
+      from,
+      to,
+    };
+    res.json(ctx.db.transaction(() => listAudit(ctx.db, filter, page))());
+  });
+  return router;
+}

@@ -1,0 +1,60 @@
+import { Router, type Response } from "express";
+import { HttpError } from "../../http/errors.js";
+import { parsePageQuery } from "../../http/pagination.js";
+import type { Actor, ParcelContext } from "../context.js";
+import { shareFields } from "../domain/share.js";
+import { deleteFile, deleteParcel, listParcels, reissueParcel } from "../repos/admin-parcels.js";
+import { adminParcelView, PARCEL_STATES, type ParcelState } from "../repos/parcels.js";
+import { readStats } from "../repos/stats.js";
+import { queryString } from "./admin-query.js";
+
+function admin(res: Response): Actor {
+  return res.locals.admin as Actor;
+}
+
+/** Stats, the parcel list, deletes and reissue (all behind `requireAdmin`). */
+export function adminParcelsRouter(ctx: ParcelContext): Router {
+  const router = Router();
+
+  router.get("/stats", (_req, res) => {
+    res.json(readStats(ctx));
+  });
+
+  router.get("/parcels", (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const page = parsePageQuery(query, 10);
+    const state = queryString(query, "state");
+    if (state !== undefined && !PARCEL_STATES.includes(state as ParcelState)) {
+      throw new HttpError(400, `state must be one of ${PARCEL_STATES.join(", ")}`);
+    }
+    const q = queryString(query, "q");
+    res.json(
+      listParcels(ctx, { q: q || undefined, state: state as ParcelState | undefined }, page),
+    );
+  });
+
+  router.post("/parcels/:id/delete", (req, res) => {
+    const view = deleteParcel(ctx, req.params.id);
+    ctx.audit(req, admin(res), "admin.parcel_delete", `parcel:${view.id}`);
+    res.json(view);
+  });
+
+  router.post("/files/:id/delete", (req, res) => {
+    const view = deleteFile(ctx, req.params.id);
+    ctx.audit(req, admin(res), "admin.file_delete", `file:${req.params.id}`, {
+      parcel: view.id,
+      state: view.state,
+    });
+    res.json(view);
+  });
+
+  router.post("/parcels/:id/reissue", (req, res) => {
+    const { row, files, code } = reissueParcel(ctx, req.params.id);
+    ctx.audit(req, admin(res), "admin.reissue", `parcel:${row.id}`, {
+      expires_at: row.expires_at,
+      downloads: row.downloads_left,
+    });
+    res.json({ ...adminParcelView(row, files), ...shareFields(ctx, req, code, row) });
+  });
+  return router;
+}

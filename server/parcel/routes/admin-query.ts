@@ -1,0 +1,10 @@
+import { HttpError } from "../../http/errors.js";
+
+/** A query parameter given at most once, as a string (repeated -> 400). */
+export function queryString(query: Record<string, unknown>, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string") throw new HttpError(400, `${name} must be given once`);
+  if (v.length > 500) throw new HttpError(400, `${name} is too long`);
+  return v;
+}

@@ -1,0 +1,73 @@
+import { Router, type Response } from "express";
+import type { z } from "zod";
+import { HttpError } from "../../http/errors.js";
+import { jsonObject, parseOr400 } from "../../http/validate.js";
+import { runCleanup } from "../cleanup.js";
+import type { Actor, ParcelContext } from "../context.js";
+import {
+  policyPatchSchema,
+  policyProblem,
+  runtimePatchSchema,
+  type Policy,
+  type Runtime,
+} from "../domain/policy.js";
+import { jsonBody } from "../http/guards.js";
+
+function admin(res: Response): Actor {
+  return res.locals.admin as Actor;
+}
+
+/** The members whose value a patch actually changes, with their new values. */
+function changes<T extends object>(before: T, after: T): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(after)) {
+    if ((before as Record<string, unknown>)[k] !== v) out[k] = v;
+  }
+  return out;
+}
+
+/** Policy, runtime settings and the manual cleanup (all behind `requireAdmin`). */
+export function adminSettingsRouter(ctx: ParcelContext): Router {
+  const router = Router();
+
+  router.get("/policy", (_req, res) => {
+    res.json(ctx.policy());
+  });
+
+  router.put("/policy", jsonBody, (req, res) => {
+    const patch: z.infer<typeof policyPatchSchema> = parseOr400(
+      policyPatchSchema,
+      jsonObject(req.body),
+    );
+    const before = ctx.policy();
+    const next: Policy = { ...before, ...patch };
+    const problem = policyProblem(next);
+    if (problem) throw new HttpError(400, problem);
+    ctx.setPolicy(next);
+    ctx.audit(req, admin(res), "admin.policy", "policy", { changed: changes(before, next) });
+    res.json(next);
+  });
+
+  router.get("/runtime", (_req, res) => {
+    res.json(ctx.runtime());
+  });
+
+  router.put("/runtime", jsonBody, (req, res) => {
+    const patch: z.infer<typeof runtimePatchSchema> = parseOr400(
+      runtimePatchSchema,
+      jsonObject(req.body),
+    );
+    const before = ctx.runtime();
+    const next: Runtime = { ...before, ...patch };
+    ctx.setRuntime(next);
+    ctx.audit(req, admin(res), "admin.runtime", "runtime", { changed: changes(before, next) });
+    res.json(next);
+  });
+
+  router.post("/cleanup", async (req, res) => {
+    const result = await runCleanup(ctx, { full: true });
+    ctx.audit(req, admin(res), "admin.cleanup", "system", { ...result });
+    res.json(result);
+  });
+  return router;
+}
