@@ -1,0 +1,121 @@
+import express, { type Request, type Response, type Router } from "express";
+import { z } from "zod";
+import { appendSetCookie, serializeCookie } from "../../http/cookies.js";
+import { HttpError } from "../../http/errors.js";
+import { parseOr400 } from "../../http/validate.js";
+import { SESSION_TTL_MS, type Accounts, type Session } from "../auth/accounts.js";
+import { SESSION_COOKIE, sessionFrom } from "../auth/guards.js";
+import { hashPassword, passwordProblem, tokensEqual, verifyPassword } from "../auth/passwords.js";
+import type { ServiceDeps } from "./deps.js";
+
+const setupBody = z.object({
+  token: z.string("must be a string"),
+  password: z.string("must be a string"),
+});
+const loginBody = z.object({ password: z.string("must be a string") });
+const passwordBody = z.object({
+  currentPassword: z.string("must be a string"),
+  password: z.string("must be a string"),
+});
+
+export function clientIp(req: Request): string {
+  const ip = req.socket.remoteAddress ?? "";
+  return ip.startsWith("::ffff:") ? ip.slice(7) : ip;
+}
+
+function setSessionCookie(res: Response, id: string): void {
+  appendSetCookie(
+    res,
+    serializeCookie(SESSION_COOKIE, id, { maxAgeSeconds: SESSION_TTL_MS / 1000 }),
+  );
+}
+
+function checkNewPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw new HttpError(400, problem);
+}
+
+/** 429 while this client has used up its login failures. */
+function throttle(accounts: Accounts, ip: string): void {
+  const retry = accounts.loginRetryAfter(ip);
+  if (retry > 0) {
+    throw new HttpError(429, "Too many failed sign-in attempts; try again later", {
+      headers: { "Retry-After": String(retry) },
+    });
+  }
+}
+
+/** Setup, login, logout, password change and login status. */
+export function authRouter(deps: ServiceDeps): Router {
+  const { accounts } = deps;
+  const router = express.Router();
+
+  router.get("/auth/status", (req, res) => {
+    const session = sessionFrom(accounts, req);
+    res.json({
+      initialized: accounts.initialized(),
+      authenticated: session !== null,
+      csrf: session?.csrf ?? "",
+    });
+  });
+
+  router.post("/auth/setup", async (req, res) => {
+    const body = parseOr400(setupBody, req.body);
+    if (accounts.initialized()) {
+      throw new HttpError(400, "The administrator password has already been set");
+    }
+    const expected = deps.setupToken.value;
+    if (!expected || !tokensEqual(body.token.trim(), expected)) {
+      throw new HttpError(401, "The setup token is wrong");
+    }
+    checkNewPassword(body.password);
+    if (!accounts.createAdmin(await hashPassword(body.password))) {
+      throw new HttpError(400, "The administrator password has already been set");
+    }
+    deps.setupToken.consume();
+    const session = accounts.openSession();
+    setSessionCookie(res, session.id);
+    res.json({ ok: true, csrf: session.csrf });
+  });
+
+  router.post("/auth/login", async (req, res) => {
+    const body = parseOr400(loginBody, req.body);
+    const ip = clientIp(req);
+    throttle(accounts, ip);
+    const hash = accounts.passwordHash();
+    if (!hash) throw new HttpError(401, "The service has not been set up yet");
+    if (!(await verifyPassword(body.password, hash))) {
+      accounts.recordLoginFailure(ip);
+      throw new HttpError(401, "The password is wrong");
+    }
+    accounts.clearLoginFailures(ip);
+    const session = accounts.openSession();
+    setSessionCookie(res, session.id);
+    res.json({ ok: true, csrf: session.csrf });
+  });
+
+  router.post("/auth/logout", (_req, res) => {
+    const session = res.locals.session as Session;
+    accounts.closeSession(session.idHash);
+    appendSetCookie(res, serializeCookie(SESSION_COOKIE, "", { maxAgeSeconds: 0 }));
+    res.json({ ok: true });
+  });
+
+  router.put("/auth/password", async (req, res) => {
+    const body = parseOr400(passwordBody, req.body);
+    const session = res.locals.session as Session;
+    const ip = clientIp(req);
+    throttle(accounts, ip);
+    const hash = accounts.passwordHash();
+    if (!hash || !(await verifyPassword(body.currentPassword, hash))) {
+      accounts.recordLoginFailure(ip);
+      throw new HttpError(401, "The current password is wrong");
+    }
+    checkNewPassword(body.password);
+    accounts.setPassword(await hashPassword(body.password));
+    const csrf = accounts.keepOnly(session.idHash);
+    res.json({ ok: true, csrf });
+  });
+
+  return router;
+}

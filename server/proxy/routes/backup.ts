@@ -1,0 +1,121 @@
+import express, { type Router } from "express";
+import { z } from "zod";
+import { HttpError } from "../../http/errors.js";
+import { jsonObject, parseOr400 } from "../../http/validate.js";
+import type { ProxyContext } from "../context.js";
+import { backupShape, ruleInput, validateSettings } from "../store/schemas.js";
+import type { SubscriptionRow } from "../store/subscriptions.js";
+import { isoNow, type RuleRecord } from "../types.js";
+import type { ServiceDeps } from "./deps.js";
+
+const backupRule = z.object({
+  type: z.unknown(),
+  value: z.unknown(),
+  action: z.unknown(),
+  enabled: z.boolean("must be true or false"),
+});
+
+function prefixed(prefix: string, err: unknown): never {
+  if (err instanceof HttpError) throw new HttpError(400, `${prefix}: ${err.message}`);
+  throw err;
+}
+
+function uniqueIds(items: Array<{ id: string }>, what: string): void {
+  const seen = new Set<string>();
+  for (const { id } of items) {
+    if (seen.has(id)) throw new HttpError(400, `The backup lists ${what} ${id} twice`);
+    seen.add(id);
+  }
+}
+
+/** `GET /system/backup` and `POST /system/restore` (validate all, one transaction, rollback). */
+export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
+  const { store } = deps;
+  const router = express.Router();
+
+  router.get("/system/backup", (_req, res) => {
+    const now = ctx.clock.now();
+    const date = isoNow(now).slice(0, 10);
+    res.setHeader("Content-Disposition", `attachment; filename="gatehouse-proxy-${date}.json"`);
+    res.json({
+      version: 1,
+      exportedAt: isoNow(now),
+      state: {
+        settings: store.getSettings(),
+        subscriptions: store.subscriptions
+          .list()
+          .map(({ id, name, url, enabled, intervalHours }) => ({
+            id,
+            name,
+            url,
+            enabled,
+            intervalHours,
+          })),
+        rules: store.rules.list(),
+      },
+    });
+  });
+
+  router.post("/system/restore", async (req, res) => {
+    const body = jsonObject(req.body);
+    if (body.version !== 1)
+      throw new HttpError(400, "Unsupported backup version (only 1 is accepted)");
+    const backup = parseOr400(backupShape, body);
+    let settings;
+    try {
+      settings = validateSettings(backup.state.settings, deps.machine());
+    } catch (err) {
+      prefixed("Invalid settings", err);
+    }
+    const subs = backup.state.subscriptions;
+    uniqueIds(subs, "subscription");
+    const rules: RuleRecord[] = backup.state.rules.map((raw, i) => {
+      try {
+        const r = parseOr400(backupRule, raw);
+        const valid = parseOr400(ruleInput, {
+          type: r.type,
+          value: r.value,
+          action: r.action,
+          enabled: r.enabled,
+        });
+        return { id: raw.id, ...valid };
+      } catch (err) {
+        return prefixed(`Invalid rule ${i + 1}`, err);
+      }
+    });
+    uniqueIds(rules, "rule");
+
+    const previous = new Map(store.subscriptions.rows().map((r) => [r.id, r]));
+    const kept = new Set(subs.map((s) => s.id).filter((id) => previous.has(id)));
+    await deps.changes.change(
+      () => {
+        store.saveSettings(settings);
+        const rows: SubscriptionRow[] = subs.map((s, i) => {
+          // A kept id keeps its snapshot, so it also keeps what describes that snapshot.
+          const old = previous.get(s.id);
+          return {
+            id: s.id,
+            position: i + 1,
+            name: s.name,
+            url: s.url,
+            enabled: s.enabled ? 1 : 0,
+            interval_hours: s.intervalHours,
+            updated_at: old?.updated_at ?? null,
+            attempted_at: old?.attempted_at ?? null,
+            last_error: old?.last_error ?? "",
+            usage_json: old?.usage_json ?? null,
+            node_count: old?.node_count ?? 0,
+          };
+        });
+        store.subscriptions.replaceAll(rows);
+        store.rules.replaceAll(rules);
+      },
+      () => {
+        for (const id of previous.keys()) if (!kept.has(id)) store.snapshots.remove(id);
+      },
+    );
+    res.json({ ok: true });
+  });
+
+  return router;
+}

@@ -1,0 +1,85 @@
+import { HttpError } from "../../http/errors.js";
+import type { CoreControl } from "../context.js";
+import type { SqlProxyStore } from "../store/proxy-store.js";
+import type { SubscriptionRow } from "../store/subscriptions.js";
+import type { MihomoProxy, RuleRecord, Settings } from "../types.js";
+import type { ApplyCore } from "./refresher.js";
+
+interface Captured {
+  settings: Settings;
+  subscriptions: SubscriptionRow[];
+  rules: RuleRecord[];
+}
+
+function capture(store: SqlProxyStore): Captured {
+  return {
+    settings: store.getSettings(),
+    subscriptions: store.subscriptions.rows(),
+    rules: store.rules.list(),
+  };
+}
+
+function putBack(store: SqlProxyStore, c: Captured): void {
+  store.db.transaction(() => {
+    store.saveSettings(c.settings);
+    store.subscriptions.replaceAll(c.subscriptions);
+    store.rules.replaceAll(c.rules);
+  })();
+}
+
+function as400(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  const message =
+    err instanceof Error && err.message ? err.message : "Applying the configuration failed";
+  return new HttpError(400, message, { cause: err });
+}
+
+export interface Changes {
+  applyCore: ApplyCore;
+  /**
+   * Runs `mutate` in one transaction, then applies the new state to the core. When the
+   * apply fails the previous stored state is put back and the error (400) is thrown;
+   * `afterCommit` runs only on success (e.g. deleting snapshot files).
+   */
+  change<T>(mutate: () => T, afterCommit?: (result: T) => void): Promise<T>;
+}
+
+/**
+ * Every write that ends in a core apply goes through one queue, so applies reach the core
+ * in the order the state changed and a rollback never undoes a later change.
+ */
+export function createChanges(store: SqlProxyStore, core: CoreControl): Changes {
+  let tail: Promise<unknown> = Promise.resolve();
+  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = tail.then(task, task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+
+  return {
+    applyCore(pending?: { id: string; nodes: MihomoProxy[] }, onApplied?: () => void) {
+      return enqueue(async () => {
+        try {
+          await core.apply(store.coreInput(pending));
+        } catch (err) {
+          throw as400(err);
+        }
+        onApplied?.();
+      });
+    },
+    change<T>(mutate: () => T, afterCommit?: (result: T) => void) {
+      return enqueue(async () => {
+        const before = capture(store);
+        const result = store.db.transaction(mutate)();
+        try {
+          await core.apply(store.coreInput());
+        } catch (err) {
+          putBack(store, before);
+          throw as400(err);
+        }
+        afterCommit?.(result);
+        return result;
+      });
+    },
+  };
+}

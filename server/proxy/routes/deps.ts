@@ -1,0 +1,16 @@
+import type { Accounts } from "../auth/accounts.js";
+import type { SetupToken } from "../auth/setup-token.js";
+import type { SqlProxyStore } from "../store/proxy-store.js";
+import type { MachineContext } from "../store/schemas.js";
+import type { Changes } from "./changes.js";
+import type { Refresher } from "./refresher.js";
+
+/** What the service's own routers need beyond `ProxyContext`. */
+export interface ServiceDeps {
+  store: SqlProxyStore;
+  accounts: Accounts;
+  setupToken: SetupToken;
+  refresher: Refresher;
+  changes: Changes;
+  machine(): MachineContext;
+}

@@ -1,0 +1,109 @@
+import type { Clock } from "../../clock.js";
+import { HttpError } from "../../http/errors.js";
+import type { SqlProxyStore } from "../store/proxy-store.js";
+import type { MihomoProxy, SubscriptionUsage } from "../types.js";
+
+export const FETCH_TIMEOUT_MS = 30_000;
+export const FETCH_MAX_BYTES = 16 * 1024 * 1024;
+/** Providers pick the Clash/mihomo format for clients that say `clash.meta`. */
+export const FEED_USER_AGENT = "clash.meta/v1.19.0 mihomo/v1.19.0 Gatehouse";
+
+/** The subscription module's two functions (injectable so tests can swap them). */
+export interface FeedSource {
+  fetch(
+    url: string,
+    options: { timeoutMs: number; maxBytes: number; userAgent: string; signal?: AbortSignal },
+  ): Promise<{ body: string; usage: SubscriptionUsage | null }>;
+  parse(body: string): { nodes: MihomoProxy[]; skipped: number };
+}
+
+export type ApplyCore = (
+  pending?: { id: string; nodes: MihomoProxy[] },
+  onApplied?: () => void,
+) => Promise<void>;
+
+function reason(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  return "The subscription could not be refreshed";
+}
+
+/**
+ * Refreshes subscriptions: download, parse, apply to the core with the new nodes, and only
+ * then make the new snapshot current. Any failure keeps the previous snapshot and records
+ * the error. One refresh per subscription at a time; a second request joins the first.
+ */
+export class Refresher {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly aborts = new Set<AbortController>();
+
+  constructor(
+    private readonly store: SqlProxyStore,
+    private readonly source: FeedSource,
+    private readonly applyCore: ApplyCore,
+    private readonly clock: Clock,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  isRefreshing(id: string): boolean {
+    return this.running.has(id);
+  }
+
+  /** Resolves when the refresh succeeded; rejects with HttpError(400) and the reason. */
+  refresh(id: string): Promise<void> {
+    const existing = this.running.get(id);
+    if (existing) return existing;
+    const run = this.run(id).finally(() => this.running.delete(id));
+    this.running.set(id, run);
+    return run;
+  }
+
+  /** Cancels downloads in flight (service shutdown). */
+  abortAll(): void {
+    for (const a of this.aborts) a.abort();
+  }
+
+  private async run(id: string): Promise<void> {
+    const sub = this.store.subscriptions.get(id);
+    if (!sub) throw new HttpError(400, "Unknown subscription");
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    try {
+      const feed = await this.source.fetch(sub.url, {
+        timeoutMs: FETCH_TIMEOUT_MS,
+        maxBytes: FETCH_MAX_BYTES,
+        userAgent: FEED_USER_AGENT,
+        signal: abort.signal,
+      });
+      const parsed = this.source.parse(feed.body);
+      if (parsed.nodes.length === 0) throw new Error("The subscription contains no valid nodes");
+      const staged = this.store.snapshots.stage(id, parsed.nodes);
+      try {
+        await this.applyCore({ id, nodes: parsed.nodes }, () => {
+          if (!this.store.subscriptions.get(id)) return; // deleted meanwhile
+          staged.commit();
+          this.store.subscriptions.recordSuccess(
+            id,
+            this.clock.now(),
+            feed.usage,
+            parsed.nodes.length,
+          );
+        });
+      } finally {
+        staged.discard();
+      }
+      if (parsed.skipped > 0) {
+        this.log(`subscription ${id}: ${parsed.skipped} invalid node(s) skipped`);
+      }
+    } catch (err) {
+      const message = reason(err);
+      if (this.store.subscriptions.get(id)) {
+        this.store.subscriptions.recordFailure(id, this.clock.now(), message);
+      }
+      throw err instanceof HttpError && err.status === 400
+        ? err
+        : new HttpError(400, message, { cause: err });
+    } finally {
+      this.aborts.delete(abort);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import express, { type Router } from "express";
+import { z } from "zod";
+import { HttpError } from "../../http/errors.js";
+import { jsonObject, parseOr400 } from "../../http/validate.js";
+import { newId } from "../store/ids.js";
+import { ruleInput } from "../store/schemas.js";
+import type { ServiceDeps } from "./deps.js";
+
+/** The fixed evaluation order around the custom rules (what the compiler emits). */
+export const DEFAULT_RULES = [
+  { match: "Internal, loopback, link-local and multicast addresses", action: "DIRECT" },
+  { match: "Custom rules, in list order", action: "CUSTOM" },
+  { match: "Mainland China domain and IP rule sets", action: "DIRECT" },
+  { match: "All other targets", action: "PROXY" },
+] as const;
+
+const orderBody = z.strictObject({
+  ids: z.array(z.string("must be a string"), "must be an array of rule ids").max(10_000),
+});
+
+/** Custom routing rules: list, create, edit, delete and reorder (`PUT /rules/order`). */
+export function rulesRouter(deps: ServiceDeps): Router {
+  const { store, changes } = deps;
+  const router = express.Router();
+
+  router.get("/rules", (_req, res) => {
+    res.json({ custom: store.rules.list(), defaults: DEFAULT_RULES });
+  });
+
+  router.post("/rules", async (req, res) => {
+    const input = parseOr400(ruleInput, jsonObject(req.body));
+    const id = newId();
+    await changes.change(() => store.rules.create(id, input));
+    res.json({ id });
+  });
+
+  // Registered before `/rules/:id` so `order` is never taken for a rule id.
+  router.put("/rules/order", async (req, res) => {
+    const { ids } = parseOr400(orderBody, jsonObject(req.body));
+    await changes.change(() => {
+      const current = store.rules.list().map((r) => r.id);
+      const wanted = new Set(ids);
+      if (
+        wanted.size !== ids.length ||
+        ids.length !== current.length ||
+        current.some((id) => !wanted.has(id))
+      ) {
+        throw new HttpError(400, "ids must list every rule exactly once");
+      }
+      store.rules.reorder(ids);
+    });
+    res.json({ ok: true });
+  });
+
+  router.put("/rules/:id", async (req, res) => {
+    const id = req.params.id;
+    const input = parseOr400(ruleInput, jsonObject(req.body));
+    await changes.change(() => {
+      if (!store.rules.edit(id, input)) throw new HttpError(400, "Unknown rule");
+    });
+    res.json({ id });
+  });
+
+  router.delete("/rules/:id", async (req, res) => {
+    const id = req.params.id;
+    await changes.change(() => {
+      if (!store.rules.remove(id)) throw new HttpError(400, "Unknown rule");
+    });
+    res.json({ ok: true });
+  });
+
+  return router;
+}

@@ -1,0 +1,22 @@
+import express, { type Router } from "express";
+import { jsonObject } from "../../http/validate.js";
+import { validateSettings } from "../store/schemas.js";
+import type { ServiceDeps } from "./deps.js";
+
+/** Settings: read, and replace all (validated against this machine for TUN). */
+export function settingsRouter(deps: ServiceDeps): Router {
+  const { store, changes } = deps;
+  const router = express.Router();
+
+  router.get("/settings", (_req, res) => {
+    res.json(store.getSettings());
+  });
+
+  router.put("/settings", async (req, res) => {
+    const settings = validateSettings(jsonObject(req.body), deps.machine());
+    await changes.change(() => store.saveSettings(settings));
+    res.json(store.getSettings());
+  });
+
+  return router;
+}

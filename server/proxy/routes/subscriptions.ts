@@ -1,0 +1,68 @@
+import express, { type Router } from "express";
+import { HttpError } from "../../http/errors.js";
+import { jsonObject, parseOr400 } from "../../http/validate.js";
+import { newId } from "../store/ids.js";
+import { ID_PATTERN, MAX_SUBSCRIPTIONS, subscriptionInput } from "../store/schemas.js";
+import type { ServiceDeps } from "./deps.js";
+
+/** Subscriptions: list, create, edit, delete and refresh. */
+export function subscriptionsRouter(deps: ServiceDeps): Router {
+  const { store, refresher } = deps;
+  const router = express.Router();
+
+  const known = (id: string): string => {
+    if (!ID_PATTERN.test(id) || !store.subscriptions.get(id)) {
+      throw new HttpError(400, "Unknown subscription");
+    }
+    return id;
+  };
+
+  router.get("/subscriptions", (_req, res) => {
+    res.json(
+      store.subscriptions.list().map((s) => ({ ...s, refreshing: refresher.isRefreshing(s.id) })),
+    );
+  });
+
+  router.post("/subscriptions", (req, res) => {
+    const input = parseOr400(subscriptionInput, jsonObject(req.body));
+    const id = newId();
+    const created = store.db.transaction(() => {
+      if (store.subscriptions.count() >= MAX_SUBSCRIPTIONS) return false;
+      store.subscriptions.create(id, input);
+      return true;
+    })();
+    if (!created)
+      throw new HttpError(400, `At most ${MAX_SUBSCRIPTIONS} subscriptions can be kept`);
+    // A new subscription has no nodes, so the core configuration does not change yet.
+    res.json({ id, ok: true });
+  });
+
+  router.put("/subscriptions/:id", async (req, res) => {
+    const id = known(req.params.id);
+    const input = parseOr400(subscriptionInput, jsonObject(req.body));
+    // Enabling or disabling changes which nodes the core gets; a stopped core stages it.
+    await deps.changes.change(() => {
+      if (!store.subscriptions.edit(id, input)) throw new HttpError(400, "Unknown subscription");
+    });
+    res.json({ id, ok: true });
+  });
+
+  router.delete("/subscriptions/:id", async (req, res) => {
+    const id = known(req.params.id);
+    await deps.changes.change(
+      () => {
+        if (!store.subscriptions.remove(id)) throw new HttpError(400, "Unknown subscription");
+      },
+      () => store.snapshots.remove(id),
+    );
+    res.json({ ok: true });
+  });
+
+  router.post("/subscriptions/:id/refresh", async (req, res) => {
+    const id = known(req.params.id);
+    await refresher.refresh(id);
+    res.json({ ok: true });
+  });
+
+  return router;
+}

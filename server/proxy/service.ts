@@ -1,0 +1,204 @@
+import express, { type Express } from "express";
+import { mkdirSync } from "node:fs";
+import { networkInterfaces } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { systemClock } from "../clock.js";
+import { migrate, openDatabase } from "../db/open.js";
+import { errorHandler, notFound } from "../http/errors.js";
+import { Accounts } from "./auth/accounts.js";
+import { sameOriginGuard, sessionGuard } from "./auth/guards.js";
+import { SetupToken } from "./auth/setup-token.js";
+import type { CoreControl, ProxyContext, ProxyServiceOptions } from "./context.js";
+import { authRouter } from "./routes/auth.js";
+import { backupRouter } from "./routes/backup.js";
+import { createChanges } from "./routes/changes.js";
+import type { ServiceDeps } from "./routes/deps.js";
+import { nodesRouter } from "./routes/nodes.js";
+import { Refresher, type FeedSource } from "./routes/refresher.js";
+import { rulesRouter } from "./routes/rules.js";
+import { settingsRouter } from "./routes/settings.js";
+import { subscriptionsRouter } from "./routes/subscriptions.js";
+import { Scheduler } from "./scheduler.js";
+import { SqlProxyStore } from "./store/proxy-store.js";
+import { liveRouters, loadCore, lazyFeedSource } from "./routes/modules.js";
+
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+export interface ProxyService {
+  app: Express;
+  /** The setup token while the service is not initialised (print it once), else null. */
+  readonly setupToken: string | null;
+  ctx: ProxyContext;
+  scheduler: Scheduler;
+  setOwnPort(port: number): void;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Test seams beyond `ProxyServiceOptions`; production passes none of them. */
+export interface ProxyServiceExtras {
+  /** Replaces the core layer (tests wrap or fake it). */
+  core?: CoreControl;
+  /** Replaces the subscription fetch + parse functions. */
+  feeds?: FeedSource;
+  /** How often the scheduler checks for due refreshes (0 = only when `scheduler.tick()`). */
+  schedulerIntervalMs?: number;
+  /** Whether `start()` starts an installed core (default true). */
+  autoStartCore?: boolean;
+}
+
+export async function createProxyService(
+  options: ProxyServiceOptions & ProxyServiceExtras,
+): Promise<ProxyService> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const dir = join(options.dataDir, "proxy");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const db = openDatabase(join(dir, "proxy.db"));
+  migrate(db, MIGRATIONS);
+  const store = new SqlProxyStore(db, dir);
+  const accounts = new Accounts(db, clock);
+  const setupToken = new SetupToken(dir);
+  if (accounts.initialized()) setupToken.clearStale();
+  else setupToken.issue();
+
+  let ownPort = 0;
+  const controllerPort = options.controllerPort ?? 9090;
+  const core =
+    options.core ??
+    (await loadCore({
+      homeDir: join(dir, "core"),
+      coreBin: options.coreBin,
+      service: options.coreService ?? "process",
+      unit: options.coreUnit ?? "gatehouse-mihomo.service",
+      controllerPort,
+      clock,
+      log,
+    }));
+  const ctx: ProxyContext = {
+    db,
+    clock,
+    log,
+    dir,
+    options,
+    ownPort: () => ownPort,
+    startedAt: clock.now(),
+    store,
+    core,
+    sessionAlive: (id) => accounts.aliveByHash(id),
+  };
+  const changes = createChanges(store, core);
+  const refresher = new Refresher(
+    store,
+    options.feeds ?? lazyFeedSource(),
+    changes.applyCore,
+    clock,
+    log,
+  );
+  const scheduler = new Scheduler(store, refresher, clock, log, options.schedulerIntervalMs);
+  const deps: ServiceDeps = {
+    store,
+    accounts,
+    setupToken,
+    refresher,
+    changes,
+    machine: () => ({
+      ownPort,
+      controllerPort,
+      interfaces: options.networkInterfaces ?? networkInterfaces,
+    }),
+  };
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use((_req, res, next) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "no-referrer");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+    next();
+  });
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
+  api.use(sameOriginGuard);
+  api.use(sessionGuard(accounts));
+  api.use(express.json({ limit: "2mb", type: () => true }));
+  api.use(authRouter(deps));
+  api.use(subscriptionsRouter(deps));
+  api.use(nodesRouter(ctx, deps));
+  api.use(rulesRouter(deps));
+  api.use(settingsRouter(deps));
+  api.use(backupRouter(ctx, deps));
+  for (const router of await liveRouters(ctx)) api.use(router);
+  api.use(notFound("No such endpoint"));
+  app.use("/api/v1", api);
+  if (options.staticDir) {
+    const staticDir = options.staticDir;
+    app.get(["/", "/index.html", "/proxy.html"], (_req, res) => {
+      res.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+      res.setHeader("Cache-Control", "no-cache");
+      res.sendFile(join(staticDir, "proxy.html"));
+    });
+    app.use(
+      express.static(staticDir, {
+        index: false,
+        maxAge: "1h",
+        setHeaders: (res, path) => {
+          if (path.endsWith(".html"))
+            res.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        },
+      }),
+    );
+  }
+  app.use(errorHandler(log));
+
+  let closed = false;
+  return {
+    app,
+    get setupToken() {
+      return setupToken.value;
+    },
+    ctx,
+    scheduler,
+    setOwnPort(port: number) {
+      ownPort = port;
+    },
+    async start() {
+      scheduler.start();
+      if ((options.autoStartCore ?? true) && core.installed) {
+        // A gateway comes back with its proxy on; a failure is reported, not fatal.
+        await core.start(store.coreInput()).catch((err: unknown) => {
+          log(`proxy core did not start: ${err instanceof Error ? err.message : String(err)}`);
+        });
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      refresher.abortAll();
+      await scheduler.stop();
+      await core
+        .close()
+        .catch((err: unknown) => log(`closing the proxy core failed: ${String(err)}`));
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { Db } from "../../db/open.js";
+import type { ProxyStore } from "../context.js";
+import {
+  DEFAULT_SETTINGS,
+  type CoreInput,
+  type MihomoProxy,
+  type RuleRecord,
+  type Settings,
+  type SubscriptionRecord,
+} from "../types.js";
+import { RulesRepo } from "./rules.js";
+import { SnapshotStore } from "./snapshots.js";
+import { SubscriptionsRepo } from "./subscriptions.js";
+
+const SETTINGS_KEY = "settings";
+
+/** The stored state of the proxy service: settings, subscriptions (+ snapshots) and rules. */
+export class SqlProxyStore implements ProxyStore {
+  readonly subscriptions: SubscriptionsRepo;
+  readonly rules: RulesRepo;
+  readonly snapshots: SnapshotStore;
+  private readonly getMeta;
+  private readonly setMeta;
+
+  constructor(
+    readonly db: Db,
+    proxyDir: string,
+  ) {
+    this.subscriptions = new SubscriptionsRepo(db);
+    this.rules = new RulesRepo(db);
+    this.snapshots = new SnapshotStore(proxyDir);
+    this.getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
+    this.setMeta = db.prepare(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    );
+  }
+
+  getSettings(): Settings {
+    const row = this.getMeta.get(SETTINGS_KEY) as { value: string } | undefined;
+    if (!row) return { ...DEFAULT_SETTINGS };
+    // Defaults first so a field added in a later version gets its default.
+    return { ...DEFAULT_SETTINGS, ...(JSON.parse(row.value) as Partial<Settings>) };
+  }
+
+  saveSettings(settings: Settings): void {
+    this.setMeta.run(SETTINGS_KEY, JSON.stringify(settings));
+  }
+
+  listSubscriptions(): SubscriptionRecord[] {
+    return this.subscriptions.list();
+  }
+
+  listRules(): RuleRecord[] {
+    return this.rules.list();
+  }
+
+  /** Nodes of a subscription's current snapshot. */
+  nodes(subscriptionId: string): MihomoProxy[] {
+    return this.snapshots.read(subscriptionId);
+  }
+
+  /**
+   * The compiler input; `pending` replaces one subscription's nodes (a refresh is applied
+   * to the core before its snapshot becomes current).
+   */
+  coreInput(pending?: { id: string; nodes: MihomoProxy[] }): CoreInput {
+    return {
+      settings: this.getSettings(),
+      subscriptions: this.subscriptions
+        .list()
+        .filter((s) => s.enabled)
+        .map((s) => ({
+          id: s.id,
+          name: s.name,
+          nodes: pending && pending.id === s.id ? pending.nodes : this.nodes(s.id),
+        })),
+      rules: this.rules.list(),
+    };
+  }
+
+  nodeCount(): number {
+    return this.subscriptions
+      .list()
+      .filter((s) => s.enabled)
+      .reduce((n, s) => n + s.nodeCount, 0);
+  }
+}

@@ -1,0 +1,128 @@
+import type { Db } from "../../db/open.js";
+import { isoNow, type SubscriptionRecord, type SubscriptionUsage } from "../types.js";
+
+interface Row {
+  id: string;
+  position: number;
+  name: string;
+  url: string;
+  enabled: number;
+  interval_hours: number;
+  updated_at: number | null;
+  attempted_at: number | null;
+  last_error: string;
+  usage_json: string | null;
+  node_count: number;
+}
+
+/** The editable part of a subscription (what create, edit and restore set). */
+export interface SubscriptionFields {
+  name: string;
+  url: string;
+  enabled: boolean;
+  intervalHours: number;
+}
+
+function toRecord(row: Row): SubscriptionRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    enabled: row.enabled === 1,
+    intervalHours: row.interval_hours,
+    updatedAt: row.updated_at === null ? null : isoNow(row.updated_at),
+    attemptedAt: row.attempted_at === null ? null : isoNow(row.attempted_at),
+    lastError: row.last_error,
+    usage: row.usage_json ? (JSON.parse(row.usage_json) as SubscriptionUsage) : null,
+    nodeCount: row.node_count,
+  };
+}
+
+/** Full row copy, used to put the previous state back when a restore fails. */
+export type SubscriptionRow = Row;
+
+export class SubscriptionsRepo {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      list: db.prepare("SELECT * FROM subscriptions ORDER BY position, id"),
+      get: db.prepare("SELECT * FROM subscriptions WHERE id = ?"),
+      count: db.prepare("SELECT COUNT(*) AS n FROM subscriptions"),
+      nextPos: db.prepare("SELECT COALESCE(MAX(position), 0) + 1 AS p FROM subscriptions"),
+      insert: db.prepare(
+        `INSERT INTO subscriptions (id, position, name, url, enabled, interval_hours, updated_at,
+           attempted_at, last_error, usage_json, node_count)
+         VALUES (@id, @position, @name, @url, @enabled, @interval_hours, @updated_at,
+           @attempted_at, @last_error, @usage_json, @node_count)`,
+      ),
+      edit: db.prepare(
+        "UPDATE subscriptions SET name = ?, url = ?, enabled = ?, interval_hours = ? WHERE id = ?",
+      ),
+      success: db.prepare(
+        `UPDATE subscriptions SET updated_at = ?, attempted_at = ?, last_error = '', usage_json = ?,
+           node_count = ? WHERE id = ?`,
+      ),
+      failure: db.prepare("UPDATE subscriptions SET attempted_at = ?, last_error = ? WHERE id = ?"),
+      remove: db.prepare("DELETE FROM subscriptions WHERE id = ?"),
+      removeAll: db.prepare("DELETE FROM subscriptions"),
+    };
+  }
+
+  list(): SubscriptionRecord[] {
+    return (this.stmts.list.all() as Row[]).map(toRecord);
+  }
+
+  rows(): Row[] {
+    return this.stmts.list.all() as Row[];
+  }
+
+  get(id: string): SubscriptionRecord | null {
+    const row = this.stmts.get.get(id) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  count(): number {
+    return (this.stmts.count.get() as { n: number }).n;
+  }
+
+  create(id: string, f: SubscriptionFields): void {
+    const position = (this.stmts.nextPos.get() as { p: number }).p;
+    this.stmts.insert.run({
+      id,
+      position,
+      name: f.name,
+      url: f.url,
+      enabled: f.enabled ? 1 : 0,
+      interval_hours: f.intervalHours,
+      updated_at: null,
+      attempted_at: null,
+      last_error: "",
+      usage_json: null,
+      node_count: 0,
+    });
+  }
+
+  /** Edits the configurable fields; nodes, times, error and usage are kept. */
+  edit(id: string, f: SubscriptionFields): boolean {
+    return this.stmts.edit.run(f.name, f.url, f.enabled ? 1 : 0, f.intervalHours, id).changes > 0;
+  }
+
+  recordSuccess(id: string, at: number, usage: SubscriptionUsage | null, nodeCount: number): void {
+    this.stmts.success.run(at, at, usage ? JSON.stringify(usage) : null, nodeCount, id);
+  }
+
+  recordFailure(id: string, at: number, error: string): void {
+    this.stmts.failure.run(at, error, id);
+  }
+
+  remove(id: string): boolean {
+    return this.stmts.remove.run(id).changes > 0;
+  }
+
+  /** Replaces every row (restore and its rollback); call inside a transaction. */
+  replaceAll(rows: Row[]): void {
+    this.stmts.removeAll.run();
+    for (const row of rows) this.stmts.insert.run(row);
+  }
+}
