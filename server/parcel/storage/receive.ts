@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { unlink } from "node:fs/promises";
-import { once } from "node:events";
-import { Transform, type Readable } from "node:stream";
+import { open, unlink } from "node:fs/promises";
+import { Transform, type Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { crc32 } from "node:zlib";
 
-export type ReceiveFailure = "too-long" | "too-short" | "aborted" | "cut-off" | "io";
+export type ReceiveFailure = "too-long" | "too-short" | "aborted" | "idle" | "cut-off" | "io";
+
+const IDLE_MS = 120_000;
 
 /** Why a body could not be received; `bytes` is how many arrived before it stopped. */
 export class ReceiveError extends Error {
@@ -31,6 +31,8 @@ export interface ReceiveOptions {
    * Throwing stops the transfer; the error is passed through as the `cause` of a `cut-off`.
    */
   onBytes?: (n: number) => void;
+  /** A transfer that sends nothing for this long is dropped (default 2 minutes). */
+  idleMs?: number;
 }
 
 export interface Received {
@@ -60,6 +62,7 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
         return;
       }
       bytes += chunk.length;
+      idle.refresh();
       if (bytes > opts.declared) {
         done(new ReceiveError("too-long", "The body is longer than the declared size", bytes));
         return;
@@ -77,17 +80,27 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
     if (!source.readableEnded) onAbort();
   };
   const onError = () => onAbort();
+  // A stalled client would otherwise hold the file (and its session) open forever.
+  const idle = setTimeout(() => {
+    meter.destroy(new ReceiveError("idle", "The transfer stalled", bytes));
+  }, opts.idleMs ?? IDLE_MS);
   source.on("close", onClose);
   source.on("error", onError);
-  const sink = createWriteStream(opts.tmpPath, {
-    flags: "wx",
-    flush: true,
-    highWaterMark: 256 * 1024,
-  });
+  // Opened before any byte flows so a failure can never race the file's creation.
+  let sink: ReturnType<Awaited<ReturnType<typeof open>>["createWriteStream"]>;
+  try {
+    const handle = await open(opts.tmpPath, "wx");
+    sink = handle.createWriteStream({ flush: true, highWaterMark: 256 * 1024 });
+  } catch (err) {
+    clearTimeout(idle);
+    source.off("close", onClose);
+    source.off("error", onError);
+    throw new ReceiveError("io", "The file could not be created", 0, { cause: err });
+  }
   try {
     source.pipe(meter);
     await pipeline(meter, sink);
-    if (!sink.closed) await once(sink, "close");
+    await settle(sink);
   } catch (err) {
     source.unpipe(meter);
     await settle(sink);
@@ -95,6 +108,7 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
     if (err instanceof ReceiveError) throw err;
     throw new ReceiveError("io", "The file could not be written", bytes, { cause: err });
   } finally {
+    clearTimeout(idle);
     source.off("close", onClose);
     source.off("error", onError);
   }
@@ -105,8 +119,18 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
   return { sha256: hash.digest("hex"), crc32: crc >>> 0, bytes };
 }
 
-/** Waits until a destroyed write stream has released its file descriptor. */
-async function settle(sink: NodeJS.WritableStream & { closed: boolean }): Promise<void> {
+/**
+ * Waits until a write stream has released its file descriptor. Listens for `close` only:
+ * `events.once` would reject on the stream's `error`, which a failed transfer always emits.
+ */
+async function settle(sink: Writable): Promise<void> {
   if (sink.closed) return;
-  await Promise.race([once(sink, "close"), new Promise((r) => setTimeout(r, 1000).unref())]);
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 5000);
+    timer.unref();
+    sink.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
