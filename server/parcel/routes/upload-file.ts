@@ -33,6 +33,12 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
     "UPDATE parcels SET reserved_bytes = MAX(0, reserved_bytes - ?) WHERE id = ?",
   );
 
+  const hold = (sha256: string, delta: number) => {
+    const n = (ctx.activity.reading.get(sha256) ?? 0) + delta;
+    if (n > 0) ctx.activity.reading.set(sha256, n);
+    else ctx.activity.reading.delete(sha256);
+  };
+
   const sessionOpen = (parcelId: string): boolean => {
     const p = parcelState.get(parcelId) as { state: string; expires_at: number } | undefined;
     return p !== undefined && p.state === "uploading" && p.expires_at > ctx.now();
@@ -120,12 +126,19 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
         fail(req, actor, file, "session-ended", got.bytes);
         throw new HttpError(409, "This parcel is no longer accepting uploads");
       }
-      const added = await ctx.storage.commit(tmpPath, got.sha256);
-      if (!finish(file, got)) {
-        // Nothing references bytes that were only just added: drop them again.
-        if (added && !blobExists.get(got.sha256)) ctx.storage.remove(got.sha256);
-        fail(req, actor, file, "session-ended", got.bytes);
-        throw new HttpError(409, "This parcel is no longer accepting uploads");
+      // Held like a blob being read, so background reclamation cannot delete an existing
+      // copy between the dedup check and the moment this file references it.
+      hold(got.sha256, 1);
+      try {
+        const added = await ctx.storage.commit(tmpPath, got.sha256);
+        if (!finish(file, got)) {
+          // Nothing references bytes that were only just added: drop them again.
+          if (added && !blobExists.get(got.sha256)) ctx.storage.remove(got.sha256);
+          fail(req, actor, file, "session-ended", got.bytes);
+          throw new HttpError(409, "This parcel is no longer accepting uploads");
+        }
+      } finally {
+        hold(got.sha256, -1);
       }
       const now = fileOf.get(file.id, parcelId) as FileRow;
       res.json(fileView(now));
