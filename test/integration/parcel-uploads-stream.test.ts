@@ -74,13 +74,15 @@ describe("PUT /uploads/:id/files/:file (streaming)", () => {
 
   it("discards the bytes when the session times out during the upload", async () => {
     h = await startParcel();
-    const up = await createUpload(h, { a: 1000 });
+    const up = await createUpload(h, { a: 1000, b: 1 });
     const path = `/uploads/${up.id}/files/${up.files[0].id}`;
     const body = new PassThrough();
     const pending = streamPut(h, path, body, { headers: bearer(up.manage_token) });
     body.write(Buffer.alloc(500, 3));
     await waitFor(() => h.service.ctx.activity.uploadsActive === 1);
     h.clock.advance(3601 * 1000);
+    // The running PUT keeps the sweep waiting, but the deadline already refuses new ones.
+    expect((await putBytes(h, up, 1, Buffer.alloc(1))).status).toBe(409);
     body.end(Buffer.alloc(500, 3));
     const r = await pending;
     expect(r.status).toBe(409);

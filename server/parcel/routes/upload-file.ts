@@ -64,8 +64,8 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
   return async (req: Request, res: Response) => {
     const parcelId = req.params.id as string;
     const actor = requireOwner(ctx, req, parcelId);
-    const p = parcelState.get(parcelId) as { state: string } | undefined;
-    if (!p || p.state !== "uploading")
+    // Past its deadline counts as ended even while the sweep waits for another running PUT.
+    if (!sessionOpen(parcelId))
       throw new HttpError(409, "This parcel is no longer accepting uploads");
     const file = fileOf.get(req.params.file, parcelId) as FileRow | undefined;
     if (!file) throw new HttpError(404, "No such file in this parcel");
@@ -118,7 +118,10 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
         res.setHeader("Connection", "close");
         if (err.kind === "cut-off" && err.cause instanceof HttpError) throw err.cause;
         if (err.kind === "too-long") throw new HttpError(413, err.message);
-        if (err.kind === "io") throw new HttpError(500, "The file could not be stored", err);
+        if (err.kind === "io") {
+          ctx.log(`upload of file ${file.id} failed: ${String(err.cause)}`);
+          throw new HttpError(500, "The file could not be stored", { cause: err });
+        }
         throw new HttpError(400, err.message);
       }
       if (!sessionOpen(parcelId)) {
