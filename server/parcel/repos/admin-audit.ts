@@ -6,6 +6,7 @@ import {
   type PageResult,
 } from "../../http/pagination.js";
 import { cachedCount } from "./admin-audit-cache.js";
+import { fragmentIndexQuery } from "./admin-audit-plan.js";
 import { toAuditRecord, type AuditRecord } from "./audit.js";
 
 export interface AuditFilter {
@@ -25,16 +26,6 @@ interface Window {
   hi: number | null;
 }
 
-/** Fragments at least this long use the trigram index; shorter ones are scanned with instr(). */
-const TRIGRAM = 3;
-/** Above this many index hits a fragment is so common that a plain scan is cheaper. */
-const COMMON_HITS = 20_000;
-
-/** An FTS5 phrase for a literal fragment, limited to one column. */
-function phrase(column: "source" | "target", fragment: string): string {
-  return `${column} : "${fragment.replaceAll('"', '""')}"`;
-}
-
 /** Rows, lowest and highest id matching the time part of the filter (all rows without one). */
 function timeWindow(db: Db, conds: string[], params: number[]): Window {
   const where = conds.length > 0 ? `AND ${conds.join(" AND ")}` : "";
@@ -51,11 +42,13 @@ function timeWindow(db: Db, conds: string[], params: number[]): Window {
         const { n } = db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number };
         return { n, ...ends };
       }
+      // Without a lower id bound the planner stays on the covering time index.
+      const since = after > 0 ? "id > ?" : "1";
       return db
         .prepare(
-          `SELECT COUNT(*) AS n, MIN(id) AS lo, MAX(id) AS hi FROM audit WHERE id > ? ${where}`,
+          `SELECT COUNT(*) AS n, MIN(id) AS lo, MAX(id) AS hi FROM audit WHERE ${since} ${where}`,
         )
-        .get(after, ...params) as Window;
+        .get(...(after > 0 ? [after] : []), ...params) as Window;
     },
     (a, b) => ({ n: a.n + b.n, lo: a.lo ?? b.lo, hi: b.hi ?? a.hi }),
   );
@@ -64,8 +57,8 @@ function timeWindow(db: Db, conds: string[], params: number[]): Window {
 /**
  * `GET /admin/audit` (CONTRACT 2.3), newest first by id, built to stay fast on a log of a
  * million rows: the time filter becomes an id window (the log is appended in time order, so the
- * window is normally one dense run of ids and a page is plain id arithmetic); fragments use a
- * trigram index unless they are very common; counts are kept up to date rather than recounted
+ * window is normally one dense run of ids and a page is plain id arithmetic); fragments are
+ * narrowed with a trigram index (see admin-audit-plan.ts); counts are kept up to date rather than recounted
  * per page; pages past the middle are read from the oldest end.
  */
 export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageResult<AuditRecord> {
@@ -95,20 +88,11 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
   for (const column of ["source", "target"] as const) {
     const fragment = filter[column];
     if (fragment === undefined || fragment === "") continue;
-    if ([...fragment].length >= TRIGRAM) {
-      const match = phrase(column, fragment);
-      const hits = db
-        .prepare(
-          "SELECT COUNT(*) AS n FROM (SELECT rowid FROM audit_fts WHERE audit_fts MATCH ? LIMIT ?)",
-        )
-        .get(match, COMMON_HITS + 1) as { n: number };
-      // The index finds every row containing the fragment (and no more: trigram phrases match
-      // substrings), so no hit means no match.
-      if (hits.n === 0) return empty();
-      if (hits.n <= COMMON_HITS) {
-        sql.push("id IN (SELECT rowid FROM audit_fts WHERE audit_fts MATCH ?)");
-        params.push(match);
-      }
+    const match = fragmentIndexQuery(db, column, fragment, window.n);
+    if (match !== null) {
+      // Rows holding the fragment's rarest trigrams: a superset that instr() narrows exactly.
+      sql.push("id IN (SELECT rowid FROM audit_fts WHERE audit_fts MATCH ?)");
+      params.push(match);
     }
     // instr() takes the fragment literally: % and _ are plain characters.
     sql.push(`instr(${column}, ?) > 0`);
