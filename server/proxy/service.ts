@@ -193,8 +193,10 @@ export async function createProxyService(
     async close() {
       if (closed) return;
       closed = true;
-      refresher.abortAll();
-      await scheduler.stop();
+      // Stop the timer first, then cancel downloads so a running check ends promptly.
+      const stopping = scheduler.stop();
+      await refresher.abortAll();
+      await stopping;
       await core
         .close()
         .catch((err: unknown) => log(`closing the proxy core failed: ${String(err)}`));

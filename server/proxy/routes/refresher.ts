@@ -57,9 +57,10 @@ export class Refresher {
     return run;
   }
 
-  /** Cancels downloads in flight (service shutdown). */
-  abortAll(): void {
+  /** Cancels downloads in flight and waits until every refresh has ended (shutdown). */
+  async abortAll(): Promise<void> {
     for (const a of this.aborts) a.abort();
+    await Promise.allSettled([...this.running.values()]);
   }
 
   private async run(id: string): Promise<void> {
