@@ -24,6 +24,9 @@ export interface RunningGatehouse {
 type AnyServer = http.Server | https.Server;
 
 function listen(server: AnyServer, port: number, host: string): Promise<number> {
+  // Large uploads and downloads may take longer than Node's default 5-minute request timeout;
+  // stalled uploads are dropped by the service's own idle timeout instead.
+  server.requestTimeout = 0;
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -198,6 +198,15 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
       closed = true;
       if (cleanupTimer) clearInterval(cleanupTimer);
       if (reclaimTimer) clearTimeout(reclaimTimer);
+      // The host has already closed the sockets; let the transfers' own failure paths
+      // (temp file removal, refunds) finish before the database goes away.
+      for (
+        let i = 0;
+        i < 100 && (activity.uploadsActive > 0 || activity.downloadsActive > 0);
+        i++
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       db.close();
     },
   };

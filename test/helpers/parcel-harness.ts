@@ -114,6 +114,7 @@ export async function startParcel(
         headers["content-type"] = "application/json";
       }
       if (payload && !o.chunked) headers["content-length"] = String(payload.length);
+      if (payload && o.chunked) headers["transfer-encoding"] = "chunked";
       for (const [k, v] of Object.entries(o.headers ?? {})) {
         if (v === undefined) delete headers[k.toLowerCase()];
         else headers[k.toLowerCase()] = v;
