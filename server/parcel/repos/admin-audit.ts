@@ -105,7 +105,9 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
     ? window.n
     : cachedCount(
         db,
-        `total|${clause}|${params.slice(2).join("\u0000")}|${lo}`,
+        // The window's upper end moves as the log grows (the delta covers that), so the key names
+        // the time filter itself rather than the current window.
+        `total|${clause}|${params.slice(2).join("\u0000")}|${lo}|${filter.from}|${filter.to}`,
         (after) =>
           (
             db
