@@ -141,6 +141,26 @@ describe("listAudit", () => {
     expect(ids({ to: 9 }).total).toBe(0);
   });
 
+  it("counts rows on hour boundaries once, across whole and partial hours", () => {
+    db.prepare("DELETE FROM audit").run();
+    const times = [3599, 3600, 3601, 7199, 7200, 10799, 10800, 14400, 20000];
+    const t = times.map((time) => add("a.b", "s", "t", time));
+    const expectWindow = (from: number | undefined, to: number | undefined) => {
+      const want = t
+        .filter(
+          (_, i) =>
+            (from === undefined || times[i] >= from) && (to === undefined || times[i] <= to),
+        )
+        .reverse();
+      expect([from, to, ids({ from, to }, 1, 100).ids]).toEqual([from, to, want]);
+    };
+    for (const from of [undefined, 0, 3599, 3600, 3601, 7199, 7200, 10800, 14400]) {
+      for (const to of [undefined, 3599, 3600, 7199, 7200, 10799, 10800, 14399, 14400, 99999]) {
+        if (from === undefined || to === undefined || from <= to) expectWindow(from, to);
+      }
+    }
+  });
+
   it("stays exact when time runs backwards and ids have gaps", () => {
     db.prepare("DELETE FROM audit").run();
     // The clock was set back: ids and times disagree, so the id window is not dense.
@@ -198,7 +218,8 @@ describe("listAudit", () => {
     let time = 5000;
     const grow = (n: number) => {
       for (let i = 0; i < n; i++) {
-        time += rand() < 0.1 ? -3 : Math.floor(rand() * 3);
+        // Spans many hours (the hourly totals and their edges), with the clock sometimes set back.
+        time += rand() < 0.1 ? -Math.floor(rand() * 400) : Math.floor(rand() * 60);
         const target =
           rand() < 0.2 ? "system" : `parcel:${Math.floor(rand() * 200).toString(36)}X_${i % 7}`;
         add(pick(actions), pick(sources), target, time);
@@ -227,8 +248,8 @@ describe("listAudit", () => {
       }
       const rows = all();
       for (let i = 0; i < 150; i++) {
-        const from = rand() < 0.4 ? 4990 + Math.floor(rand() * 1400) : undefined;
-        const to = rand() < 0.4 ? (from ?? 5000) + Math.floor(rand() * 600) : undefined;
+        const from = rand() < 0.4 ? 4000 + Math.floor(rand() * 50000) : undefined;
+        const to = rand() < 0.4 ? (from ?? 5000) + Math.floor(rand() * 20000) : undefined;
         const f: AuditFilter = {
           action: rand() < 0.3 ? pick(actions) : undefined,
           source: rand() < 0.4 ? pick(fragments) : undefined,

@@ -26,38 +26,57 @@ interface Window {
   hi: number | null;
 }
 
-/** Rows, lowest and highest id matching the time part of the filter (all rows without one). */
-function timeWindow(db: Db, conds: string[], params: number[]): Window {
-  const where = conds.length > 0 ? `AND ${conds.join(" AND ")}` : "";
-  const key = `window|${conds.join("&")}|${params.join(",")}`;
-  return cachedCount<Window>(
-    db,
-    key,
-    (after) => {
-      if (conds.length === 0 && after === 0) {
-        // Separate statements: MIN/MAX are single seeks, and COUNT(*) alone is a b-tree count.
-        const ends = db
-          .prepare("SELECT (SELECT MIN(id) FROM audit) AS lo, (SELECT MAX(id) FROM audit) AS hi")
-          .get() as { lo: number | null; hi: number | null };
-        const { n } = db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number };
-        return { n, ...ends };
-      }
-      // Without a lower id bound the planner stays on the covering time index.
-      const since = after > 0 ? "id > ?" : "1";
-      return db
-        .prepare(
-          `SELECT COUNT(*) AS n, MIN(id) AS lo, MAX(id) AS hi FROM audit WHERE ${since} ${where}`,
-        )
-        .get(...(after > 0 ? [after] : []), ...params) as Window;
-    },
-    (a, b) => ({ n: a.n + b.n, lo: a.lo ?? b.lo, hi: b.hi ?? a.hi }),
+const HOUR = 3600;
+const floorHour = (t: number) => t - (((t % HOUR) + HOUR) % HOUR);
+
+/**
+ * How many rows match the time filter (all rows without one), and bounds on their ids: the
+ * whole hours inside come from `audit_hours`, the partial hours at the edges from the time index.
+ */
+function timeWindow(db: Db, from: number | undefined, to: number | undefined): Window {
+  const exact = (a: number, b: number) =>
+    db
+      .prepare(
+        "SELECT COUNT(*) AS n, MIN(id) AS lo, MAX(id) AS hi FROM audit WHERE time BETWEEN ? AND ?",
+      )
+      .get(a, b) as Window;
+  const first = from === undefined ? undefined : floorHour(from);
+  const last = to === undefined ? undefined : floorHour(to);
+  if (from !== undefined && to !== undefined && first === last) return exact(from, to);
+  const parts: Window[] = [];
+  if (from !== undefined && first !== undefined) parts.push(exact(from, first + HOUR - 1));
+  if (to !== undefined && last !== undefined) parts.push(exact(last, to));
+  const sql = ["n > 0"];
+  const params: number[] = [];
+  if (first !== undefined) {
+    sql.push("start > ?");
+    params.push(first);
+  }
+  if (last !== undefined) {
+    sql.push("start < ?");
+    params.push(last);
+  }
+  parts.push(
+    db
+      .prepare(
+        `SELECT COALESCE(SUM(n), 0) AS n, MIN(min_id) AS lo, MAX(max_id) AS hi FROM audit_hours WHERE ${sql.join(" AND ")}`,
+      )
+      .get(...params) as Window,
   );
+  const los = parts.flatMap((p) => (p.lo === null ? [] : [p.lo]));
+  const his = parts.flatMap((p) => (p.hi === null ? [] : [p.hi]));
+  return {
+    n: parts.reduce((sum, p) => sum + p.n, 0),
+    lo: los.length > 0 ? Math.min(...los) : null,
+    hi: his.length > 0 ? Math.max(...his) : null,
+  };
 }
 
 /**
  * `GET /admin/audit` (CONTRACT 2.3), newest first by id, built to stay fast on a log of a
- * million rows: the time filter becomes an id window (the log is appended in time order, so the
- * window is normally one dense run of ids and a page is plain id arithmetic); fragments are
+ * million rows: the time filter becomes an id window counted from hourly totals (the log is
+ * appended in time order, so the window is normally one dense run of ids and a page is plain id
+ * arithmetic); fragments are
  * narrowed with a trigram index (see admin-audit-plan.ts); counts are kept up to date rather than recounted
  * per page; pages past the middle are read from the oldest end.
  */
@@ -73,33 +92,47 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
     timeSql.push("time <= ?");
     timeParams.push(filter.to);
   }
-  const window = timeWindow(db, timeSql, timeParams);
+  const window = timeWindow(db, filter.from, filter.to);
   if (window.n === 0 || window.lo === null || window.hi === null) return empty();
   const { lo, hi } = window;
-  // Dense: every id in [lo, hi] exists and matches the time filter, so the window replaces it.
+  // Every matching id lies in [lo, hi]; when there are exactly that many matches (dense), the
+  // window is the exact answer for the time filter and replaces it.
   const dense = hi - lo + 1 === window.n;
-  const sql = ["id BETWEEN ? AND ?", ...(dense ? [] : timeSql)];
-  const params: Array<string | number> = [lo, hi, ...(dense ? [] : timeParams)];
 
-  if (filter.action !== undefined) {
-    sql.push("action = ?");
-    params.push(filter.action);
-  }
+  // Fragment narrowing: the trigram index yields candidate rowids in order, so when it is used
+  // it drives the query (joined, not `IN (...)`, which would build and probe a temporary table).
+  const fts: string[] = [];
+  const fragments: string[] = [];
+  const fragmentParams: string[] = [];
   for (const column of ["source", "target"] as const) {
     const fragment = filter[column];
     if (fragment === undefined || fragment === "") continue;
     const match = fragmentIndexQuery(db, column, fragment, window.n);
-    if (match !== null) {
-      // Rows holding the fragment's rarest trigrams: a superset that instr() narrows exactly.
-      sql.push("id IN (SELECT rowid FROM audit_fts WHERE audit_fts MATCH ?)");
-      params.push(match);
-    }
-    // instr() takes the fragment literally: % and _ are plain characters.
-    sql.push(`instr(${column}, ?) > 0`);
-    params.push(fragment);
+    if (match !== null) fts.push(match);
+    // instr() takes the fragment literally (% and _ are plain characters) and makes the
+    // index's superset (rows holding the rarest trigrams) exact.
+    fragments.push(`instr(a.${column}, ?) > 0`);
+    fragmentParams.push(fragment);
   }
+  const key = fts.length > 0 ? "f0.rowid" : "a.id";
+  const from =
+    fts.length === 0
+      ? "audit a"
+      : ["audit_fts(?) AS f0 JOIN audit a ON a.id = f0.rowid"]
+          .concat(
+            fts.slice(1).map((_, i) => `JOIN audit_fts(?) AS f${i + 1} ON f${i + 1}.rowid = a.id`),
+          )
+          .join(" ");
+  const sql = [`${key} BETWEEN ? AND ?`, ...(dense ? [] : timeSql.map((c) => `a.${c}`))];
+  const params: Array<string | number> = [...fts, lo, hi, ...(dense ? [] : timeParams)];
+  if (filter.action !== undefined) {
+    sql.push("a.action = ?");
+    params.push(filter.action);
+  }
+  sql.push(...fragments);
+  params.push(...fragmentParams);
 
-  const onlyWindow = sql.length === 1 && dense;
+  const onlyWindow = sql.length === 1 && fts.length === 0 && dense;
   const clause = sql.join(" AND ");
   const total = onlyWindow
     ? window.n
@@ -107,11 +140,13 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
         db,
         // The window's upper end moves as the log grows (the delta covers that), so the key names
         // the time filter itself rather than the current window.
-        `total|${clause}|${params.slice(2).join("\u0000")}|${lo}|${filter.from}|${filter.to}`,
+        [from, clause, ...fts, lo, filter.from, filter.to, filter.action, ...fragmentParams].join(
+          "\u0000",
+        ),
         (after) =>
           (
             db
-              .prepare(`SELECT COUNT(*) AS n FROM audit WHERE ${clause} AND id > ?`)
+              .prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${clause} AND ${key} > ?`)
               .get(...params, after) as { n: number }
           ).n,
         (a, b) => a + b,
@@ -119,22 +154,24 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
   if (total === 0) return empty();
   const { page, pages, offset } = resolvePage(total, req);
   const rows = Math.min(req.pageSize, total - offset);
-  const columns = "id, action, source, target, time, detail";
+  const columns = "a.id, a.action, a.source, a.target, a.time, a.detail";
+  const select = `SELECT ${columns} FROM ${from} WHERE ${clause}`;
   let list: AuditRow[];
   if (onlyWindow) {
     const top = hi - offset;
     list = db
-      .prepare(`SELECT ${columns} FROM audit WHERE id BETWEEN ? AND ? ORDER BY id DESC`)
+      .prepare(`SELECT ${columns} FROM audit a WHERE a.id BETWEEN ? AND ? ORDER BY a.id DESC`)
       .all(top - rows + 1, top) as AuditRow[];
   } else if (offset > total / 2) {
+    // Past the middle, skipping from the oldest end walks fewer rows.
     list = (
       db
-        .prepare(`SELECT ${columns} FROM audit WHERE ${clause} ORDER BY id ASC LIMIT ? OFFSET ?`)
+        .prepare(`${select} ORDER BY ${key} ASC LIMIT ? OFFSET ?`)
         .all(...params, rows, total - offset - rows) as AuditRow[]
     ).reverse();
   } else {
     list = db
-      .prepare(`SELECT ${columns} FROM audit WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .prepare(`${select} ORDER BY ${key} DESC LIMIT ? OFFSET ?`)
       .all(...params, rows, offset) as AuditRow[];
   }
   return pageResult(list.map(toAuditRecord), total, page, req.pageSize, pages);

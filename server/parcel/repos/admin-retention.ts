@@ -59,5 +59,23 @@ export async function pruneAudit(ctx: ParcelContext): Promise<number> {
       removed += await deleteInBatches(ctx, "SELECT id FROM audit WHERE id <= ?", cut);
     }
   }
+  if (removed > 0) repairHours(ctx);
   return removed;
+}
+
+/**
+ * Pruning leaves the id bounds of a partly pruned hour loose (and empty hours behind); the
+ * audit query then takes a slower path, so the oldest hour's bounds are recomputed.
+ */
+function repairHours(ctx: ParcelContext): void {
+  const { db } = ctx;
+  db.transaction(() => {
+    db.prepare("DELETE FROM audit_hours WHERE n <= 0").run();
+    db.prepare(
+      `UPDATE audit_hours SET
+         min_id = (SELECT MIN(id) FROM audit WHERE time BETWEEN start AND start + 3599),
+         max_id = (SELECT MAX(id) FROM audit WHERE time BETWEEN start AND start + 3599)
+       WHERE start = (SELECT MIN(start) FROM audit_hours)`,
+    ).run();
+  })();
 }
