@@ -1,0 +1,271 @@
+import http from "node:http";
+import https from "node:https";
+import tls from "node:tls";
+import zlib from "node:zlib";
+import type { Readable } from "node:stream";
+import type { SubscriptionUsage } from "../types.js";
+import { SubscriptionError } from "./errors.js";
+import { parseContentDisposition, parseUpdateInterval, parseUserinfo } from "./userinfo.js";
+
+/** Providers pick the Clash/mihomo format for clients that say `clash.meta`. */
+export const DEFAULT_USER_AGENT = "clash.meta/v1.19.12 mihomo/1.19.12";
+const MAX_REDIRECTS = 5;
+
+export interface FetchOptions {
+  timeoutMs?: number;
+  maxBytes?: number;
+  userAgent?: string;
+  signal?: AbortSignal;
+  /** Extra trusted certificate authorities (PEM), for feeds behind a private CA. */
+  ca?: string | Buffer | Array<string | Buffer>;
+}
+
+export interface FetchedSubscription {
+  body: Buffer;
+  usage: SubscriptionUsage | null;
+  updateIntervalHours: number | null;
+  filename: string | null;
+}
+
+function formatBytes(n: number): string {
+  const mib = n / (1024 * 1024);
+  if (Number.isInteger(mib)) return `${mib} MiB`;
+  return `${n} bytes`;
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1).replace(/\.0$/, "")} second${s === 1 ? "" : "s"}`;
+}
+
+function parseTarget(raw: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    throw new SubscriptionError(
+      base
+        ? "The subscription server redirected to an invalid address"
+        : "The subscription URL is not valid",
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SubscriptionError(
+      base
+        ? "The subscription server redirected to an address that is not http or https"
+        : "The subscription URL must use http or https",
+    );
+  }
+  return url;
+}
+
+function decoder(
+  encoding: string | undefined,
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
+  switch ((encoding ?? "").trim().toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return zlib.createGunzip();
+    case "deflate":
+      return zlib.createInflate();
+    case "br":
+      return zlib.createBrotliDecompress();
+    default:
+      return null;
+  }
+}
+
+interface Attempt {
+  redirect: URL | null;
+  result: FetchedSubscription | null;
+}
+
+function describeNetworkError(err: unknown): string {
+  const code = (err as { code?: string }).code ?? "";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return "The subscription server's name could not be resolved";
+  }
+  if (code === "ECONNREFUSED") return "The subscription server refused the connection";
+  if (
+    code.startsWith("ERR_TLS") ||
+    code.includes("CERT") ||
+    code === "DEPTH_ZERO_SELF_SIGNED_CERT"
+  ) {
+    return "The subscription server's certificate is not trusted";
+  }
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE") {
+    return "The subscription server closed the connection before the download finished";
+  }
+  return "The subscription server could not be reached";
+}
+
+/**
+ * Downloads a subscription: up to 5 redirects (http/https only), one overall deadline for
+ * the whole exchange, a size limit checked while streaming, non-2xx answers are errors.
+ * Every failure is a SubscriptionError with an English message.
+ */
+export async function fetchSubscription(
+  url: string,
+  options: FetchOptions = {},
+): Promise<FetchedSubscription> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const outer = options.signal;
+  if (outer?.aborted) throw new SubscriptionError("The subscription download was cancelled");
+
+  const abort = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, timeoutMs);
+  const onOuterAbort = (): void => abort.abort();
+  outer?.addEventListener("abort", onOuterAbort, { once: true });
+
+  const fail = (err: unknown): SubscriptionError => {
+    if (timedOut) {
+      return new SubscriptionError(
+        `The subscription server did not answer within ${formatSeconds(timeoutMs)}`,
+        { cause: err },
+      );
+    }
+    if (outer?.aborted) {
+      return new SubscriptionError("The subscription download was cancelled", { cause: err });
+    }
+    if (err instanceof SubscriptionError) return err;
+    return new SubscriptionError(describeNetworkError(err), { cause: err });
+  };
+
+  try {
+    let target = parseTarget(url);
+    for (let hop = 0; ; hop++) {
+      const attempt = await request(target, {
+        userAgent,
+        maxBytes,
+        signal: abort.signal,
+        ca: options.ca,
+      }).catch((err: unknown) => {
+        throw fail(err);
+      });
+      if (attempt.result) return attempt.result;
+      if (!attempt.redirect) throw new SubscriptionError("The subscription server gave no answer");
+      if (hop >= MAX_REDIRECTS) {
+        throw new SubscriptionError("The subscription server redirected too many times");
+      }
+      target = attempt.redirect;
+    }
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", onOuterAbort);
+  }
+}
+
+function request(
+  target: URL,
+  opts: {
+    userAgent: string;
+    maxBytes: number;
+    signal: AbortSignal;
+    ca: FetchOptions["ca"];
+  },
+): Promise<Attempt> {
+  return new Promise<Attempt>((resolve, reject) => {
+    const lib = target.protocol === "https:" ? https : http;
+    const headers: http.OutgoingHttpHeaders = {
+      "user-agent": opts.userAgent,
+      accept: "*/*",
+      "accept-encoding": "gzip, deflate, br",
+    };
+    const reqOptions: https.RequestOptions = { method: "GET", headers, signal: opts.signal };
+    if (opts.ca && target.protocol === "https:") {
+      const { rootCertificates } = tls;
+      reqOptions.ca = [...rootCertificates, ...(Array.isArray(opts.ca) ? opts.ca : [opts.ca])];
+    }
+    const req = lib.request(target, reqOptions, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400 && status !== 304) {
+        res.resume();
+        const location = res.headers.location;
+        if (!location) {
+          reject(
+            new SubscriptionError(`The subscription server answered ${status} without a location`),
+          );
+          return;
+        }
+        try {
+          resolve({ redirect: parseTarget(location, target), result: null });
+        } catch (err) {
+          reject(err);
+        }
+        return;
+      }
+      if (status < 200 || status >= 300) {
+        res.resume();
+        reject(new SubscriptionError(`The subscription server answered ${status}`));
+        return;
+      }
+      const declared = Number(res.headers["content-length"]);
+      const unzip = decoder(res.headers["content-encoding"]);
+      if (!unzip && Number.isFinite(declared) && declared > opts.maxBytes) {
+        res.destroy();
+        reject(
+          new SubscriptionError(`The subscription is larger than ${formatBytes(opts.maxBytes)}`),
+        );
+        return;
+      }
+      const source: Readable = unzip ? res.pipe(unzip) : res;
+      if (unzip) res.on("error", (err) => unzip.destroy(err));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let settled = false;
+      source.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > opts.maxBytes) {
+          settled = true;
+          source.destroy();
+          res.destroy();
+          reject(
+            new SubscriptionError(`The subscription is larger than ${formatBytes(opts.maxBytes)}`),
+          );
+          return;
+        }
+        chunks.push(chunk);
+      });
+      source.on("error", (err) => {
+        if (settled) return;
+        settled = true;
+        if (unzip && !(err as { code?: string }).code?.startsWith("ECONN")) {
+          reject(
+            new SubscriptionError("The subscription could not be decompressed", { cause: err }),
+          );
+        } else reject(err);
+      });
+      res.on("aborted", () => {
+        if (settled) return;
+        settled = true;
+        reject(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      });
+      source.on("end", () => {
+        if (settled) return;
+        if (!res.complete) {
+          settled = true;
+          reject(Object.assign(new Error("incomplete body"), { code: "ECONNRESET" }));
+          return;
+        }
+        settled = true;
+        resolve({
+          redirect: null,
+          result: {
+            body: Buffer.concat(chunks, size),
+            usage: parseUserinfo(res.headers["subscription-userinfo"]),
+            updateIntervalHours: parseUpdateInterval(res.headers["profile-update-interval"]),
+            filename: parseContentDisposition(res.headers["content-disposition"]),
+          },
+        });
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
