@@ -21,7 +21,7 @@ import { settingsRouter } from "./routes/settings.js";
 import { subscriptionsRouter } from "./routes/subscriptions.js";
 import { Scheduler } from "./scheduler.js";
 import { SqlProxyStore } from "./store/proxy-store.js";
-import { liveRouters, loadCore, lazyFeedSource } from "./routes/modules.js";
+import { liveRouters, loadCore, feedSource } from "./routes/modules.js";
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 const CONTENT_SECURITY_POLICY = [
@@ -103,7 +103,7 @@ export async function createProxyService(
   const changes = createChanges(store, core);
   const refresher = new Refresher(
     store,
-    options.feeds ?? lazyFeedSource(),
+    options.feeds ?? feedSource,
     changes.applyCore,
     clock,
     log,

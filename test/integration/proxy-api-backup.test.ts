@@ -9,6 +9,7 @@ import {
   PASSWORD,
   startProxy,
   type ProxyHarness,
+  type Reply,
 } from "./proxy-api-harness.js";
 
 let h: ProxyHarness;

@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import type { CoreControl, CoreManagerOptions, ProxyContext } from "../context.js";
+import { fetchSubscription, parseSubscription } from "../subscriptions/index.js";
 import type { FeedSource } from "./refresher.js";
 
 // TEMPORARY: the core layer, the subscription module and the live routers are written in
@@ -10,20 +11,8 @@ export async function loadCore(opts: CoreManagerOptions): Promise<CoreControl> {
   return mod.createCoreManager(opts);
 }
 
-/** Loaded on the first refresh (parse always follows a fetch, so it is loaded by then). */
-export function lazyFeedSource(): FeedSource {
-  let mod: typeof import("../subscriptions/index.js") | null = null;
-  return {
-    async fetch(url, options) {
-      mod ??= await import("../subscriptions/index.js");
-      return mod.fetchSubscription(url, options);
-    },
-    parse(body) {
-      if (!mod) throw new Error("the subscription module is not loaded");
-      return mod.parseSubscription(body);
-    },
-  };
-}
+/** The subscription module's fetch and parse. */
+export const feedSource: FeedSource = { fetch: fetchSubscription, parse: parseSubscription };
 
 export async function liveRouters(ctx: ProxyContext): Promise<Router[]> {
   const out: Router[] = [];

@@ -13,8 +13,8 @@ export interface FeedSource {
   fetch(
     url: string,
     options: { timeoutMs: number; maxBytes: number; userAgent: string; signal?: AbortSignal },
-  ): Promise<{ body: string; usage: SubscriptionUsage | null }>;
-  parse(body: string): { nodes: MihomoProxy[]; skipped: number };
+  ): Promise<{ body: Buffer | string; usage: SubscriptionUsage | null }>;
+  parse(body: Buffer | string): { nodes: MihomoProxy[]; skipped: number };
 }
 
 export type ApplyCore = (
