@@ -23,9 +23,9 @@ const services = new ServiceHost(
     "--host",
     settings.get("host"),
     "--parcel-port",
-    String(settings.get("parcelPort")),
+    process.env.GATEHOUSE_PARCEL_PORT ?? String(settings.get("parcelPort")),
     "--proxy-port",
-    String(settings.get("proxyPort")),
+    process.env.GATEHOUSE_PROXY_PORT ?? String(settings.get("proxyPort")),
   ],
   dataDir,
 );
