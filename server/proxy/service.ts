@@ -23,6 +23,7 @@ import { Scheduler } from "./scheduler.js";
 import { SqlProxyStore } from "./store/proxy-store.js";
 import { liveRouters, loadCore, feedSource } from "./routes/modules.js";
 
+const CORE_WAS_RUNNING = "core-was-running";
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -56,7 +57,7 @@ export interface ProxyServiceExtras {
   feeds?: FeedSource;
   /** How often the scheduler checks for due refreshes (0 = only when `scheduler.tick()`). */
   schedulerIntervalMs?: number;
-  /** Whether `start()` starts an installed core (default true). */
+  /** Whether `start()` starts an installed core (default: when it ran at the last shutdown). */
   autoStartCore?: boolean;
 }
 
@@ -183,8 +184,9 @@ export async function createProxyService(
     },
     async start() {
       scheduler.start();
-      if ((options.autoStartCore ?? true) && core.installed) {
-        // A gateway comes back with its proxy on; a failure is reported, not fatal.
+      const wanted = options.autoStartCore ?? store.getFlag(CORE_WAS_RUNNING);
+      if (wanted && core.installed) {
+        // A gateway comes back the way it was shut down; a failure is reported, not fatal.
         await core.start(store.coreInput()).catch((err: unknown) => {
           log(`proxy core did not start: ${err instanceof Error ? err.message : String(err)}`);
         });
@@ -197,6 +199,7 @@ export async function createProxyService(
       const stopping = scheduler.stop();
       await refresher.abortAll();
       await stopping;
+      store.setFlag(CORE_WAS_RUNNING, core.running());
       await core
         .close()
         .catch((err: unknown) => log(`closing the proxy core failed: ${String(err)}`));

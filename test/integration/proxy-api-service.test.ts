@@ -80,11 +80,28 @@ describe("proxy service HTTP basics", () => {
     h = await startProxy({ core: new FakeCore() });
   });
 
-  it("start() starts an installed core with the stored configuration", async () => {
-    const core = new FakeCore();
-    core.installed = true;
-    h = await startProxy({ core, autoStartCore: true });
-    expect(core.running()).toBe(true);
-    expect(core.applied).toHaveLength(1);
+  it("start() starts an installed core when it was running at the last shutdown", async () => {
+    const first = new FakeCore();
+    first.installed = true;
+    h = await startProxy({ core: first, autoStartCore: undefined });
+    expect(first.running()).toBe(false);
+    await first.start(h.service.ctx.store.coreInput());
+    await h.close(false);
+    const second = new FakeCore();
+    second.installed = true;
+    h = await startProxy({ core: second, dataDir: h.dataDir, autoStartCore: undefined });
+    expect(second.running()).toBe(true);
+    expect(second.applied).toHaveLength(1);
+    await h.close(false);
+    const third = new FakeCore();
+    third.installed = true;
+    h = await startProxy({ core: third, dataDir: h.dataDir, autoStartCore: undefined });
+    expect(third.running()).toBe(true);
+    await third.stop();
+    await h.close(false);
+    const fourth = new FakeCore();
+    fourth.installed = true;
+    h = await startProxy({ core: fourth, dataDir: h.dataDir, autoStartCore: undefined });
+    expect(fourth.running()).toBe(false);
   });
 });

@@ -46,6 +46,16 @@ export class SqlProxyStore implements ProxyStore {
     this.setMeta.run(SETTINGS_KEY, JSON.stringify(settings));
   }
 
+  /** A small service flag kept across restarts. */
+  getFlag(key: string): boolean {
+    const row = this.getMeta.get(`flag.${key}`) as { value: string } | undefined;
+    return row?.value === "1";
+  }
+
+  setFlag(key: string, value: boolean): void {
+    this.setMeta.run(`flag.${key}`, value ? "1" : "0");
+  }
+
   listSubscriptions(): SubscriptionRecord[] {
     return this.subscriptions.list();
   }
