@@ -1,0 +1,34 @@
+/** The core's controller could not be reached (refused, reset, DNS, ...). */
+export class CoreUnreachableError extends Error {
+  constructor(message = "The proxy core cannot be reached", options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CoreUnreachableError";
+  }
+}
+
+/** The controller did not answer within the call's deadline. */
+export class CoreTimeoutError extends Error {
+  constructor(message = "The proxy core did not answer in time", options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CoreTimeoutError";
+  }
+}
+
+/** The controller answered with an error status; `message` is the core's own message. */
+export class CoreApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message || `The proxy core answered ${status}`);
+    this.name = "CoreApiError";
+    this.status = status;
+  }
+}
+
+/** True for errors that mean "the core is not there" rather than "the core said no". */
+export function isCommunicationError(err: unknown): boolean {
+  return err instanceof CoreUnreachableError || err instanceof CoreTimeoutError;
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error && err.message ? err.message : String(err);
+}

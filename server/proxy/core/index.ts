@@ -1,0 +1,257 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { HttpError } from "../../http/errors.js";
+import type { CoreControl, CoreManagerOptions } from "../context.js";
+import { GROUP_PROXY, type CoreInput } from "../types.js";
+import { checkConfig } from "./check.js";
+import { compileConfig, REJECT, selectionTarget } from "./compile.js";
+import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
+import { loadSecret, writeAtomic } from "./files.js";
+import { MihomoClient, type CoreApi } from "./mihomo-client.js";
+import { ProcessSupervisor, type Supervisor } from "./supervisor.js";
+import { SystemdSupervisor } from "./systemd.js";
+
+export { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
+export type { CoreApi, CoreConnections } from "./mihomo-client.js";
+
+/** Test seams and tuning beyond `CoreManagerOptions`; production passes none. */
+export interface CoreManagerExtras {
+  backoffBaseMs?: number;
+  /** How long a (re)started core may take to answer `/version`. */
+  readyTimeoutMs?: number;
+  /** The systemctl executable for the systemd backend. */
+  systemctl?: string;
+}
+
+/** The core layer with its full controller client (what the live routes use). */
+export interface CoreManager extends CoreControl {
+  readonly client: CoreApi;
+  readonly homeDir: string;
+  readonly configFile: string;
+  readonly supervisor: Supervisor;
+}
+
+/** The full client of a core layer, or null when it is a stand-in without one. */
+export function coreApi(core: CoreControl): CoreApi | null {
+  const c = core.client as Partial<CoreApi>;
+  return typeof c.connections === "function" && typeof c.logs === "function"
+    ? (core.client as CoreApi)
+    : null;
+}
+
+const READY_POLL_MS = 100;
+
+class Manager implements CoreManager {
+  readonly client: MihomoClient;
+  readonly homeDir: string;
+  readonly configFile: string;
+  readonly supervisor: Supervisor;
+  private error = "";
+  private wanted = false;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly secret: string;
+  private lastInput: CoreInput | null = null;
+
+  constructor(private readonly opts: CoreManagerOptions & CoreManagerExtras) {
+    this.homeDir = opts.homeDir;
+    mkdirSync(this.homeDir, { recursive: true, mode: 0o700 });
+    this.configFile = join(this.homeDir, "config.yaml");
+    this.secret = loadSecret(this.homeDir);
+    this.client = new MihomoClient({ port: opts.controllerPort, secret: this.secret });
+    this.supervisor =
+      opts.service === "systemd"
+        ? new SystemdSupervisor({ unit: opts.unit, systemctl: opts.systemctl })
+        : new ProcessSupervisor({
+            bin: opts.coreBin ?? "mihomo",
+            homeDir: this.homeDir,
+            configFile: this.configFile,
+            clock: opts.clock,
+            log: opts.log,
+            backoffBaseMs: opts.backoffBaseMs,
+            onRestarted: () => this.afterRestart(),
+          });
+  }
+
+  get installed(): boolean {
+    const bin = this.opts.coreBin;
+    if (!bin) return false;
+    try {
+      return statSync(bin).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  get configError(): string {
+    return this.error;
+  }
+
+  running(): boolean {
+    return this.wanted;
+  }
+
+  /** Core control steps run one at a time so a stop never overtakes a start. */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(task, task);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Compiles, checks with `-t` and promotes the config; throws 400 and keeps the old one. */
+  private async stage(input: CoreInput): Promise<void> {
+    const compiled = compileConfig(input, {
+      controllerPort: this.opts.controllerPort,
+      secret: this.secret,
+    });
+    const providersDir = join(this.homeDir, "providers");
+    const providerFile = (id: string) => join(providersDir, `${id}.yaml`);
+    // New provider files can be written before the check (there is nothing to keep).
+    for (const [id, text] of compiled.providers) {
+      if (!existsSync(providerFile(id))) writeAtomic(providerFile(id), text);
+    }
+    if (this.installed) {
+      const staged = join(this.homeDir, "config.staged.yaml");
+      writeAtomic(staged, compiled.yaml);
+      const result = await checkConfig(this.opts.coreBin as string, this.homeDir, staged);
+      rmSync(staged, { force: true });
+      if (!result.ok) {
+        this.error = result.message;
+        throw new HttpError(400, `The core rejected the configuration: ${result.message}`);
+      }
+    }
+    for (const [id, text] of compiled.providers) writeAtomic(providerFile(id), text);
+    writeAtomic(this.configFile, compiled.yaml);
+    this.error = "";
+    this.lastInput = input;
+    if (existsSync(providersDir)) {
+      for (const name of readdirSync(providersDir)) {
+        const id = name.replace(/\.yaml$/, "");
+        if (name.endsWith(".yaml") && !compiled.providers.has(id)) {
+          rmSync(join(providersDir, name), { force: true });
+        }
+      }
+    }
+  }
+
+  apply(input: CoreInput): Promise<void> {
+    return this.serial(async () => {
+      await this.stage(input);
+      if (!this.wanted) return;
+      try {
+        await this.client.putConfigs({ path: this.configFile }, true);
+      } catch (err) {
+        // A core between restarts picks the promoted file up when it comes back.
+        if (isCommunicationError(err) && this.supervisor.kind === "process") {
+          this.opts.log(
+            `configuration staged; the core did not take it now (${errorMessage(err)})`,
+          );
+          return;
+        }
+        this.error = errorMessage(err);
+        throw new HttpError(400, `The core did not load the configuration: ${this.error}`, {
+          cause: err,
+        });
+      }
+      await this.selectNow(input);
+    });
+  }
+
+  applySelection(input: CoreInput): Promise<void> {
+    this.lastInput = input;
+    if (!this.wanted) return Promise.resolve();
+    return this.selectNow(input);
+  }
+
+  /** Points PROXY at the target; a node the core refuses leaves PROXY on REJECT. */
+  private async selectNow(input: CoreInput): Promise<void> {
+    const target = selectionTarget(input);
+    try {
+      await this.client.selectProxy(GROUP_PROXY, target);
+    } catch (err) {
+      if (target !== REJECT && err instanceof CoreApiError && err.status === 400) {
+        await this.client.selectProxy(GROUP_PROXY, REJECT).catch(() => undefined);
+      }
+      throw err;
+    }
+  }
+
+  private async waitReady(): Promise<void> {
+    const deadline = Date.now() + (this.opts.readyTimeoutMs ?? 20_000);
+    let last: unknown = null;
+    for (;;) {
+      try {
+        await this.client.version(1000);
+        return;
+      } catch (err) {
+        last = err;
+        if (err instanceof CoreApiError) break; // answering, but refusing us (e.g. 401)
+      }
+      if (this.supervisor.kind === "process" && !(await this.supervisor.active())) break;
+      if (Date.now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, READY_POLL_MS));
+    }
+    const output = this.supervisor.recentOutput().slice(-5).join("\n");
+    throw new Error(
+      `The proxy core did not come up: ${errorMessage(last)}${output ? `\n${output}` : ""}`,
+    );
+  }
+
+  private async bringUp(input: CoreInput, how: "start" | "restart"): Promise<void> {
+    if (!this.installed) throw new HttpError(400, "The proxy core is not installed");
+    await this.stage(input);
+    try {
+      this.wanted = true;
+      await (how === "start" ? this.supervisor.start() : this.supervisor.restart());
+      await this.waitReady();
+      await this.selectNow(input);
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      throw new HttpError(400, `Could not ${how} the proxy core: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+  }
+
+  private async afterRestart(): Promise<void> {
+    try {
+      await this.waitReady();
+      if (this.lastInput) await this.selectNow(this.lastInput);
+      this.opts.log("proxy core restarted; selection re-applied");
+    } catch (err) {
+      this.opts.log(`proxy core restart incomplete: ${errorMessage(err)}`);
+    }
+  }
+
+  start(input: CoreInput): Promise<void> {
+    return this.serial(() => this.bringUp(input, "start"));
+  }
+
+  restart(input: CoreInput): Promise<void> {
+    return this.serial(() => this.bringUp(input, "restart"));
+  }
+
+  stop(): Promise<void> {
+    return this.serial(async () => {
+      try {
+        await this.supervisor.stop();
+        this.wanted = false;
+      } catch (err) {
+        throw new HttpError(400, `Could not stop the proxy core: ${errorMessage(err)}`, {
+          cause: err,
+        });
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    return this.serial(async () => {
+      this.wanted = false;
+      await this.supervisor.close();
+    });
+  }
+}
+
+/** Creates the core layer: compiler, `-t` check, controller client and supervisor. */
+export function createCoreManager(opts: CoreManagerOptions & CoreManagerExtras): CoreManager {
+  return new Manager(opts);
+}

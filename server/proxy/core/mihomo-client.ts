@@ -1,0 +1,361 @@
+import type { CoreClient, CoreProxy } from "../context.js";
+import { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
+import { NdjsonSplitter } from "./ndjson.js";
+
+export interface CoreConnection {
+  id: string;
+  metadata: Record<string, unknown>;
+  upload: number;
+  download: number;
+  start: string;
+  chains: string[];
+  rule: string;
+  rulePayload: string;
+  [key: string]: unknown;
+}
+
+export interface CoreConnections {
+  downloadTotal: number;
+  uploadTotal: number;
+  memory?: number;
+  connections: CoreConnection[];
+  [key: string]: unknown;
+}
+
+export interface CoreProvider {
+  name: string;
+  type: string;
+  vehicleType: string;
+  proxies: CoreProxy[];
+  updatedAt?: string;
+  subscriptionInfo?: { Upload?: number; Download?: number; Total?: number; Expire?: number };
+}
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  /** Deadline for the response headers; the stream itself has none. */
+  connectTimeoutMs?: number;
+}
+
+/** Everything the core layer and the live routes use of the controller. */
+export interface CoreApi extends CoreClient {
+  versionInfo(timeoutMs?: number): Promise<{ meta: boolean; version: string }>;
+  configs(timeoutMs?: number): Promise<Record<string, unknown>>;
+  patchConfigs(partial: Record<string, unknown>, timeoutMs?: number): Promise<void>;
+  putConfigs(
+    source: { path: string } | { payload: string },
+    force: boolean,
+    timeoutMs?: number,
+  ): Promise<void>;
+  selectProxy(group: string, name: string, timeoutMs?: number): Promise<void>;
+  delay(name: string, url: string, timeoutMs: number): Promise<number>;
+  providers(timeoutMs?: number): Promise<Record<string, CoreProvider>>;
+  connections(timeoutMs?: number): Promise<CoreConnections>;
+  closeConnection(id: string, timeoutMs?: number): Promise<void>;
+  closeConnections(timeoutMs?: number): Promise<void>;
+  traffic(
+    onItem: (item: { up: number; down: number }) => void,
+    opts?: StreamOptions,
+  ): Promise<void>;
+  logs(
+    level: string,
+    onItem: (item: { type: string; payload: string }) => void,
+    opts?: StreamOptions,
+  ): Promise<void>;
+}
+
+export interface MihomoClientOptions {
+  port: number;
+  host?: string;
+  /** The controller secret; a function so a re-created secret is picked up. */
+  secret: string | (() => string);
+  defaultTimeoutMs?: number;
+}
+
+interface RequestOptions {
+  body?: unknown;
+  timeoutMs?: number;
+  query?: Record<string, string>;
+}
+
+const INT16_MAX = 32767;
+/** Grace on top of a delay test's own timeout before the HTTP call gives up. */
+const DELAY_GRACE_MS = 2000;
+
+function isAbort(err: unknown, name: string): boolean {
+  return typeof err === "object" && err !== null && (err as { name?: unknown }).name === name;
+}
+
+function mapFetchError(err: unknown, timeoutMs: number): Error {
+  if (isAbort(err, "TimeoutError")) {
+    return new CoreTimeoutError(`The proxy core did not answer within ${timeoutMs} ms`, {
+      cause: err,
+    });
+  }
+  if (isAbort(err, "AbortError")) return err as Error;
+  const code = (err as { cause?: { code?: string } }).cause?.code;
+  return new CoreUnreachableError(`The proxy core cannot be reached${code ? ` (${code})` : ""}`, {
+    cause: err,
+  });
+}
+
+async function apiError(res: Response): Promise<CoreApiError> {
+  let message = "";
+  try {
+    const text = await res.text();
+    try {
+      const parsed = JSON.parse(text) as { message?: unknown };
+      message = typeof parsed.message === "string" ? parsed.message : text;
+    } catch {
+      message = text;
+    }
+  } catch {
+    // the status alone has to do
+  }
+  return new CoreApiError(res.status, message.trim().slice(0, 500));
+}
+
+function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+/** Typed client of mihomo's external controller (HTTP, Bearer secret, per-call deadline). */
+export class MihomoClient implements CoreApi {
+  private readonly base: string;
+  private readonly secret: () => string;
+  private readonly defaultTimeoutMs: number;
+
+  constructor(opts: MihomoClientOptions) {
+    this.base = `http://${opts.host ?? "127.0.0.1"}:${opts.port}`;
+    const s = opts.secret;
+    this.secret = typeof s === "function" ? s : () => s;
+    this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 5000;
+  }
+
+  private url(path: string, query?: Record<string, string>): string {
+    const q = query ? `?${new URLSearchParams(query).toString()}` : "";
+    return `${this.base}${path}${q}`;
+  }
+
+  private headers(json: boolean): Record<string, string> {
+    const h: Record<string, string> = {};
+    const secret = this.secret();
+    if (secret) h.Authorization = `Bearer ${secret}`;
+    if (json) h["Content-Type"] = "application/json";
+    return h;
+  }
+
+  /** Sends one call; non-2xx answers become CoreApiError, never data. */
+  private async call<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
+    try {
+      const res = await fetch(this.url(path, opts.query), {
+        method,
+        headers: this.headers(opts.body !== undefined),
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!res.ok) throw await apiError(res);
+      if (res.status === 204) return undefined as T;
+      const text = await res.text();
+      if (!text.trim()) return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch (err) {
+        throw new CoreApiError(res.status, `The proxy core sent invalid JSON (${String(err)})`);
+      }
+    } catch (err) {
+      if (err instanceof CoreApiError) throw err;
+      throw mapFetchError(err, timeoutMs);
+    }
+  }
+
+  async versionInfo(timeoutMs?: number): Promise<{ meta: boolean; version: string }> {
+    const body = await this.call<{ meta?: unknown; version?: unknown }>("GET", "/version", {
+      timeoutMs,
+    });
+    if (typeof body?.version !== "string") {
+      throw new CoreApiError(200, "The proxy core sent no version");
+    }
+    return { meta: body.meta === true, version: body.version };
+  }
+
+  async version(timeoutMs?: number): Promise<string> {
+    return (await this.versionInfo(timeoutMs)).version;
+  }
+
+  async configs(timeoutMs?: number): Promise<Record<string, unknown>> {
+    return (await this.call<Record<string, unknown>>("GET", "/configs", { timeoutMs })) ?? {};
+  }
+
+  async patchConfigs(partial: Record<string, unknown>, timeoutMs?: number): Promise<void> {
+    await this.call("PATCH", "/configs", { body: partial, timeoutMs });
+  }
+
+  async putConfigs(
+    source: { path: string } | { payload: string },
+    force: boolean,
+    timeoutMs?: number,
+  ): Promise<void> {
+    await this.call("PUT", "/configs", {
+      body: source,
+      query: force ? { force: "true" } : undefined,
+      timeoutMs: timeoutMs ?? 30_000,
+    });
+  }
+
+  async proxies(timeoutMs?: number): Promise<Record<string, CoreProxy>> {
+    const body = await this.call<{ proxies?: Record<string, CoreProxy> }>("GET", "/proxies", {
+      timeoutMs,
+    });
+    const out: Record<string, CoreProxy> = {};
+    for (const [name, p] of Object.entries(body?.proxies ?? {})) {
+      out[name] = { ...p, history: Array.isArray(p.history) ? p.history : [] };
+    }
+    return out;
+  }
+
+  async selectProxy(group: string, name: string, timeoutMs?: number): Promise<void> {
+    await this.call("PUT", `/proxies/${encodeURIComponent(group)}`, { body: { name }, timeoutMs });
+  }
+
+  async delay(name: string, url: string, timeoutMs: number): Promise<number> {
+    const t = Math.max(1, Math.min(INT16_MAX, Math.round(timeoutMs)));
+    const body = await this.call<{ delay?: unknown }>(
+      "GET",
+      `/proxies/${encodeURIComponent(name)}/delay`,
+      { query: { url, timeout: String(t) }, timeoutMs: t + DELAY_GRACE_MS },
+    );
+    return num(body?.delay);
+  }
+
+  async healthcheck(
+    provider: string,
+    coreName: string,
+    url: string,
+    timeoutMs: number,
+  ): Promise<number> {
+    const t = Math.max(1, Math.min(INT16_MAX, Math.round(timeoutMs)));
+    const path = `/providers/proxies/${encodeURIComponent(provider)}/${encodeURIComponent(coreName)}/healthcheck`;
+    const body = await this.call<{ delay?: unknown }>("GET", path, {
+      query: { url, timeout: String(t) },
+      timeoutMs: t + DELAY_GRACE_MS,
+    });
+    return num(body?.delay);
+  }
+
+  async providers(timeoutMs?: number): Promise<Record<string, CoreProvider>> {
+    const body = await this.call<{ providers?: Record<string, CoreProvider> }>(
+      "GET",
+      "/providers/proxies",
+      { timeoutMs },
+    );
+    return body?.providers ?? {};
+  }
+
+  async connections(timeoutMs?: number): Promise<CoreConnections> {
+    const body = await this.call<Partial<CoreConnections> | undefined>("GET", "/connections", {
+      timeoutMs,
+    });
+    return {
+      ...body,
+      downloadTotal: num(body?.downloadTotal),
+      uploadTotal: num(body?.uploadTotal),
+      // mihomo sends `null` when there are none
+      connections: Array.isArray(body?.connections) ? body.connections : [],
+    };
+  }
+
+  async closeConnection(id: string, timeoutMs?: number): Promise<void> {
+    await this.call("DELETE", `/connections/${encodeURIComponent(id)}`, { timeoutMs });
+  }
+
+  async closeConnections(timeoutMs?: number): Promise<void> {
+    await this.call("DELETE", "/connections", { timeoutMs });
+  }
+
+  traffic(onItem: (item: { up: number; down: number }) => void, opts?: StreamOptions) {
+    return this.stream(
+      "/traffic",
+      undefined,
+      (v) => {
+        const o = v as { up?: unknown; down?: unknown };
+        onItem({ up: num(o?.up), down: num(o?.down) });
+      },
+      opts,
+    );
+  }
+
+  logs(
+    level: string,
+    onItem: (item: { type: string; payload: string }) => void,
+    opts?: StreamOptions,
+  ) {
+    return this.stream(
+      "/logs",
+      { level },
+      (v) => {
+        const o = v as { type?: unknown; payload?: unknown };
+        onItem({
+          type: typeof o?.type === "string" ? o.type : "info",
+          payload: typeof o?.payload === "string" ? o.payload : "",
+        });
+      },
+      opts,
+    );
+  }
+
+  /**
+   * Reads a newline-delimited JSON stream until it ends. Resolves when the core ends it
+   * cleanly or the caller aborts; rejects with a typed error otherwise.
+   */
+  private async stream(
+    path: string,
+    query: Record<string, string> | undefined,
+    onItem: (item: unknown) => void,
+    opts: StreamOptions = {},
+  ): Promise<void> {
+    const connectTimeoutMs = opts.connectTimeoutMs ?? this.defaultTimeoutMs;
+    const ctl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctl.abort();
+    }, connectTimeoutMs);
+    const onAbort = () => ctl.abort();
+    if (opts.signal?.aborted) ctl.abort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      let res: Response;
+      try {
+        res = await fetch(this.url(path, query), {
+          headers: this.headers(false),
+          signal: ctl.signal,
+        });
+      } catch (err) {
+        if (opts.signal?.aborted) return;
+        if (timedOut) throw new CoreTimeoutError(undefined, { cause: err });
+        throw mapFetchError(err, connectTimeoutMs);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (!res.ok) throw await apiError(res);
+      if (!res.body) return;
+      const splitter = new NdjsonSplitter();
+      const reader = res.body.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          for (const item of splitter.push(value)) onItem(item);
+        }
+        for (const item of splitter.end()) onItem(item);
+      } catch (err) {
+        if (opts.signal?.aborted) return;
+        throw new CoreUnreachableError("The proxy core's stream broke off", { cause: err });
+      }
+    } finally {
+      opts.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}

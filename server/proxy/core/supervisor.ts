@@ -1,0 +1,149 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import type { Clock } from "../../clock.js";
+
+/** One way of running the core: a supervised child process or a systemd unit. */
+export interface Supervisor {
+  readonly kind: "process" | "systemd";
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+  /** Whether the core is up as far as the backend knows; throws when it cannot tell. */
+  active(): Promise<boolean>;
+  /** The core's last output lines (for error messages); empty when not captured. */
+  recentOutput(): string[];
+  close(): Promise<void>;
+}
+
+export interface ProcessSupervisorOptions {
+  bin: string;
+  homeDir: string;
+  configFile: string;
+  clock: Clock;
+  log: (line: string) => void;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** A run this long counts as stable and resets the backoff. */
+  stableMs?: number;
+  stopTimeoutMs?: number;
+  /** Runs after each restart the supervisor makes on its own (the core died). */
+  onRestarted?: () => Promise<void>;
+}
+
+const KEEP_LINES = 100;
+
+/** Runs `<bin> -d <home> -f <config>` and restarts it with backoff when it dies. */
+export class ProcessSupervisor implements Supervisor {
+  readonly kind = "process" as const;
+  private child: ChildProcess | null = null;
+  private wanted = false;
+  private failures = 0;
+  private startedAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly lines: string[] = [];
+  /** Number of restarts made after unexpected exits (observable by tests). */
+  restarts = 0;
+
+  constructor(private readonly opts: ProcessSupervisorOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  recentOutput(): string[] {
+    return [...this.lines];
+  }
+
+  async active(): Promise<boolean> {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async start(): Promise<void> {
+    this.wanted = true;
+    this.clearTimer();
+    if (await this.active()) return;
+    await this.spawnChild();
+  }
+
+  async stop(): Promise<void> {
+    this.wanted = false;
+    this.clearTimer();
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const kill = setTimeout(() => child.kill("SIGKILL"), this.opts.stopTimeoutMs ?? 5000);
+      child.once("exit", () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill("SIGTERM");
+    });
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.failures = 0;
+    await this.start();
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private capture(stream: NodeJS.ReadableStream | null): void {
+    if (!stream) return;
+    createInterface({ input: stream }).on("line", (line) => {
+      this.lines.push(line);
+      if (this.lines.length > KEEP_LINES) this.lines.shift();
+      this.opts.log(`core: ${line}`);
+    });
+  }
+
+  private spawnChild(): Promise<void> {
+    const { bin, homeDir, configFile } = this.opts;
+    const child = spawn(bin, ["-d", homeDir, "-f", configFile], {
+      cwd: homeDir,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    this.child = child;
+    this.startedAt = this.opts.clock.now();
+    this.capture(child.stdout);
+    this.capture(child.stderr);
+    child.on("exit", (code, signal) => this.onExit(child, code, signal));
+    return new Promise((resolve, reject) => {
+      child.once("spawn", () => resolve());
+      child.once("error", (err) => {
+        if (this.child === child) this.child = null;
+        reject(err);
+      });
+    });
+  }
+
+  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child !== child) return;
+    if (!this.wanted) return;
+    this.opts.log(`proxy core exited unexpectedly (code ${code ?? "-"}, signal ${signal ?? "-"})`);
+    if (this.opts.clock.now() - this.startedAt >= (this.opts.stableMs ?? 60_000)) {
+      this.failures = 0;
+    }
+    const base = this.opts.backoffBaseMs ?? 1000;
+    const delay = Math.min(this.opts.backoffMaxMs ?? 30_000, base * 2 ** this.failures);
+    this.failures++;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.wanted) return;
+      this.restarts++;
+      this.spawnChild()
+        .then(() => this.opts.onRestarted?.())
+        .catch((err: unknown) => {
+          this.opts.log(`restarting the proxy core failed: ${String(err)}`);
+        });
+    }, delay);
+  }
+}
