@@ -199,7 +199,7 @@ describe("retention", () => {
     expect(remaining()).toEqual([now - 2 * 86400, now - 86400, now]);
     // The fragment index forgets pruned rows too.
     const indexed = h.service.ctx.db
-      .prepare(`SELECT COUNT(*) AS n FROM audit_fts WHERE audit_fts MATCH 'source : "test@local"'`)
+      .prepare(`SELECT COUNT(*) AS n FROM audit_fts WHERE audit_fts MATCH 'source : "t@l"'`)
       .get();
     expect(indexed).toEqual({ n: 3 });
   });
