@@ -1,5 +1,5 @@
 import http from "node:http";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -103,5 +103,28 @@ describe("proxy service HTTP basics", () => {
     fourth.installed = true;
     h = await startProxy({ core: fourth, dataDir: h.dataDir, autoStartCore: undefined });
     expect(fourth.running()).toBe(false);
+  });
+
+  it("configures everything with the real core layer and no core installed", async () => {
+    h = await startProxy({ coreBin: join(tmpdir(), "no-such-mihomo") });
+    await h.setup();
+    expect(h.service.ctx.core.installed).toBe(false);
+    const rule = await h.request("POST", "/rules", {
+      body: { type: "DOMAIN", value: "a.example", action: "PROXY", enabled: true },
+    });
+    expect(rule.status).toBe(200);
+    const settings = (await h.request("GET", "/settings")).json;
+    expect(
+      (await h.request("PUT", "/settings", { body: { ...settings, mixedPort: 7999 } })).status,
+    ).toBe(200);
+    expect((await h.request("POST", "/nodes/select", { body: { mode: "auto" } })).status).toBe(200);
+    const sub = await h.request("POST", "/subscriptions", {
+      body: { name: "A", url: "http://127.0.0.1:9/x" },
+    });
+    expect(sub.status).toBe(200);
+    expect((await h.request("GET", "/nodes")).json).toEqual([]);
+    const config = readFileSync(join(h.dataDir, "proxy", "core", "config.yaml"), "utf8");
+    expect(config).toContain("mixed-port: 7999");
+    expect(config).toContain("DOMAIN,a.example,PROXY");
   });
 });

@@ -1,14 +1,14 @@
 import type { Router } from "express";
 import type { CoreControl, CoreManagerOptions, ProxyContext } from "../context.js";
+import { createCoreManager } from "../core/index.js";
 import { fetchSubscription, parseSubscription } from "../subscriptions/index.js";
 import type { FeedSource } from "./refresher.js";
 
-// TEMPORARY: the core layer, the subscription module and the live routers are written in
-// parallel; they are loaded here until they are committed, then imported statically.
+// TEMPORARY: the live routers are written in parallel; they are loaded here until they are
+// committed, then imported statically in service.ts.
 
 export async function loadCore(opts: CoreManagerOptions): Promise<CoreControl> {
-  const mod = await import("../core/index.js");
-  return mod.createCoreManager(opts);
+  return createCoreManager(opts);
 }
 
 /** The subscription module's fetch and parse. */
