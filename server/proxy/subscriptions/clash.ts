@@ -1,0 +1,57 @@
+import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from "yaml";
+
+/**
+ * Fields mihomo decodes as strings. YAML 1.2 reads `password: 0123` as the number 123; Go's
+ * decoder hands mihomo the text "0123". Plain scalars under these keys keep their source text.
+ */
+const STRING_KEYS = new Set([
+  "name", "server", "password", "uuid", "cipher", "username", "psk", "token", "auth",
+  "auth-str", "auth_str", "obfs", "obfs-password", "obfs-param", "protocol", "protocol-param",
+  "short-id", "public-key", "private-key", "pre-shared-key", "servername", "sni", "path",
+  "host", "Host", "grpc-service-name", "flow", "client-fingerprint", "fingerprint", "ports",
+  "ip", "ipv6", "up", "down", "version",
+]); // prettier-ignore
+
+function keepSourceText(node: unknown, js: unknown, depth: number): void {
+  if (depth > 4 || !isMap(node) || !js || typeof js !== "object" || Array.isArray(js)) return;
+  const target = js as Record<string, unknown>;
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? pair.key.value : null;
+    if (typeof key !== "string") continue;
+    const value = pair.value;
+    if (isScalar(value)) {
+      if (
+        STRING_KEYS.has(key) &&
+        value.type === "PLAIN" &&
+        typeof value.value !== "string" &&
+        value.source !== undefined &&
+        value.value !== null
+      ) {
+        target[key] = value.source;
+      }
+    } else if (isMap(value)) {
+      keepSourceText(value, target[key], depth + 1);
+    }
+  }
+}
+
+export type ClashReadResult = { proxies: unknown[] } | { error: string } | null;
+
+/**
+ * Reads a Clash/mihomo YAML (or JSON) document's `proxies:` list. Null when the document
+ * has no `proxies` list at all; `error` when it is not readable YAML.
+ */
+export function readClashProxies(text: string): ClashReadResult {
+  const doc = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: false });
+  if (doc.errors.length > 0) return { error: doc.errors[0]?.message ?? "invalid YAML" };
+  const contents: YamlNode | null = doc.contents as YamlNode | null;
+  if (!isMap(contents)) return null;
+  const seq = contents.get("proxies", true);
+  if (seq === undefined || seq === null) return null;
+  if (!isSeq(seq)) return isScalar(seq) && seq.value === null ? { proxies: [] } : null;
+  // One alias per node is normal (`<<: *defaults`); exponential expansion still stops.
+  const js = doc.toJS({ maxAliasCount: 1_000_000 }) as { proxies?: unknown };
+  const proxies = Array.isArray(js.proxies) ? js.proxies : [];
+  seq.items.forEach((item, i) => keepSourceText(item, proxies[i], 0));
+  return { proxies };
+}
