@@ -1,0 +1,74 @@
+import express, { type Router } from "express";
+import type { CoreProxy, ProxyContext } from "../context.js";
+import { TUN_DEVICE } from "../core/compile.js";
+import { errorMessage } from "../core/errors.js";
+import { GROUP_PROXY, nodeId } from "../types.js";
+import { machineInterfaces } from "../system/network.js";
+
+/** Core query deadline in status (spec: 3 seconds). */
+export const STATUS_DEADLINE_MS = 3000;
+const CORE_NAME = /^\[([0-9a-f]{24})\] ([\s\S]+)$/;
+
+/** Maps a core proxy name back to our node id form; other names (REJECT, DIRECT) stay. */
+export function nodeIdFromCoreName(name: string): string {
+  const m = CORE_NAME.exec(name);
+  return m ? nodeId(m[1], m[2]) : name;
+}
+
+/** PROXY -> (AUTO's choice when PROXY points at AUTO) -> the node actually used. */
+export function actualNodeOf(proxies: Record<string, CoreProxy>): string {
+  let name = proxies[GROUP_PROXY]?.now ?? "";
+  // Follow groups (AUTO) to the node they chose, a bounded number of steps.
+  for (let i = 0; i < 4 && name; i++) {
+    const p = proxies[name];
+    if (!p || typeof p.now !== "string" || !p.now || name === p.now) break;
+    name = p.now;
+  }
+  return name ? nodeIdFromCoreName(name) : "";
+}
+
+function tunInterfaceExists(ctx: ProxyContext): boolean {
+  const names = Object.keys(machineInterfaces(ctx)());
+  return names.some((n) => n === TUN_DEVICE || n === "Meta" || /^utun\d*$/.test(n));
+}
+
+export function statusRouter(ctx: ProxyContext): Router {
+  const router = express.Router();
+
+  router.get("/status", async (_req, res) => {
+    const settings = ctx.store.getSettings();
+    let version = "";
+    let coreError: string | null = null;
+    try {
+      version = await ctx.core.client.version(STATUS_DEADLINE_MS);
+    } catch (err) {
+      coreError = errorMessage(err);
+    }
+    const online = coreError === null;
+    let actualNode = "";
+    if (online) {
+      try {
+        actualNode = actualNodeOf(await ctx.core.client.proxies(STATUS_DEADLINE_MS));
+      } catch {
+        actualNode = "";
+      }
+    }
+    const body: Record<string, unknown> = {
+      coreOnline: online,
+      coreInstalled: ctx.core.installed,
+      version,
+      uptimeSeconds: Math.max(0, Math.floor((ctx.clock.now() - ctx.startedAt) / 1000)),
+      nodeCount: ctx.store.nodeCount(),
+      subscriptionCount: ctx.store.listSubscriptions().length,
+      settings,
+      configError: ctx.core.configError,
+      actualNode,
+      selectedAvailable: actualNode !== "" && actualNode !== "REJECT",
+      tunActive: online && settings.tunEnabled && tunInterfaceExists(ctx),
+    };
+    if (!online) body.coreError = coreError || "The proxy core is offline";
+    res.json(body);
+  });
+
+  return router;
+}

@@ -1,0 +1,90 @@
+import express, { type Router } from "express";
+import { z } from "zod";
+import { HttpError } from "../../http/errors.js";
+import { jsonObject, parseOr400 } from "../../http/validate.js";
+import type { ProxyContext } from "../context.js";
+import { binaryVersion } from "../core/check.js";
+import { errorMessage } from "../core/errors.js";
+import { CONNECTIVITY_SITES, testSite } from "../system/connectivity.js";
+import { networkReport } from "../system/network.js";
+import { DEFAULT_RELEASE_URL, UpdateChecker } from "../system/updates.js";
+import { isoNow } from "../types.js";
+
+const serviceBody = z.object({ action: z.enum(["start", "stop", "restart"]) });
+const connectivityBody = z.object({ siteId: z.string() });
+/** At most this many connectivity tests at once, service-wide (one router per service). */
+export const MAX_CONNECTIVITY_TESTS = 3;
+
+export interface SystemRouterOptions {
+  /** Deadline of one connectivity test. */
+  connectivityTimeoutMs?: number;
+}
+
+async function currentVersion(ctx: ProxyContext): Promise<string> {
+  try {
+    return await ctx.core.client.version(3000);
+  } catch {
+    const bin = ctx.options.coreBin;
+    return bin && ctx.core.installed ? binaryVersion(bin) : "";
+  }
+}
+
+export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}): Router {
+  const router = express.Router();
+  const updates = new UpdateChecker(ctx.options.coreReleaseURL ?? DEFAULT_RELEASE_URL, ctx.clock);
+  let testsRunning = 0;
+
+  router.post("/system/service", async (req, res) => {
+    const { action } = parseOr400(serviceBody, jsonObject(req.body));
+    try {
+      if (action === "stop") await ctx.core.stop();
+      else if (action === "start") await ctx.core.start(ctx.store.coreInput());
+      else await ctx.core.restart(ctx.store.coreInput());
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 400) throw err;
+      throw new HttpError(400, `The core could not ${action}: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+    res.json({ ok: true });
+  });
+
+  router.get("/system/network", (_req, res) => {
+    res.json(networkReport(ctx));
+  });
+
+  router.get("/system/updates", async (_req, res) => {
+    const current = await currentVersion(ctx);
+    try {
+      res.json(await updates.check(current));
+    } catch (err) {
+      throw new HttpError(502, `The update check failed: ${errorMessage(err)}`, { cause: err });
+    }
+  });
+
+  router.get("/system/connectivity", (_req, res) => {
+    res.json(CONNECTIVITY_SITES);
+  });
+
+  router.post("/system/connectivity/test", async (req, res) => {
+    const { siteId } = parseOr400(connectivityBody, jsonObject(req.body));
+    const site = CONNECTIVITY_SITES.find((s) => s.id === siteId);
+    if (!site) throw new HttpError(400, `Unknown site: ${siteId}`);
+    if (testsRunning >= MAX_CONNECTIVITY_TESTS) {
+      throw new HttpError(429, "Three connectivity tests are already running; try again shortly");
+    }
+    testsRunning++;
+    try {
+      const result = await testSite(site, {
+        proxyPort: ctx.store.getSettings().mixedPort,
+        extraCA: ctx.options.connectivityCA,
+        timeoutMs: opts.connectivityTimeoutMs,
+      });
+      res.json({ ...result, checkedAt: isoNow(ctx.clock.now()) });
+    } finally {
+      testsRunning--;
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,78 @@
+import type { Clock } from "../../clock.js";
+import { isoNow } from "../types.js";
+
+export const DEFAULT_RELEASE_URL = "https://api.github.com/repos/MetaCubeX/mihomo/releases/latest";
+export const UPDATE_CACHE_MS = 10 * 60 * 1000;
+
+export interface UpdateReport {
+  current: string;
+  latest: string;
+  status: "latest" | "outdated" | null;
+  checkedAt: string;
+  releaseURL: string;
+}
+
+function parseVersion(v: string): number[] | null {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:$|[^0-9A-Za-z])/.exec(v.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+/** "latest" / "outdated", or null when either version cannot be read. */
+export function compareVersions(current: string, latest: string): "latest" | "outdated" | null {
+  const a = parseVersion(current);
+  const b = parseVersion(latest);
+  if (!a || !b) return null;
+  for (let i = 0; i < 3; i++) {
+    if (a[i] < b[i]) return "outdated";
+    if (a[i] > b[i]) return "latest";
+  }
+  return "latest";
+}
+
+export interface Release {
+  latest: string;
+  releaseURL: string;
+}
+
+/** Fetches GitHub's latest-release JSON `{tag_name, html_url}`. */
+export async function fetchRelease(url: string, timeoutMs = 10_000): Promise<Release> {
+  const res = await fetch(url, {
+    headers: { Accept: "application/vnd.github+json", "User-Agent": "Gatehouse" },
+    signal: AbortSignal.timeout(timeoutMs),
+    redirect: "follow",
+  });
+  if (!res.ok) throw new Error(`The release source answered HTTP ${res.status}`);
+  const body = (await res.json()) as { tag_name?: unknown; html_url?: unknown };
+  if (typeof body.tag_name !== "string" || !body.tag_name) {
+    throw new Error("The release source sent no tag_name");
+  }
+  return {
+    latest: body.tag_name,
+    releaseURL: typeof body.html_url === "string" ? body.html_url : "",
+  };
+}
+
+/** Caches a successful check for 10 minutes (by the injected clock); failures are not cached. */
+export class UpdateChecker {
+  private cached: { release: Release; at: number } | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async check(current: string): Promise<UpdateReport> {
+    const now = this.clock.now();
+    if (!this.cached || now - this.cached.at >= UPDATE_CACHE_MS || now < this.cached.at) {
+      this.cached = { release: await fetchRelease(this.url), at: now };
+    }
+    const { release, at } = this.cached;
+    return {
+      current,
+      latest: release.latest,
+      status: compareVersions(current, release.latest),
+      checkedAt: isoNow(at),
+      releaseURL: release.releaseURL,
+    };
+  }
+}
