@@ -1,0 +1,138 @@
+import { useEffect, useRef } from "react";
+import "./desktop.js";
+import { LoginScreen, SetupScreen } from "./auth.js";
+import { useT, type Key } from "./i18n.js";
+import { ROUTES, useRoute, type Route } from "./route.js";
+import { ConnectionsScreen } from "./screens/connections.js";
+import { DashboardScreen } from "./screens/dashboard.js";
+import { LogsScreen } from "./screens/logs.js";
+import { NodesScreen } from "./screens/nodes.js";
+import { RulesScreen } from "./screens/rules.js";
+import { SettingsScreen } from "./screens/settings.js";
+import { SubscriptionsScreen } from "./screens/subscriptions.js";
+import { SystemScreen } from "./screens/system.js";
+import { useApp, type ThemePref } from "./store.js";
+import { useThemeEffect } from "./theme.js";
+
+const SCREENS: Record<Route, () => React.JSX.Element> = {
+  dashboard: DashboardScreen,
+  subscriptions: SubscriptionsScreen,
+  nodes: NodesScreen,
+  rules: RulesScreen,
+  settings: SettingsScreen,
+  connections: ConnectionsScreen,
+  logs: LogsScreen,
+  system: SystemScreen,
+};
+
+function Toolbar({ signedIn }: { signedIn: boolean }) {
+  const t = useT();
+  const { lang, setLang, theme, setTheme, logout } = useApp();
+  return (
+    <div className="toolbar">
+      <label className="sr-only" htmlFor="lang-pick">
+        {t("app.language")}
+      </label>
+      <select
+        id="lang-pick"
+        value={lang}
+        onChange={(e) => setLang(e.target.value === "zh-CN" ? "zh-CN" : "en")}
+      >
+        <option value="en">English</option>
+        <option value="zh-CN">简体中文</option>
+      </select>
+      <label className="sr-only" htmlFor="theme-pick">
+        {t("app.theme")}
+      </label>
+      <select id="theme-pick" value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
+        <option value="system">{t("app.themeSystem")}</option>
+        <option value="light">{t("app.themeLight")}</option>
+        <option value="dark">{t("app.themeDark")}</option>
+      </select>
+      {signedIn ? (
+        <button type="button" onClick={() => void logout()}>
+          {t("app.logout")}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function Console() {
+  const t = useT();
+  const route = useRoute();
+  const Screen = SCREENS[route];
+  const mainRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    document.title = `${t(`nav.${route}` as Key)} · ${t("app.title")}`;
+  }, [route, t]);
+  return (
+    <div className="layout">
+      <header className="topbar">
+        <a
+          className="skip"
+          href="#main"
+          onClick={(e) => (e.preventDefault(), mainRef.current?.focus())}
+        >
+          {t("app.skip")}
+        </a>
+        <span className="brand">{t("app.title")}</span>
+        <Toolbar signedIn />
+      </header>
+      <nav className="sidenav" aria-label={t("app.navigation")}>
+        <ul>
+          {ROUTES.map((r) => (
+            <li key={r}>
+              <a href={`#/${r}`} aria-current={r === route ? "page" : undefined}>
+                {t(`nav.${r}` as Key)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="content" id="main" ref={mainRef} tabIndex={-1}>
+        <h1>{t(`nav.${route}` as Key)}</h1>
+        <Screen />
+      </main>
+    </div>
+  );
+}
+
+export function App() {
+  const t = useT();
+  const { phase, boot, lang } = useApp();
+  useThemeEffect();
+  useEffect(() => {
+    void boot();
+  }, [boot]);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+
+  if (phase === "ready") return <Console />;
+  return (
+    <>
+      <header className="topbar">
+        <span className="brand">{t("app.title")}</span>
+        <Toolbar signedIn={false} />
+      </header>
+      {phase === "setup" ? <SetupScreen /> : null}
+      {phase === "login" ? <LoginScreen /> : null}
+      {phase === "loading" ? (
+        <main className="auth">
+          <p role="status">{t("common.loading")}</p>
+        </main>
+      ) : null}
+      {phase === "unreachable" ? (
+        <main className="auth">
+          <div className="auth-box">
+            <p role="alert">{t("error.unreachable")}</p>
+            <button type="button" onClick={() => void boot()}>
+              {t("common.retry")}
+            </button>
+          </div>
+        </main>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,161 @@
+import { useState } from "react";
+import { api } from "../api.js";
+import { formatBytes, formatDuration, formatRate } from "../format.js";
+import { useT } from "../i18n.js";
+import { useEventStream, type StreamState } from "../sse.js";
+import { useApp } from "../store.js";
+import { TrafficChart, type Sample } from "../traffic-chart.js";
+import type { Metrics, Status } from "../types.js";
+import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
+
+const KEEP_MS = 130_000;
+
+export function ServiceButtons({ onDone }: { onDone?: () => void }) {
+  const t = useT();
+  const action = useAction();
+  const control = async (name: "start" | "stop" | "restart") => {
+    await action.run(
+      () => api("POST", "/system/service", { action: name }),
+      t(`service.${name}Done`),
+    );
+    onDone?.();
+  };
+  return (
+    <div>
+      <div className="button-row" role="group" aria-label={t("service.controls")}>
+        <button type="button" onClick={() => void control("start")} disabled={action.busy}>
+          {t("service.start")}
+        </button>
+        <button type="button" onClick={() => void control("stop")} disabled={action.busy}>
+          {t("service.stop")}
+        </button>
+        <button type="button" onClick={() => void control("restart")} disabled={action.busy}>
+          {t("service.restart")}
+        </button>
+      </div>
+      {action.busy ? <p role="status">{t("common.working")}</p> : null}
+      <Alert text={action.error} />
+      <Alert kind="ok" text={action.done} />
+    </div>
+  );
+}
+
+function StatusCard({ status }: { status: Status }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const online = status.coreOnline;
+  return (
+    <dl className="facts">
+      <div>
+        <dt>{t("dash.core")}</dt>
+        <dd>
+          <span className={`badge ${online ? "badge-good" : "badge-bad"}`} data-testid="core-state">
+            {online ? t("dash.online") : t("dash.offline")}
+          </span>
+          {!status.coreInstalled ? <span className="muted"> {t("dash.notInstalled")}</span> : null}
+        </dd>
+      </div>
+      <div>
+        <dt>{t("dash.version")}</dt>
+        <dd>{status.version || "—"}</dd>
+      </div>
+      <div>
+        <dt>{t("dash.uptime")}</dt>
+        <dd>{formatDuration(status.uptimeSeconds, lang)}</dd>
+      </div>
+      <div>
+        <dt>{t("dash.actualNode")}</dt>
+        <dd data-testid="actual-node">
+          {status.actualNode || t("dash.unknown")}
+          {status.actualNode && !status.selectedAvailable ? (
+            <span className="badge badge-bad"> {t("dash.unavailable")}</span>
+          ) : null}
+        </dd>
+      </div>
+      <div>
+        <dt>{t("dash.mode")}</dt>
+        <dd>
+          {status.settings.proxyEnabled ? t("dash.proxyOn") : t("dash.proxyOff")} ·{" "}
+          {status.settings.selectionMode === "manual" ? t("nodes.manual") : t("nodes.auto")}
+          {status.settings.tunEnabled
+            ? ` · TUN ${status.tunActive ? t("dash.active") : t("dash.inactive")}`
+            : ""}
+        </dd>
+      </div>
+      <div>
+        <dt>{t("dash.counts")}</dt>
+        <dd>
+          {t("dash.countsValue", { subs: status.subscriptionCount, nodes: status.nodeCount })}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+export function DashboardScreen() {
+  const t = useT();
+  const status = useLoad(() => api<Status>("GET", "/status"), 5000);
+  const [samples, setSamples] = useState<Sample[]>([]);
+  const [metrics, setMetrics] = useState<Metrics | null>(null);
+  const [stream, setStream] = useState<StreamState>("connecting");
+
+  useEventStream(
+    "/events",
+    {
+      metrics: (raw) => {
+        const m = JSON.parse(raw) as Metrics;
+        setMetrics(m);
+        const at = Date.now();
+        setSamples((prev) => [
+          ...prev.filter((s) => s.at > at - KEEP_MS),
+          { at, up: m.up, down: m.down },
+        ]);
+      },
+    },
+    setStream,
+  );
+
+  const s = status.data;
+  return (
+    <div className="grid">
+      <Card
+        title={t("dash.coreTitle")}
+        actions={<ServiceButtons onDone={() => void status.reload()} />}
+      >
+        {s ? <StatusCard status={s} /> : status.loading ? <Loading /> : null}
+        <Alert text={status.error} />
+        {s?.coreError ? <Alert text={t("dash.coreError", { error: s.coreError })} /> : null}
+        {s?.configError ? <Alert text={t("dash.configError", { error: s.configError })} /> : null}
+      </Card>
+      <Card title={t("dash.trafficTitle")}>
+        <TrafficChart samples={samples} />
+        <dl className="facts facts-row">
+          <div>
+            <dt>{t("dash.up")}</dt>
+            <dd>{formatRate(metrics?.up ?? 0)}</dd>
+          </div>
+          <div>
+            <dt>{t("dash.down")}</dt>
+            <dd>{formatRate(metrics?.down ?? 0)}</dd>
+          </div>
+          <div>
+            <dt>{t("dash.upTotal")}</dt>
+            <dd>{formatBytes(metrics?.upTotal ?? 0)}</dd>
+          </div>
+          <div>
+            <dt>{t("dash.downTotal")}</dt>
+            <dd>{formatBytes(metrics?.downTotal ?? 0)}</dd>
+          </div>
+          <div>
+            <dt>{t("dash.connections")}</dt>
+            <dd data-testid="connection-count">{metrics?.connections ?? 0}</dd>
+          </div>
+        </dl>
+        {stream === "error" ? <Alert text={t("dash.streamLost")} /> : null}
+        {stream === "connecting" && samples.length > 0 ? (
+          <Alert kind="info" text={t("dash.streamReconnecting")} />
+        ) : null}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from "react";
+import { useT, type Translate } from "../i18n.js";
+import type { RuleAction, RuleInput, RuleType } from "../types.js";
+import { Alert, Field } from "../ui.js";
+
+const HOST =
+  /^(?=.{1,253}$)(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.?$/i;
+const V4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+
+function cidrOk(value: string): boolean {
+  const [addr, bits, extra] = value.split("/");
+  if (extra !== undefined || bits === undefined || !/^\d{1,3}$/.test(bits)) return false;
+  const n = Number(bits);
+  if (V4.test(addr)) return n <= 32;
+  // IPv6: leave the exact parsing to the server; check the character set and the prefix.
+  return /^[0-9a-f:.]+$/i.test(addr) && addr.includes(":") && n <= 128;
+}
+
+/** Mirrors the server: a domain name for DOMAIN/DOMAIN-SUFFIX, a CIDR for IP-CIDR. */
+export function ruleProblem(type: RuleType, value: string, t: Translate): string {
+  const v = value.trim();
+  if (!v) return t("rules.valueMissing");
+  if (v.length > 300) return t("rules.valueLong");
+  if (type === "IP-CIDR") return cidrOk(v) ? "" : t("rules.cidrBad");
+  return HOST.test(v) ? "" : t("rules.domainBad");
+}
+
+export function RuleForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial: RuleInput;
+  submitLabel: string;
+  onSubmit(input: RuleInput): Promise<string>;
+  onCancel?: () => void;
+}) {
+  const t = useT();
+  const [draft, setDraft] = useState<RuleInput>(initial);
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const problem = tried ? ruleProblem(draft.type, draft.value, t) : "";
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (ruleProblem(draft.type, draft.value, t)) return;
+    setBusy(true);
+    const err = await onSubmit({ ...draft, value: draft.value.trim() });
+    setError(err);
+    setBusy(false);
+    if (!err && !onCancel) {
+      setDraft(initial);
+      setTried(false);
+    }
+  };
+
+  return (
+    <form className="rule-form" onSubmit={submit} noValidate aria-label={submitLabel}>
+      <Field label={t("rules.type")}>
+        {(p) => (
+          <select
+            {...p}
+            value={draft.type}
+            onChange={(e) => setDraft({ ...draft, type: e.target.value as RuleType })}
+          >
+            <option value="DOMAIN">DOMAIN</option>
+            <option value="DOMAIN-SUFFIX">DOMAIN-SUFFIX</option>
+            <option value="IP-CIDR">IP-CIDR</option>
+          </select>
+        )}
+      </Field>
+      <Field label={t("rules.value")} error={problem}>
+        {(p) => (
+          <input
+            {...p}
+            value={draft.value}
+            spellCheck={false}
+            placeholder={draft.type === "IP-CIDR" ? "10.0.0.0/8" : "example.com"}
+            onChange={(e) => setDraft({ ...draft, value: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t("rules.action")}>
+        {(p) => (
+          <select
+            {...p}
+            value={draft.action}
+            onChange={(e) => setDraft({ ...draft, action: e.target.value as RuleAction })}
+          >
+            <option value="DIRECT">DIRECT</option>
+            <option value="PROXY">PROXY</option>
+          </select>
+        )}
+      </Field>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={draft.enabled}
+          onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
+        />
+        {t("rules.enabled")}
+      </label>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? t("common.working") : submitLabel}
+        </button>
+        {onCancel ? (
+          <button type="button" onClick={onCancel}>
+            {t("common.cancel")}
+          </button>
+        ) : null}
+      </div>
+      <Alert text={error} />
+    </form>
+  );
+}

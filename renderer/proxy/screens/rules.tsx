@@ -1,0 +1,187 @@
+import { useState } from "react";
+import { api } from "../api.js";
+import { useT } from "../i18n.js";
+import type { Rule, RuleInput, RulesView } from "../types.js";
+import { Alert, Card, errorText, Loading, useAction, useLoad } from "../ui.js";
+import { RuleForm } from "./rule-form.js";
+
+const DEFAULT_KEYS = [
+  "rules.default0",
+  "rules.default1",
+  "rules.default2",
+  "rules.default3",
+] as const;
+const NEW_RULE: RuleInput = { type: "DOMAIN-SUFFIX", value: "", action: "DIRECT", enabled: true };
+
+function CustomRule({
+  rule,
+  index,
+  count,
+  busy,
+  onMove,
+  onChanged,
+}: {
+  rule: Rule;
+  index: number;
+  count: number;
+  busy: boolean;
+  onMove(from: number, to: number): void;
+  onChanged(): Promise<void>;
+}) {
+  const t = useT();
+  const [editing, setEditing] = useState(false);
+  const action = useAction();
+  const label = `${rule.type} ${rule.value}`;
+  const save = async (input: RuleInput) => {
+    try {
+      await api("PUT", `/rules/${rule.id}`, input);
+      setEditing(false);
+      await onChanged();
+      return "";
+    } catch (err) {
+      return errorText(err, t);
+    }
+  };
+  return (
+    <li className={`rule${rule.enabled ? "" : " rule-off"}`} aria-label={label}>
+      <span className="rule-pos">{index + 1}</span>
+      <span className="rule-type">{rule.type}</span>
+      <span className="rule-value">{rule.value}</span>
+      <span className={`badge ${rule.action === "DIRECT" ? "badge-info" : "badge-good"}`}>
+        {rule.action}
+      </span>
+      {!rule.enabled ? <span className="badge">{t("rules.off")}</span> : null}
+      <span className="button-row rule-buttons">
+        <button
+          type="button"
+          onClick={() => onMove(index, index - 1)}
+          disabled={busy || index === 0}
+          aria-label={t("rules.upLabel", { rule: label })}
+        >
+          ↑
+        </button>
+        <button
+          type="button"
+          onClick={() => onMove(index, index + 1)}
+          disabled={busy || index === count - 1}
+          aria-label={t("rules.downLabel", { rule: label })}
+        >
+          ↓
+        </button>
+        <button
+          type="button"
+          onClick={() => setEditing(!editing)}
+          aria-expanded={editing}
+          aria-label={t("rules.editLabel", { rule: label })}
+        >
+          {t("common.edit")}
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            void action.run(
+              async () => (await api("DELETE", `/rules/${rule.id}`), await onChanged()),
+            )
+          }
+          disabled={action.busy}
+          aria-label={t("rules.deleteLabel", { rule: label })}
+        >
+          {t("common.delete")}
+        </button>
+      </span>
+      <Alert text={action.error} />
+      {editing ? (
+        <div className="rule-edit">
+          <RuleForm
+            initial={rule}
+            submitLabel={t("common.save")}
+            onSubmit={save}
+            onCancel={() => setEditing(false)}
+          />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+export function RulesScreen() {
+  const t = useT();
+  const rules = useLoad(() => api<RulesView>("GET", "/rules"));
+  const reorder = useAction();
+  const [order, setOrder] = useState<Rule[] | null>(null);
+  const custom = order ?? rules.data?.custom ?? [];
+
+  const move = async (from: number, to: number) => {
+    const next = [...custom];
+    const [item] = next.splice(from, 1);
+    next.splice(to, 0, item);
+    setOrder(next); // shown at once; put back if the server refuses
+    const ok = await reorder.run(
+      () => api("PUT", "/rules/order", { ids: next.map((r) => r.id) }),
+      t("rules.reordered"),
+    );
+    await rules.reload();
+    setOrder(null);
+    if (ok)
+      document
+        .querySelector<HTMLElement>(
+          `[aria-label="${CSS.escape(`${item.type} ${item.value}`)}"] .rule-buttons button`,
+        )
+        ?.focus();
+  };
+
+  const create = async (input: RuleInput) => {
+    try {
+      await api("POST", "/rules", input);
+      await rules.reload();
+      return "";
+    } catch (err) {
+      return errorText(err, t);
+    }
+  };
+
+  const defaults = rules.data?.defaults ?? [];
+  return (
+    <div className="grid">
+      <Card title={t("rules.addTitle")}>
+        <RuleForm initial={NEW_RULE} submitLabel={t("rules.add")} onSubmit={create} />
+      </Card>
+      <Card title={t("rules.orderTitle")}>
+        <p className="muted">{t("rules.orderHint")}</p>
+        <Alert text={rules.error || reorder.error} />
+        <Alert kind="ok" text={reorder.done} />
+        {rules.loading && !rules.data ? <Loading /> : null}
+        <ol className="rule-order">
+          {defaults.map((d, i) =>
+            d.action === "CUSTOM" ? (
+              <li key={i} className="custom-block">
+                <p className="default-rule">
+                  <span className="badge">{t("rules.builtIn")}</span> {t("rules.customHere")}
+                </p>
+                {custom.length === 0 ? <p className="muted">{t("rules.none")}</p> : null}
+                <ol className="rules" aria-label={t("rules.customList")}>
+                  {custom.map((r, j) => (
+                    <CustomRule
+                      key={r.id}
+                      rule={r}
+                      index={j}
+                      count={custom.length}
+                      busy={reorder.busy}
+                      onMove={(a, b) => void move(a, b)}
+                      onChanged={rules.reload}
+                    />
+                  ))}
+                </ol>
+              </li>
+            ) : (
+              <li key={i} className="default-rule" aria-readonly="true">
+                <span className="badge">{t("rules.builtIn")}</span>{" "}
+                {defaults.length === 4 ? t(DEFAULT_KEYS[i]) : d.match} → <strong>{d.action}</strong>
+              </li>
+            ),
+          )}
+        </ol>
+      </Card>
+    </div>
+  );
+}

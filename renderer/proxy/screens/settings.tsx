@@ -1,0 +1,209 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { api } from "../api.js";
+import { useT } from "../i18n.js";
+import type { NetworkInfo, NodeView, Settings } from "../types.js";
+import { Alert, Card, Field, Loading, useAction, useLoad } from "../ui.js";
+import {
+  fromDraft,
+  settingsProblems,
+  splitAddress,
+  toDraft,
+  type SettingsDraft,
+} from "./settings-check.js";
+
+function Check({ ok, label }: { ok: boolean; label: string }) {
+  const t = useT();
+  return (
+    <li className={ok ? "check-ok" : "check-bad"}>
+      <span aria-hidden="true">{ok ? "✓" : "✗"}</span> {label}: {ok ? t("set.yes") : t("set.no")}
+    </li>
+  );
+}
+
+function TunGuidance({ net }: { net: NetworkInfo }) {
+  const t = useT();
+  return (
+    <div className="guidance" aria-label={t("set.tunGuidance")}>
+      <ul className="checks">
+        <Check ok={net.ipForward} label={t("set.ipForward")} />
+        <Check ok={net.tunDevice} label={t("set.tunDevice")} />
+        <Check ok={net.rulesInstalled} label={t("set.rulesInstalled")} />
+        <Check ok={net.serviceControl} label={t("set.serviceControl")} />
+      </ul>
+      {net.guidance ? <p className="hint-block">{net.guidance}</p> : null}
+    </div>
+  );
+}
+
+export function SettingsScreen() {
+  const t = useT();
+  const loaded = useLoad(() => api<Settings>("GET", "/settings"));
+  const network = useLoad(() => api<NetworkInfo>("GET", "/system/network"));
+  const nodes = useLoad(() => api<NodeView[]>("GET", "/nodes"));
+  const [draft, setDraft] = useState<SettingsDraft | null>(null);
+  const [tried, setTried] = useState(false);
+  const save = useAction();
+
+  useEffect(() => {
+    if (loaded.data && !draft) setDraft(toDraft(loaded.data));
+  }, [loaded.data, draft]);
+
+  if (!draft) {
+    return (
+      <Card title={t("set.title")}>
+        {loaded.error ? <Alert text={loaded.error} /> : <Loading />}
+      </Card>
+    );
+  }
+  const problems = tried ? settingsProblems(draft, t) : {};
+  const set = (k: keyof Settings, v: string | boolean) => setDraft({ ...draft, [k]: v });
+  const text = (k: keyof Settings, label: string, hint?: string, type = "text") => (
+    <Field label={label} error={problems[k]} hint={hint}>
+      {(p) => (
+        <input
+          {...p}
+          type={type}
+          value={String(draft[k])}
+          spellCheck={false}
+          inputMode={type === "number" ? "numeric" : undefined}
+          onChange={(e) => set(k, e.target.value)}
+        />
+      )}
+    </Field>
+  );
+
+  const pickInterface = (name: string) => {
+    const iface = network.data?.interfaces.find((i) => i.name === name);
+    const first = iface?.addresses.map(splitAddress).find((a) => a !== null);
+    // Offer the interface's own address and network; the operator can still edit them.
+    setDraft({
+      ...draft,
+      interface: name,
+      lanIP: first && !String(draft.lanIP) ? first.ip : draft.lanIP,
+      lanCIDR: first && !String(draft.lanCIDR) ? first.network : draft.lanCIDR,
+    });
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (Object.keys(settingsProblems(draft, t)).length > 0) return;
+    await save.run(async () => {
+      const saved = await api<Settings>("PUT", "/settings", fromDraft(draft));
+      setDraft(toDraft(saved));
+      setTried(false);
+    }, t("set.saved"));
+  };
+
+  const ifaces = network.data?.interfaces ?? [];
+  return (
+    <form onSubmit={submit} noValidate className="grid">
+      <Card title={t("set.proxyTitle")}>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={draft.proxyEnabled === true}
+            onChange={(e) => set("proxyEnabled", e.target.checked)}
+          />
+          {t("set.proxyEnabled")}
+        </label>
+        <p className="muted">{t("set.proxyEnabledHint")}</p>
+        <div className="form-grid">
+          <Field label={t("set.selectionMode")}>
+            {(p) => (
+              <select
+                {...p}
+                value={String(draft.selectionMode)}
+                onChange={(e) => set("selectionMode", e.target.value)}
+              >
+                <option value="auto">{t("nodes.auto")}</option>
+                <option value="manual">{t("nodes.manual")}</option>
+              </select>
+            )}
+          </Field>
+          <Field label={t("set.selectedNode")} hint={t("set.selectedNodeHint")}>
+            {(p) => (
+              <select
+                {...p}
+                value={String(draft.selectedNode)}
+                onChange={(e) => set("selectedNode", e.target.value)}
+              >
+                <option value="">{t("set.noNode")}</option>
+                {String(draft.selectedNode) &&
+                !nodes.data?.some((n) => n.id === draft.selectedNode) ? (
+                  <option value={String(draft.selectedNode)}>{String(draft.selectedNode)}</option>
+                ) : null}
+                {nodes.data?.map((n) => (
+                  <option key={n.id} value={n.id}>
+                    {n.subscriptionName} / {n.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {text("mixedPort", t("set.mixedPort"), t("set.mixedPortHint"), "number")}
+          {text("dnsPort", t("set.dnsPort"), t("set.dnsPortHint"), "number")}
+          {text("testURL", t("set.testURL"))}
+          {text("testTimeoutMS", t("set.testTimeout"), t("set.testTimeoutHint"), "number")}
+        </div>
+      </Card>
+      <Card title={t("set.tunTitle")}>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={draft.tunEnabled === true}
+            onChange={(e) => set("tunEnabled", e.target.checked)}
+          />
+          {t("set.tunEnabled")}
+        </label>
+        <p className="muted">{t("set.tunHint")}</p>
+        {network.data ? <TunGuidance net={network.data} /> : null}
+        <Alert text={network.error ? t("set.networkError", { error: network.error }) : ""} />
+        <div className="form-grid">
+          <Field label={t("set.interface")} error={problems.interface}>
+            {(p) => (
+              <select
+                {...p}
+                value={String(draft.interface)}
+                onChange={(e) => pickInterface(e.target.value)}
+              >
+                <option value="">{t("set.noInterface")}</option>
+                {String(draft.interface) && !ifaces.some((i) => i.name === draft.interface) ? (
+                  <option value={String(draft.interface)}>
+                    {t("set.missingInterface", { name: String(draft.interface) })}
+                  </option>
+                ) : null}
+                {ifaces.map((i) => (
+                  <option key={i.name} value={i.name}>
+                    {i.name} {i.addresses.join(", ")} {i.up ? "" : `(${t("set.down")})`}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {text("lanIP", t("set.lanIP"), "192.168.1.2")}
+          {text("lanCIDR", t("set.lanCIDR"), "192.168.1.0/24")}
+          {text("gateway", t("set.gateway"), "192.168.1.1")}
+        </div>
+      </Card>
+      <div className="form-actions sticky-actions">
+        <button type="submit" className="primary" disabled={save.busy}>
+          {save.busy ? t("common.working") : t("set.save")}
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            loaded.data
+              ? (setDraft(toDraft(loaded.data)), setTried(false), save.clear())
+              : undefined
+          }
+        >
+          {t("set.revert")}
+        </button>
+        {tried && Object.keys(problems).length > 0 ? <Alert text={t("set.fixFields")} /> : null}
+        <Alert text={save.error} />
+        <Alert kind="ok" text={save.done} />
+      </div>
+    </form>
+  );
+}

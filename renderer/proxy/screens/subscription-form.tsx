@@ -1,0 +1,140 @@
+import { useState, type FormEvent } from "react";
+import { useT, type Translate } from "../i18n.js";
+import type { SubscriptionInput } from "../types.js";
+import { Alert, Field } from "../ui.js";
+
+export const EMPTY_SUBSCRIPTION: SubscriptionInput = {
+  name: "",
+  url: "",
+  enabled: true,
+  intervalHours: 24,
+};
+
+interface Draft {
+  name: string;
+  url: string;
+  enabled: boolean;
+  intervalHours: string;
+}
+
+/** The server's rules: name 1..64 after trimming, http(s) URL up to 2048, interval 0..720. */
+export function subscriptionProblems(d: Draft, t: Translate): Partial<Record<keyof Draft, string>> {
+  const out: Partial<Record<keyof Draft, string>> = {};
+  const name = d.name.trim();
+  if (!name) out.name = t("subs.nameMissing");
+  else if ([...name].length > 64) out.name = t("subs.nameLong");
+  const url = d.url.trim();
+  let okUrl = false;
+  try {
+    const u = new URL(url);
+    okUrl = (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    okUrl = false;
+  }
+  if (!okUrl) out.url = t("subs.urlBad");
+  else if (url.length > 2048) out.url = t("subs.urlLong");
+  const hours = Number(d.intervalHours);
+  if (d.intervalHours.trim() === "" || !Number.isInteger(hours) || hours < 0 || hours > 720) {
+    out.intervalHours = t("subs.intervalBad");
+  }
+  return out;
+}
+
+export function SubscriptionForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial: SubscriptionInput;
+  submitLabel: string;
+  onSubmit(input: SubscriptionInput): Promise<string>;
+  onCancel(): void;
+}) {
+  const t = useT();
+  const [draft, setDraft] = useState<Draft>({
+    ...initial,
+    intervalHours: String(initial.intervalHours),
+  });
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const problems = tried ? subscriptionProblems(draft, t) : {};
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (Object.keys(subscriptionProblems(draft, t)).length > 0) return;
+    setBusy(true);
+    setError(
+      await onSubmit({
+        name: draft.name.trim(),
+        url: draft.url.trim(),
+        enabled: draft.enabled,
+        intervalHours: Number(draft.intervalHours),
+      }),
+    );
+    setBusy(false);
+  };
+
+  return (
+    <form className="form-grid panel" onSubmit={submit} noValidate aria-label={submitLabel}>
+      <Field label={t("subs.name")} error={problems.name}>
+        {(p) => (
+          <input
+            {...p}
+            value={draft.name}
+            maxLength={200}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t("subs.url")} error={problems.url}>
+        {(p) => (
+          <input
+            {...p}
+            type="url"
+            value={draft.url}
+            spellCheck={false}
+            onChange={(e) => setDraft({ ...draft, url: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field
+        label={t("subs.interval")}
+        error={problems.intervalHours}
+        hint={t("subs.intervalHint")}
+      >
+        {(p) => (
+          <input
+            {...p}
+            type="number"
+            min={0}
+            max={720}
+            step={1}
+            inputMode="numeric"
+            value={draft.intervalHours}
+            onChange={(e) => setDraft({ ...draft, intervalHours: e.target.value })}
+          />
+        )}
+      </Field>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={draft.enabled}
+          onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
+        />
+        {t("subs.enabled")}
+      </label>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? t("common.working") : submitLabel}
+        </button>
+        <button type="button" onClick={onCancel} disabled={busy}>
+          {t("common.cancel")}
+        </button>
+      </div>
+      <Alert text={error} />
+    </form>
+  );
+}

@@ -1,0 +1,219 @@
+import { useState } from "react";
+import { api } from "../api.js";
+import { formatBytes, formatDate, formatDateTime } from "../format.js";
+import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
+import type { Subscription, SubscriptionInput } from "../types.js";
+import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
+import { EMPTY_SUBSCRIPTION, SubscriptionForm } from "./subscription-form.js";
+
+interface Outcome {
+  kind: "ok" | "error";
+  text: string;
+}
+
+function UsageBar({ sub }: { sub: Subscription }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const u = sub.usage;
+  if (!u) return <p className="muted">{t("subs.noUsage")}</p>;
+  const used = u.upload + u.download;
+  const pct = u.total > 0 ? Math.min(100, (used / u.total) * 100) : 0;
+  return (
+    <div className="usage">
+      <div
+        className={`bar${pct >= 90 ? " bar-bad" : ""}`}
+        role="progressbar"
+        aria-label={t("subs.usage")}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(pct)}
+        aria-valuetext={t("subs.usageText", {
+          used: formatBytes(used),
+          total: u.total > 0 ? formatBytes(u.total) : "∞",
+        })}
+      >
+        <span style={{ width: `${pct}%` }} />
+      </div>
+      <span className="muted">
+        {t("subs.usageText", {
+          used: formatBytes(used),
+          total: u.total > 0 ? formatBytes(u.total) : "∞",
+        })}
+        {u.expire ? ` · ${t("subs.expires", { date: formatDate(u.expire, lang) })}` : ""}
+      </span>
+    </div>
+  );
+}
+
+function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): Promise<void> }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  const refresh = async () => {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      await api("POST", `/subscriptions/${sub.id}/refresh`);
+      setOutcome({ kind: "ok", text: t("subs.refreshed") });
+    } catch (err) {
+      setOutcome({ kind: "error", text: t("subs.refreshFailed", { error: errorText(err, t) }) });
+    }
+    setBusy(false);
+    await onChanged();
+  };
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await api("DELETE", `/subscriptions/${sub.id}`);
+      await onChanged();
+    } catch (err) {
+      setOutcome({ kind: "error", text: errorText(err, t) });
+      setBusy(false);
+    }
+  };
+
+  const refreshing = busy || sub.refreshing;
+  return (
+    <li className="item" aria-label={sub.name}>
+      <div className="item-head">
+        <h3>{sub.name}</h3>
+        {!sub.enabled ? <span className="badge">{t("subs.disabled")}</span> : null}
+        {refreshing ? (
+          <span className="badge badge-info" role="status">
+            {t("subs.refreshing")}
+          </span>
+        ) : null}
+      </div>
+      <p className="url">{sub.url}</p>
+      <p className="muted">
+        {t("subs.meta", {
+          nodes: sub.nodeCount,
+          updated: formatDateTime(sub.updatedAt, lang),
+          interval:
+            sub.intervalHours === 0
+              ? t("subs.manualOnly")
+              : t("subs.everyHours", { hours: sub.intervalHours }),
+        })}
+      </p>
+      <UsageBar sub={sub} />
+      {sub.lastError ? (
+        <p className="alert alert-error">
+          {t("subs.lastError", {
+            error: sub.lastError,
+            when: formatDateTime(sub.attemptedAt, lang),
+          })}
+        </p>
+      ) : null}
+      {outcome ? <Alert kind={outcome.kind} text={outcome.text} /> : null}
+      <div className="button-row">
+        <button type="button" onClick={() => void refresh()} disabled={refreshing}>
+          {t("subs.refresh")}
+        </button>
+        <button
+          type="button"
+          onClick={() => setEditing(!editing)}
+          aria-expanded={editing}
+          disabled={busy}
+        >
+          {t("common.edit")}
+        </button>
+        {confirming ? (
+          <>
+            <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
+              {t("subs.confirmDelete")}
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              {t("common.cancel")}
+            </button>
+          </>
+        ) : (
+          <button type="button" onClick={() => setConfirming(true)} disabled={busy}>
+            {t("common.delete")}
+          </button>
+        )}
+      </div>
+      {editing ? (
+        <SubscriptionForm
+          initial={sub}
+          submitLabel={t("common.save")}
+          onCancel={() => setEditing(false)}
+          onSubmit={async (input) => {
+            try {
+              await api("PUT", `/subscriptions/${sub.id}`, input);
+              setEditing(false);
+              await onChanged();
+              return "";
+            } catch (err) {
+              return errorText(err, t);
+            }
+          }}
+        />
+      ) : null}
+    </li>
+  );
+}
+
+export function SubscriptionsScreen() {
+  const t = useT();
+  const list = useLoad(() => api<Subscription[]>("GET", "/subscriptions"), 5000);
+  const [adding, setAdding] = useState(false);
+  const [notice, setNotice] = useState<Outcome | null>(null);
+
+  const create = async (input: SubscriptionInput): Promise<string> => {
+    let id: string;
+    try {
+      id = (await api<{ id: string }>("POST", "/subscriptions", input)).id;
+    } catch (err) {
+      return errorText(err, t);
+    }
+    setAdding(false);
+    await list.reload();
+    // Creating does not fetch; the console refreshes right away so nodes appear.
+    setNotice({ kind: "ok", text: t("subs.createdRefreshing", { name: input.name }) });
+    try {
+      await api("POST", `/subscriptions/${id}/refresh`);
+      setNotice({ kind: "ok", text: t("subs.createdRefreshed", { name: input.name }) });
+    } catch (err) {
+      setNotice({
+        kind: "error",
+        text: t("subs.createdRefreshFailed", { name: input.name, error: errorText(err, t) }),
+      });
+    }
+    await list.reload();
+    return "";
+  };
+
+  return (
+    <Card
+      title={t("subs.title")}
+      actions={
+        <button type="button" className="primary" onClick={() => setAdding(true)} disabled={adding}>
+          {t("subs.add")}
+        </button>
+      }
+    >
+      {adding ? (
+        <SubscriptionForm
+          initial={EMPTY_SUBSCRIPTION}
+          submitLabel={t("subs.create")}
+          onSubmit={create}
+          onCancel={() => setAdding(false)}
+        />
+      ) : null}
+      {notice ? <Alert kind={notice.kind} text={notice.text} /> : null}
+      <Alert text={list.error} />
+      {list.loading && !list.data ? <Loading /> : null}
+      {list.data && list.data.length === 0 ? <p className="muted">{t("subs.none")}</p> : null}
+      <ul className="items">
+        {list.data?.map((sub) => (
+          <SubscriptionItem key={sub.id} sub={sub} onChanged={list.reload} />
+        ))}
+      </ul>
+    </Card>
+  );
+}

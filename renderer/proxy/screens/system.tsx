@@ -1,0 +1,149 @@
+import { useRef, useState } from "react";
+import { api, request } from "../api.js";
+import { PasswordForm } from "../auth.js";
+import { formatDateTime } from "../format.js";
+import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
+import type { UpdateInfo } from "../types.js";
+import { Alert, Card, useAction } from "../ui.js";
+import { ConnectivityCard } from "./connectivity.js";
+import { ServiceButtons } from "./dashboard.js";
+
+function UpdatesCard() {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const [info, setInfo] = useState<UpdateInfo | null>(null);
+  const check = useAction();
+  return (
+    <Card title={t("sys.updatesTitle")}>
+      <button
+        type="button"
+        onClick={() =>
+          void check.run(async () => setInfo(await api<UpdateInfo>("GET", "/system/updates")))
+        }
+        disabled={check.busy}
+      >
+        {check.busy ? t("common.working") : t("sys.checkUpdates")}
+      </button>
+      <Alert text={check.error ? t("sys.updateFailed", { error: check.error }) : ""} />
+      {info ? (
+        <dl className="facts" role="status">
+          <div>
+            <dt>{t("sys.current")}</dt>
+            <dd>{info.current || "—"}</dd>
+          </div>
+          <div>
+            <dt>{t("sys.latest")}</dt>
+            <dd>{info.latest || "—"}</dd>
+          </div>
+          <div>
+            <dt>{t("sys.updateStatus")}</dt>
+            <dd>
+              {info.status === "latest"
+                ? t("sys.upToDate")
+                : info.status === "outdated"
+                  ? t("sys.outdated")
+                  : t("sys.cannotCompare")}
+              {info.releaseURL ? (
+                <>
+                  {" "}
+                  <a href={info.releaseURL} target="_blank" rel="noreferrer noopener">
+                    {t("sys.releaseNotes")}
+                  </a>
+                </>
+              ) : null}
+            </dd>
+          </div>
+          <div>
+            <dt>{t("sys.checkedAt")}</dt>
+            <dd>{formatDateTime(info.checkedAt, lang)}</dd>
+          </div>
+        </dl>
+      ) : null}
+    </Card>
+  );
+}
+
+function fileName(disposition: string | null): string {
+  const m = disposition?.match(/filename="?([^";]+)"?/i);
+  return m ? m[1] : "gatehouse-proxy-backup.json";
+}
+
+function BackupCard() {
+  const t = useT();
+  const download = useAction();
+  const restore = useAction();
+  const input = useRef<HTMLInputElement>(null);
+
+  const save = () =>
+    download.run(async () => {
+      const res = await request("GET", "/system/backup");
+      const blob = await res.blob();
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = fileName(res.headers.get("Content-Disposition"));
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    }, t("sys.backupSaved"));
+
+  const upload = (file: File) =>
+    restore.run(async () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(await file.text());
+      } catch {
+        throw new Error(t("sys.restoreNotJson"));
+      }
+      await api("POST", "/system/restore", body);
+    }, t("sys.restored"));
+
+  return (
+    <Card title={t("sys.backupTitle")}>
+      <p className="muted">{t("sys.backupHint")}</p>
+      <div className="button-row">
+        <button type="button" onClick={() => void save()} disabled={download.busy}>
+          {t("sys.download")}
+        </button>
+        <label className="button">
+          {t("sys.restore")}
+          <input
+            ref={input}
+            type="file"
+            accept="application/json,.json"
+            className="sr-only"
+            data-testid="restore-input"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file)
+                void upload(file).finally(() => input.current && (input.current.value = ""));
+            }}
+          />
+        </label>
+      </div>
+      <Alert text={download.error} />
+      <Alert kind="ok" text={download.done} />
+      <Alert text={restore.error ? t("sys.restoreFailed", { error: restore.error }) : ""} />
+      <Alert kind="ok" text={restore.done} />
+    </Card>
+  );
+}
+
+export function SystemScreen() {
+  const t = useT();
+  return (
+    <div className="grid">
+      <Card title={t("sys.serviceTitle")}>
+        <ServiceButtons />
+      </Card>
+      <ConnectivityCard />
+      <UpdatesCard />
+      <BackupCard />
+      <Card title={t("sys.passwordTitle")}>
+        <PasswordForm />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { create } from "zustand";
+import { api, ApiError, setCsrf, setExpiredHandler } from "./api.js";
+import { initialLang, type Lang } from "./i18n.js";
+import type { AuthStatus } from "./types.js";
+
+export type Phase = "loading" | "setup" | "login" | "ready" | "unreachable";
+export type ThemePref = "system" | "light" | "dark";
+
+interface AppState {
+  phase: Phase;
+  /** Why the operator is looking at the login form again ("expired", "loggedOut"), or "". */
+  notice: "" | "expired" | "loggedOut";
+  lang: Lang;
+  theme: ThemePref;
+  boot(): Promise<void>;
+  signedIn(csrf: string): void;
+  expired(): void;
+  logout(): Promise<void>;
+  setLang(lang: Lang): void;
+  setTheme(theme: ThemePref): void;
+}
+
+function stored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function keep(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
+
+function storedTheme(): ThemePref {
+  const v = stored("gatehouse.proxy.theme");
+  return v === "light" || v === "dark" ? v : "system";
+}
+
+export const useApp = create<AppState>((set, get) => ({
+  phase: "loading",
+  notice: "",
+  lang: initialLang(stored("gatehouse.proxy.lang"), navigator.languages ?? [navigator.language]),
+  theme: storedTheme(),
+  async boot() {
+    set({ phase: "loading" });
+    try {
+      const s = await api<AuthStatus>("GET", "/auth/status");
+      setCsrf(s.csrf);
+      set({ phase: !s.initialized ? "setup" : s.authenticated ? "ready" : "login" });
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 0) set({ phase: "unreachable" });
+      else set({ phase: "unreachable" });
+    }
+  },
+  signedIn(csrf) {
+    setCsrf(csrf);
+    set({ phase: "ready", notice: "" });
+  },
+  expired() {
+    setCsrf("");
+    if (get().phase === "ready") set({ phase: "login", notice: "expired" });
+  },
+  async logout() {
+    try {
+      await api("POST", "/auth/logout");
+    } catch {
+      // the session is dropped locally either way
+    }
+    setCsrf("");
+    set({ phase: "login", notice: "loggedOut" });
+  },
+  setLang(lang) {
+    keep("gatehouse.proxy.lang", lang);
+    set({ lang });
+  },
+  setTheme(theme) {
+    keep("gatehouse.proxy.theme", theme);
+    set({ theme });
+  },
+}));
+
+setExpiredHandler(() => useApp.getState().expired());

@@ -1,0 +1,170 @@
+/** Shapes of the proxy service API v1 as the console reads them (see the proxy spec). */
+
+export interface AuthStatus {
+  initialized: boolean;
+  authenticated: boolean;
+  csrf: string;
+}
+
+export interface Settings {
+  proxyEnabled: boolean;
+  tunEnabled: boolean;
+  selectionMode: "manual" | "auto";
+  selectedNode: string;
+  lanIP: string;
+  lanCIDR: string;
+  gateway: string;
+  interface: string;
+  mixedPort: number;
+  dnsPort: number;
+  testURL: string;
+  testTimeoutMS: number;
+}
+
+export interface Status {
+  coreOnline: boolean;
+  coreInstalled: boolean;
+  version: string;
+  uptimeSeconds: number;
+  nodeCount: number;
+  subscriptionCount: number;
+  settings: Settings;
+  configError: string;
+  actualNode: string;
+  selectedAvailable: boolean;
+  tunActive: boolean;
+  coreError?: string;
+}
+
+export interface Usage {
+  upload: number;
+  download: number;
+  total: number;
+  expire: number | null;
+}
+
+export interface SubscriptionInput {
+  name: string;
+  url: string;
+  enabled: boolean;
+  intervalHours: number;
+}
+
+export interface Subscription extends SubscriptionInput {
+  id: string;
+  updatedAt: string | null;
+  attemptedAt: string | null;
+  lastError: string;
+  usage: Usage | null;
+  nodeCount: number;
+  refreshing: boolean;
+}
+
+export interface NodeView {
+  id: string;
+  name: string;
+  subscriptionID: string;
+  subscriptionName: string;
+  type: string;
+  udp: boolean;
+  delay: number | null;
+  alive: boolean | null;
+  selected: boolean;
+}
+
+export type NodeTestResults = Record<string, { delay: number; error: string }>;
+
+export type RuleType = "DOMAIN" | "DOMAIN-SUFFIX" | "IP-CIDR";
+export type RuleAction = "DIRECT" | "PROXY";
+
+export interface RuleInput {
+  type: RuleType;
+  value: string;
+  action: RuleAction;
+  enabled: boolean;
+}
+
+export interface Rule extends RuleInput {
+  id: string;
+}
+
+export interface RulesView {
+  custom: Rule[];
+  defaults: Array<{ match: string; action: string }>;
+}
+
+export interface NetworkInfo {
+  interfaces: Array<{ name: string; addresses: string[]; up: boolean }>;
+  ipForward: boolean;
+  tunDevice: boolean;
+  rulesInstalled: boolean;
+  serviceControl: boolean;
+  dhcpManaged: boolean;
+  guidance: string;
+}
+
+export interface Site {
+  id: string;
+  name: string;
+  url: string;
+  category: string;
+}
+
+export interface SiteResult {
+  status: "ok" | "failed" | "timeout";
+  detail: string;
+  httpStatus: number;
+  durationMS: number;
+  tlsVerified: boolean;
+  checkedAt: string;
+}
+
+export interface UpdateInfo {
+  current: string;
+  latest: string;
+  status: "latest" | "outdated" | null;
+  checkedAt: string;
+  releaseURL: string;
+}
+
+export interface Metrics {
+  up: number;
+  down: number;
+  upTotal: number;
+  downTotal: number;
+  connections: number;
+  coreOnline: boolean;
+  time: string;
+}
+
+/** One connection as mihomo reports it (passed through by the service). */
+export interface Connection {
+  id: string;
+  metadata: {
+    network?: string;
+    type?: string;
+    sourceIP?: string;
+    destinationIP?: string;
+    sourcePort?: string;
+    destinationPort?: string;
+    host?: string;
+    process?: string;
+  };
+  upload: number;
+  download: number;
+  start: string;
+  chains: string[];
+  rule: string;
+  rulePayload: string;
+}
+
+export interface ConnectionsView {
+  downloadTotal: number;
+  uploadTotal: number;
+  connections: Connection[] | null;
+}
+
+export interface LogItem {
+  type: string;
+  payload: string;
+}

@@ -1,0 +1,165 @@
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { ApiError } from "./api.js";
+import { useT, type Translate } from "./i18n.js";
+
+/** Turns any failure into a sentence for the operator. */
+export function errorText(err: unknown, t: Translate): string {
+  if (err instanceof ApiError) {
+    if (err.status === 0) return t("error.unreachable");
+    if (err.status === 429) return `${t("error.busy")} ${err.message}`;
+    if (err.status === 503) return `${t("error.coreDown")} ${err.message}`;
+    return err.message;
+  }
+  if (err instanceof Error && err.message) return err.message;
+  return t("error.unknown");
+}
+
+export interface Loaded<T> {
+  data: T | null;
+  error: string;
+  loading: boolean;
+  reload(): Promise<void>;
+}
+
+/** Loads data on mount (and every `everyMs` when given); keeps the last good data on failure. */
+export function useLoad<T>(load: () => Promise<T>, everyMs = 0): Loaded<T> {
+  const t = useT();
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState("");
+  const [loading, setLoading] = useState(true);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  const alive = useRef(true);
+  const reload = useCallback(async () => {
+    try {
+      const value = await loadRef.current();
+      if (!alive.current) return;
+      setData(value);
+      setError("");
+    } catch (err) {
+      if (alive.current) setError(errorText(err, t));
+    } finally {
+      if (alive.current) setLoading(false);
+    }
+  }, [t]);
+  useEffect(() => {
+    alive.current = true;
+    void reload();
+    if (everyMs <= 0) return () => void (alive.current = false);
+    const timer = setInterval(() => void reload(), everyMs);
+    return () => {
+      alive.current = false;
+      clearInterval(timer);
+    };
+  }, [reload, everyMs]);
+  return { data, error, loading, reload };
+}
+
+/** Runs an action, tracking busy state and its error/success text. */
+export function useAction(): {
+  busy: boolean;
+  error: string;
+  done: string;
+  run(action: () => Promise<unknown>, doneText?: string): Promise<boolean>;
+  clear(): void;
+} {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const [done, setDone] = useState("");
+  const run = useCallback(
+    async (action: () => Promise<unknown>, doneText = "") => {
+      setBusy(true);
+      setError("");
+      setDone("");
+      try {
+        await action();
+        setDone(doneText);
+        return true;
+      } catch (err) {
+        setError(errorText(err, t));
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [t],
+  );
+  const clear = useCallback(() => {
+    setError("");
+    setDone("");
+  }, []);
+  return { busy, error, done, run, clear };
+}
+
+export function Alert({ text, kind = "error" }: { text: string; kind?: "error" | "ok" | "info" }) {
+  if (!text) return null;
+  return (
+    <p className={`alert alert-${kind}`} role={kind === "error" ? "alert" : "status"}>
+      {text}
+    </p>
+  );
+}
+
+export function Card({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <section className="card" aria-label={title}>
+      <header className="card-head">
+        <h2>{title}</h2>
+        {actions ? <div className="card-actions">{actions}</div> : null}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  error?: string;
+  hint?: string;
+  children: (props: {
+    id: string;
+    "aria-invalid": boolean;
+    "aria-describedby"?: string;
+  }) => ReactNode;
+}) {
+  const id = useId();
+  const describedBy = error ? `${id}-err` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className={`field${error ? " field-bad" : ""}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, "aria-invalid": Boolean(error), "aria-describedby": describedBy })}
+      {error ? (
+        <span id={`${id}-err`} className="field-error">
+          {error}
+        </span>
+      ) : hint ? (
+        <span id={`${id}-hint`} className="field-hint">
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+export function Loading() {
+  const t = useT();
+  return (
+    <p className="muted" role="status">
+      {t("common.loading")}
+    </p>
+  );
+}
