@@ -12,7 +12,7 @@ const ENDED = "('expired','exhausted','revoked')";
 /** Ended records stay this long after `ended_at` so owners can see how their parcel ended. */
 export const KEEP_ENDED_SECONDS = 86400;
 /** Rows per write transaction; the event loop gets a turn between batches. */
-const BATCH = 500;
+const BATCH = 200;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -39,7 +39,7 @@ export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise
   return serialized(ctx, async () => {
     const { db } = ctx;
     ctx.sweep();
-    releaseEnded(ctx);
+    await releaseEnded(ctx);
     const now = ctx.now();
     const pick = opts.full
       ? db.prepare(`SELECT id FROM parcels WHERE state IN ${ENDED} LIMIT ${BATCH}`)
@@ -79,17 +79,35 @@ export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise
  * Ended parcels give up their blob references (`bytes_freed`), except files a running download
  * still reads; reference counting only ever looks at files of live parcels.
  */
-function releaseEnded(ctx: ParcelContext): void {
+async function releaseEnded(ctx: ParcelContext): Promise<void> {
   const { db } = ctx;
   const reading = readingJson(ctx);
-  db.transaction(() => {
-    db.prepare(
-      `UPDATE files SET sha256 = NULL WHERE sha256 IS NOT NULL
-         AND sha256 NOT IN (SELECT value FROM json_each(?))
-         AND parcel_id IN (SELECT id FROM parcels WHERE state IN ${ENDED} AND bytes_freed = 0)`,
-    ).run(reading);
-    markFreed(ctx);
-  })();
+  const next = db.prepare(
+    `SELECT id FROM parcels WHERE state IN ${ENDED} AND bytes_freed = 0 AND id > ?
+     ORDER BY id LIMIT ${BATCH}`,
+  );
+  const release = db.prepare(
+    `UPDATE files SET sha256 = NULL WHERE parcel_id = ? AND sha256 IS NOT NULL
+       AND sha256 NOT IN (SELECT value FROM json_each(?))`,
+  );
+  const freed = db.prepare(
+    `UPDATE parcels SET bytes_freed = 1 WHERE id = ?
+       AND NOT EXISTS (SELECT 1 FROM files WHERE parcel_id = ? AND sha256 IS NOT NULL)`,
+  );
+  let after = "";
+  for (;;) {
+    const ids = db.transaction(() => {
+      const batch = (next.all(after) as Array<{ id: string }>).map((r) => r.id);
+      for (const id of batch) {
+        release.run(id, reading);
+        freed.run(id, id);
+      }
+      return batch;
+    })();
+    if (ids.length < BATCH) return;
+    after = ids[ids.length - 1];
+    await yieldTurn();
+  }
 }
 
 function markFreed(ctx: ParcelContext): void {

@@ -1,5 +1,4 @@
 import type { ParcelContext } from "../context.js";
-import { readUsage } from "../domain/admission.js";
 import { PARCEL_STATES, type ParcelState } from "./parcels.js";
 
 export interface Stats {
@@ -20,8 +19,8 @@ export interface Stats {
 }
 
 /**
- * `GET /admin/stats` (CONTRACT 2.3). Usage comes from the same reader admission uses, so the
- * numbers an administrator sees are the ones new uploads are judged by.
+ * `GET /admin/stats` (CONTRACT 2.3). Usage follows admission's rules (domain/admission.ts
+ * readUsage), so the numbers an administrator sees are the ones new uploads are judged by.
  */
 export function readStats(ctx: ParcelContext): Stats {
   const { db } = ctx;
@@ -40,18 +39,34 @@ export function readStats(ctx: ParcelContext): Stats {
     }
     const files = db.prepare("SELECT COUNT(*) AS n FROM files").get() as { n: number };
     const blobs = db.prepare("SELECT COUNT(*) AS n FROM blobs").get() as { n: number };
-    const logical = db
+    // One pass over the live parcels' files (covered by files_parcel_size); the same rules as
+    // admission's readUsage.
+    const live = db
       .prepare(
-        `SELECT COALESCE(SUM(f.size), 0) AS n FROM files f JOIN parcels p ON p.id = f.parcel_id
+        `SELECT COUNT(*) AS files, COALESCE(SUM(f.size), 0) AS bytes
+         FROM files f JOIN parcels p ON p.id = f.parcel_id
          WHERE p.state IN ('uploading','published','review')`,
       )
+      .get() as { files: number; bytes: number };
+    const stored = db.prepare("SELECT COALESCE(SUM(size), 0) AS n FROM blobs").get() as {
+      n: number;
+    };
+    const reserved = db
+      .prepare(
+        "SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels WHERE state = 'uploading'",
+      )
       .get() as { n: number };
-    const usage = readUsage(db, ctx.diskFree());
+    const usage = {
+      storedBytes: stored.n,
+      reservedBytes: reserved.n,
+      files: live.files,
+      diskFree: ctx.diskFree(),
+    };
     const runtime = ctx.runtime();
     return {
       parcels: { total, by_state: byState },
       files: { total: files.n, blobs: blobs.n },
-      logical_bytes: logical.n,
+      logical_bytes: live.bytes,
       stored_bytes: usage.storedBytes,
       reserved_bytes: usage.reservedBytes,
       budgets: {
