@@ -1,10 +1,11 @@
+import { fastProxies } from "./fast-yaml.js";
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from "yaml";
 
 /**
  * Fields mihomo decodes as strings. YAML 1.2 reads `password: 0123` as the number 123; Go's
  * decoder hands mihomo the text "0123". Plain scalars under these keys keep their source text.
  */
-const STRING_KEYS = new Set([
+export const STRING_KEYS = new Set([
   "name", "server", "password", "uuid", "cipher", "username", "psk", "token", "auth",
   "auth-str", "auth_str", "obfs", "obfs-password", "obfs-param", "protocol", "protocol-param",
   "short-id", "public-key", "private-key", "pre-shared-key", "servername", "sni", "path",
@@ -13,7 +14,12 @@ const STRING_KEYS = new Set([
 ]); // prettier-ignore
 
 function keepSourceText(node: unknown, js: unknown, depth: number): void {
-  if (depth > 4 || !isMap(node) || !js || typeof js !== "object" || Array.isArray(js)) return;
+  if (depth > 8 || !js || typeof js !== "object") return;
+  if (isSeq(node) && Array.isArray(js)) {
+    node.items.forEach((item, i) => keepSourceText(item, js[i], depth + 1));
+    return;
+  }
+  if (!isMap(node) || Array.isArray(js)) return;
   const target = js as Record<string, unknown>;
   for (const pair of node.items) {
     const key = isScalar(pair.key) ? pair.key.value : null;
@@ -29,7 +35,7 @@ function keepSourceText(node: unknown, js: unknown, depth: number): void {
       ) {
         target[key] = value.source;
       }
-    } else if (isMap(value)) {
+    } else {
       keepSourceText(value, target[key], depth + 1);
     }
   }
@@ -42,6 +48,13 @@ export type ClashReadResult = { proxies: unknown[] } | { error: string } | null;
  * has no `proxies` list at all; `error` when it is not readable YAML.
  */
 export function readClashProxies(text: string): ClashReadResult {
+  const fast = fastProxies(text, STRING_KEYS);
+  if (fast) return { proxies: fast };
+  return readWithLibrary(text);
+}
+
+/** The general path: any YAML the library reads, anchors and merge keys included. */
+export function readWithLibrary(text: string): ClashReadResult {
   const doc = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) return { error: doc.errors[0]?.message ?? "invalid YAML" };
   const contents: YamlNode | null = doc.contents as YamlNode | null;

@@ -1,0 +1,317 @@
+/**
+ * A fast reader for the `proxies:` list of a Clash/mihomo YAML document, for the plain subset
+ * providers emit: block mappings and sequences, one-line flow collections, plain and quoted
+ * scalars, comments. The general YAML library reads ~2 MB/s, too slow for feeds of 10,000
+ * nodes; anything outside the subset (anchors, aliases, tags, block or multi-line scalars,
+ * merge keys, tabs) makes this reader give up, and the caller falls back to the library.
+ * Scalars resolve exactly as the library's YAML 1.2 core schema does.
+ */
+
+class GiveUp extends Error {}
+
+const give = (): never => {
+  throw new GiveUp();
+};
+
+interface Line {
+  indent: number;
+  text: string;
+}
+
+/** Resolves a plain scalar like the `yaml` library's core schema. */
+export function resolvePlain(s: string): unknown {
+  if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
+  if (/^(?:[Tt]rue|TRUE)$/.test(s)) return true;
+  if (/^(?:[Ff]alse|FALSE)$/.test(s)) return false;
+  if (/^0o[0-7]+$/.test(s)) return parseInt(s.slice(2), 8);
+  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
+  if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.slice(2), 16);
+  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(s)) {
+    if (s.slice(-3).toLowerCase() === "nan") return NaN;
+    return s[0] === "-" ? -Infinity : Infinity;
+  }
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(s)) return parseFloat(s);
+  return s;
+}
+
+/** A plain scalar as a value: its source text under keys mihomo reads as strings. */
+function plainValue(s: string, key: string | null, stringKeys: Set<string>): unknown {
+  const v = resolvePlain(s);
+  if (key !== null && v !== null && typeof v !== "string" && stringKeys.has(key)) return s;
+  return v;
+}
+
+const ESCAPES: Record<string, string> = {
+  "0": "\0", a: "\x07", b: "\b", t: "\t", "\t": "\t", n: "\n", v: "\v", f: "\f", r: "\r",
+  e: "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", N: "\u0085", _: "\u00a0",
+  L: "\u2028", P: "\u2029",
+}; // prettier-ignore
+
+/** A quoted scalar starting at s[i]; returns the value and the index after the closing quote. */
+function quoted(s: string, i: number): [string, number] {
+  const q = s[i];
+  let out = "";
+  let j = i + 1;
+  if (q === "'") {
+    for (;;) {
+      const end = s.indexOf("'", j);
+      if (end < 0) give();
+      out += s.slice(j, end);
+      if (s[end + 1] === "'") {
+        out += "'";
+        j = end + 2;
+      } else return [out, end + 1];
+    }
+  }
+  while (j < s.length) {
+    const c = s[j] ?? "";
+    if (c === '"') return [out, j + 1];
+    if (c !== "\\") {
+      out += c;
+      j++;
+      continue;
+    }
+    const e = s[j + 1] ?? "";
+    const width = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
+    if (width) {
+      const hex = s.slice(j + 2, j + 2 + width);
+      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== width) give();
+      out += String.fromCodePoint(parseInt(hex, 16));
+      j += 2 + width;
+    } else {
+      const r = ESCAPES[e];
+      if (r === undefined) give();
+      out += r;
+      j += 2;
+    }
+  }
+  return give(); // the string goes on past the line
+}
+
+const skip = (s: string, i: number): number => {
+  while (s[i] === " ") i++;
+  return i;
+};
+
+/** One-line flow collection or scalar inside one, starting at s[i]. */
+function flow(s: string, i: number, key: string | null, keys: Set<string>): [unknown, number] {
+  const c = s[i];
+  if (c === "{") {
+    const out: Record<string, unknown> = {};
+    i = skip(s, i + 1);
+    while (s[i] !== "}") {
+      let k: string;
+      if (s[i] === '"' || s[i] === "'") [k, i] = quoted(s, i);
+      else {
+        const start = i;
+        while (i < s.length && !/[,{}[\]]/.test(s[i] ?? "") && !isKeyColon(s, i)) i++;
+        k = s.slice(start, i).trimEnd();
+        checkPlainKey(k);
+      }
+      i = skip(s, i);
+      let v: unknown = null;
+      if (s[i] === ":") {
+        i = skip(s, i + 1);
+        if (s[i] !== "," && s[i] !== "}") [v, i] = flow(s, i, k, keys);
+      }
+      setKey(out, k, v);
+      i = skip(s, i);
+      if (s[i] === ",") i = skip(s, i + 1);
+      else if (s[i] !== "}") give();
+    }
+    return [out, i + 1];
+  }
+  if (c === "[") {
+    const out: unknown[] = [];
+    i = skip(s, i + 1);
+    while (s[i] !== "]") {
+      let v: unknown;
+      [v, i] = flow(s, i, null, keys);
+      out.push(v);
+      i = skip(s, i);
+      if (s[i] === ",") i = skip(s, i + 1);
+      else if (s[i] !== "]") give();
+    }
+    return [out, i + 1];
+  }
+  if (c === '"' || c === "'") return quoted(s, i);
+  if (c === undefined || /[&*!|>%@`#]/.test(c)) give();
+  const start = i;
+  while (i < s.length && !/[,{}[\]]/.test(s[i] ?? "")) {
+    if (s[i] === ":" && (s[i + 1] === " " || s[i + 1] === undefined)) give();
+    if (s[i] === " " && s[i + 1] === "#") give();
+    i++;
+  }
+  return [plainValue(s.slice(start, i).trimEnd(), key, keys), i];
+}
+
+function isKeyColon(s: string, i: number): boolean {
+  return s[i] === ":" && (i + 1 >= s.length || /[ ,{}[\]]/.test(s[i + 1] ?? ""));
+}
+
+function checkPlainKey(k: string): void {
+  if (!k || /^[-?:&*!|>'"%@`#<]/.test(k) || typeof resolvePlain(k) !== "string") give();
+}
+
+function setKey(out: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") give();
+  out[k] = v;
+}
+
+/** After a complete value only a comment may follow. */
+function rest(s: string, i: number): void {
+  const j = skip(s, i);
+  if (j < s.length && s[j] !== "#") give();
+  if (j < s.length && j === i) give(); // `#` needs a space before it
+}
+
+/** An inline value on a block line (after `key: ` or `- `). */
+function inlineValue(s: string, key: string | null, keys: Set<string>): unknown {
+  const c = s[0];
+  if (c === "{" || c === "[" || c === '"' || c === "'") {
+    const [v, i] = flow(s, 0, key, keys);
+    rest(s, i);
+    return v;
+  }
+  if (c === undefined || /[&*!|>%@`]/.test(c) || s.startsWith("- ") || s === "-") give();
+  const hash = s.indexOf(" #");
+  const text = (hash >= 0 ? s.slice(0, hash) : s).trimEnd();
+  if (text.includes(": ") || text.endsWith(":")) give();
+  return plainValue(text, key, keys);
+}
+
+/** Splits `key: rest` on a block line; null when the line is not a mapping entry. */
+function splitKey(s: string): [string, string] | null {
+  if (s[0] === '"' || s[0] === "'") {
+    let k: string;
+    let i: number;
+    try {
+      [k, i] = quoted(s, 0);
+    } catch {
+      return null;
+    }
+    const j = skip(s, i);
+    if (s[j] !== ":") return null;
+    return [k, s.slice(j + 1).trim()];
+  }
+  const m = /^([^#]*?)\s*:(?: +(.*))?$/.exec(s);
+  if (!m) return null;
+  const k = m[1] ?? "";
+  if (k.includes(": ")) return null;
+  checkPlainKey(k);
+  return [k, (m[2] ?? "").trim()];
+}
+
+class Reader {
+  pos = 0;
+  constructor(
+    private readonly lines: Line[],
+    private readonly keys: Set<string>,
+  ) {}
+
+  private peek(): Line | undefined {
+    return this.lines[this.pos];
+  }
+
+  /** The block node whose lines start at the current line (indent > parent). */
+  node(parentIndent: number, key: string | null): unknown {
+    const line = this.peek();
+    if (!line || line.indent <= parentIndent) {
+      // `key:` followed by a sequence at the key's own indent is allowed.
+      if (line && line.indent === parentIndent && isItem(line.text) && key !== null) {
+        return this.seq(line.indent);
+      }
+      return null;
+    }
+    if (isItem(line.text)) return this.seq(line.indent);
+    if (splitKey(line.text)) return this.map(line.indent);
+    return give(); // multi-line scalars are the library's job
+  }
+
+  seq(indent: number): unknown[] {
+    const out: unknown[] = [];
+    for (
+      let line = this.peek();
+      line && line.indent === indent && isItem(line.text);
+      line = this.peek()
+    ) {
+      const content = line.text.slice(1).trimStart();
+      if (!content || content.startsWith("#")) {
+        this.pos++;
+        out.push(this.node(indent, null));
+        continue;
+      }
+      const offset = line.text.length - content.length;
+      const entry = splitKey(content);
+      if (entry && content[0] !== "{" && content[0] !== "[") {
+        // `- key: value` opens a mapping whose column is that of `key`.
+        this.lines[this.pos] = { indent: indent + offset, text: content };
+        out.push(this.map(indent + offset));
+      } else {
+        if (isItem(content)) give();
+        this.pos++;
+        out.push(inlineValue(content, null, this.keys));
+      }
+    }
+    return out;
+  }
+
+  map(indent: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (let line = this.peek(); line && line.indent === indent; line = this.peek()) {
+      if (isItem(line.text)) break;
+      const entry = splitKey(line.text);
+      if (!entry) give();
+      const [k, value] = entry as [string, string];
+      if (k === "<<") give();
+      this.pos++;
+      setKey(
+        out,
+        k,
+        value && !value.startsWith("#") ? inlineValue(value, k, this.keys) : this.node(indent, k),
+      );
+    }
+    const next = this.peek();
+    if (next && next.indent > indent) give(); // stray deeper line
+    return out;
+  }
+}
+
+function isItem(text: string): boolean {
+  return text === "-" || text.startsWith("- ");
+}
+
+/**
+ * The `proxies` list of a document, or null when this reader cannot be sure (the caller then
+ * uses the full YAML library). `stringKeys` keep their source text when written plain.
+ */
+export function fastProxies(text: string, stringKeys: Set<string>): unknown[] | null {
+  const all = text.split(/\r?\n/);
+  let start = -1; // the last one wins, as in the library with duplicate keys allowed
+  all.forEach((l, n) => {
+    if (/^proxies:\s*(?:#.*)?$/.test(l)) start = n;
+  });
+  if (start < 0) return null;
+  const lines: Line[] = [];
+  for (let n = start + 1; n < all.length; n++) {
+    const raw = all[n] ?? "";
+    const text = raw.trimStart();
+    if (!text || text.startsWith("#")) continue;
+    const indent = raw.length - text.length;
+    if (indent === 0 && !isItem(text)) break; // the next top-level key
+    if (/^\s*\t/.test(raw) || text.includes("\t")) return null;
+    if (raw.startsWith("---") || raw.startsWith("...")) return null;
+    lines.push({ indent, text: text.trimEnd() });
+  }
+  if (lines.length === 0) return [];
+  const first = lines[0];
+  if (!first || !isItem(first.text)) return null;
+  try {
+    const reader = new Reader(lines, stringKeys);
+    const out = reader.seq(first.indent);
+    return reader.pos === lines.length ? out : null;
+  } catch (err) {
+    if (err instanceof GiveUp) return null;
+    throw err;
+  }
+}
