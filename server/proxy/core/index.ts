@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { HttpError } from "../../http/errors.js";
 import type { CoreControl, CoreManagerOptions } from "../context.js";
 import { GROUP_PROXY, type CoreInput } from "../types.js";
@@ -53,7 +53,8 @@ class Manager implements CoreManager {
   private lastInput: CoreInput | null = null;
 
   constructor(private readonly opts: CoreManagerOptions & CoreManagerExtras) {
-    this.homeDir = opts.homeDir;
+    // mihomo only loads config paths inside its home dir, compared as absolute paths.
+    this.homeDir = resolve(opts.homeDir);
     mkdirSync(this.homeDir, { recursive: true, mode: 0o700 });
     this.configFile = join(this.homeDir, "config.yaml");
     this.secret = loadSecret(this.homeDir);
@@ -200,9 +201,23 @@ class Manager implements CoreManager {
     if (!this.installed) throw new HttpError(400, "The proxy core is not installed");
     await this.stage(input);
     try {
+      const up = how === "start" && (await this.supervisor.active().catch(() => false));
       this.wanted = true;
-      await (how === "start" ? this.supervisor.start() : this.supervisor.restart());
-      await this.waitReady();
+      if (up) {
+        // Already running (e.g. a systemd unit started elsewhere): load the new config.
+        await this.waitReady();
+        await this.client.putConfigs({ path: this.configFile }, true);
+      } else {
+        try {
+          await (how === "start" ? this.supervisor.start() : this.supervisor.restart());
+          await this.waitReady();
+        } catch (err) {
+          // A core that never came up is stopped, not left restarting behind a failed call.
+          this.wanted = false;
+          await this.supervisor.stop().catch(() => undefined);
+          throw err;
+        }
+      }
       await this.selectNow(input);
     } catch (err) {
       if (err instanceof HttpError) throw err;
