@@ -158,7 +158,11 @@ export function NodesScreen() {
           </div>
           <ul className="nodes" aria-label={g.name}>
             {g.nodes.map((n) => (
-              <li key={n.id} className={`node${n.selected ? " node-selected" : ""}`}>
+              <li
+                key={n.id}
+                className={`node${n.selected ? " node-selected" : ""}`}
+                aria-label={n.name}
+              >
                 <span className="node-name">{n.name}</span>
                 <span className="muted">
                   {n.type}

@@ -1,0 +1,208 @@
+import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { shootBothThemes } from "./support/proxy-shots.js";
+
+let svc: ProxyConsole;
+
+test.beforeAll(async () => {
+  svc = await startProxyConsole();
+});
+test.afterAll(async () => {
+  await svc?.close();
+});
+
+test.describe("proxy console", () => {
+  test("setup, subscription, node selection, settings, rules, backup/restore and core start", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const api = (path: string) => `${svc.url}/api/v1${path}`;
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto(svc.url);
+
+    // First setup: the browser asks for the token and says where it comes from.
+    await expect(page.getByRole("heading", { name: "Set up the proxy console" })).toBeVisible();
+    await expect(page.getByText("<data-dir>/proxy/setup-token")).toBeVisible();
+    await shootBothThemes(page, "setup");
+    await page.getByLabel("Setup token").fill(svc.token);
+    await page.getByLabel("New password").fill("short");
+    await page.getByLabel("Repeat the password").fill("short");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await expect(page.getByText("The password must be at least 12 bytes long.")).toBeVisible();
+    await page.getByLabel("New password").fill(PASSWORD);
+    await page.getByLabel("Repeat the password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("core-state")).toHaveText("Offline");
+
+    // Add a subscription: the console refreshes it right after creating it.
+    await page.getByRole("link", { name: "Subscriptions" }).click();
+    await page.getByRole("button", { name: "Add subscription" }).click();
+    await page.getByLabel("Name").fill("Provider A");
+    await page.getByLabel("Subscription URL").fill("ftp://nope");
+    await page.getByRole("button", { name: "Add and refresh" }).click();
+    await expect(page.getByText("Enter an http:// or https:// address.")).toBeVisible();
+    await page.getByLabel("Subscription URL").fill(svc.feedUrl);
+    await page.getByRole("button", { name: "Add and refresh" }).click();
+    await expect(page.getByText("Provider A was added and its nodes were fetched.")).toBeVisible();
+    const item = page.getByRole("listitem", { name: "Provider A" });
+    await expect(item.getByRole("progressbar", { name: "Data used" })).toHaveAttribute(
+      "aria-valuenow",
+      "5",
+    );
+    await expect(item.getByText(/expires/)).toBeVisible();
+    await item.getByRole("button", { name: "Refresh" }).click();
+    await expect(item.getByText("Refreshed: the nodes are up to date.")).toBeVisible();
+    const subs = (await (await page.request.get(api("/subscriptions"))).json()) as Array<{
+      nodeCount: number;
+    }>;
+    expect(subs).toHaveLength(1);
+    expect(subs[0].nodeCount).toBeGreaterThan(2);
+    await expect(item.getByText(`${subs[0].nodeCount} nodes`)).toBeVisible();
+    await shootBothThemes(page, "subscriptions");
+
+    // Nodes appear grouped by subscription; pick one manually.
+    await page.getByRole("link", { name: "Nodes" }).click();
+    const hk = page.getByRole("listitem", { name: /Hong Kong 01$/ });
+    await expect(hk).toBeVisible();
+    await page.getByPlaceholder("Filter nodes").fill("tokyo");
+    await expect(hk).toHaveCount(0);
+    await page.getByPlaceholder("Filter nodes").fill("");
+    await hk.getByRole("button", { name: /Use node/ }).click();
+    await expect(page.getByText("Selection saved.")).toBeVisible();
+    await expect(hk.getByText("In use")).toBeVisible();
+    await expect(page.getByRole("radio", { name: "Manual" })).toBeChecked();
+    const afterSelect = (await (await page.request.get(api("/settings"))).json()) as {
+      selectionMode: string;
+      selectedNode: string;
+    };
+    expect(afterSelect.selectionMode).toBe("manual");
+    expect(afterSelect.selectedNode).toMatch(/Hong Kong 01$/);
+    await shootBothThemes(page, "nodes");
+
+    // Change a setting; the client check stops a clash before it reaches the server.
+    await page.getByRole("link", { name: "Settings" }).click();
+    const mixed = page.getByLabel("HTTP/SOCKS port");
+    await expect(mixed).toHaveValue("7890");
+    await mixed.fill("9090");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(
+      page.getByText("Ports 8080 and 9090 are used by the gateway itself."),
+    ).toBeVisible();
+    await mixed.fill("7891");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Settings saved.")).toBeVisible();
+    const settings = (await (await page.request.get(api("/settings"))).json()) as {
+      mixedPort: number;
+      selectionMode: string;
+    };
+    expect(settings.mixedPort).toBe(7891);
+    expect(settings.selectionMode).toBe("manual");
+    await shootBothThemes(page, "settings");
+
+    // Rules: add two, then move the second above the first.
+    await page.getByRole("link", { name: "Rules" }).click();
+    await expect(page.getByText("All other destinations")).toBeVisible();
+    const addForm = page.getByRole("form", { name: "Add rule" });
+    await addForm.getByLabel("Domain or address range").fill("Example.COM");
+    await addForm.getByRole("button", { name: "Add rule" }).click();
+    await expect(page.getByRole("listitem", { name: "DOMAIN-SUFFIX example.com" })).toBeVisible();
+    await addForm.getByLabel("Type").selectOption("IP-CIDR");
+    await addForm.getByLabel("Domain or address range").fill("10.1.0.0/16");
+    await addForm.getByLabel("Route").selectOption("PROXY");
+    await addForm.getByRole("button", { name: "Add rule" }).click();
+    await expect(page.getByRole("listitem", { name: "IP-CIDR 10.1.0.0/16" })).toBeVisible();
+    await page.getByRole("button", { name: "Move IP-CIDR 10.1.0.0/16 up" }).click();
+    await expect(page.getByText("New order saved.")).toBeVisible();
+    const rules = (await (await page.request.get(api("/rules"))).json()) as {
+      custom: Array<{ value: string }>;
+    };
+    expect(rules.custom.map((r) => r.value)).toEqual(["10.1.0.0/16", "example.com"]);
+    await expect(
+      page.getByRole("list", { name: "Your rules" }).getByRole("listitem").first(),
+    ).toHaveAccessibleName("IP-CIDR 10.1.0.0/16");
+    await shootBothThemes(page, "rules");
+
+    // Backup download, then a change, then restore brings the backup's state back.
+    await page.getByRole("link", { name: "System" }).click();
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download backup" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^gatehouse-proxy-\d{4}-\d{2}-\d{2}\.json$/);
+    const file = await download.path();
+    const backup = JSON.parse(readFileSync(file, "utf8")) as {
+      version: number;
+      state: { settings: { mixedPort: number }; rules: unknown[]; subscriptions: unknown[] };
+    };
+    expect(backup.version).toBe(1);
+    expect(backup.state.settings.mixedPort).toBe(7891);
+    expect(backup.state.rules).toHaveLength(2);
+    expect(backup.state.subscriptions).toHaveLength(1);
+
+    const csrf = ((await (await page.request.get(api("/auth/status"))).json()) as { csrf: string })
+      .csrf;
+    const ruleId = (
+      (await (await page.request.get(api("/rules"))).json()) as { custom: Array<{ id: string }> }
+    ).custom[0].id;
+    const del = await page.request.delete(api(`/rules/${ruleId}`), {
+      headers: { "X-CSRF-Token": csrf },
+    });
+    expect(del.status()).toBe(200);
+    await page.getByTestId("restore-input").setInputFiles(file);
+    await expect(page.getByText("The backup was restored.")).toBeVisible();
+    const restored = (await (await page.request.get(api("/rules"))).json()) as {
+      custom: Array<{ value: string }>;
+    };
+    expect(restored.custom.map((r) => r.value)).toEqual(["10.1.0.0/16", "example.com"]);
+
+    // A file that is not a backup is refused with words, and nothing changes.
+    await page
+      .getByTestId("restore-input")
+      .setInputFiles({
+        name: "x.json",
+        mimeType: "application/json",
+        buffer: Buffer.from("{nope"),
+      });
+    await expect(
+      page.getByText(/Restore failed, nothing was changed: The file is not a Gatehouse backup/),
+    ).toBeVisible();
+    await page.getByTestId("restore-input").setInputFiles({
+      name: "v2.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify({ ...backup, version: 2 })),
+    });
+    await expect(
+      page.getByText(/Restore failed, nothing was changed: Unsupported backup version/),
+    ).toBeVisible();
+    await shootBothThemes(page, "system");
+
+    // Start the core; the dashboard then shows it online with its version.
+    await page
+      .getByRole("group", { name: "Core service" })
+      .getByRole("button", { name: "Start", exact: true })
+      .click();
+    await expect(page.getByText("The core was started.")).toBeVisible({ timeout: 20_000 });
+    await page.getByRole("link", { name: "Dashboard" }).click();
+    await expect(page.getByTestId("core-state")).toHaveText("Online", { timeout: 15_000 });
+    await expect(page.getByTestId("actual-node")).toContainText("Hong Kong 01", {
+      timeout: 15_000,
+    });
+    await shootBothThemes(page, "dashboard");
+
+    await page.getByRole("link", { name: "Connections" }).click();
+    await expect(page.getByTestId("conn-count")).toBeVisible();
+    await shootBothThemes(page, "connections");
+    await page.getByRole("link", { name: "Logs" }).click();
+    await expect(page.getByText("Live")).toBeVisible({ timeout: 10_000 });
+    await shootBothThemes(page, "logs");
+
+    // Logging out returns to the login form; logging in again works.
+    await page.getByRole("button", { name: "Log out" }).click();
+    await expect(page.getByText("You have signed out.")).toBeVisible();
+    await shootBothThemes(page, "login");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Logs", level: 1 })).toBeVisible();
+  });
+});

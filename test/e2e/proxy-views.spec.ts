@@ -1,0 +1,179 @@
+import { expect, test, type Page } from "@playwright/test";
+import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { shootBothThemes } from "./support/proxy-shots.js";
+
+let svc: ProxyConsole;
+
+test.beforeAll(async () => {
+  svc = await startProxyConsole();
+  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+});
+test.afterAll(async () => {
+  await svc?.close();
+});
+
+async function signIn(page: Page, hash = ""): Promise<void> {
+  await page.goto(`${svc.url}/${hash}`);
+  await page.getByLabel(/Password|密码/).fill(PASSWORD);
+  await page.getByRole("button", { name: /Sign in|登录/ }).click();
+  await expect(page.locator("main h1")).toBeVisible();
+}
+
+function connections(n: number) {
+  const base = Date.parse("2026-11-22T10:00:00Z");
+  return Array.from({ length: n }, (_, i) => ({
+    id: `c${i}`,
+    metadata: {
+      network: "tcp",
+      type: "HTTP",
+      sourceIP: "192.168.1.50",
+      destinationIP: "203.0.113.9",
+      sourcePort: "50000",
+      destinationPort: "443",
+      host: `host-${String(i).padStart(4, "0")}.example`,
+    },
+    upload: i * 10,
+    download: i * 100,
+    start: new Date(base + i * 1000).toISOString(),
+    chains: ["node-a", "PROXY"],
+    rule: "MATCH",
+    rulePayload: "",
+  }));
+}
+
+test.describe("proxy console views", () => {
+  test("the connections table stays windowed, sortable and searchable with 5,000 rows", async ({
+    page,
+  }) => {
+    const closed: string[] = [];
+    await page.route("**/api/v1/connections**", async (route) => {
+      const req = route.request();
+      if (req.method() === "DELETE") {
+        closed.push(new URL(req.url()).pathname);
+        return route.fulfill({ json: { ok: true } });
+      }
+      return route.fulfill({
+        json: { downloadTotal: 5e9, uploadTotal: 1e9, connections: connections(5000) },
+      });
+    });
+    await signIn(page, "#/connections");
+    await expect(page.getByTestId("conn-count")).toHaveText("5000 of 5000");
+    const rows = page.locator(".conn-table .vrow");
+    expect(await rows.count()).toBeLessThan(80);
+    // Newest first by default.
+    await expect(rows.first()).toContainText("host-4999.example");
+
+    const list = page.getByRole("rowgroup", { name: "Connection rows" });
+    const started = Date.now();
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect(page.getByText("host-0000.example")).toBeVisible();
+    expect(await rows.count()).toBeLessThan(80);
+
+    await page.getByRole("button", { name: /^Destination/ }).click();
+    await list.evaluate((el) => (el.scrollTop = 0));
+    await expect(rows.first()).toContainText("host-0000.example");
+    await expect(page.getByRole("columnheader", { name: /Destination/ })).toHaveAttribute(
+      "aria-sort",
+      "ascending",
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    await page.getByPlaceholder("Search host, source, rule, chain").fill("host-0042");
+    await expect(page.getByTestId("conn-count")).toHaveText("1 of 5000");
+    await page
+      .getByRole("button", { name: "Close the connection to host-0042.example:443" })
+      .click();
+    await expect.poll(() => closed).toContain("/api/v1/connections/c42");
+    await page.getByRole("button", { name: "Close all" }).click();
+    await expect(page.getByText("All connections were closed.")).toBeVisible();
+    expect(closed).toContain("/api/v1/connections");
+  });
+
+  test("the log view filters by level, clears, and says when the core stream ended", async ({
+    page,
+  }) => {
+    const events = [
+      [
+        "log",
+        { type: "info", payload: "[TCP] 192.168.1.50 --> example.com:443 match MATCH using PROXY" },
+      ],
+      ["log", { type: "warning", payload: "dial tcp: i/o timeout" }],
+      ["log", { type: "error", payload: "proxy node-a failed" }],
+      ["disconnected", { error: "the core closed the log stream" }],
+    ]
+      .map(([name, data]) => `event: ${String(name)}\ndata: ${JSON.stringify(data)}\n\n`)
+      .join("");
+    await page.route("**/api/v1/logs**", (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" },
+        body: events,
+      }),
+    );
+    await signIn(page, "#/logs");
+    await expect(page.getByText("proxy node-a failed")).toBeVisible();
+    await expect(page.getByText("dial tcp: i/o timeout")).toBeVisible();
+    await expect(page.getByRole("alert")).toContainText(
+      "The log stream from the core ended: the core closed the log stream",
+    );
+    await expect(page.getByRole("button", { name: "Reconnect" })).toBeVisible();
+    await page.getByLabel("Level").selectOption("error");
+    await expect(page.getByText("dial tcp: i/o timeout")).toHaveCount(0);
+    await expect(page.getByText("proxy node-a failed")).toBeVisible();
+    await page.getByRole("button", { name: "Clear" }).click();
+    await expect(page.getByText("No log lines yet.")).toBeVisible();
+  });
+
+  test("an expired event on the metrics stream returns to the login form", async ({ page }) => {
+    await page.route("**/api/v1/events**", (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { "Content-Type": "text/event-stream" },
+        body: "event: expired\ndata: \n\n",
+      }),
+    );
+    await signIn(page, "#/dashboard");
+    await expect(page.getByText("Your session has ended. Sign in again.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  });
+
+  test("Chinese on a 360 px phone: no sideways scrolling, language and theme switch by hand", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({
+      locale: "zh-CN",
+      viewport: { width: 360, height: 740 },
+    });
+    const page = await context.newPage();
+    await signIn(page, "#/dashboard");
+    await expect(page.getByRole("heading", { name: "概览", level: 1 })).toBeVisible();
+    await expect(page.getByText("代理内核")).toBeVisible();
+    for (const route of ["dashboard", "subscriptions", "nodes", "rules", "settings", "system"]) {
+      await page.goto(`${svc.url}/#/${route}`);
+      await expect(page.locator("main h1")).toBeVisible();
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, `sideways overflow on ${route}`).toBeLessThanOrEqual(0);
+    }
+    await page.goto(`${svc.url}/#/dashboard`);
+    await shootBothThemes(page, "mobile-zh-dashboard");
+    await page.goto(`${svc.url}/#/settings`);
+    await expect(page.getByText("透明网关（TUN）")).toBeVisible();
+    await shootBothThemes(page, "mobile-zh-settings");
+
+    await page.getByLabel("语言").selectOption("en");
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    await page.getByLabel("Theme").selectOption("dark");
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+    await context.close();
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import net, { type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startFeedServer, type FeedServer } from "../../fixtures/feed-server.js";
+import { createProxyService, type ProxyService } from "../../../server/proxy/service.js";
+
+export const PASSWORD = "gatehouse console e2e";
+
+export interface ProxyConsole {
+  /** `http://127.0.0.1:<port>` of the proxy service, which serves the console at `/`. */
+  url: string;
+  token: string;
+  feeds: FeedServer;
+  /** Feed URL of a Clash YAML subscription with usage headers. */
+  feedUrl: string;
+  dataDir: string;
+  service: ProxyService;
+  log: string[];
+  close(): Promise<void>;
+}
+
+/** A port nobody listens on right now (for the core's external controller). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((ok) => server.close(() => ok()));
+  return port;
+}
+
+/**
+ * The real proxy service on 127.0.0.1 port 0 with a temp data dir, the built console
+ * (renderer/dist), the fake core executable and a local subscription feed.
+ */
+export async function startProxyConsole(): Promise<ProxyConsole> {
+  const dataDir = mkdtempSync(join(tmpdir(), "gh-proxy-e2e-"));
+  const feeds = await startFeedServer();
+  feeds.setRoute("/sub/clash", {
+    feed: "clash.yml",
+    headers: {
+      "content-type": "text/yaml; charset=utf-8",
+      "subscription-userinfo":
+        "upload=1073741824; download=4294967296; total=107374182400; expire=1830297600",
+    },
+  });
+  const log: string[] = [];
+  const service = await createProxyService({
+    dataDir,
+    staticDir: resolve(process.env.GATEHOUSE_E2E_STATIC_DIR ?? "renderer/dist"),
+    coreBin: resolve("test/fixtures/fake-core.mjs"),
+    controllerPort: await freePort(),
+    coreReleaseURL: `${feeds.url}/release`,
+    log: (line) => log.push(line),
+  });
+  const server = http.createServer(service.app);
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  service.setOwnPort(port);
+  await service.start();
+  const token = service.setupToken;
+  if (!token) throw new Error("a fresh proxy service must have a setup token");
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    feeds,
+    feedUrl: `${feeds.url}/sub/clash`,
+    dataDir,
+    service,
+    log,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+      await service.close();
+      await feeds.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
