@@ -1,5 +1,13 @@
 import { fastProxies } from "./fast-yaml.js";
-import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Node as YamlNode,
+  type YAMLMap,
+} from "yaml";
 
 /**
  * Fields mihomo decodes as strings. YAML 1.2 reads `password: 0123` as the number 123; Go's
@@ -13,18 +21,42 @@ export const STRING_KEYS = new Set([
   "ip", "ipv6", "up", "down", "version",
 ]); // prettier-ignore
 
-function keepSourceText(node: unknown, js: unknown, depth: number): void {
+type Resolve = (node: unknown) => unknown;
+
+function isMergeKey(key: unknown): boolean {
+  return typeof key === "symbol" || key === "<<";
+}
+
+/** A map's entries as the library's toJS sees them: own keys (last wins), then merged ones. */
+function entries(node: YAMLMap, resolve: Resolve): Map<string, unknown> {
+  const own = new Map<string, unknown>();
+  const merged: unknown[] = [];
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? pair.key.value : null;
+    if (isMergeKey(key)) {
+      const source = resolve(pair.value);
+      if (isSeq(source)) merged.push(...source.items.map(resolve));
+      else merged.push(source);
+    } else if (typeof key === "string") own.set(key, pair.value);
+  }
+  for (const source of merged) {
+    if (!isMap(source)) continue;
+    for (const [key, value] of entries(source, resolve)) if (!own.has(key)) own.set(key, value);
+  }
+  return own;
+}
+
+function keepSourceText(raw: unknown, js: unknown, resolve: Resolve, depth: number): void {
+  const node = resolve(raw);
   if (depth > 8 || !js || typeof js !== "object") return;
   if (isSeq(node) && Array.isArray(js)) {
-    node.items.forEach((item, i) => keepSourceText(item, js[i], depth + 1));
+    node.items.forEach((item, i) => keepSourceText(item, js[i], resolve, depth + 1));
     return;
   }
   if (!isMap(node) || Array.isArray(js)) return;
   const target = js as Record<string, unknown>;
-  for (const pair of node.items) {
-    const key = isScalar(pair.key) ? pair.key.value : null;
-    if (typeof key !== "string") continue;
-    const value = pair.value;
+  for (const [key, rawValue] of entries(node, resolve)) {
+    const value = resolve(rawValue);
     if (isScalar(value)) {
       if (
         STRING_KEYS.has(key) &&
@@ -36,7 +68,7 @@ function keepSourceText(node: unknown, js: unknown, depth: number): void {
         target[key] = value.source;
       }
     } else {
-      keepSourceText(value, target[key], depth + 1);
+      keepSourceText(value, target[key], resolve, depth + 1);
     }
   }
 }
@@ -65,6 +97,7 @@ export function readWithLibrary(text: string): ClashReadResult {
   // One alias per node is normal (`<<: *defaults`); exponential expansion still stops.
   const js = doc.toJS({ maxAliasCount: 1_000_000 }) as { proxies?: unknown };
   const proxies = Array.isArray(js.proxies) ? js.proxies : [];
-  seq.items.forEach((item, i) => keepSourceText(item, proxies[i], 0));
+  const resolve: Resolve = (n) => (isAlias(n) ? n.resolve(doc) : n);
+  seq.items.forEach((item, i) => keepSourceText(item, proxies[i], resolve, 0));
   return { proxies };
 }

@@ -5,6 +5,7 @@ import {
   isTrue,
   list,
   put,
+  safeDecode,
   splitLink,
   toPort,
   transport,
@@ -56,7 +57,11 @@ export function parseVmess(link: string): MihomoProxy | null {
   const tls = v.tls === true || text(v.tls).toLowerCase() === "tls";
   if (tls) {
     node.tls = true;
-    put(node, "servername", sni || (tr.network === "ws" || tr.network === "h2" ? host : ""));
+    put(
+      node,
+      "servername",
+      sni || (tr.network === "ws" || tr.network === "h2" ? list(host)[0] : ""),
+    );
     put(node, "alpn", list(text(v.alpn)));
     put(node, "client-fingerprint", text(v.fp));
     if (isTrue(text(v.allowInsecure)) || v["skip-cert-verify"] === true) {
@@ -112,7 +117,7 @@ export function parseVless(link: string): MihomoProxy | null {
     type: "vless",
     server: parts.host,
     port,
-    uuid: decodeURIComponentSafe(parts.userinfo),
+    uuid: safeDecode(parts.userinfo),
     udp: true,
   };
   if (security === "tls" || security === "reality" || security === "xtls") {
@@ -136,18 +141,10 @@ export function parseTrojan(link: string): MihomoProxy | null {
     type: "trojan",
     server: parts.host,
     port,
-    password: decodeURIComponentSafe(parts.userinfo),
+    password: safeDecode(parts.userinfo),
     udp: true,
   };
   if (!applySecurity(node, parts, "sni")) return null;
   if (!applyTransport(node, parts)) return null;
   return node;
-}
-
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
