@@ -66,7 +66,10 @@ describe("actualNodeOf", () => {
   const A = "a".repeat(24);
 
   it("follows PROXY to AUTO's choice and maps it to the node id", () => {
-    const proxies = { PROXY: p("PROXY", "AUTO"), AUTO: p("AUTO", `[${A}] HK/1`) };
+    const proxies: Record<string, CoreProxy> = {
+      PROXY: p("PROXY", "AUTO"),
+      AUTO: p("AUTO", `[${A}] HK/1`),
+    };
     proxies[`[${A}] HK/1`] = p(`[${A}] HK/1`);
     expect(actualNodeOf(proxies)).toBe(`${A}/sub-${A}/HK/1`);
   });
