@@ -1,7 +1,9 @@
 import { Component, StrictMode, type ReactNode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.js";
-import "./styles.css";
+import "./styles-base.css";
+import "./styles-parts.css";
+import "./styles-screens.css";
 
 /** Never a blank page: a render failure shows its message and a reload button. */
 class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {

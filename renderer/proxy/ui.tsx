@@ -6,7 +6,7 @@ import { useT, type Translate } from "./i18n.js";
 export function errorText(err: unknown, t: Translate): string {
   if (err instanceof ApiError) {
     if (err.status === 0) return t("error.unreachable");
-    if (err.status === 429) return `${t("error.busy")} ${err.message}`;
+    if (err.status === 429) return err.message || t("error.busy");
     if (err.status === 503) return `${t("error.coreDown")} ${err.message}`;
     return err.message;
   }

@@ -18,6 +18,12 @@ test.describe("proxy console", () => {
   }) => {
     test.setTimeout(120_000);
     const api = (path: string) => `${svc.url}/api/v1${path}`;
+    // The console must run under the service's strict CSP without violations or crashes.
+    const problems: string[] = [];
+    page.on("console", (m) => {
+      if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
+    });
+    page.on("pageerror", (e) => problems.push(e.message));
     await page.emulateMedia({ colorScheme: "light" });
     await page.goto(svc.url);
 
@@ -35,6 +41,7 @@ test.describe("proxy console", () => {
     await page.getByRole("button", { name: "Set password and sign in" }).click();
     await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
     await expect(page.getByTestId("core-state")).toHaveText("Offline");
+    await shootBothThemes(page, "dashboard-offline");
 
     // Add a subscription: the console refreshes it right after creating it.
     await page.getByRole("link", { name: "Subscriptions" }).click();
@@ -157,13 +164,11 @@ test.describe("proxy console", () => {
     expect(restored.custom.map((r) => r.value)).toEqual(["10.1.0.0/16", "example.com"]);
 
     // A file that is not a backup is refused with words, and nothing changes.
-    await page
-      .getByTestId("restore-input")
-      .setInputFiles({
-        name: "x.json",
-        mimeType: "application/json",
-        buffer: Buffer.from("{nope"),
-      });
+    await page.getByTestId("restore-input").setInputFiles({
+      name: "x.json",
+      mimeType: "application/json",
+      buffer: Buffer.from("{nope"),
+    });
     await expect(
       page.getByText(/Restore failed, nothing was changed: The file is not a Gatehouse backup/),
     ).toBeVisible();
@@ -175,6 +180,12 @@ test.describe("proxy console", () => {
     await expect(
       page.getByText(/Restore failed, nothing was changed: Unsupported backup version/),
     ).toBeVisible();
+    await page.getByRole("button", { name: "Check for updates" }).click();
+    await expect(page.getByText("v1.19.9")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Release notes" })).toHaveAttribute(
+      "href",
+      /v1\.19\.9$/,
+    );
     await shootBothThemes(page, "system");
 
     // Start the core; the dashboard then shows it online with its version.
@@ -190,6 +201,19 @@ test.describe("proxy console", () => {
     });
     await shootBothThemes(page, "dashboard");
 
+    // With the core up, a group latency test colours the nodes; a site test answers in words.
+    await page.getByRole("link", { name: "Nodes" }).click();
+    await page.getByRole("button", { name: "Test the nodes of Provider A" }).click();
+    await expect(page.getByRole("button", { name: "Test this group" })).toBeEnabled({
+      timeout: 30_000,
+    });
+    await expect(hk.locator(".latency")).not.toHaveText("not tested");
+    await page.getByRole("link", { name: "System" }).click();
+    await page.getByRole("button", { name: "Test Baidu" }).click();
+    await expect(page.getByTestId("site-baidu")).not.toHaveText(/not tested|waiting|testing/, {
+      timeout: 20_000,
+    });
+
     await page.getByRole("link", { name: "Connections" }).click();
     await expect(page.getByTestId("conn-count")).toBeVisible();
     await shootBothThemes(page, "connections");
@@ -204,5 +228,6 @@ test.describe("proxy console", () => {
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("heading", { name: "Logs", level: 1 })).toBeVisible();
+    expect(problems).toEqual([]);
   });
 });

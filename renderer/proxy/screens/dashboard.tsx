@@ -52,7 +52,9 @@ function StatusCard({ status }: { status: Status }) {
           <span className={`badge ${online ? "badge-good" : "badge-bad"}`} data-testid="core-state">
             {online ? t("dash.online") : t("dash.offline")}
           </span>
-          {!status.coreInstalled ? <span className="muted"> {t("dash.notInstalled")}</span> : null}
+          {!status.coreInstalled ? (
+            <span className="muted note"> {t("dash.notInstalled")}</span>
+          ) : null}
         </dd>
       </div>
       <div>
@@ -118,14 +120,12 @@ export function DashboardScreen() {
   const s = status.data;
   return (
     <div className="grid">
-      <Card
-        title={t("dash.coreTitle")}
-        actions={<ServiceButtons onDone={() => void status.reload()} />}
-      >
+      <Card title={t("dash.coreTitle")}>
         {s ? <StatusCard status={s} /> : status.loading ? <Loading /> : null}
         <Alert text={status.error} />
         {s?.coreError ? <Alert text={t("dash.coreError", { error: s.coreError })} /> : null}
         {s?.configError ? <Alert text={t("dash.configError", { error: s.configError })} /> : null}
+        <ServiceButtons onDone={() => void status.reload()} />
       </Card>
       <Card title={t("dash.trafficTitle")}>
         <TrafficChart samples={samples} />

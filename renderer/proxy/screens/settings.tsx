@@ -92,6 +92,7 @@ export function SettingsScreen() {
       const saved = await api<Settings>("PUT", "/settings", fromDraft(draft));
       setDraft(toDraft(saved));
       setTried(false);
+      await loaded.reload();
     }, t("set.saved"));
   };
 

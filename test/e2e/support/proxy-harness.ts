@@ -45,6 +45,13 @@ export async function startProxyConsole(): Promise<ProxyConsole> {
         "upload=1073741824; download=4294967296; total=107374182400; expire=1830297600",
     },
   });
+  feeds.setRoute("/release", {
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      tag_name: "v1.19.9",
+      html_url: "https://github.com/MetaCubeX/mihomo/releases/tag/v1.19.9",
+    }),
+  });
   const log: string[] = [];
   const service = await createProxyService({
     dataDir,
