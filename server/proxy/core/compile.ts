@@ -150,7 +150,6 @@ export function compileConfig(input: CoreInput, opts: CompileOptions): CompiledC
     "external-controller": `127.0.0.1:${opts.controllerPort}`,
     secret: opts.secret,
     profile: { "store-selected": false, "store-fake-ip": false },
-    "geodata-mode": true,
     dns: {
       enable: true,
       listen: `0.0.0.0:${settings.dnsPort}`,
