@@ -34,8 +34,8 @@ function formatBytes(n: number): string {
 }
 
 function formatSeconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1).replace(/\.0$/, "")} second${s === 1 ? "" : "s"}`;
+  const s = Number((ms / 1000).toFixed(3));
+  return `${s} second${s === 1 ? "" : "s"}`;
 }
 
 function parseTarget(raw: string, base?: URL): URL {
