@@ -11,6 +11,21 @@ export interface Sample {
 }
 
 const WINDOW_MS = 120_000;
+const UNIT_NAMES = ["B/s", "KiB/s", "MiB/s", "GiB/s"];
+const STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+
+/** A round grid step (1, 2, 5 x 10^n of a binary unit) so that three steps cover `peak`. */
+export function gridStep(peak: number): { step: number; label(i: number): string } {
+  for (let u = 0; u < UNIT_NAMES.length; u++) {
+    for (const mult of STEPS) {
+      const step = mult * 1024 ** u;
+      if (step * 3 >= peak || (u === UNIT_NAMES.length - 1 && mult === 500)) {
+        return { step, label: (i) => `${mult * i} ${UNIT_NAMES[u]}` };
+      }
+    }
+  }
+  return { step: peak / 3, label: (i) => formatRate((peak / 3) * i) };
+}
 
 /**
  * Upload/download rates over the last two minutes on a canvas. The time axis scrolls every
@@ -42,7 +57,8 @@ export function TrafficChart({ samples }: { samples: Sample[] }) {
       // Lag one sample interval behind "now" so the newest point arrives off the right edge.
       const now = Date.now() - 2000;
       const points = data.current.filter((s) => s.at >= now - WINDOW_MS - 4000);
-      const max = Math.max(1024, ...points.map((s) => Math.max(s.up, s.down))) * 1.15;
+      const grid = gridStep(Math.max(1024, ...points.map((s) => Math.max(s.up, s.down))));
+      const max = grid.step * 3 * 1.08;
       const x = (at: number) => width - ((now - at) / WINDOW_MS) * width;
       const y = (v: number) => height - 4 - (v / max) * (height - 20);
 
@@ -51,12 +67,12 @@ export function TrafficChart({ samples }: { samples: Sample[] }) {
       g.fillStyle = cssVar("--muted");
       g.font = "11px system-ui, sans-serif";
       for (let i = 1; i <= 3; i++) {
-        const gy = Math.round(y((max / 1.15) * (i / 3))) + 0.5;
+        const gy = Math.round(y(grid.step * i)) + 0.5;
         g.beginPath();
         g.moveTo(0, gy);
         g.lineTo(width, gy);
         g.stroke();
-        g.fillText(formatRate(((max / 1.15) * i) / 3), 4, gy - 3);
+        g.fillText(grid.label(i), 4, gy - 3);
       }
       const line = (key: "up" | "down", colour: string) => {
         if (points.length < 2) return;

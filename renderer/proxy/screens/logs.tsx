@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useT } from "../i18n.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import type { LogItem } from "../types.js";
@@ -31,6 +31,9 @@ export function LogsScreen() {
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
   const buffer = useRef<Line[]>([]);
+  const incoming = useRef<Line[]>([]);
+  const flush = useRef(0);
+  useEffect(() => () => cancelAnimationFrame(flush.current), []);
 
   useEventStream(
     "/logs",
@@ -43,7 +46,17 @@ export function LogsScreen() {
           buffer.current.push(line);
           if (buffer.current.length > KEEP) buffer.current.splice(0, buffer.current.length - KEEP);
           setHeld(buffer.current.length);
-        } else setLines((prev) => [...prev, line].slice(-KEEP));
+        } else {
+          // A busy core logs hundreds of lines a second: append them in one render per frame.
+          incoming.current.push(line);
+          if (flush.current === 0) {
+            flush.current = requestAnimationFrame(() => {
+              flush.current = 0;
+              const batch = incoming.current.splice(0);
+              setLines((prev) => [...prev, ...batch].slice(-KEEP));
+            });
+          }
+        }
       },
       disconnected: (raw) => {
         let error = "";

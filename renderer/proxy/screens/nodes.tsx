@@ -1,30 +1,13 @@
 import { useMemo, useState } from "react";
 import { api } from "../api.js";
-import { latencyClass } from "../format.js";
 import { useT } from "../i18n.js";
 import type { NodeTestResults, NodeView, Settings } from "../types.js";
 import { Alert, Card, errorText, Loading, useAction, useLoad } from "../ui.js";
+import { NodeGroup, type Group } from "./node-group.js";
 
 const TEST_CHUNK = 500; // the API takes 1..500 ids per call
-
-interface Group {
-  id: string;
-  name: string;
-  nodes: NodeView[];
-}
-
-function Latency({ node, result }: { node: NodeView; result?: { delay: number; error: string } }) {
-  const t = useT();
-  const failed = result ? result.error !== "" || result.delay <= 0 : node.alive === false;
-  const delay = result ? result.delay : node.delay;
-  const cls = latencyClass(delay, failed);
-  const text = failed ? t("nodes.failed") : delay === null ? t("nodes.untested") : `${delay} ms`;
-  return (
-    <span className={`latency latency-${cls}`} title={result?.error || undefined}>
-      {text}
-    </span>
-  );
-}
+/** Above this many nodes, groups start closed (unless filtered or holding the choice). */
+const OPEN_LIMIT = 600;
 
 export function NodesScreen() {
   const t = useT();
@@ -75,6 +58,7 @@ export function NodesScreen() {
     await Promise.all([settings.reload(), nodes.reload()]);
   };
 
+  const total = nodes.data?.length ?? 0;
   const visibleIds = groups.flatMap((g) => g.nodes.map((n) => n.id));
   return (
     <Card title={t("nodes.title")}>
@@ -136,55 +120,16 @@ export function NodesScreen() {
         <p className="muted">{t("nodes.noMatch")}</p>
       ) : null}
       {groups.map((g) => (
-        <details key={g.id} open className="group">
-          <summary>
-            <span className="group-name">{g.name}</span>{" "}
-            <span className="muted">{t("nodes.count", { n: g.nodes.length })}</span>
-          </summary>
-          <div className="button-row">
-            <button
-              type="button"
-              onClick={() =>
-                void test(
-                  g.id,
-                  g.nodes.map((n) => n.id),
-                )
-              }
-              disabled={testing !== ""}
-              aria-label={t("nodes.testGroupLabel", { name: g.name })}
-            >
-              {testing === g.id ? t("nodes.testing") : t("nodes.testGroup")}
-            </button>
-          </div>
-          <ul className="nodes" aria-label={g.name}>
-            {g.nodes.map((n) => (
-              <li
-                key={n.id}
-                className={`node${n.selected ? " node-selected" : ""}`}
-                aria-label={n.name}
-              >
-                <span className="node-name">{n.name}</span>
-                <span className="muted">
-                  {n.type}
-                  {n.udp ? " · UDP" : ""}
-                </span>
-                <Latency node={n} result={results[n.id]} />
-                {n.selected ? (
-                  <span className="badge badge-good">{t("nodes.current")}</span>
-                ) : (
-                  <button
-                    type="button"
-                    onClick={() => void choose({ mode: "manual", id: n.id })}
-                    disabled={select.busy}
-                    aria-label={t("nodes.useLabel", { name: n.name })}
-                  >
-                    {t("nodes.use")}
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        </details>
+        <NodeGroup
+          key={g.id}
+          group={g}
+          startOpen={total <= OPEN_LIMIT || filter.trim() !== "" || g.nodes.some((n) => n.selected)}
+          results={results}
+          testing={testing}
+          busy={select.busy}
+          onTest={(key, ids) => void test(key, ids)}
+          onChoose={(id) => void choose({ mode: "manual", id })}
+        />
       ))}
     </Card>
   );
