@@ -191,6 +191,10 @@ export const en = {
     "Devices that use this machine as their gateway are proxied without any settings of their own.",
   "set.tunGuidance": "TUN readiness",
   "set.ipForward": "IPv4 forwarding",
+  "set.tunWarnForward":
+    "IPv4 forwarding is off on this machine: devices that use it as their gateway will not get through until it is turned on.",
+  "set.tunWarnDevice":
+    "This machine has no TUN device (/dev/net/tun): the core cannot start in TUN mode.",
   "set.tunDevice": "TUN device",
   "set.rulesInstalled": "Firewall rules",
   "set.serviceControl": "Service control",

@@ -187,6 +187,8 @@ export const zh: Record<keyof typeof en, string> = {
   "set.tunHint": "把本机设为网关的设备无需任何设置即可走代理。",
   "set.tunGuidance": "TUN 准备情况",
   "set.ipForward": "IPv4 转发",
+  "set.tunWarnForward": "本机未开启 IPv4 转发：在开启之前，把本机设为网关的设备无法上网。",
+  "set.tunWarnDevice": "本机没有 TUN 设备（/dev/net/tun）：内核无法以 TUN 模式启动。",
   "set.tunDevice": "TUN 设备",
   "set.rulesInstalled": "防火墙规则",
   "set.serviceControl": "服务控制",

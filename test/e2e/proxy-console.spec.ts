@@ -97,6 +97,11 @@ test.describe("proxy console", () => {
     await expect(
       page.getByText("Ports 8080 and 9090 are used by the gateway itself."),
     ).toBeVisible();
+    await page.getByLabel("TUN mode on").check();
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Needed for TUN mode.").first()).toBeVisible();
+    await expect(page.getByText("Must be 53 in TUN mode.", { exact: true }).first()).toBeVisible();
+    await page.getByLabel("TUN mode on").uncheck();
     await mixed.fill("7891");
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByText("Settings saved.")).toBeVisible();

@@ -20,7 +20,7 @@ function Check({ ok, label }: { ok: boolean; label: string }) {
   );
 }
 
-function TunGuidance({ net }: { net: NetworkInfo }) {
+function TunGuidance({ net, tunOn }: { net: NetworkInfo; tunOn: boolean }) {
   const t = useT();
   return (
     <div className="guidance" aria-label={t("set.tunGuidance")}>
@@ -30,6 +30,8 @@ function TunGuidance({ net }: { net: NetworkInfo }) {
         <Check ok={net.rulesInstalled} label={t("set.rulesInstalled")} />
         <Check ok={net.serviceControl} label={t("set.serviceControl")} />
       </ul>
+      {tunOn && !net.ipForward ? <Alert text={t("set.tunWarnForward")} /> : null}
+      {tunOn && !net.tunDevice ? <Alert text={t("set.tunWarnDevice")} /> : null}
       {net.guidance ? <p className="hint-block">{net.guidance}</p> : null}
     </div>
   );
@@ -158,7 +160,7 @@ export function SettingsScreen() {
           {t("set.tunEnabled")}
         </label>
         <p className="muted">{t("set.tunHint")}</p>
-        {network.data ? <TunGuidance net={network.data} /> : null}
+        {network.data ? <TunGuidance net={network.data} tunOn={draft.tunEnabled === true} /> : null}
         <Alert text={network.error ? t("set.networkError", { error: network.error }) : ""} />
         <div className="form-grid">
           <Field label={t("set.interface")} error={problems.interface}>
