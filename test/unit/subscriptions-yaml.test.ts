@@ -165,4 +165,40 @@ proxy-groups:
     }
     expect(fastCount).toBeGreaterThan(150); // the subset covers most of what a provider writes
   });
+
+  it("agrees with the library on 3,000 seeded documents of hand-written tricky scalars", () => {
+    const toks = [
+      "a", "0123", "? x", "?x", ":x", ": x", "-x", "- x", "x:y", "x: y", "x #c", "x#c", "'q'",
+      "'q' z", '"d"', '"d\\"e"', "[a, b]", "{a: b}", "[a,", "{a", "}", "]", "a,b", "a]b", "@x",
+      "%x", "!x", "&x", "*x", "|", ">", "~", "", "true", "1e5", "0x1f", "#", "a b  c", "'it''s'",
+      '"\\x41"', '"\\q"', "[]", "{}", "[[a]]", "{a: [b, {c: d}]}", "{a: b: c}", "[a: b]",
+      "{? a}", "'", '"', "é", "a\\b",
+    ]; // prettier-ignore
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const t = (): string => toks[rand(toks.length)] ?? "";
+    let fastCount = 0;
+    for (let d = 0; d < 3000; d++) {
+      const lines = ["proxies:"];
+      for (let i = 0; i < 1 + rand(3); i++) {
+        const shape = rand(5);
+        if (shape === 0) lines.push(`  - {name: ${t()}, password: ${t()}}`);
+        else if (shape === 1) lines.push(`  - name: ${t()}`, `    password: ${t()}`);
+        else if (shape === 2) lines.push(`  - ${t()}`);
+        else if (shape === 3) {
+          lines.push("-   name: " + t(), "    ws-opts:", `      path: ${t()}`, "", "    # c");
+          lines.push("    alpn:", `    - ${t()}`, `    -  ${t()}`);
+        } else lines.push(" - name: x", "   opts:", `     - a: ${t()}`, `       b: ${t()}`);
+      }
+      const doc = lines.join("\n") + "\n";
+      const fast = fastProxies(doc, STRING_KEYS);
+      if (fast === null) continue;
+      fastCount++;
+      expect(readWithLibrary(doc), doc).toEqual({ proxies: fast });
+    }
+    expect(fastCount).toBeGreaterThan(300);
+  });
 });

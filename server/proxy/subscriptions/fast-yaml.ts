@@ -16,6 +16,14 @@ interface Line {
   text: string;
 }
 
+/** Whether a plain scalar may start at s[i] (YAML's rules for indicator characters). */
+function plainStart(s: string, i: number): boolean {
+  const c = s[i];
+  if (c === undefined || /[[\]{},#&*!|>'"%@`]/.test(c)) return false;
+  if (c === "?" || c === ":" || c === "-") return !/^$|[ ,[\]{}]/.test(s[i + 1] ?? "");
+  return true;
+}
+
 const skip = (s: string, i: number): number => {
   while (s[i] === " ") i++;
   return i;
@@ -63,7 +71,7 @@ function flow(s: string, i: number, key: string | null, keys: Set<string>): [unk
     return [out, i + 1];
   }
   if (c === '"' || c === "'") return quoted(s, i);
-  if (c === undefined || /[&*!|>%@`#]/.test(c)) give();
+  if (!plainStart(s, i)) give();
   const start = i;
   while (i < s.length && !/[,{}[\]]/.test(s[i] ?? "")) {
     if (s[i] === ":" && (s[i + 1] === " " || s[i + 1] === undefined)) give();
@@ -101,7 +109,7 @@ function inlineValue(s: string, key: string | null, keys: Set<string>): unknown 
     rest(s, i);
     return v;
   }
-  if (c === undefined || /[&*!|>%@`]/.test(c) || s.startsWith("- ") || s === "-") give();
+  if (!plainStart(s, 0)) give();
   const hash = s.indexOf(" #");
   const text = (hash >= 0 ? s.slice(0, hash) : s).trimEnd();
   if (text.includes(": ") || text.endsWith(":")) give();
