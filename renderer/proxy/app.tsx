@@ -66,6 +66,12 @@ function Console() {
   useEffect(() => {
     document.title = `${t(`nav.${route}` as Key)} · ${t("app.title")}`;
   }, [route, t]);
+  const firstRoute = useRef<string>(route);
+  useEffect(() => {
+    // After navigating, keyboard and screen-reader users land on the new screen, not the menu.
+    if (route !== firstRoute.current) mainRef.current?.focus({ preventScroll: true });
+    firstRoute.current = "";
+  }, [route]);
   return (
     <div className="layout">
       <header className="topbar">

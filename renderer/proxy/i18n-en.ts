@@ -208,6 +208,7 @@ export const en = {
   "set.lanIP": "LAN address of this machine",
   "set.lanCIDR": "LAN network (CIDR)",
   "set.gateway": "Upstream gateway",
+  "set.example": "For example {value}",
   "set.save": "Save settings",
   "set.revert": "Undo changes",
   "set.saved": "Settings saved.",

@@ -202,6 +202,7 @@ export const zh: Record<keyof typeof en, string> = {
   "set.lanIP": "本机局域网地址",
   "set.lanCIDR": "局域网网段（CIDR）",
   "set.gateway": "上游网关",
+  "set.example": "例如 {value}",
   "set.save": "保存设置",
   "set.revert": "撤销修改",
   "set.saved": "设置已保存。",

@@ -184,9 +184,9 @@ export function SettingsScreen() {
               </select>
             )}
           </Field>
-          {text("lanIP", t("set.lanIP"), "192.168.1.2")}
-          {text("lanCIDR", t("set.lanCIDR"), "192.168.1.0/24")}
-          {text("gateway", t("set.gateway"), "192.168.1.1")}
+          {text("lanIP", t("set.lanIP"), t("set.example", { value: "192.168.1.2" }))}
+          {text("lanCIDR", t("set.lanCIDR"), t("set.example", { value: "192.168.1.0/24" }))}
+          {text("gateway", t("set.gateway"), t("set.example", { value: "192.168.1.1" }))}
         </div>
       </Card>
       <div className="form-actions sticky-actions">
