@@ -77,7 +77,7 @@ export const en = {
   "dash.active": "active",
   "dash.inactive": "not active",
   "dash.counts": "Subscriptions / nodes",
-  "dash.countsValue": "{subs} subscriptions, {nodes} nodes",
+  "dash.countsValue": "{subs} / {nodes}",
   "dash.coreError": "Core problem: {error}",
   "dash.configError": "Configuration problem: {error}",
   "dash.trafficTitle": "Traffic",

@@ -77,7 +77,7 @@ export const zh: Record<keyof typeof en, string> = {
   "dash.active": "已生效",
   "dash.inactive": "未生效",
   "dash.counts": "订阅 / 节点",
-  "dash.countsValue": "{subs} 个订阅，{nodes} 个节点",
+  "dash.countsValue": "{subs} / {nodes}",
   "dash.coreError": "内核问题：{error}",
   "dash.configError": "配置问题：{error}",
   "dash.trafficTitle": "流量",

@@ -107,7 +107,7 @@ export function TrafficChart({ samples }: { samples: Sample[] }) {
     down: formatRate(last?.down ?? 0),
   });
   return (
-    <figure className="chart">
+    <figure className="chart" data-samples={samples.length}>
       <canvas ref={canvas} role="img" aria-label={label} />
       <figcaption>
         <span className="legend legend-up">{t("dash.up")}</span>

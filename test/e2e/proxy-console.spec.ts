@@ -204,15 +204,22 @@ test.describe("proxy console", () => {
     await expect(page.getByTestId("actual-node")).toContainText("Hong Kong 01", {
       timeout: 15_000,
     });
+    // Let a few 2-second metrics samples arrive so the chart has lines to show.
+    await expect
+      .poll(async () => Number(await page.locator("figure.chart").getAttribute("data-samples")), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThanOrEqual(3);
     await shootBothThemes(page, "dashboard");
 
     // With the core up, a group latency test colours the nodes; a site test answers in words.
     await page.getByRole("link", { name: "Nodes" }).click();
     await page.getByRole("button", { name: "Test the nodes of Provider A" }).click();
-    await expect(page.getByRole("button", { name: "Test this group" })).toBeEnabled({
+    await expect(page.getByRole("button", { name: "Test the nodes of Provider A" })).toBeEnabled({
       timeout: 30_000,
     });
     await expect(hk.locator(".latency")).not.toHaveText("not tested");
+    await shootBothThemes(page, "nodes-tested");
     await page.getByRole("link", { name: "System" }).click();
     await page.getByRole("button", { name: "Test Baidu" }).click();
     await expect(page.getByTestId("site-baidu")).not.toHaveText(/not tested|waiting|testing/, {

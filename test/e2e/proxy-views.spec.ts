@@ -83,6 +83,7 @@ test.describe("proxy console views", () => {
     );
     expect(Date.now() - started).toBeLessThan(5000);
 
+    await shootBothThemes(page, "connections-5000");
     await page.getByPlaceholder("Search host, source, rule, chain").fill("host-0042");
     await expect(page.getByTestId("conn-count")).toHaveText("1 of 5000");
     await page
@@ -122,6 +123,7 @@ test.describe("proxy console views", () => {
       "The log stream from the core ended: the core closed the log stream",
     );
     await expect(page.getByRole("button", { name: "Reconnect" })).toBeVisible();
+    await shootBothThemes(page, "logs-disconnected");
     await page.getByLabel("Level").selectOption("error");
     await expect(page.getByText("dial tcp: i/o timeout")).toHaveCount(0);
     await expect(page.getByText("proxy node-a failed")).toBeVisible();
@@ -153,7 +155,16 @@ test.describe("proxy console views", () => {
     await signIn(page, "#/dashboard");
     await expect(page.getByRole("heading", { name: "概览", level: 1 })).toBeVisible();
     await expect(page.getByText("代理内核")).toBeVisible();
-    for (const route of ["dashboard", "subscriptions", "nodes", "rules", "settings", "system"]) {
+    for (const route of [
+      "dashboard",
+      "subscriptions",
+      "nodes",
+      "rules",
+      "settings",
+      "connections",
+      "logs",
+      "system",
+    ]) {
       await page.goto(`${svc.url}/#/${route}`);
       await expect(page.locator("main h1")).toBeVisible();
       const overflow = await page.evaluate(

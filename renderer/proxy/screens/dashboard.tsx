@@ -10,6 +10,13 @@ import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
 
 const KEEP_MS = 130_000;
 
+/** Node ids are `<subscription>/<provider>/<name>`; built-ins (REJECT, DIRECT) are shown as they are. */
+export function nodeName(id: string): string {
+  const first = id.indexOf("/");
+  const second = first < 0 ? -1 : id.indexOf("/", first + 1);
+  return second > 0 ? id.slice(second + 1) : id;
+}
+
 export function ServiceButtons({ onDone }: { onDone?: () => void }) {
   const t = useT();
   const action = useAction();
@@ -68,7 +75,7 @@ function StatusCard({ status }: { status: Status }) {
       <div>
         <dt>{t("dash.actualNode")}</dt>
         <dd data-testid="actual-node">
-          {status.actualNode || t("dash.unknown")}
+          <span title={status.actualNode}>{nodeName(status.actualNode) || t("dash.unknown")}</span>
           {status.actualNode && !status.selectedAvailable ? (
             <span className="badge badge-bad"> {t("dash.unavailable")}</span>
           ) : null}
