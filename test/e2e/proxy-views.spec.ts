@@ -95,6 +95,60 @@ test.describe("proxy console views", () => {
     expect(closed).toContain("/api/v1/connections");
   });
 
+  test("a batch latency test of 1,200 nodes goes out in calls of at most 500 ids", async ({
+    page,
+  }) => {
+    const nodes = Array.from({ length: 1200 }, (_, i) => {
+      const sub = i < 700 ? "a".repeat(24) : "b".repeat(24);
+      const name = `node ${i}`;
+      return {
+        id: `${sub}/sub-${sub}/${name}`,
+        name,
+        subscriptionID: sub,
+        subscriptionName: i < 700 ? "Big provider" : "Small provider",
+        type: "ss",
+        udp: false,
+        delay: null,
+        alive: null,
+        selected: false,
+      };
+    });
+    const batches: number[] = [];
+    await page.route("**/api/v1/nodes", (route) => route.fulfill({ json: nodes }));
+    await page.route("**/api/v1/nodes/test", async (route) => {
+      const { ids } = route.request().postDataJSON() as { ids: string[] };
+      batches.push(ids.length);
+      const out: Record<string, { delay: number; error: string }> = {};
+      for (const id of ids) {
+        const n = Number(id.split(" ").pop());
+        out[id] =
+          n % 3 === 0 ? { delay: 0, error: "Timeout" } : { delay: (n % 5) * 150 + 50, error: "" };
+      }
+      await route.fulfill({ json: out });
+    });
+    await signIn(page, "#/nodes");
+    // Over 600 nodes the groups start closed, so nothing heavy is rendered up front.
+    await expect(page.getByText("1200 nodes")).toHaveCount(0);
+    await expect(page.getByText("700 nodes")).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Use node/ })).toHaveCount(0);
+    await page.getByRole("button", { name: "Test all shown" }).click();
+    await expect.poll(() => batches).toEqual([500, 500, 200]);
+    await page.getByText("Small provider").click();
+    const latency = (n: number) =>
+      page.getByRole("listitem", { name: `node ${n}`, exact: true }).locator(".latency");
+    await expect(latency(700)).toHaveText("50 ms");
+    await expect(latency(700)).toHaveClass(/latency-good/);
+    await expect(latency(701)).toHaveText("200 ms");
+    await expect(latency(701)).toHaveClass(/latency-fair/);
+    await expect(latency(703)).toHaveText("500 ms");
+    await expect(latency(703)).toHaveClass(/latency-bad/);
+    await expect(latency(705)).toHaveText("failed");
+    await expect(latency(705)).toHaveClass(/latency-bad/);
+    batches.length = 0;
+    await page.getByRole("button", { name: "Test the nodes of Small provider" }).click();
+    await expect.poll(() => batches).toEqual([500]);
+  });
+
   test("the log view filters by level, clears, and says when the core stream ended", async ({
     page,
   }) => {
