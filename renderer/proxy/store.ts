@@ -1,5 +1,5 @@
 import { create } from "zustand";
-import { api, ApiError, setCsrf, setExpiredHandler } from "./api.js";
+import { api, setCsrf, setExpiredHandler } from "./api.js";
 import { initialLang, type Lang } from "./i18n.js";
 import type { AuthStatus } from "./types.js";
 
@@ -52,9 +52,9 @@ export const useApp = create<AppState>((set, get) => ({
       const s = await api<AuthStatus>("GET", "/auth/status");
       setCsrf(s.csrf);
       set({ phase: !s.initialized ? "setup" : s.authenticated ? "ready" : "login" });
-    } catch (err) {
-      if (err instanceof ApiError && err.status !== 0) set({ phase: "unreachable" });
-      else set({ phase: "unreachable" });
+    } catch {
+      // Without the login state nothing else can work: offer a retry instead of a blank page.
+      set({ phase: "unreachable" });
     }
   },
   signedIn(csrf) {
