@@ -137,6 +137,7 @@ export function LogsScreen() {
         </div>
       ) : null}
       {stream === "error" && !disconnected ? <Alert text={t("logs.streamLost")} /> : null}
+      {shown.length === 0 ? <p className="muted">{t("logs.empty")}</p> : null}
       <div className="table log-table" role="table" aria-label={t("logs.title")}>
         <VirtualList
           items={shown}
@@ -159,7 +160,6 @@ export function LogsScreen() {
           )}
         />
       </div>
-      {shown.length === 0 ? <p className="muted">{t("logs.empty")}</p> : null}
     </Card>
   );
 }
