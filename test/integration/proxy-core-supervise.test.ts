@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../server/clock.js";
+import { createCoreManager, type CoreManager } from "../../server/proxy/core/index.js";
+import type { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
+import { DEFAULT_SETTINGS, nodeId, type CoreInput } from "../../server/proxy/types.js";
+import { writeFakeCore } from "./proxy-core-fakecore.js";
+import { freePort, waitFor } from "./proxy-core-harness.js";
+
+const A = "a".repeat(24);
+let dir = "";
+let m: CoreManager | null = null;
+const logs: string[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "gatehouse-sup-"));
+  logs.length = 0;
+});
+afterEach(async () => {
+  await m?.close();
+  m = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function input(selected = ""): CoreInput {
+  return {
+    settings: {
+      ...DEFAULT_SETTINGS,
+      selectionMode: selected ? "manual" : "auto",
+      selectedNode: selected,
+    },
+    subscriptions: [{ id: A, name: "a", nodes: [{ name: "HK 1", type: "ss" }] }],
+    rules: [],
+  };
+}
+
+async function manager(): Promise<CoreManager> {
+  m = createCoreManager({
+    homeDir: join(dir, "core"),
+    coreBin: writeFakeCore(dir),
+    service: "process",
+    unit: "gatehouse-mihomo.service",
+    controllerPort: await freePort(),
+    clock: new ManualClock(),
+    log: (l) => logs.push(l),
+    backoffBaseMs: 50,
+    readyTimeoutMs: 10_000,
+  });
+  return m;
+}
+
+async function proxyNow(core: CoreManager): Promise<string> {
+  return (await core.client.proxies(1000)).PROXY?.now ?? "";
+}
+
+describe("process supervision", () => {
+  it("starts the core, applies the selection, and captures its log lines", async () => {
+    const core = await manager();
+    await core.start(input());
+    expect(core.running()).toBe(true);
+    expect(await core.client.version()).toBe("v1.19.2");
+    expect(await proxyNow(core)).toBe("AUTO");
+    expect(logs.some((l) => l.startsWith("core: RESTful API listening"))).toBe(true);
+  });
+
+  it("restarts a killed core and re-applies the selection", async () => {
+    const core = await manager();
+    const target = nodeId(A, "HK 1");
+    await core.start(input(target));
+    expect(await proxyNow(core)).toBe(`[${A}] HK 1`);
+    const sup = core.supervisor as ProcessSupervisor;
+    const firstPid = sup.pid;
+    process.kill(firstPid as number, "SIGKILL");
+    await waitFor(() => sup.restarts === 1 && sup.pid !== firstPid, 10_000, "a restart");
+    await waitFor(
+      () => logs.includes("proxy core restarted; selection re-applied"),
+      10_000,
+      "re-apply",
+    );
+    expect(await proxyNow(core)).toBe(`[${A}] HK 1`);
+    expect(core.running()).toBe(true);
+  });
+
+  it("manual mode with a removed node ends on REJECT", async () => {
+    const core = await manager();
+    await core.start(input(nodeId(A, "gone")));
+    expect(await proxyNow(core)).toBe("REJECT");
+    await core.applySelection(input());
+    expect(await proxyNow(core)).toBe("AUTO");
+  });
+
+  it("stop stops without restarting; the controller is then unreachable", async () => {
+    const core = await manager();
+    await core.start(input());
+    const sup = core.supervisor as ProcessSupervisor;
+    await core.stop();
+    expect(core.running()).toBe(false);
+    await expect(core.client.version(500)).rejects.toThrow(/cannot be reached/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sup.restarts).toBe(0);
+    expect(await sup.active()).toBe(false);
+  });
+
+  it("a -t failure on start answers 400 and does not start the core", async () => {
+    const core = await manager();
+    const bad: CoreInput = {
+      ...input(),
+      rules: [
+        {
+          id: "r".repeat(24),
+          type: "DOMAIN",
+          value: "bad.example",
+          action: "DIRECT",
+          enabled: true,
+        },
+      ],
+    };
+    const err = await core.start(bad).catch((e: unknown) => e);
+    expect((err as { status?: number }).status).toBe(400);
+    expect(core.running()).toBe(false);
+    expect(core.configError).toMatch(/test failed/);
+  });
+
+  it("apply while running reloads and keeps the selection", async () => {
+    const core = await manager();
+    await core.start(input(nodeId(A, "HK 1")));
+    await core.apply(input());
+    expect(await proxyNow(core)).toBe("AUTO");
+  });
+});
