@@ -14,6 +14,7 @@ import { parse } from "yaml";
 import { ManualClock } from "../../server/clock.js";
 import { HttpError } from "../../server/http/errors.js";
 import { createCoreManager } from "../../server/proxy/core/index.js";
+import { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
 import { SystemdSupervisor } from "../../server/proxy/core/systemd.js";
 import { DEFAULT_SETTINGS, type CoreInput, type RuleRecord } from "../../server/proxy/types.js";
 
@@ -183,3 +184,56 @@ exit 1
     await expect(missing.active()).rejects.toThrow(/failed/);
   });
 });
+
+describe("ProcessSupervisor backoff", () => {
+  it("restarts a dying core with doubling delays, capped, reset after a stable run", async () => {
+    // The core runs until the test kills it, so each exit happens at a known moment.
+    const bin = join(dir, "dies.sh");
+    writeFileSync(bin, "#!/bin/sh\necho started\nexec sleep 30\n");
+    chmodSync(bin, 0o755);
+    const clock = new ManualClock();
+    const delays: number[] = [];
+    const sup = new ProcessSupervisor({
+      bin,
+      homeDir: dir,
+      configFile: join(dir, "config.yaml"),
+      clock,
+      log: () => undefined,
+      backoffBaseMs: 20,
+      backoffMaxMs: 80,
+      onRestarted: async () => {
+        delays.push(sup.lastDelayMs);
+      },
+    });
+    await sup.start();
+    const killAndWait = async () => {
+      const n = delays.length;
+      const started = Date.now();
+      process.kill(sup.pid as number, "SIGKILL");
+      await waitUntil(() => delays.length > n);
+      return Date.now() - started;
+    };
+    const waited: number[] = [];
+    for (let i = 0; i < 4; i++) waited.push(await killAndWait());
+    expect(delays).toEqual([20, 40, 80, 80]);
+    // setTimeout never fires early: each restart came at least its delay later.
+    expect(waited[2]).toBeGreaterThanOrEqual(79);
+    // A run that lasted a stable minute (by the clock) starts the backoff over.
+    clock.advance(60_000);
+    await killAndWait();
+    expect(delays[4]).toBe(20);
+    await sup.stop();
+    expect(await sup.active()).toBe(false);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sup.restarts).toBe(5);
+    expect(sup.recentOutput()).toContain("started");
+  });
+});
+
+async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -41,8 +41,9 @@ export class ProcessSupervisor implements Supervisor {
   private startedAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly lines: string[] = [];
-  /** Number of restarts made after unexpected exits (observable by tests). */
+  /** Restarts made after unexpected exits, and the last backoff used (for status and tests). */
   restarts = 0;
+  lastDelayMs = 0;
 
   constructor(private readonly opts: ProcessSupervisorOptions) {}
 
@@ -135,6 +136,7 @@ export class ProcessSupervisor implements Supervisor {
     const base = this.opts.backoffBaseMs ?? 1000;
     const delay = Math.min(this.opts.backoffMaxMs ?? 30_000, base * 2 ** this.failures);
     this.failures++;
+    this.lastDelayMs = delay;
     this.timer = setTimeout(() => {
       this.timer = null;
       if (!this.wanted) return;
