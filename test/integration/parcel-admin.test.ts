@@ -111,6 +111,24 @@ describe("POST /admin/login, /admin/logout, GET /admin/status", () => {
     expect((await login()).status).toBe(429);
   });
 
+  it("holds the limit against parallel guesses", async () => {
+    h = await startParcel();
+    const replies = await Promise.all(Array.from({ length: 8 }, () => login("wrong")));
+    const statuses = replies.map((r) => r.status).sort();
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    expect(auditActions("admin.login_fail")).toHaveLength(5);
+  });
+
+  it("names the cookie pt_admin_http over HTTP when an HTTPS entry exists too", async () => {
+    h = await startParcel({ entries: ["http://127.0.0.1:PORT", "https://gw.example"] });
+    const r = await login();
+    expect(r.status).toBe(200);
+    const cookie = (r.headers["set-cookie"] ?? [])[0];
+    expect(cookie).toMatch(/^pt_admin_http=[^;]+; Max-Age=28800;/);
+    expect(cookie).not.toMatch(/Secure/);
+    expect((await h.request("GET", "/admin/status")).json.authenticated).toBe(true);
+  });
+
   it("needs an allowed Origin to sign in", async () => {
     h = await startParcel();
     const r = await h.request("POST", "/admin/login", {
