@@ -7,7 +7,7 @@ import { createCoreManager, type CoreManager } from "../../server/proxy/core/ind
 import type { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
 import { DEFAULT_SETTINGS, nodeId, type CoreInput } from "../../server/proxy/types.js";
 import { writeFakeCore } from "./proxy-core-fakecore.js";
-import { freePort, waitFor } from "./proxy-core-harness.js";
+import { freePort, startLive, waitFor } from "./proxy-core-harness.js";
 
 const A = "a".repeat(24);
 let dir = "";
@@ -128,5 +128,36 @@ describe("process supervision", () => {
     await core.start(input(nodeId(A, "HK 1")));
     await core.apply(input());
     expect(await proxyNow(core)).toBe("AUTO");
+  });
+});
+
+describe("POST /system/service with a real child core", () => {
+  it("starts, restarts and stops the core; status follows", async () => {
+    const h = await startLive({ coreBin: writeFakeCore(dir), controllerPort: await freePort() });
+    try {
+      h.store.addSubscription(A, [{ name: "HK 1", type: "ss" }]);
+      h.store.settings.selectionMode = "manual";
+      h.store.settings.selectedNode = nodeId(A, "HK 1");
+      expect((await h.request("POST", "/system/service", { action: "start" })).json).toEqual({
+        ok: true,
+      });
+      let s = await h.request("GET", "/status");
+      expect(s.json).toMatchObject({
+        coreOnline: true,
+        coreInstalled: true,
+        version: "v1.19.2",
+        actualNode: nodeId(A, "HK 1"),
+        selectedAvailable: true,
+      });
+      expect((await h.request("POST", "/system/service", { action: "restart" })).status).toBe(200);
+      s = await h.request("GET", "/status");
+      expect(s.json.actualNode).toBe(nodeId(A, "HK 1"));
+      expect((await h.request("POST", "/system/service", { action: "stop" })).status).toBe(200);
+      s = await h.request("GET", "/status");
+      expect(s.json.coreOnline).toBe(false);
+      expect(typeof s.json.coreError).toBe("string");
+    } finally {
+      await h.close();
+    }
   });
 });
