@@ -27,9 +27,12 @@ const api = {
     openExternal: (url: string) => ipcRenderer.invoke(CHANNELS.openExternal, url) as Promise<void>,
   },
   tokens: {
-    save: (parcelId: string, token: string) => ipcRenderer.invoke(CHANNELS.tokenSave, parcelId, token) as Promise<void>,
-    get: (parcelId: string) => ipcRenderer.invoke(CHANNELS.tokenGet, parcelId) as Promise<string | null>,
-    remove: (parcelId: string) => ipcRenderer.invoke(CHANNELS.tokenRemove, parcelId) as Promise<void>,
+    save: (parcelId: string, token: string) =>
+      ipcRenderer.invoke(CHANNELS.tokenSave, parcelId, token) as Promise<void>,
+    get: (parcelId: string) =>
+      ipcRenderer.invoke(CHANNELS.tokenGet, parcelId) as Promise<string | null>,
+    remove: (parcelId: string) =>
+      ipcRenderer.invoke(CHANNELS.tokenRemove, parcelId) as Promise<void>,
     list: () => ipcRenderer.invoke(CHANNELS.tokenList) as Promise<string[]>,
   },
   proxy: {

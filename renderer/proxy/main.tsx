@@ -1,31 +1,10 @@
-import { Component, StrictMode, type ReactNode } from "react";
+import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { Boundary } from "../shared/boundary.js";
 import { App } from "./app.js";
-import "./styles-base.css";
+import "../shared/base.css";
 import "./styles-parts.css";
 import "./styles-screens.css";
-
-/** Never a blank page: a render failure shows its message and a reload button. */
-class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {
-  override state: { error: Error | null } = { error: null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  override render() {
-    if (!this.state.error) return this.props.children;
-    return (
-      <main className="auth">
-        <div className="auth-box" role="alert">
-          <h1>Something went wrong / 出错了</h1>
-          <p>{this.state.error.message}</p>
-          <button type="button" onClick={() => window.location.reload()}>
-            Reload / 重新加载
-          </button>
-        </div>
-      </main>
-    );
-  }
-}
 
 const root = document.getElementById("root");
 if (root) {

@@ -1,10 +1,11 @@
 import { create } from "zustand";
 import { api, setCsrf, setExpiredHandler } from "./api.js";
 import { initialLang, type Lang } from "./i18n.js";
+import { keep, stored, storedTheme, type ThemePref } from "../shared/storage.js";
 import type { AuthStatus } from "./types.js";
 
 export type Phase = "loading" | "setup" | "login" | "ready" | "unreachable";
-export type ThemePref = "system" | "light" | "dark";
+export type { ThemePref } from "../shared/storage.js";
 
 interface AppState {
   phase: Phase;
@@ -20,32 +21,11 @@ interface AppState {
   setTheme(theme: ThemePref): void;
 }
 
-function stored(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function keep(key: string, value: string): void {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // private mode: the choice lasts for this page only
-  }
-}
-
-function storedTheme(): ThemePref {
-  const v = stored("gatehouse.proxy.theme");
-  return v === "light" || v === "dark" ? v : "system";
-}
-
 export const useApp = create<AppState>((set, get) => ({
   phase: "loading",
   notice: "",
   lang: initialLang(stored("gatehouse.proxy.lang"), navigator.languages ?? [navigator.language]),
-  theme: storedTheme(),
+  theme: storedTheme("gatehouse.proxy.theme"),
   async boot() {
     set({ phase: "loading" });
     try {

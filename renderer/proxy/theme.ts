@@ -1,23 +1,9 @@
-import { useEffect } from "react";
+import { useThemeEffect as applyTheme } from "../shared/theme.js";
 import { useApp } from "./store.js";
 
-/** Applies the chosen theme; "system" follows prefers-color-scheme live. */
-export function useThemeEffect(): void {
-  const pref = useApp((s) => s.theme);
-  useEffect(() => {
-    const media = window.matchMedia("(prefers-color-scheme: dark)");
-    const apply = () => {
-      const dark = pref === "dark" || (pref === "system" && media.matches);
-      document.documentElement.dataset.theme = dark ? "dark" : "light";
-      document.documentElement.style.colorScheme = dark ? "dark" : "light";
-    };
-    apply();
-    media.addEventListener("change", apply);
-    return () => media.removeEventListener("change", apply);
-  }, [pref]);
-}
+export { cssVar } from "../shared/theme.js";
 
-/** Reads a CSS custom property (canvas drawing follows the theme). */
-export function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+/** Applies the console's chosen theme. */
+export function useThemeEffect(): void {
+  applyTheme(useApp((s) => s.theme));
 }

@@ -1,0 +1,35 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests run in Debian's Chromium (`apt-get install chromium`) against the real
+ * services started on port 0 by each spec. Screenshots land in artifacts/screenshots.
+ */
+const chromium = process.env.GATEHOUSE_CHROMIUM ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "test/e2e",
+  testMatch: /.*\.spec\.ts/,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    ...devices["Desktop Chrome"],
+    launchOptions: {
+      executablePath: existsSync(chromium) ? chromium : undefined,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+      ],
+    },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+});

@@ -1,0 +1,113 @@
+import { lazy, Suspense, useEffect, useRef, type ComponentType } from "react";
+import type { ThemePref } from "../shared/storage.js";
+import { useThemeEffect } from "../shared/theme.js";
+import { useT } from "./i18n.js";
+import { useRoute, type Area } from "./route.js";
+import { shellDict, type ShellKey } from "./shell-i18n.js";
+import { useApp } from "./store.js";
+
+/**
+ * Each area is its own chunk: a phone opening a pickup link loads the shell and the pickup
+ * screen only. Every area module default-exports its screen, which receives the rest of the
+ * route (the pickup code, or the admin tab).
+ */
+export interface AreaProps {
+  rest: string;
+}
+const AREAS: Record<Area, React.LazyExoticComponent<ComponentType<AreaProps>>> = {
+  send: lazy(() => import("./send/index.js")),
+  mine: lazy(() => import("./mine/index.js")),
+  pickup: lazy(() => import("./pickup/index.js")),
+  admin: lazy(() => import("./admin/index.js")),
+};
+const NAV: Array<{ area: Area; href: string; key: ShellKey }> = [
+  { area: "send", href: "#/", key: "send" },
+  { area: "pickup", href: "#/pickup", key: "pickup" },
+  { area: "mine", href: "#/mine", key: "mine" },
+  { area: "admin", href: "#/admin", key: "admin" },
+];
+
+function Toolbar() {
+  const t = useT(shellDict);
+  const { lang, setLang, theme, setTheme } = useApp();
+  return (
+    <div className="toolbar">
+      <label className="sr-only" htmlFor="lang-pick">
+        {t("language")}
+      </label>
+      <select
+        id="lang-pick"
+        value={lang}
+        onChange={(e) => setLang(e.target.value === "zh-CN" ? "zh-CN" : "en")}
+      >
+        <option value="en">English</option>
+        <option value="zh-CN">简体中文</option>
+      </select>
+      <label className="sr-only" htmlFor="theme-pick">
+        {t("theme")}
+      </label>
+      <select id="theme-pick" value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
+        <option value="system">{t("themeSystem")}</option>
+        <option value="light">{t("themeLight")}</option>
+        <option value="dark">{t("themeDark")}</option>
+      </select>
+    </div>
+  );
+}
+
+export function App() {
+  const t = useT(shellDict);
+  const route = useRoute();
+  const { lang, theme, loadPolicy } = useApp();
+  const mainRef = useRef<HTMLElement>(null);
+  const lastArea = useRef<Area>(route.area);
+  useThemeEffect(theme);
+  useEffect(() => {
+    void loadPolicy();
+  }, [loadPolicy]);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+  useEffect(() => {
+    document.title = `${t(route.area)} · ${t("title")}`;
+    // After navigating, keyboard and screen-reader users land on the new screen.
+    if (route.area !== lastArea.current) mainRef.current?.focus({ preventScroll: true });
+    lastArea.current = route.area;
+  }, [route.area, t]);
+  const Screen = AREAS[route.area];
+  return (
+    <div className="parcel-app">
+      <header className="topbar">
+        <a
+          className="skip"
+          href="#main"
+          onClick={(e) => (e.preventDefault(), mainRef.current?.focus())}
+        >
+          {t("skip")}
+        </a>
+        <a className="brand" href="#/">
+          {t("title")}
+        </a>
+        <nav className="areas" aria-label={t("navigation")}>
+          {NAV.map((n) => (
+            <a key={n.area} href={n.href} aria-current={n.area === route.area ? "page" : undefined}>
+              {t(n.key)}
+            </a>
+          ))}
+        </nav>
+        <Toolbar />
+      </header>
+      <main className="parcel-main" id="main" ref={mainRef} tabIndex={-1}>
+        <Suspense
+          fallback={
+            <p role="status" className="muted">
+              {t("loading")}
+            </p>
+          }
+        >
+          <Screen rest={route.rest} />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
