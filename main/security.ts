@@ -1,17 +1,6 @@
 /** Navigation and content rules of the desktop window (no `electron` import: tested in Node). */
 
-export const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export { CONTENT_SECURITY_POLICY as CSP } from "../server/http/csp.js";
 
 /** The window may only show the app's own service origins (and its own start-up page). */
 export function isAllowedNavigation(url: string, ownOrigins: string[]): boolean {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType } from "react";
-import type { ThemePref } from "../shared/storage.js";
+import { LangThemePickers } from "../shared/pickers.js";
 import { useThemeEffect } from "../shared/theme.js";
 import { useT } from "./i18n.js";
 import { useRoute, type Area } from "./route.js";
@@ -30,27 +30,16 @@ const NAV: Array<{ area: Area; href: string; key: ShellKey }> = [
 function Toolbar() {
   const t = useT(shellDict);
   const { lang, setLang, theme, setTheme } = useApp();
+  const labels = {
+    language: t("language"),
+    theme: t("theme"),
+    system: t("themeSystem"),
+    light: t("themeLight"),
+    dark: t("themeDark"),
+  };
   return (
     <div className="toolbar">
-      <label className="sr-only" htmlFor="lang-pick">
-        {t("language")}
-      </label>
-      <select
-        id="lang-pick"
-        value={lang}
-        onChange={(e) => setLang(e.target.value === "zh-CN" ? "zh-CN" : "en")}
-      >
-        <option value="en">English</option>
-        <option value="zh-CN">简体中文</option>
-      </select>
-      <label className="sr-only" htmlFor="theme-pick">
-        {t("theme")}
-      </label>
-      <select id="theme-pick" value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
-        <option value="system">{t("themeSystem")}</option>
-        <option value="light">{t("themeLight")}</option>
-        <option value="dark">{t("themeDark")}</option>
-      </select>
+      <LangThemePickers {...{ lang, setLang, theme, setTheme, labels }} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { LangThemePickers } from "../shared/pickers.js";
 import "./desktop.js";
 import { LoginScreen, SetupScreen } from "./auth.js";
 import { useT, type Key } from "./i18n.js";
@@ -11,7 +12,7 @@ import { RulesScreen } from "./screens/rules.js";
 import { SettingsScreen } from "./screens/settings.js";
 import { SubscriptionsScreen } from "./screens/subscriptions.js";
 import { SystemScreen } from "./screens/system.js";
-import { useApp, type ThemePref } from "./store.js";
+import { useApp } from "./store.js";
 import { useThemeEffect } from "./theme.js";
 
 const SCREENS: Record<Route, () => React.JSX.Element> = {
@@ -28,27 +29,16 @@ const SCREENS: Record<Route, () => React.JSX.Element> = {
 function Toolbar({ signedIn }: { signedIn: boolean }) {
   const t = useT();
   const { lang, setLang, theme, setTheme, logout } = useApp();
+  const labels = {
+    language: t("app.language"),
+    theme: t("app.theme"),
+    system: t("app.themeSystem"),
+    light: t("app.themeLight"),
+    dark: t("app.themeDark"),
+  };
   return (
     <div className="toolbar">
-      <label className="sr-only" htmlFor="lang-pick">
-        {t("app.language")}
-      </label>
-      <select
-        id="lang-pick"
-        value={lang}
-        onChange={(e) => setLang(e.target.value === "zh-CN" ? "zh-CN" : "en")}
-      >
-        <option value="en">English</option>
-        <option value="zh-CN">简体中文</option>
-      </select>
-      <label className="sr-only" htmlFor="theme-pick">
-        {t("app.theme")}
-      </label>
-      <select id="theme-pick" value={theme} onChange={(e) => setTheme(e.target.value as ThemePref)}>
-        <option value="system">{t("app.themeSystem")}</option>
-        <option value="light">{t("app.themeLight")}</option>
-        <option value="dark">{t("app.themeDark")}</option>
-      </select>
+      <LangThemePickers {...{ lang, setLang, theme, setTheme, labels }} />
       {signedIn ? (
         <button type="button" onClick={() => void logout()}>
           {t("app.logout")}

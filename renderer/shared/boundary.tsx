@@ -1,4 +1,5 @@
-import { Component, type ReactNode } from "react";
+import { Component, StrictMode, type ReactNode } from "react";
+import { createRoot } from "react-dom/client";
 
 /** Never a blank page: a render failure shows its message and a reload button. */
 export class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {
@@ -20,4 +21,17 @@ export class Boundary extends Component<{ children: ReactNode }, { error: Error 
       </main>
     );
   }
+}
+
+/** Renders a page's root component inside the boundary. */
+export function mount(Root: () => ReactNode): void {
+  const element = document.getElementById("root");
+  if (element)
+    createRoot(element).render(
+      <StrictMode>
+        <Boundary>
+          <Root />
+        </Boundary>
+      </StrictMode>,
+    );
 }

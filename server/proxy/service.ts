@@ -1,4 +1,5 @@
 import express, { type Express } from "express";
+import { CONTENT_SECURITY_POLICY } from "../http/csp.js";
 import { mkdirSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { dirname, join } from "node:path";
@@ -25,18 +26,6 @@ import { liveRouters, loadCore, feedSource } from "./routes/modules.js";
 
 const CORE_WAS_RUNNING = "core-was-running";
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "migrations");
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
 
 export interface ProxyService {
   app: Express;

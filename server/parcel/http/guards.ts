@@ -53,18 +53,7 @@ export const apiNoStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export { CONTENT_SECURITY_POLICY } from "../../http/csp.js";
 
 /** JSON body parser for the routes that take JSON (never for raw file PUTs). */
 export const jsonBody: RequestHandler = express.json({ limit: "1mb", type: () => true });
