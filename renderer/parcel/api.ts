@@ -21,6 +21,15 @@ export class ApiError extends Error {
 
 export const BASE = "/api/v1";
 
+/**
+ * `X-Service-Origin`: the page's own origin, so share links and cookies follow the address
+ * the user actually opened, even behind a TLS-terminating reverse proxy.
+ */
+export function serviceOrigin(): Record<string, string> {
+  const origin = window.location.origin;
+  return origin && origin !== "null" ? { "X-Service-Origin": origin } : {};
+}
+
 export interface CallOptions {
   /** `manage_token` sent as `Authorization: Bearer`. */
   token?: string;
@@ -53,7 +62,7 @@ export async function request(
   body?: unknown,
   options: CallOptions = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: "application/json", ...serviceOrigin() };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let payload: string | undefined;
   if (body !== undefined) {

@@ -1,0 +1,25 @@
+import "./ui.css";
+import type { ReactNode } from "react";
+
+export type NoticeKind = "error" | "ok" | "info" | "warn";
+
+/** A message box; errors are announced at once (role=alert), the rest politely. */
+export function Notice({
+  kind = "info",
+  children,
+  action,
+}: {
+  kind?: NoticeKind;
+  children: ReactNode;
+  /** A button or link shown beside the text (retry, dismiss). */
+  action?: ReactNode;
+}) {
+  if (children === null || children === undefined || children === "" || children === false)
+    return null;
+  return (
+    <div className={`notice notice-${kind}`} role={kind === "error" ? "alert" : "status"}>
+      <div className="notice-text">{children}</div>
+      {action ? <div className="notice-action">{action}</div> : null}
+    </div>
+  );
+}
