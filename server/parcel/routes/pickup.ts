@@ -1,7 +1,124 @@
-import { Router } from "express";
+import { Router, type Request, type Response } from "express";
+import { open, stat } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { z } from "zod";
+import { HttpError } from "../../http/errors.js";
+import { parseOr400 } from "../../http/validate.js";
 import type { ParcelContext } from "../context.js";
+import { grantedParcel, grantPickup, pickupActor, resolvePickup } from "../domain/pickup.js";
+import { sendTransfer } from "../domain/transfer.js";
+import { jsonBody } from "../http/guards.js";
+import { getFiles, recipientView, type FileRow } from "../repos/parcels.js";
+import { PickupRepo } from "../repos/pickup.js";
+import { createZip } from "../storage/zip.js";
 
-/** Placeholder: filled in by the work on this resource. */
-export function pickupRouter(_ctx: ParcelContext): Router {
-  return Router();
+const resolveSchema = z.object({
+  code: z.string().min(1).max(256),
+  password: z.string().max(1024).nullish(),
+});
+
+/**
+ * The recipient side (CONTRACT 2.5): `POST /pickup/resolve`, `GET /pickup`,
+ * `GET|HEAD /pickup/files/:file/download` and `GET|HEAD /pickup/archive`.
+ */
+export function pickupRouter(ctx: ParcelContext): Router {
+  const r = Router();
+  const repo = new PickupRepo(ctx.db);
+  const blobOf = ctx.db.prepare("SELECT size, crc32 FROM blobs WHERE sha256 = ?");
+
+  r.post("/pickup/resolve", jsonBody, async (req, res) => {
+    const input = parseOr400(resolveSchema, req.body);
+    const p = await resolvePickup(ctx, repo, req, input);
+    grantPickup(ctx, req, res, p);
+    ctx.audit(req, pickupActor(ctx, req), "pickup.resolve", `parcel:${p.id}`);
+    res.json(recipientView(p, getFiles(ctx.db, p.id)));
+  });
+
+  r.get("/pickup", (req, res) => {
+    const { parcel } = grantedParcel(ctx, req);
+    res.json(recipientView(parcel, getFiles(ctx.db, parcel.id)));
+  });
+
+  /** The blob of a file that can be sent, or 410 when its bytes are gone. */
+  const readyBlob = (f: FileRow): string => {
+    if (f.state !== "ready" || f.sha256 === null)
+      throw new HttpError(410, "This file is no longer available");
+    return f.sha256;
+  };
+
+  const download = async (req: Request, res: Response) => {
+    const { parcel, grant } = grantedParcel(ctx, req);
+    const file = getFiles(ctx.db, parcel.id).find((f) => f.id === req.params.file);
+    if (!file) throw new HttpError(404, "No such file in this parcel");
+    const sha = readyBlob(file);
+    await sendTransfer(ctx, repo, req, res, {
+      parcel,
+      grant,
+      target: `file:${file.id}`,
+      detail: { parcel: parcel.id },
+      blobs: [sha],
+      length: file.size,
+      filename: file.name,
+      open: async () => {
+        const handle = await open(ctx.storage.pathOf(sha), "r");
+        try {
+          const size = (await handle.stat()).size;
+          if (size !== file.size)
+            throw new Error(`blob ${sha} holds ${size} bytes, not ${file.size}`);
+        } catch (err) {
+          await handle.close();
+          throw err;
+        }
+        if (file.size === 0) {
+          await handle.close();
+          return Readable.from([]);
+        }
+        return handle.createReadStream({ end: file.size - 1, highWaterMark: 256 * 1024 });
+      },
+    });
+  };
+  // Express hands HEAD to the GET route; sendTransfer answers it with headers only.
+  r.get("/pickup/files/:file/download", download);
+
+  const archive = async (req: Request, res: Response) => {
+    const { parcel, grant } = grantedParcel(ctx, req);
+    const files = getFiles(ctx.db, parcel.id);
+    if (files.length === 0) throw new HttpError(410, "This parcel has no files left");
+    const sources = files.map((f) => {
+      const sha = readyBlob(f);
+      const blob = blobOf.get(sha) as { size: number; crc32: number } | undefined;
+      if (!blob) throw new HttpError(410, "This file is no longer available");
+      return { file: f, sha, crc32: blob.crc32 };
+    });
+    const zip = createZip(
+      sources.map((s) => ({
+        name: s.file.name,
+        size: s.file.size,
+        crc32: s.crc32,
+        open: () => ctx.storage.openRead(s.sha),
+      })),
+      { mtime: (parcel.sent_at ?? parcel.created_at) * 1000 },
+    );
+    await sendTransfer(ctx, repo, req, res, {
+      parcel,
+      grant,
+      target: `parcel:${parcel.id}`,
+      detail: { archive: true, files: files.length },
+      blobs: sources.map((s) => s.sha),
+      length: zip.length,
+      filename: `parcel-${parcel.id}.zip`,
+      open: async () => {
+        // Every blob is checked before the first byte, so a missing one returns the download.
+        for (const s of sources) {
+          const size = (await stat(ctx.storage.pathOf(s.sha))).size;
+          if (size !== s.file.size)
+            throw new Error(`blob ${s.sha} holds ${size} bytes, not ${s.file.size}`);
+        }
+        return zip.stream();
+      },
+    });
+  };
+  r.get("/pickup/archive", archive);
+
+  return r;
 }

@@ -1,0 +1,153 @@
+import type { Request, Response } from "express";
+import { HttpError } from "../../http/errors.js";
+import type { Actor, ParcelContext } from "../context.js";
+import {
+  clientIp,
+  currentVisitor,
+  PICKUP_COOKIE,
+  PICKUP_TTL,
+  readCookie,
+  setCookie,
+} from "../http/identity.js";
+import { getParcel, type ParcelRow } from "../repos/parcels.js";
+import type { PickupRepo } from "../repos/pickup.js";
+import { normalizeCode } from "./codes.js";
+import { signPickup, verifyPickup, type PickupGrant } from "./pickup-cookie.js";
+import { verifyPassword } from "./secrets.js";
+import { codeHash } from "./share.js";
+
+/** The window of the per-client pickup failure limit (CONTRACT 2.5). */
+export const PICKUP_FAILURE_WINDOW = 600;
+
+/** Who is picking up, for the audit log: the visitor behind a cookie, else anonymous. */
+export function pickupActor(ctx: ParcelContext, req: Request): Actor {
+  const visitor = currentVisitor(ctx, req);
+  return visitor ? { kind: "visitor", id: visitor.id } : { kind: "anonymous" };
+}
+
+/** 410 for an ended parcel, 423 for one in review; nothing for a published one. */
+export function stateError(p: Pick<ParcelRow, "state">): HttpError | null {
+  switch (p.state) {
+    case "expired":
+      return new HttpError(410, "This parcel has expired");
+    case "exhausted":
+      return new HttpError(410, "This parcel has no downloads left");
+    case "revoked":
+      return new HttpError(410, "This parcel has been withdrawn");
+    case "review":
+      return new HttpError(
+        423,
+        "This parcel is locked after too many wrong passwords; the sender can ask the administrator to reissue it",
+      );
+    case "uploading":
+      return new HttpError(404, "No parcel has this code");
+    default:
+      return null;
+  }
+}
+
+/**
+ * 429 when the client's pickup failures over the last 10 minutes reached the current
+ * `pickup_failures_per_ip`; Retry-After is when enough of them have aged out of the window.
+ */
+export function checkFailureLimit(ctx: ParcelContext, repo: PickupRepo, ip: string): void {
+  const now = ctx.now();
+  const limit = ctx.policy().pickup_failures_per_ip;
+  const times = repo.recentFailures(ip, now, PICKUP_FAILURE_WINDOW);
+  if (times.length < limit) return;
+  const freedAt = times[times.length - limit] + PICKUP_FAILURE_WINDOW;
+  throw new HttpError(429, "Too many failed pickup attempts from this address; try again later", {
+    headers: { "Retry-After": String(Math.max(1, freedAt - now)) },
+  });
+}
+
+const passwordRequired = (message: string) =>
+  new HttpError(401, message, { extra: { password_required: true } });
+
+/**
+ * `POST /pickup/resolve` (CONTRACT 2.5): finds the parcel behind a code and checks its
+ * password. Unknown codes and wrong non-empty passwords count toward the client's limit (a
+ * missing password does not); wrong passwords also count per parcel, and the one that reaches
+ * `password_attempts` locks the parcel (`review`). Returns the parcel as it now stands.
+ */
+export async function resolvePickup(
+  ctx: ParcelContext,
+  repo: PickupRepo,
+  req: Request,
+  input: { code: string; password?: string | null },
+): Promise<ParcelRow> {
+  const ip = clientIp(req);
+  const actor = pickupActor(ctx, req);
+  checkFailureLimit(ctx, repo, ip);
+  const plain = normalizeCode(input.code);
+  const hash = plain === null ? null : codeHash(ctx, plain);
+  const found = hash === null ? undefined : repo.findByCodeHash(hash);
+  if (!found || found.state === "uploading") {
+    repo.addFailure(ip, ctx.now());
+    ctx.audit(req, actor, "pickup.deny", "system", { reason: "unknown_code" });
+    throw new HttpError(404, "No parcel has this code");
+  }
+  const target = `parcel:${found.id}`;
+  const early = stateError(found);
+  if (early) {
+    ctx.audit(req, actor, "pickup.deny", target, { reason: found.state });
+    throw early;
+  }
+  let p = found;
+  if (found.password_hash !== null) {
+    const password = input.password ?? "";
+    if (password === "") throw passwordRequired("This parcel needs a password");
+    // Counted before the (slow) check and taken back when it succeeds, so parallel guesses
+    // cannot slip past the limit while scrypt runs.
+    const pending = repo.addFailure(ip, ctx.now());
+    const ok = await verifyPassword(password, found.password_hash);
+    if (!ok) {
+      const locked = repo.wrongPassword(found.id, ctx.policy().password_attempts);
+      ctx.audit(req, actor, "pickup.deny", target, { reason: "wrong_password" });
+      if (locked) ctx.audit(req, actor, "parcel.lock", target, { reason: "wrong_passwords" });
+      throw passwordRequired("Wrong password");
+    }
+    repo.dropFailure(pending);
+    // The parcel may have changed while scrypt ran (locked by a parallel guess, new code).
+    const now = getParcel(ctx.db, found.id);
+    if (!now || now.code_hash !== hash) throw new HttpError(404, "No parcel has this code");
+    const late = stateError(now);
+    if (late) {
+      ctx.audit(req, actor, "pickup.deny", target, { reason: now.state });
+      throw late;
+    }
+    p = now;
+  }
+  return p;
+}
+
+/** Sets the 10-minute `pt_pickup` cookie for a resolved parcel. */
+export function grantPickup(ctx: ParcelContext, req: Request, res: Response, p: ParcelRow): void {
+  const value = signPickup(ctx.keys.cookie, {
+    parcelId: p.id,
+    codeGen: p.code_gen,
+    expiresAt: ctx.now() + PICKUP_TTL,
+  });
+  setCookie(ctx, req, res, PICKUP_COOKIE, value, PICKUP_TTL);
+}
+
+/**
+ * The parcel behind a valid pickup cookie: 401 without one, when it expired, or when the code
+ * it was issued for has been replaced; 404 once the record is cleaned; 410/423 for a parcel
+ * that cannot be picked up.
+ */
+export function grantedParcel(
+  ctx: ParcelContext,
+  req: Request,
+): { parcel: ParcelRow; grant: PickupGrant } {
+  const value = readCookie(ctx, req, PICKUP_COOKIE);
+  const grant = value ? verifyPickup(ctx.keys.cookie, value, ctx.now()) : null;
+  if (!grant) throw new HttpError(401, "Enter the pickup code first");
+  const parcel = getParcel(ctx.db, grant.parcelId);
+  if (!parcel) throw new HttpError(404, "This parcel no longer exists");
+  if (parcel.code_gen !== grant.codeGen)
+    throw new HttpError(401, "The pickup code has changed; enter the new code");
+  const err = stateError(parcel);
+  if (err) throw err;
+  return { parcel, grant };
+}
