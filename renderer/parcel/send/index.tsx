@@ -1,6 +1,76 @@
+import { useEffect } from "react";
 import type { AreaProps } from "../app.js";
+import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
+import { useErrorText } from "../ui/errors.js";
+import { Notice } from "../ui/notice.js";
+import { Compose } from "./compose.js";
+import { DoneView } from "./done-view.js";
+import { sendDict } from "./i18n.js";
+import { ProgressView } from "./progress-view.js";
+import { useSend } from "./store.js";
+import "./send.css";
 
-/** Placeholder until this area's screen lands (work in progress in this session). */
-export default function Screen(_props: AreaProps) {
-  return <p className="muted">send</p>;
+/**
+ * `#/`: pick files, upload them (streamed, three at a time) and publish. The upload lives in a
+ * module store, so switching to another screen and back does not interrupt it.
+ */
+export default function SendScreen(_props: AreaProps) {
+  const t = useT(sendDict);
+  const describe = useErrorText();
+  const policyState = useApp((s) => s.policy);
+  const loadPolicy = useApp((s) => s.loadPolicy);
+  const { phase, options, result, initOptions, addFiles } = useSend();
+  const policy = policyState.phase === "ready" ? policyState.policy : null;
+
+  useEffect(() => {
+    if (policy) initOptions(policy);
+  }, [policy, initOptions]);
+
+  // Files dropped anywhere on the page are added, never opened by the browser instead.
+  useEffect(() => {
+    const over = (e: DragEvent) => {
+      if (Array.from(e.dataTransfer?.types ?? []).includes("Files")) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      if (!e.dataTransfer?.files.length) return;
+      e.preventDefault();
+      if (useSend.getState().phase === "compose") addFiles(Array.from(e.dataTransfer.files));
+    };
+    window.addEventListener("dragover", over);
+    window.addEventListener("drop", drop);
+    return () => {
+      window.removeEventListener("dragover", over);
+      window.removeEventListener("drop", drop);
+    };
+  }, [addFiles]);
+
+  let body;
+  if (policyState.phase === "loading") body = <p className="muted">…</p>;
+  else if (policyState.phase === "error")
+    body = (
+      <Notice
+        kind="error"
+        action={
+          <button type="button" onClick={() => void loadPolicy()}>
+            {t("retry")}
+          </button>
+        }
+      >
+        {t("policyFailed")} {describe(policyState.error)}
+      </Notice>
+    );
+  else if (phase === "done" && result) body = <DoneView result={result} />;
+  else if (phase === "uploading" || phase === "publishing") body = <ProgressView />;
+  else if (!policyState.policy.uploads_enabled)
+    body = <Notice kind="warn">{t("uploadsOff")}</Notice>;
+  else if (options) body = <Compose policy={policyState.policy} options={options} />;
+
+  return (
+    <div className="send-screen">
+      <h1>{t("heading")}</h1>
+      {phase === "compose" || phase === "creating" ? <p className="muted">{t("lead")}</p> : null}
+      {body}
+    </div>
+  );
 }

@@ -1,0 +1,41 @@
+import { formatBytes } from "../../shared/format.js";
+import { useT } from "../i18n.js";
+import type { Parcel, Share } from "../types.js";
+import { SharePanel } from "../ui/share-panel.js";
+import { sendDict } from "./i18n.js";
+import { useSend } from "./store.js";
+
+/** The published parcel: code, QR, link, what was sent. */
+export function DoneView({ result }: { result: Parcel & Share }) {
+  const t = useT(sendDict);
+  const reset = useSend((s) => s.reset);
+  return (
+    <section className="card send-done" aria-labelledby="send-done-title">
+      <header className="card-head">
+        <h2 id="send-done-title">✓ {t("sentTitle")}</h2>
+      </header>
+      <p className="muted">{t("sentLead")}</p>
+      <SharePanel share={result} />
+      <h3 className="files-title">{t("files")}</h3>
+      <ul className="file-list">
+        {result.files.map((f) => (
+          <li key={f.id} className="file-row">
+            <span className="file-name ellipsis" title={f.name}>
+              {f.name}
+            </span>
+            <span className="file-size muted">{formatBytes(f.size)}</span>
+          </li>
+        ))}
+      </ul>
+      {result.has_password ? <p className="muted small">🔒 {t("passwordSet")}</p> : null}
+      <div className="button-row">
+        <button type="button" className="primary" onClick={reset}>
+          {t("sendMore")}
+        </button>
+        <a className="button" href="#/mine">
+          {t("seeMine")}
+        </a>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,152 @@
+import { useState } from "react";
+import { formatBytes, formatDuration, formatRate } from "../../shared/format.js";
+import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
+import { Countdown } from "../ui/countdown.js";
+import { useErrorText } from "../ui/errors.js";
+import { Notice } from "../ui/notice.js";
+import { ProgressBar } from "../ui/progress.js";
+import { sendDict } from "./i18n.js";
+import { useSend, type Upload } from "./store.js";
+
+function UploadRow({ u }: { u: Upload }) {
+  const t = useT(sendDict);
+  const lang = useApp((s) => s.lang);
+  const describe = useErrorText();
+  const retry = useSend((s) => s.retry);
+  const status =
+    u.state === "queued"
+      ? t("queued")
+      : u.state === "done"
+        ? t("done")
+        : u.state === "failed"
+          ? t("failed")
+          : u.rate > 0
+            ? t("speedLeft", {
+                speed: formatRate(u.rate),
+                left: formatDuration((u.size - u.loaded) / u.rate, lang),
+              })
+            : `${Math.floor((u.size ? u.loaded / u.size : 0) * 100)} %`;
+  return (
+    <li className={`upload-row upload-${u.state}`} data-state={u.state}>
+      <div className="upload-line">
+        <span className="file-name ellipsis" title={u.name}>
+          {u.name}
+        </span>
+        <span className="muted upload-status">
+          {u.state === "uploading" ? `${formatBytes(u.loaded)} / ` : ""}
+          {formatBytes(u.size)} · {status}
+        </span>
+      </div>
+      <ProgressBar
+        size="thin"
+        label={u.name}
+        value={u.state === "done" ? 1 : u.size ? u.loaded / u.size : 0}
+        state={
+          u.state === "done"
+            ? "done"
+            : u.state === "failed"
+              ? "failed"
+              : u.state === "queued"
+                ? "idle"
+                : "active"
+        }
+      />
+      {u.state === "failed" ? (
+        <Notice
+          kind="error"
+          action={
+            <button type="button" className="small" onClick={() => retry(u.key)}>
+              {t("retryOne")}
+              <span className="sr-only"> {u.name}</span>
+            </button>
+          }
+        >
+          {describe(u.error)}
+        </Notice>
+      ) : null}
+    </li>
+  );
+}
+
+/** Per-file and total progress while the files stream up; retry, cancel. */
+export function ProgressView() {
+  const t = useT(sendDict);
+  const lang = useApp((s) => s.lang);
+  const describe = useErrorText();
+  const { uploads, totalRate, phase, session, error, retry, publish, cancel } = useSend();
+  const [confirming, setConfirming] = useState(false);
+  const size = uploads.reduce((sum, u) => sum + u.size, 0);
+  const loaded = uploads.reduce((sum, u) => sum + (u.state === "done" ? u.size : u.loaded), 0);
+  const failed = uploads.filter((u) => u.state === "failed").length;
+  const allDone = uploads.every((u) => u.state === "done");
+  const publishing = phase === "publishing";
+  return (
+    <section className="card send-progress" aria-labelledby="send-progress-title">
+      <header className="card-head">
+        <h2 id="send-progress-title">{publishing ? t("publishing") : t("uploading")}</h2>
+        {session ? (
+          <span className="muted small">
+            {t("sessionEnds")} <Countdown until={session.expiresAt} verb="ends" />
+          </span>
+        ) : null}
+      </header>
+      <div className="total-line">
+        <strong>{t("total")}</strong>
+        <span className="muted">
+          {formatBytes(loaded)} / {formatBytes(size)}
+          {totalRate > 0 && !allDone
+            ? ` · ${t("speedLeft", {
+                speed: formatRate(totalRate),
+                left: formatDuration((size - loaded) / totalRate, lang),
+              })}`
+            : ""}
+        </span>
+      </div>
+      <ProgressBar
+        label={t("total")}
+        value={size ? loaded / size : allDone ? 1 : 0}
+        state={allDone ? "done" : "active"}
+      />
+      <ul className="upload-list" aria-label={t("files")}>
+        {uploads.map((u) => (
+          <UploadRow key={u.key} u={u} />
+        ))}
+      </ul>
+      <Notice kind="error">{error ? describe(error) : null}</Notice>
+      {!allDone && failed === 0 ? <p className="muted small">{t("dontCloseHint")}</p> : null}
+      <div className="button-row">
+        {failed > 1 ? (
+          <button type="button" className="primary" onClick={() => retry()}>
+            {t("retryAll")}
+          </button>
+        ) : null}
+        {allDone && error && !publishing ? (
+          <button type="button" className="primary" onClick={() => void publish()}>
+            {t("publishAgain")}
+          </button>
+        ) : null}
+        {confirming ? (
+          <span className="confirm" role="group" aria-label={t("cancel")}>
+            <span>{t("cancelConfirm")}</span>
+            <button type="button" className="danger" onClick={() => void cancel()}>
+              {t("cancel")}
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              {t("keepUploading")}
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="danger"
+            disabled={publishing}
+            onClick={() => setConfirming(true)}
+          >
+            {t("cancel")}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
