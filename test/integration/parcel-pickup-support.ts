@@ -124,3 +124,40 @@ export function requestFrom(
     req.end(payload);
   });
 }
+
+/** Starts a GET and hands back the response as soon as its headers arrive (body unread). */
+export function openStream(
+  h: Harness,
+  jar: CookieJar,
+  path: string,
+): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  return new Promise((resolvePromise, reject) => {
+    const headers: Record<string, string> = { host: `127.0.0.1:${h.port}` };
+    const cookie = jar.header();
+    if (cookie) headers.cookie = cookie;
+    const req = http.request({
+      host: "127.0.0.1",
+      port: h.port,
+      method: "GET",
+      path: `/api/v1${path}`,
+      headers,
+    });
+    req.on("response", (res) => {
+      res.pause();
+      resolvePromise({ req, res });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Reads the rest of a response body. */
+export function readAll(res: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (c: Buffer) => chunks.push(c));
+    res.on("end", () => resolvePromise(Buffer.concat(chunks)));
+    res.on("error", reject);
+    res.resume();
+  });
+}
