@@ -1,0 +1,248 @@
+import { useState, type FormEvent } from "react";
+import { useApp } from "../store.js";
+import type { Page } from "../types.js";
+import { localToUnix, localToUnixEnd, localZone, useFilters, type AuditQuery } from "./filters.js";
+import { useA } from "./i18n.js";
+import { adminApi } from "./session.js";
+import type { AuditRecord } from "./types.js";
+import { Alert, Field, Pager, formatTime, useLoad } from "./ui.js";
+
+/** Every action the service records (CONTRACT 2.3). */
+export const ACTIONS = [
+  "upload.create",
+  "upload.fail",
+  "parcel.publish",
+  "parcel.revoke",
+  "parcel.code",
+  "parcel.lock",
+  "pickup.resolve",
+  "pickup.deny",
+  "download.start",
+  "download.complete",
+  "admin.login",
+  "admin.login_fail",
+  "admin.logout",
+  "admin.parcel_delete",
+  "admin.file_delete",
+  "admin.reissue",
+  "admin.policy",
+  "admin.runtime",
+  "admin.cleanup",
+  "system.start",
+] as const;
+const AUDIT_PAGE_SIZES = [20, 50, 100];
+
+function queryString(f: AuditQuery): string {
+  const p = new URLSearchParams({ page: String(f.page), page_size: String(f.pageSize) });
+  if (f.action) p.set("action", f.action);
+  if (f.source) p.set("source", f.source);
+  if (f.target) p.set("target", f.target);
+  const from = f.from ? localToUnix(f.from) : null;
+  const to = f.to ? localToUnixEnd(f.to) : null;
+  if (from !== null) p.set("from", String(from));
+  if (to !== null) p.set("to", String(to));
+  return p.toString();
+}
+
+function detailText(detail: Record<string, unknown>): string {
+  return Object.entries(detail)
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" · ");
+}
+
+function Filters() {
+  const t = useA();
+  const { audit: f, setAudit } = useFilters();
+  const [d, setD] = useState({
+    action: f.action,
+    source: f.source,
+    target: f.target,
+    from: f.from,
+    to: f.to,
+  });
+  const from = d.from ? localToUnix(d.from) : null;
+  const to = d.to ? localToUnixEnd(d.to) : null;
+  const fromError = d.from && from === null ? t("audit.badTime") : "";
+  const toError =
+    d.to && to === null
+      ? t("audit.badTime")
+      : from !== null && to !== null && from > to
+        ? t("audit.toBeforeFrom")
+        : "";
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (fromError || toError) return;
+    setAudit({ ...d, source: d.source.trim(), target: d.target.trim() });
+  };
+  const clear = () => {
+    const empty = { action: "", source: "", target: "", from: "", to: "" };
+    setD(empty);
+    setAudit(empty);
+  };
+  const zone = localZone();
+  return (
+    <form
+      className="adm-audit-filters"
+      onSubmit={submit}
+      noValidate
+      role="search"
+      aria-label={t("audit.filters")}
+    >
+      <Field label={t("audit.action")}>
+        {(p) => (
+          <select {...p} value={d.action} onChange={(e) => setD({ ...d, action: e.target.value })}>
+            <option value="">{t("audit.anyAction")}</option>
+            {ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={t("audit.source")} hint={t("audit.sourceHint")}>
+        {(p) => (
+          <input
+            {...p}
+            value={d.source}
+            spellCheck={false}
+            onChange={(e) => setD({ ...d, source: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t("audit.target")} hint={t("audit.targetHint")}>
+        {(p) => (
+          <input
+            {...p}
+            value={d.target}
+            spellCheck={false}
+            onChange={(e) => setD({ ...d, target: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t("audit.from")} error={fromError} hint={zone ? t("audit.zone", { zone }) : ""}>
+        {(p) => (
+          <input
+            {...p}
+            type="datetime-local"
+            value={d.from}
+            onChange={(e) => setD({ ...d, from: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t("audit.to")} error={toError} hint={t("audit.toHint")}>
+        {(p) => (
+          <input
+            {...p}
+            type="datetime-local"
+            value={d.to}
+            onChange={(e) => setD({ ...d, to: e.target.value })}
+          />
+        )}
+      </Field>
+      <div className="adm-form-actions">
+        <button type="submit" className="primary">
+          {t("audit.apply")}
+        </button>
+        <button type="button" onClick={clear}>
+          {t("audit.clear")}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function AuditTab() {
+  const t = useA();
+  const lang = useApp((s) => s.lang);
+  const { audit: f, setAudit } = useFilters();
+  const key = queryString(f);
+  const list = useLoad(key, (signal) =>
+    adminApi<Page<AuditRecord>>("GET", `/audit?${key}`, undefined, signal),
+  );
+  const data = list.data;
+  const filtered = Boolean(f.action || f.source || f.target || f.from || f.to);
+  return (
+    <div className="adm-audit">
+      <Filters />
+      <div className="adm-toolbar">
+        <label>
+          <span className="adm-label">{t("common.pageSize")}</span>
+          <select
+            value={f.pageSize}
+            onChange={(e) => setAudit({ pageSize: Number(e.target.value) })}
+          >
+            {AUDIT_PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={list.reload} disabled={list.loading}>
+          {t("stats.refresh")}
+        </button>
+        <span className="muted" role="status" data-testid="audit-count">
+          {list.loading && !data
+            ? t("common.loading")
+            : data
+              ? t("audit.count", { total: data.total })
+              : ""}
+        </span>
+      </div>
+      <Alert text={list.error} />
+      {data && data.items.length === 0 ? (
+        <p className="adm-empty">{filtered ? t("audit.noMatch") : t("audit.none")}</p>
+      ) : null}
+      {data && data.items.length > 0 ? (
+        <div className="adm-table-box">
+          <table className="adm-table adm-audit-table" aria-label={t("tab.audit")}>
+            <thead>
+              <tr>
+                <th scope="col">{t("audit.time")}</th>
+                <th scope="col">{t("audit.action")}</th>
+                <th scope="col">{t("audit.source")}</th>
+                <th scope="col">{t("audit.target")}</th>
+                <th scope="col">{t("audit.detail")}</th>
+              </tr>
+            </thead>
+            <tbody aria-busy={list.loading}>
+              {data.items.map((r) => (
+                <tr key={r.id} data-testid="audit-row">
+                  <td data-label={t("audit.time")}>
+                    <time dateTime={new Date(r.time * 1000).toISOString()}>
+                      {formatTime(r.time, lang, true)}
+                    </time>
+                  </td>
+                  <td data-label={t("audit.action")}>
+                    <span className="mono">{r.action}</span>
+                  </td>
+                  <td data-label={t("audit.source")}>
+                    <span className="mono adm-wrap">{r.source}</span>
+                  </td>
+                  <td data-label={t("audit.target")}>
+                    <span className="mono adm-wrap">{r.target}</span>
+                  </td>
+                  <td data-label={t("audit.detail")}>
+                    <span className="mono adm-wrap adm-detail-text">
+                      {Object.keys(r.detail).length > 0 ? detailText(r.detail) : "—"}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {data && data.total > 0 ? (
+        <Pager
+          page={data.page}
+          pages={data.pages}
+          total={data.total}
+          onPage={(page) => setAudit({ page })}
+          label={t("audit.pages")}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { api, ApiError } from "../api.js";
+import { useA } from "./i18n.js";
+import { useSession } from "./session.js";
+import { Alert, Field, useErrorText } from "./ui.js";
+
+/** `POST /admin/login`; a 429 says in words how long to wait (Retry-After). */
+export function LoginForm() {
+  const t = useA();
+  const describe = useErrorText();
+  const { note, signedIn } = useSession();
+  const [username, setUsername] = useState("admin");
+  const [password, setPassword] = useState("");
+  const [tried, setTried] = useState(false);
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  useEffect(() => passwordRef.current?.focus(), []);
+
+  const userError = tried && !username.trim() ? t("login.userMissing") : "";
+  const passwordError = tried && !password ? t("login.passwordMissing") : "";
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (!username.trim() || !password) return;
+    setBusy(true);
+    setError("");
+    try {
+      const res = await api<{ username: string }>("POST", "/admin/login", {
+        username: username.trim(),
+        password,
+      });
+      signedIn(res.username);
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 401 ? t("login.wrong") : describe(err));
+      setPassword("");
+      passwordRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="adm-login">
+      <form
+        className="adm-login-box"
+        onSubmit={submit}
+        noValidate
+        aria-labelledby="adm-login-title"
+      >
+        <h1 id="adm-login-title">{t("login.title")}</h1>
+        {note ? (
+          <Alert kind="info" text={t(note === "expired" ? "login.expired" : "login.signedOut")} />
+        ) : null}
+        <Field label={t("login.username")} error={userError}>
+          {(p) => (
+            <input
+              {...p}
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+          )}
+        </Field>
+        <Field label={t("login.password")} error={passwordError}>
+          {(p) => (
+            <input
+              {...p}
+              ref={passwordRef}
+              type="password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              autoComplete="current-password"
+            />
+          )}
+        </Field>
+        <Alert text={error} />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? t("login.busy") : t("login.submit")}
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { formatBytes } from "../../shared/format.js";
+import { useApp } from "../store.js";
+import type { AdminParcel } from "../types.js";
+import { useA } from "./i18n.js";
+import { formatTime } from "./ui.js";
+
+/** The expanded part of a parcel row: its files (each deletable) and the remaining facts. */
+export function ParcelFiles({
+  parcel,
+  canDelete,
+  onDelete,
+}: {
+  parcel: AdminParcel;
+  canDelete: boolean;
+  onDelete(file: { id: string; name: string }): void;
+}) {
+  const t = useA();
+  const lang = useApp((s) => s.lang);
+  return (
+    <div className="adm-detail">
+      <dl className="adm-facts adm-facts-small">
+        <div>
+          <dt>{t("parcels.fullId")}</dt>
+          <dd className="mono">{parcel.id}</dd>
+        </div>
+        <div>
+          <dt>{t("parcels.created")}</dt>
+          <dd>{formatTime(parcel.created_at, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("parcels.password")}</dt>
+          <dd>{t(parcel.has_password ? "common.yes" : "common.no")}</dd>
+        </div>
+        <div>
+          <dt>{t("parcels.renew")}</dt>
+          <dd>{t(parcel.renew ? "common.yes" : "common.no")}</dd>
+        </div>
+      </dl>
+      {parcel.files.length === 0 ? (
+        <p className="muted">{t("parcels.noFiles")}</p>
+      ) : (
+        <ul className="adm-files" aria-label={t("parcels.filesOf", { id: parcel.id })}>
+          {parcel.files.map((f) => (
+            <li key={f.id} data-testid="parcel-file">
+              <span className="adm-file-name" title={f.name}>
+                {f.name}
+              </span>
+              <span className="muted">{formatBytes(f.size)}</span>
+              <span className={`adm-file-state adm-file-${f.state}`}>{t(`file.${f.state}`)}</span>
+              {canDelete ? (
+                <button type="button" className="small danger" onClick={() => onDelete(f)}>
+                  {t("parcels.deleteFile")}
+                  <span className="sr-only"> {f.name}</span>
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,287 @@
+import { Fragment, useEffect, useState } from "react";
+import { formatBytes, formatDuration } from "../../shared/format.js";
+import { useApp } from "../store.js";
+import type { AdminParcel, Page, ParcelState, Share } from "../types.js";
+import { PAGE_SIZES, useFilters, type ParcelQuery } from "./filters.js";
+import { useA } from "./i18n.js";
+import { ParcelFiles } from "./parcel-files.js";
+import { ShareCard } from "./share.js";
+import { adminApi } from "./session.js";
+import { Alert, Pager, StateBadge, formatTime, useAction, useConfirm, useLoad } from "./ui.js";
+
+const STATES: ParcelState[] = [
+  "uploading",
+  "published",
+  "review",
+  "expired",
+  "exhausted",
+  "revoked",
+];
+/** States in which a parcel still holds files someone can pick up (or will). */
+export const LIVE: ParcelState[] = ["uploading", "published", "review"];
+const SEARCH_DELAY_MS = 300;
+
+function queryString(f: ParcelQuery): string {
+  const p = new URLSearchParams({ page: String(f.page), page_size: String(f.pageSize) });
+  if (f.q) p.set("q", f.q);
+  if (f.state) p.set("state", f.state);
+  return p.toString();
+}
+
+function shortId(id: string): string {
+  return id.length > 10 ? `${id.slice(0, 8)}…` : id;
+}
+
+export function ParcelsTab() {
+  const t = useA();
+  const lang = useApp((s) => s.lang);
+  const { parcels: f, setParcels } = useFilters();
+  const [draft, setDraft] = useState(f.q);
+  // Typing settles for a moment before the search runs (and the list returns to page 1).
+  useEffect(() => {
+    const q = draft.trim();
+    if (q === f.q) return;
+    const timer = setTimeout(() => setParcels({ q }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draft, f.q, setParcels]);
+  const key = queryString(f);
+  const list = useLoad(key, (signal) =>
+    adminApi<Page<AdminParcel>>("GET", `/parcels?${key}`, undefined, signal),
+  );
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const [reissued, setReissued] = useState<{ id: string; share: Share } | null>(null);
+  const action = useAction();
+  const confirm = useConfirm();
+  const now = Math.floor(Date.now() / 1000);
+
+  const toggle = (id: string) =>
+    setOpen((old) => {
+      const next = new Set(old);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const deleteParcel = async (p: AdminParcel) => {
+    if (!(await confirm.ask(t("parcels.confirmDelete", { id: p.id }), t("parcels.delete")))) return;
+    await action.run(
+      () => adminApi<AdminParcel>("POST", `/parcels/${encodeURIComponent(p.id)}/delete`),
+      () => t("parcels.deleted", { id: shortId(p.id) }),
+    );
+    list.reload();
+  };
+  const deleteFile = async (p: AdminParcel, file: { id: string; name: string }) => {
+    const last = p.files.length === 1;
+    const text = t(last ? "parcels.confirmDeleteLastFile" : "parcels.confirmDeleteFile", {
+      name: file.name,
+    });
+    if (!(await confirm.ask(text, t("parcels.deleteFile")))) return;
+    await action.run(
+      () => adminApi<AdminParcel>("POST", `/files/${encodeURIComponent(file.id)}/delete`),
+      () => t("parcels.fileDeleted", { name: file.name }),
+    );
+    list.reload();
+  };
+  const reissue = async (p: AdminParcel) => {
+    if (!(await confirm.ask(t("parcels.confirmReissue", { id: p.id }), t("parcels.reissue"))))
+      return;
+    setReissued(null);
+    await action.run(async () => {
+      const share = await adminApi<AdminParcel & Share>(
+        "POST",
+        `/parcels/${encodeURIComponent(p.id)}/reissue`,
+      );
+      setReissued({ id: p.id, share });
+    });
+    list.reload();
+  };
+
+  const data = list.data;
+  return (
+    <div className="adm-parcels">
+      <div className="adm-toolbar adm-filters" role="search" aria-label={t("parcels.filters")}>
+        <label className="adm-grow">
+          <span className="adm-label">{t("parcels.search")}</span>
+          <input
+            type="search"
+            value={draft}
+            placeholder={t("parcels.searchHint")}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") setParcels({ q: draft.trim() });
+            }}
+          />
+        </label>
+        <label>
+          <span className="adm-label">{t("parcels.state")}</span>
+          <select
+            value={f.state}
+            onChange={(e) => setParcels({ state: e.target.value as ParcelState | "" })}
+          >
+            <option value="">{t("parcels.anyState")}</option>
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {t(`state.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="adm-label">{t("common.pageSize")}</span>
+          <select
+            value={f.pageSize}
+            onChange={(e) => setParcels({ pageSize: Number(e.target.value) })}
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={list.reload} disabled={list.loading}>
+          {t("stats.refresh")}
+        </button>
+      </div>
+      <p className="muted adm-count" role="status" data-testid="parcel-count">
+        {list.loading && !data
+          ? t("common.loading")
+          : data
+            ? t("parcels.count", { total: data.total })
+            : ""}
+      </p>
+      <Alert text={list.error} />
+      <Alert text={action.error} />
+      <Alert kind="ok" text={action.done} />
+      {reissued ? (
+        <ShareCard id={reissued.id} share={reissued.share} onClose={() => setReissued(null)} />
+      ) : null}
+      {data && data.items.length === 0 ? (
+        <p className="adm-empty">{f.q || f.state ? t("parcels.noMatch") : t("parcels.none")}</p>
+      ) : null}
+      {data && data.items.length > 0 ? (
+        <div className="adm-table-box">
+          <table className="adm-table adm-parcel-table" aria-label={t("tab.parcels")}>
+            <thead>
+              <tr>
+                <th scope="col">{t("parcels.id")}</th>
+                <th scope="col">{t("parcels.state")}</th>
+                <th scope="col">{t("parcels.files")}</th>
+                <th scope="col">{t("parcels.size")}</th>
+                <th scope="col">{t("parcels.owner")}</th>
+                <th scope="col">{t("parcels.sent")}</th>
+                <th scope="col">{t("parcels.expires")}</th>
+                <th scope="col">{t("parcels.downloads")}</th>
+                <th scope="col">
+                  <span className="sr-only">{t("common.actions")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody aria-busy={list.loading}>
+              {data.items.map((p) => {
+                const expanded = open.has(p.id);
+                const live = LIVE.includes(p.state);
+                const filesId = `files-${p.id}`;
+                return (
+                  <Fragment key={p.id}>
+                    <tr data-testid="parcel-row" data-id={p.id}>
+                      <td data-label={t("parcels.id")}>
+                        <span className="mono" title={p.id}>
+                          {shortId(p.id)}
+                        </span>
+                      </td>
+                      <td data-label={t("parcels.state")}>
+                        <StateBadge state={p.state} />
+                      </td>
+                      <td data-label={t("parcels.files")}>{p.files.length}</td>
+                      <td data-label={t("parcels.size")}>{formatBytes(p.bytes)}</td>
+                      <td data-label={t("parcels.owner")}>{t(`owner.${p.owner}`)}</td>
+                      <td data-label={t("parcels.sent")}>
+                        {p.sent_at === null ? (
+                          <span className="muted">{t("parcels.notSent")}</span>
+                        ) : (
+                          formatTime(p.sent_at, lang)
+                        )}
+                      </td>
+                      <td data-label={t("parcels.expires")}>
+                        {formatTime(p.expires_at, lang)}
+                        {live && p.expires_at > now ? (
+                          <span className="muted adm-sub">
+                            {t("parcels.inTime", {
+                              time: formatDuration(p.expires_at - now, lang),
+                            })}
+                          </span>
+                        ) : null}
+                      </td>
+                      <td data-label={t("parcels.downloads")}>
+                        {t("parcels.leftOf", {
+                          left: p.downloads_left,
+                          allowed: p.downloads_allowed,
+                        })}
+                      </td>
+                      <td className="adm-actions">
+                        <button
+                          type="button"
+                          className="small"
+                          aria-expanded={expanded}
+                          aria-controls={filesId}
+                          onClick={() => toggle(p.id)}
+                        >
+                          {t(expanded ? "parcels.hideFiles" : "parcels.showFiles")}
+                          <span className="sr-only"> {p.id}</span>
+                        </button>
+                        {p.state === "review" ? (
+                          <button
+                            type="button"
+                            className="small"
+                            disabled={action.busy}
+                            onClick={() => void reissue(p)}
+                          >
+                            {t("parcels.reissue")}
+                            <span className="sr-only"> {p.id}</span>
+                          </button>
+                        ) : null}
+                        {live ? (
+                          <button
+                            type="button"
+                            className="small danger"
+                            disabled={action.busy}
+                            onClick={() => void deleteParcel(p)}
+                          >
+                            {t("parcels.delete")}
+                            <span className="sr-only"> {p.id}</span>
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                    {expanded ? (
+                      <tr className="adm-detail-row" id={filesId}>
+                        <td colSpan={9}>
+                          <ParcelFiles
+                            parcel={p}
+                            canDelete={live && !action.busy}
+                            onDelete={(file) => void deleteFile(p, file)}
+                          />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {data && data.total > 0 ? (
+        <Pager
+          page={data.page}
+          pages={data.pages}
+          total={data.total}
+          onPage={(page) => setParcels({ page })}
+          label={t("parcels.pages")}
+        />
+      ) : null}
+      {confirm.dialog}
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+import { useEffect, useState } from "react";
+import { formatBytes } from "../../shared/format.js";
+import { useApp } from "../store.js";
+import type { ParcelState } from "../types.js";
+import { useA } from "./i18n.js";
+import { adminApi } from "./session.js";
+import type { AdminStats, CleanupResult } from "./types.js";
+import { Alert, Card, StateBadge, UsageBar, formatTime, useAction, useLoad } from "./ui.js";
+
+const STATES: ParcelState[] = [
+  "uploading",
+  "published",
+  "review",
+  "expired",
+  "exhausted",
+  "revoked",
+];
+const REFRESH_MS = 15_000;
+
+function percent(part: number, whole: number): string {
+  if (whole <= 0) return "0 %";
+  return `${Math.round((part / whole) * 1000) / 10} %`;
+}
+
+function Cleanup({ onDone }: { onDone(): void }) {
+  const t = useA();
+  const action = useAction();
+  const [result, setResult] = useState<CleanupResult | null>(null);
+  const run = () =>
+    void action.run(async () => {
+      setResult(null);
+      const r = await adminApi<CleanupResult>("POST", "/cleanup");
+      setResult(r);
+      onDone();
+    });
+  return (
+    <Card title={t("cleanup.title")}>
+      <p className="muted">{t("cleanup.intro")}</p>
+      <button type="button" onClick={run} disabled={action.busy}>
+        {action.busy ? t("common.working") : t("cleanup.run")}
+      </button>
+      <Alert text={action.error} />
+      {result ? (
+        <p className="adm-alert adm-alert-ok" role="status" data-testid="cleanup-result">
+          {t("cleanup.result", {
+            parcels: result.parcels,
+            files: result.files,
+            bytes: formatBytes(result.bytes),
+          })}
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+export function StatsTab() {
+  const t = useA();
+  const lang = useApp((s) => s.lang);
+  const [tick, setTick] = useState(0);
+  const stats = useLoad(String(tick), (signal) =>
+    adminApi<AdminStats>("GET", "/stats", undefined, signal),
+  );
+  const [updated, setUpdated] = useState<number | null>(null);
+  useEffect(() => {
+    if (stats.data) setUpdated(Math.floor(Date.now() / 1000));
+  }, [stats.data]);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") setTick((n) => n + 1);
+    }, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+  const s = stats.data;
+  const b = s?.budgets;
+  const savings = s ? Math.max(0, s.logical_bytes - s.stored_bytes) : 0;
+  const uploadable =
+    b && s ? Math.max(0, b.disk_free_bytes - b.disk_headroom_bytes - s.reserved_bytes) : 0;
+  return (
+    <div className="adm-stats">
+      <div className="adm-toolbar">
+        <button type="button" onClick={() => setTick((n) => n + 1)} disabled={stats.loading}>
+          {stats.loading ? t("common.loading") : t("stats.refresh")}
+        </button>
+        <span className="muted" aria-live="polite">
+          {updated ? t("stats.updated", { time: formatTime(updated, lang, true) }) : ""}
+        </span>
+      </div>
+      <Alert text={stats.error} />
+      {s && b ? (
+        <div className="adm-grid">
+          <Card title={t("stats.parcels")}>
+            <p className="adm-big" data-testid="stats-total">
+              {t("stats.parcelsTotal", { n: s.parcels.total })}
+            </p>
+            <ul className="adm-states" aria-label={t("stats.byState")}>
+              {STATES.map((st) => (
+                <li key={st} data-testid={`stats-state-${st}`}>
+                  <StateBadge state={st} />
+                  <strong>{s.parcels.by_state[st] ?? 0}</strong>
+                </li>
+              ))}
+            </ul>
+          </Card>
+          <Card title={t("stats.storage")}>
+            <dl className="adm-facts">
+              <div>
+                <dt>{t("stats.files")}</dt>
+                <dd data-testid="stats-files">{s.files.total}</dd>
+              </div>
+              <div>
+                <dt>{t("stats.blobs")}</dt>
+                <dd>{s.files.blobs}</dd>
+              </div>
+              <div>
+                <dt>{t("stats.logical")}</dt>
+                <dd data-testid="stats-logical">{formatBytes(s.logical_bytes)}</dd>
+              </div>
+              <div>
+                <dt>{t("stats.stored")}</dt>
+                <dd>{formatBytes(s.stored_bytes)}</dd>
+              </div>
+              <div>
+                <dt>{t("stats.savings")}</dt>
+                <dd>
+                  {formatBytes(savings)}{" "}
+                  <span className="muted">({percent(savings, s.logical_bytes)})</span>
+                </dd>
+              </div>
+              <div>
+                <dt>{t("stats.reserved")}</dt>
+                <dd>{formatBytes(s.reserved_bytes)}</dd>
+              </div>
+            </dl>
+          </Card>
+          <Card title={t("stats.budgets")}>
+            <UsageBar
+              label={t("stats.fileBudget")}
+              used={b.files_used}
+              limit={b.file_budget}
+              text={t("stats.ofCount", { used: b.files_used, limit: b.file_budget })}
+            />
+            <UsageBar
+              label={t("stats.dataBudget")}
+              used={b.data_used_bytes}
+              limit={b.data_budget_bytes}
+              text={t("stats.ofBytes", {
+                used: formatBytes(b.data_used_bytes),
+                limit: formatBytes(b.data_budget_bytes),
+              })}
+            />
+            <UsageBar
+              label={t("stats.disk")}
+              used={b.disk_headroom_bytes + s.reserved_bytes}
+              limit={b.disk_free_bytes}
+              text={t("stats.diskText", {
+                free: formatBytes(b.disk_free_bytes),
+                headroom: formatBytes(b.disk_headroom_bytes),
+              })}
+            />
+            <p className="muted adm-note">
+              {uploadable > 0
+                ? t("stats.uploadable", { bytes: formatBytes(uploadable) })
+                : t("stats.diskFull")}
+            </p>
+          </Card>
+          <Card title={t("stats.activity")}>
+            <dl className="adm-facts">
+              <div>
+                <dt>{t("stats.uploadsActive")}</dt>
+                <dd>{s.concurrency.uploads_active}</dd>
+              </div>
+              <div>
+                <dt>{t("stats.downloadsActive")}</dt>
+                <dd>{s.concurrency.downloads_active}</dd>
+              </div>
+              <div>
+                <dt>{t("stats.reserved")}</dt>
+                <dd>{formatBytes(s.reserved_bytes)}</dd>
+              </div>
+            </dl>
+          </Card>
+          <Cleanup onDone={() => setTick((n) => n + 1)} />
+        </div>
+      ) : null}
+    </div>
+  );
+}

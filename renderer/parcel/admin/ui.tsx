@@ -1,0 +1,361 @@
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { formatDuration } from "../../shared/format.js";
+import type { Lang } from "../../shared/lang.js";
+import { ApiError } from "../api.js";
+import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
+import type { ParcelState } from "../types.js";
+import { describeError } from "../ui/errors.js";
+import { uiDict, type UiKey } from "../ui/i18n.js";
+import type { Translate } from "../i18n.js";
+import { useA, type AT } from "./i18n.js";
+
+/**
+ * Turns any failure into a sentence for the administrator: the session and sign-in limits
+ * in this area's words, everything else as the shared parcel pieces describe it.
+ */
+export function errorText(err: unknown, t: AT, ui: Translate<UiKey>, lang: Lang): string {
+  if (err instanceof ApiError) {
+    if (err.status === 0) return t("err.unreachable");
+    if (err.status === 401) return t("err.session");
+    if (err.status === 429)
+      return err.retryAfter
+        ? t("err.tooManyWait", { wait: formatDuration(err.retryAfter, lang) })
+        : t("err.tooMany");
+  }
+  return describeError(err, ui, lang);
+}
+
+function aborted(err: unknown): boolean {
+  return err instanceof DOMException && err.name === "AbortError";
+}
+
+/** A translated errorText bound to the current language. */
+export function useErrorText(): (err: unknown) => string {
+  const t = useA();
+  const ui = useT(uiDict);
+  const lang = useApp((s) => s.lang);
+  return useCallback((err: unknown) => errorText(err, t, ui, lang), [t, ui, lang]);
+}
+
+export interface Loaded<T> {
+  data: T | null;
+  error: string;
+  loading: boolean;
+  reload(): void;
+}
+
+/**
+ * Loads whenever `key` changes (the previous request is aborted, so a slow old answer never
+ * overwrites a newer one) and keeps the last good data while the next one loads.
+ */
+export function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+  const describe = useErrorText();
+  const [data, setData] = useState<T | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setLoading(true);
+    loadRef
+      .current(ctrl.signal)
+      .then((value) => {
+        if (ctrl.signal.aborted) return;
+        setData(value);
+        setFailure(null);
+      })
+      .catch((err: unknown) => {
+        if (!ctrl.signal.aborted && !aborted(err)) setFailure(err);
+      })
+      .finally(() => {
+        if (!ctrl.signal.aborted) setLoading(false);
+      });
+    return () => ctrl.abort();
+  }, [key, tick]);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { data, error: failure === null ? "" : describe(failure), loading, reload };
+}
+
+/** Runs an action, tracking busy state and its error / success text. */
+export function useAction() {
+  const describe = useErrorText();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const [done, setDone] = useState("");
+  const run = useCallback(
+    async <R,>(action: () => Promise<R>, doneText: (r: R) => string = () => "") => {
+      setBusy(true);
+      setError("");
+      setDone("");
+      try {
+        const r = await action();
+        setDone(doneText(r));
+        return true;
+      } catch (err) {
+        setError(describe(err));
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [describe],
+  );
+  const clear = useCallback(() => {
+    setError("");
+    setDone("");
+  }, []);
+  return { busy, error, done, run, clear };
+}
+
+export function Alert({ text, kind = "error" }: { text: string; kind?: "error" | "ok" | "info" }) {
+  if (!text) return null;
+  return (
+    <p className={`adm-alert adm-alert-${kind}`} role={kind === "error" ? "alert" : "status"}>
+      {text}
+    </p>
+  );
+}
+
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  error?: string;
+  hint?: string;
+  children: (props: {
+    id: string;
+    "aria-invalid": boolean;
+    "aria-describedby"?: string;
+  }) => ReactNode;
+}) {
+  const id = useId();
+  const describedBy = error ? `${id}-err` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className={`adm-field${error ? " adm-field-bad" : ""}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, "aria-invalid": Boolean(error), "aria-describedby": describedBy })}
+      {error ? (
+        <span id={`${id}-err`} className="adm-field-error">
+          {error}
+        </span>
+      ) : hint ? (
+        <span id={`${id}-hint`} className="adm-field-hint">
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+export function Card({
+  title,
+  children,
+  actions,
+  className = "",
+}: {
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+}) {
+  const id = useId();
+  return (
+    <section className={`card adm-card ${className}`} aria-labelledby={id}>
+      <header className="card-head">
+        <h2 id={id}>{title}</h2>
+        {actions ? <div className="card-actions">{actions}</div> : null}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+const STATE_KIND: Record<ParcelState, string> = {
+  uploading: "info",
+  published: "good",
+  review: "fair",
+  expired: "muted",
+  exhausted: "muted",
+  revoked: "bad",
+};
+
+export function StateBadge({ state }: { state: ParcelState }) {
+  const t = useA();
+  return <span className={`adm-badge adm-badge-${STATE_KIND[state]}`}>{t(`state.${state}`)}</span>;
+}
+
+/** Page N of M with previous / next and a direct page input. */
+export function Pager({
+  page,
+  pages,
+  total,
+  onPage,
+  label,
+}: {
+  page: number;
+  pages: number;
+  total: number;
+  onPage(page: number): void;
+  label: string;
+}) {
+  const t = useA();
+  const [draft, setDraft] = useState(String(page));
+  useEffect(() => setDraft(String(page)), [page]);
+  const go = () => {
+    const n = Number(draft);
+    if (Number.isInteger(n) && n >= 1 && n <= pages && n !== page) onPage(n);
+    else setDraft(String(page));
+  };
+  return (
+    <nav className="adm-pager" aria-label={label}>
+      <button type="button" onClick={() => onPage(1)} disabled={page <= 1}>
+        <span aria-hidden="true">«</span>
+        <span className="sr-only">{t("pager.first")}</span>
+      </button>
+      <button type="button" onClick={() => onPage(page - 1)} disabled={page <= 1}>
+        {t("pager.prev")}
+      </button>
+      <span className="adm-pager-where">
+        <label>
+          <span className="sr-only">{t("pager.page")}</span>
+          <input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={pages}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            onBlur={go}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") go();
+            }}
+          />
+        </label>
+        <span>{t("pager.of", { pages })}</span>
+      </span>
+      <button type="button" onClick={() => onPage(page + 1)} disabled={page >= pages}>
+        {t("pager.next")}
+      </button>
+      <button type="button" onClick={() => onPage(pages)} disabled={page >= pages}>
+        <span aria-hidden="true">»</span>
+        <span className="sr-only">{t("pager.last")}</span>
+      </button>
+      <span className="muted adm-pager-total" data-testid="pager-total">
+        {t("pager.total", { total })}
+      </span>
+    </nav>
+  );
+}
+
+/**
+ * A modal question (native <dialog>: focus stays inside, Escape cancels). `ask` resolves
+ * true when the administrator confirms.
+ */
+export function useConfirm(): {
+  ask(text: string, confirmLabel: string): Promise<boolean>;
+  dialog: ReactNode;
+} {
+  const t = useA();
+  const ref = useRef<HTMLDialogElement>(null);
+  const resolver = useRef<((ok: boolean) => void) | null>(null);
+  const [question, setQuestion] = useState<{ text: string; confirm: string } | null>(null);
+  const titleId = useId();
+  const finish = (ok: boolean) => {
+    resolver.current?.(ok);
+    resolver.current = null;
+    ref.current?.close();
+    setQuestion(null);
+  };
+  useEffect(() => {
+    if (question && ref.current && !ref.current.open) ref.current.showModal();
+  }, [question]);
+  const ask = useCallback((text: string, confirm: string) => {
+    resolver.current?.(false);
+    setQuestion({ text, confirm });
+    return new Promise<boolean>((resolve) => (resolver.current = resolve));
+  }, []);
+  const dialog = (
+    <dialog
+      ref={ref}
+      className="adm-dialog"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        finish(false);
+      }}
+    >
+      {question ? (
+        <form
+          method="dialog"
+          onSubmit={(e) => {
+            e.preventDefault();
+            finish(true);
+          }}
+        >
+          <p id={titleId}>{question.text}</p>
+          <div className="button-row adm-dialog-actions">
+            <button type="button" onClick={() => finish(false)} autoFocus>
+              {t("common.cancel")}
+            </button>
+            <button type="submit" className="danger">
+              {question.confirm}
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </dialog>
+  );
+  return { ask, dialog };
+}
+
+/** A labelled usage bar: green, amber from 75 %, red from 90 %. */
+export function UsageBar({
+  label,
+  used,
+  limit,
+  text,
+}: {
+  label: string;
+  used: number;
+  limit: number;
+  text: string;
+}) {
+  const ratio = limit > 0 ? Math.min(1, used / limit) : used > 0 ? 1 : 0;
+  const percent = Math.round(ratio * 1000) / 10;
+  const kind = ratio >= 0.9 ? "bad" : ratio >= 0.75 ? "fair" : "good";
+  const id = useId();
+  return (
+    <div className="adm-usage">
+      <div className="adm-usage-head">
+        <span id={id}>{label}</span>
+        <span className="adm-usage-text">{text}</span>
+      </div>
+      <div
+        className={`adm-bar adm-bar-${kind}`}
+        role="meter"
+        aria-labelledby={id}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${percent} % · ${text}`}
+      >
+        <span style={{ width: `${percent}%` }} />
+      </div>
+    </div>
+  );
+}
+
+/** Unix seconds as a local date and time. */
+export function formatTime(unix: number | null, lang: Lang, seconds = false): string {
+  if (unix === null) return "—";
+  return new Date(unix * 1000).toLocaleString(lang, {
+    dateStyle: "medium",
+    timeStyle: seconds ? "medium" : "short",
+  });
+}
