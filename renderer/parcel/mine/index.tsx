@@ -1,6 +1,277 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { formatBytes, formatDateTime } from "../../shared/format.js";
+import { api, ApiError } from "../api.js";
 import type { AreaProps } from "../app.js";
+import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
+import type { Parcel, ParcelState, Share } from "../types.js";
+import { Countdown } from "../ui/countdown.js";
+import { useErrorText } from "../ui/errors.js";
+import { Notice } from "../ui/notice.js";
+import { SharePanel } from "../ui/share-panel.js";
+import { loadToken } from "../ui/tokens.js";
+import { mineDict } from "./i18n.js";
+import "./mine.css";
 
-/** Placeholder until this area's screen lands (work in progress in this session). */
-export default function Screen(_props: AreaProps) {
-  return <p className="muted">mine</p>;
+const BADGE: Record<ParcelState, string> = {
+  uploading: "badge-info",
+  published: "badge-good",
+  expired: "badge-fair",
+  exhausted: "badge-fair",
+  revoked: "badge-bad",
+  review: "badge-bad",
+};
+
+/** Owner calls carry the stored manage_token too, in case the visitor cookie is gone. */
+async function ownerCall<T>(path: string, id: string): Promise<T> {
+  const token = await loadToken(id);
+  return api<T>("POST", path, undefined, token ? { token } : {});
+}
+
+/** `GET /mine`; without a visitor cookie yet (401), `GET /policy` issues one first. */
+async function fetchMine(loadPolicy: () => Promise<void>): Promise<Parcel[]> {
+  try {
+    return (await api<{ items: Parcel[] }>("GET", "/mine")).items;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401)) throw err;
+    await loadPolicy();
+    return (await api<{ items: Parcel[] }>("GET", "/mine")).items;
+  }
+}
+
+type Confirm = "revoke" | "code" | null;
+
+function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parcel): void }) {
+  const t = useT(mineDict);
+  const lang = useApp((s) => s.lang);
+  const describe = useErrorText();
+  const [confirm, setConfirm] = useState<Confirm>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [share, setShare] = useState<Share | null>(null);
+  const size = parcel.files.reduce((sum, f) => sum + f.size, 0);
+  const live = parcel.state === "published" || parcel.state === "uploading";
+  const shortId = parcel.id.slice(0, 8);
+  const shown = parcel.files.slice(0, 4);
+
+  const act = async (kind: "revoke" | "code") => {
+    setBusy(true);
+    setError(null);
+    try {
+      if (kind === "revoke") {
+        const p = await ownerCall<Parcel>(
+          `/parcels/${encodeURIComponent(parcel.id)}/revoke`,
+          parcel.id,
+        );
+        setShare(null);
+        onChanged(p);
+      } else {
+        const s = await ownerCall<Share>(
+          `/parcels/${encodeURIComponent(parcel.id)}/code`,
+          parcel.id,
+        );
+        setShare(s);
+        onChanged();
+      }
+      setConfirm(null);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li
+      className={`parcel-card card state-${parcel.state}`}
+      aria-label={t("parcelOf", { id: shortId })}
+    >
+      <div className="parcel-top">
+        <span className={`badge ${BADGE[parcel.state]}`}>{t(`state_${parcel.state}`)}</span>
+        <span className="muted small">
+          {parcel.sent_at
+            ? t("sent", { time: formatDateTime(parcel.sent_at * 1000, lang) })
+            : t("created", { time: formatDateTime(parcel.created_at * 1000, lang) })}
+        </span>
+        {parcel.has_password ? (
+          <span className="muted small" title={t("password")}>
+            🔒<span className="sr-only">{t("password")}</span>
+          </span>
+        ) : null}
+        <span className="mono muted small parcel-id">{shortId}</span>
+      </div>
+      <div className="parcel-files">
+        <strong>
+          {parcel.files.length === 1
+            ? t("filesSummaryOne", { size: formatBytes(size) })
+            : t("filesSummary", { n: parcel.files.length, size: formatBytes(size) })}
+        </strong>
+        <ul className="name-list">
+          {shown.map((f) => (
+            <li key={f.id} className="ellipsis" title={f.name}>
+              {f.name} <span className="muted">· {formatBytes(f.size)}</span>
+            </li>
+          ))}
+          {parcel.files.length > shown.length ? (
+            <li className="muted">{t("more", { n: parcel.files.length - shown.length })}</li>
+          ) : null}
+        </ul>
+      </div>
+      <dl className="parcel-facts">
+        <div>
+          <dt>{t("downloads")}</dt>
+          <dd>
+            {t("downloadsValue", {
+              left: parcel.downloads_left,
+              allowed: parcel.downloads_allowed,
+            })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t("expiry")}</dt>
+          <dd>
+            {live ? (
+              <Countdown
+                until={parcel.expires_at}
+                verb={parcel.state === "uploading" ? "ends" : "expires"}
+              />
+            ) : (
+              t("ended")
+            )}
+          </dd>
+        </div>
+      </dl>
+      {parcel.state === "review" ? <p className="muted small">{t("reviewHint")}</p> : null}
+      {share ? (
+        <div className="parcel-share">
+          <div className="card-head">
+            <h3>{t("newShare")}</h3>
+            <button type="button" className="small" onClick={() => setShare(null)}>
+              {t("close")}
+            </button>
+          </div>
+          <SharePanel share={share} />
+        </div>
+      ) : null}
+      <Notice kind="error">{error ? describe(error) : null}</Notice>
+      {parcel.state === "published" || parcel.state === "uploading" || parcel.state === "review" ? (
+        <div className="button-row" role="group" aria-label={t("actionsFor", { id: shortId })}>
+          {confirm ? (
+            <>
+              <span>{confirm === "revoke" ? t("revokeConfirm") : t("newCodeConfirm")}</span>
+              <button
+                type="button"
+                className={confirm === "revoke" ? "danger" : "primary"}
+                disabled={busy}
+                onClick={() => void act(confirm)}
+              >
+                {confirm === "revoke" ? t("revokeYes") : t("newCodeYes")}
+              </button>
+              <button type="button" disabled={busy} onClick={() => setConfirm(null)}>
+                {t("keep")}
+              </button>
+            </>
+          ) : (
+            <>
+              {parcel.state === "published" ? (
+                <button type="button" title={t("newCodeHint")} onClick={() => setConfirm("code")}>
+                  {t("newCode")}
+                </button>
+              ) : null}
+              <button type="button" className="danger" onClick={() => setConfirm("revoke")}>
+                {t("revoke")}
+              </button>
+            </>
+          )}
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+/** `#/mine`: the visitor's parcels with state, downloads, live expiry, revoke and new code. */
+export default function MineScreen(_props: AreaProps) {
+  const t = useT(mineDict);
+  const describe = useErrorText();
+  const loadPolicy = useApp((s) => s.loadPolicy);
+  const [items, setItems] = useState<Parcel[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(true);
+  const alive = useRef(true);
+
+  const reload = useCallback(async () => {
+    setLoading(true);
+    try {
+      const list = await fetchMine(loadPolicy);
+      if (!alive.current) return;
+      setItems(list);
+      setError(null);
+    } catch (err) {
+      if (alive.current) setError(err);
+    } finally {
+      if (alive.current) setLoading(false);
+    }
+  }, [loadPolicy]);
+
+  useEffect(() => {
+    alive.current = true;
+    void reload();
+    // Downloads happen elsewhere: keep the counts fresh while the page is open.
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") void reload();
+    }, 30_000);
+    return () => {
+      alive.current = false;
+      clearInterval(timer);
+    };
+  }, [reload]);
+
+  const replace = (p?: Parcel) => {
+    if (p) setItems((list) => list?.map((x) => (x.id === p.id ? p : x)) ?? null);
+    else void reload();
+  };
+
+  return (
+    <div className="mine-screen">
+      <div className="mine-head">
+        <h1>{t("heading")}</h1>
+        <button type="button" onClick={() => void reload()} disabled={loading}>
+          ↻ {t("refresh")}
+        </button>
+      </div>
+      <p className="muted">{t("lead")}</p>
+      {error ? (
+        <Notice
+          kind="error"
+          action={
+            <button type="button" onClick={() => void reload()}>
+              {t("retry")}
+            </button>
+          }
+        >
+          {t("loadFailed")} {describe(error)}
+        </Notice>
+      ) : null}
+      {items === null ? (
+        loading ? (
+          <p className="muted" role="status">
+            …
+          </p>
+        ) : null
+      ) : items.length === 0 ? (
+        <div className="empty card">
+          <p>{t("empty")}</p>
+          <a className="button primary-link" href="#/">
+            {t("sendFirst")}
+          </a>
+        </div>
+      ) : (
+        <ul className="parcel-list" aria-label={t("heading")}>
+          {items.map((p) => (
+            <ParcelCard key={p.id} parcel={p} onChanged={replace} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }
