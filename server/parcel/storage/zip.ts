@@ -185,6 +185,7 @@ export function createZip(sources: ZipSource[], options: ZipOptions): Zip {
   async function* body(): AsyncGenerator<Buffer> {
     for (const e of planned) {
       yield localHeader(e, t);
+      if (e.size === 0) continue;
       const src = await e.open();
       let n = 0;
       for await (const chunk of src as AsyncIterable<Buffer>) {
