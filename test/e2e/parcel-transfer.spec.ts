@@ -1,0 +1,354 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { shootThemes } from "./support/shots.js";
+
+const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
+
+interface Source {
+  name: string;
+  data: Buffer;
+  path: string;
+}
+
+let site: ParcelSite;
+let dir: string;
+let sources: Source[];
+
+test.beforeAll(async () => {
+  site = await startParcelSite();
+  dir = mkdtempSync(join(tmpdir(), "gh-parcel-e2e-"));
+  const make = (name: string, size: number): Source => {
+    const data = randomBytes(size);
+    const path = join(dir, name);
+    writeFileSync(path, data);
+    return { name, data, path };
+  };
+  sources = [
+    make("holiday-photo.jpg", 3 * 1024 * 1024 + 17),
+    make("报告 2026.pdf", 300_000),
+    make("notes.txt", 1234),
+  ];
+});
+
+test.afterAll(async () => {
+  await site?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Drops files on the drop zone the way a desktop drag does (a DataTransfer with Files). */
+async function dropFiles(page: Page, files: Array<{ name: string; data: Buffer }>) {
+  await page.getByTestId("dropzone").evaluate(
+    (zone, list) => {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
+      for (const type of ["dragenter", "dragover", "drop"]) {
+        zone.dispatchEvent(
+          new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }),
+        );
+      }
+    },
+    files.map((f) => ({ name: f.name, bytes: [...f.data] })),
+  );
+}
+
+/** Picks files through the real file chooser opened by the page's button. */
+async function chooseFiles(page: Page, buttonName: RegExp, paths: string[]) {
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: buttonName }).click();
+  await (await chooser).setFiles(paths);
+}
+
+interface Published {
+  code: string;
+  link: string;
+}
+
+/** Uploads through the send screen and returns the code and link shown at the end. */
+async function sendParcel(
+  page: Page,
+  files: Source[],
+  opts: { downloads?: number; password?: string; shots?: boolean } = {},
+): Promise<Published> {
+  await page.goto(`${site.url}/#/`);
+  await expect(page.getByRole("heading", { name: "Send files" })).toBeVisible();
+  await chooseFiles(
+    page,
+    /^Choose files$/,
+    files.map((f) => f.path),
+  );
+  if (opts.downloads !== undefined)
+    await page.getByLabel("Downloads allowed").fill(String(opts.downloads));
+  if (opts.password !== undefined) await page.getByLabel("Password (optional)").fill(opts.password);
+  await page.getByRole("button", { name: /^Upload/ }).click();
+  await expect(page.getByRole("heading", { name: /Ready to pick up/ })).toBeVisible();
+  const code = (await page.getByRole("status", { name: "Pickup code" }).textContent()) ?? "";
+  const link = (await page.locator(".share-url").textContent()) ?? "";
+  return { code, link };
+}
+
+test.describe("send", () => {
+  test("several files via the chooser and a drop, one removed, published with code, QR and links", async ({
+    page,
+  }) => {
+    await page.goto(`${site.url}/#/`);
+    await expect(page.getByRole("heading", { name: "Send files" })).toBeVisible();
+    await expect(page.getByText(/Up to 100 files/)).toBeVisible();
+    await shootThemes(page, "parcel", "send-empty");
+
+    await chooseFiles(page, /^Choose files$/, [sources[0].path, sources[1].path]);
+    await dropFiles(page, [{ name: "dropped.bin", data: sources[2].data }]);
+    const list = page.getByRole("list", { name: "Files" });
+    await expect(list.getByRole("listitem")).toHaveCount(3);
+    await expect(page.getByText(/^3 files, /)).toBeVisible();
+    // Adding more through the compact button, then removing one again before upload.
+    await chooseFiles(page, /Add more files/, [sources[2].path]);
+    await expect(list.getByRole("listitem")).toHaveCount(4);
+    await page.getByRole("button", { name: "Remove dropped.bin" }).click();
+    await expect(list.getByRole("listitem")).toHaveCount(3);
+    await shootThemes(page, "parcel", "send-picked");
+
+    await page.getByLabel("Keep for (days)").fill("0");
+    await expect(page.getByText("Days must be a whole number from 1 to 30.")).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Upload 3 files/ })).toBeDisabled();
+    await page.getByLabel("Keep for (days)").fill("3");
+    await page.getByRole("button", { name: /^Upload 3 files/ }).click();
+
+    await expect(page.getByRole("heading", { name: /Ready to pick up/ })).toBeVisible();
+    const code = (await page.getByRole("status", { name: "Pickup code" }).textContent()) ?? "";
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}$/);
+    const entry = page.getByLabel("Address for the link and QR code");
+    await expect(entry.locator("option")).toHaveText([/^.+$/, /^.+$/]);
+    const link = page.locator(".share-url");
+    await expect(link).toHaveText(new RegExp(`/#/pickup/${code.replace("-", "")}$`));
+    const qr = page.locator("img.qr");
+    await expect(qr).toHaveAttribute("src", /^data:image\/png;base64,/);
+    await expect(qr).toHaveAttribute("data-qr-text", (await link.textContent()) ?? "");
+    // The QR code follows the chosen entry.
+    const labels = await entry.locator("option").allTextContents();
+    const current = await entry.inputValue();
+    const other = labels.find((l) => l !== current) ?? current;
+    await entry.selectOption(other);
+    await expect(qr).toHaveAttribute("data-qr-text", (await link.textContent()) ?? "");
+    await expect(page.getByText("3 downloads left")).toHaveCount(0);
+    await expect(page.getByText("10 downloads left")).toBeVisible();
+    await expect(page.getByText(/^Expires in 3 d|^Expires in 2 d 23 h/)).toBeVisible();
+    await page.getByRole("button", { name: "Copy code" }).click();
+    await expect(page.getByRole("button", { name: /Copied/ })).toBeVisible();
+    await shootThemes(page, "parcel", "send-done");
+  });
+});
+
+/** Entries of a stored (uncompressed) ZIP, read through its central directory. */
+function unzipStored(zip: Buffer): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  expect(eocd).toBeGreaterThan(0);
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  for (let i = 0; i < count; i++) {
+    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
+    expect(zip.readUInt16LE(at + 10)).toBe(0); // stored
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const skip = nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const local = zip.readUInt32LE(at + 42);
+    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    out.set(name, zip.subarray(dataAt, dataAt + size));
+    at += 46 + skip;
+  }
+  return out;
+}
+
+/** A phone: 360 × 740, touch, its own cookies (a different device from the sender). */
+async function phone(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    acceptDownloads: true,
+  });
+  return context.newPage();
+}
+
+async function downloadVia(page: Page, click: () => Promise<void>) {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), data: readFileSync(path) };
+}
+
+async function noHorizontalScroll(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test.describe("pickup on a phone", () => {
+  test("each file and the archive download with the right bytes; counts go down; 410 at the end", async ({
+    page,
+    browser,
+  }) => {
+    const { code } = await sendParcel(page, sources, { downloads: 5 });
+    const mobile = await phone(browser);
+    await mobile.clock.install();
+    await mobile.goto(`${site.url}/#/pickup/${code.replace("-", "").toLowerCase()}`);
+    const list = mobile.getByRole("list", { name: "Files" });
+    await expect(list.getByRole("listitem")).toHaveCount(3);
+    await expect(mobile.getByText("3 files, 3.29 MiB")).toBeVisible();
+    const left = mobile.getByTestId("downloads-left");
+    await expect(left).toHaveText("5");
+    await expect(mobile.getByText(/^Expires in 6 d 23 h|^Expires in 7 d/)).toBeVisible();
+    await noHorizontalScroll(mobile);
+    await shootThemes(mobile, "parcel", "pickup-files");
+
+    for (const [i, source] of sources.slice(0, 2).entries()) {
+      const got = await downloadVia(mobile, () =>
+        mobile.getByRole("link", { name: `Download ${source.name}` }).click(),
+      );
+      expect(got.name).toBe(source.name);
+      expect(sha256(got.data)).toBe(sha256(source.data));
+      await expect(left).toHaveText(String(4 - i));
+    }
+
+    // Ten minutes later the pickup authorisation has lapsed (its cookie is gone): the page
+    // renews it with the code it kept and the download still starts.
+    await mobile.context().clearCookies();
+    await mobile.clock.fastForward("09:30");
+    const third = await downloadVia(mobile, () =>
+      mobile.getByRole("link", { name: `Download ${sources[2].name}` }).click(),
+    );
+    expect(sha256(third.data)).toBe(sha256(sources[2].data));
+    await expect(left).toHaveText("2");
+
+    const zip = await downloadVia(mobile, () =>
+      mobile.getByRole("link", { name: "Download all (ZIP)" }).click(),
+    );
+    expect(zip.name).toMatch(/^parcel-.+\.zip$/);
+    const entries = unzipStored(zip.data);
+    expect([...entries.keys()].sort()).toEqual(sources.map((s) => s.name).sort());
+    for (const s of sources) expect(sha256(entries.get(s.name)!)).toBe(sha256(s.data));
+    await expect(left).toHaveText("1");
+
+    await downloadVia(mobile, () =>
+      mobile.getByRole("link", { name: `Download ${sources[2].name}` }).click(),
+    );
+    // That was the last one: the list stays, the links go, and the page says why.
+    await expect(mobile.getByRole("alert")).toHaveText(/This parcel has ended/);
+    await expect(list.getByRole("listitem")).toHaveCount(3);
+    await expect(mobile.getByRole("link", { name: /^Download/ })).toHaveCount(0);
+
+    // Opening the link again: the parcel has ended (410) and the page says so in words.
+    await mobile.goto(`${site.url}/#/`);
+    await mobile.goto(`${site.url}/#/pickup/${code}`);
+    await expect(mobile.getByText(/This parcel has ended/)).toBeVisible();
+    await shootThemes(mobile, "parcel", "pickup-ended");
+    await mobile.context().close();
+  });
+
+  test("password: asked only when needed, a wrong one is refused, the right one opens", async ({
+    page,
+    browser,
+  }) => {
+    const { code } = await sendParcel(page, [sources[2]], { password: "open sesame" });
+    await expect(page.getByText("Protected with a password")).toBeVisible();
+    const mobile = await phone(browser);
+    await mobile.goto(`${site.url}/#/pickup`);
+    await expect(mobile.getByText("Enter the code you were given.")).toBeVisible();
+    await noHorizontalScroll(mobile);
+    await shootThemes(mobile, "parcel", "pickup-code");
+    // Forgiving input: lower case, spaces, O for 0 and L for 1 all work.
+    const typed = ` ${code.toLowerCase().replace("-", " - ")} `
+      .replace(/0/g, "o")
+      .replace(/1/g, "l");
+    await mobile.getByLabel("Pickup code").fill(typed);
+    await expect(mobile.getByLabel("Pickup code")).toHaveValue(code);
+    await mobile.getByRole("button", { name: "Open" }).click();
+    await expect(mobile.getByText(/This parcel is protected/)).toBeVisible();
+    await expect(mobile.getByRole("alert")).toHaveCount(0);
+    await mobile.getByLabel("Password").fill("wrong guess");
+    await mobile.getByRole("button", { name: "Unlock" }).click();
+    await expect(mobile.getByRole("alert")).toHaveText(/Wrong password/);
+    await shootThemes(mobile, "parcel", "pickup-password");
+    await mobile.getByLabel("Password").fill("open sesame");
+    await mobile.getByRole("button", { name: "Unlock" }).click();
+    await expect(mobile.getByRole("list", { name: "Files" }).getByRole("listitem")).toHaveCount(1);
+    const got = await downloadVia(mobile, () =>
+      mobile.getByRole("link", { name: `Download ${sources[2].name}` }).click(),
+    );
+    expect(sha256(got.data)).toBe(sha256(sources[2].data));
+    // One file: no archive button.
+    await expect(mobile.getByRole("link", { name: "Download all (ZIP)" })).toHaveCount(0);
+    await mobile.context().close();
+  });
+
+  test("an unknown code is answered in words (404), in English and Chinese", async ({
+    browser,
+  }) => {
+    const mobile = await phone(browser);
+    await mobile.goto(`${site.url}/#/pickup`);
+    await mobile.getByLabel("Pickup code").fill("zzz zzz");
+    await mobile.getByRole("button", { name: "Open" }).click();
+    await expect(mobile.getByRole("alert")).toHaveText(
+      "No parcel has this code. Check it and try again.",
+    );
+    await shootThemes(mobile, "parcel", "pickup-not-found");
+    await mobile.getByLabel("Language").selectOption("zh-CN");
+    await mobile.getByLabel("取件码").fill("yyy-yyy");
+    await mobile.getByRole("button", { name: "打开" }).click();
+    await expect(mobile.getByRole("alert")).toHaveText("没有与此取件码对应的包裹。请检查后重试。");
+    await noHorizontalScroll(mobile);
+    await mobile.context().close();
+  });
+});
+
+test.describe("my parcels", () => {
+  test("lists the parcel; a new code replaces the old one; revoke ends it", async ({ page }) => {
+    const { code } = await sendParcel(page, [sources[1], sources[2]], { downloads: 4 });
+    await page.getByRole("link", { name: "See my parcels" }).click();
+    await expect(page.getByRole("heading", { name: "My parcels" })).toBeVisible();
+    const cards = page.getByRole("list", { name: "My parcels" }).getByRole("listitem", {
+      name: /^Parcel /,
+    });
+    const card = cards.first();
+    await expect(card.getByText("Ready")).toBeVisible();
+    await expect(card.getByText("2 files, 294 KiB")).toBeVisible();
+    await expect(card.getByText("4 of 4")).toBeVisible();
+    await expect(card.getByText(/^Expires in 6 d 23 h|^Expires in 7 d/)).toBeVisible();
+    await shootThemes(page, "parcel", "mine");
+
+    await card.getByRole("button", { name: "New code" }).click();
+    await card.getByRole("button", { name: "Yes, new code" }).click();
+    const fresh = (await card.getByRole("status", { name: "Pickup code" }).textContent()) ?? "";
+    expect(fresh).toMatch(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/);
+    expect(fresh).not.toBe(code);
+    await expect(card.locator("img.qr")).toHaveAttribute("src", /^data:image\/png/);
+    const api = site.harness;
+    expect((await api.request("POST", "/pickup/resolve", { body: { code } })).status).toBe(404);
+    expect((await api.request("POST", "/pickup/resolve", { body: { code: fresh } })).status).toBe(
+      200,
+    );
+    await shootThemes(page, "parcel", "mine-new-code");
+
+    await card.getByRole("button", { name: "Revoke" }).click();
+    await card.getByRole("button", { name: "Yes, revoke" }).click();
+    await expect(card.getByText("Revoked")).toBeVisible();
+    await expect(card.getByRole("button", { name: "Revoke" })).toHaveCount(0);
+    expect((await api.request("POST", "/pickup/resolve", { body: { code: fresh } })).status).toBe(
+      410,
+    );
+  });
+
+  test("a browser that never sent anything sees the empty list", async ({ browser }) => {
+    const context = await browser.newContext();
+    const fresh = await context.newPage();
+    await fresh.goto(`${site.url}/#/mine`);
+    await expect(fresh.getByText("Nothing sent from this browser yet.")).toBeVisible();
+    await shootThemes(fresh, "parcel", "mine-empty");
+    await context.close();
+  });
+});
