@@ -1,15 +1,24 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.js";
 import { createCoreManager, type CoreManager } from "../../server/proxy/core/index.js";
 import type { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
 import { DEFAULT_SETTINGS, nodeId, type CoreInput } from "../../server/proxy/types.js";
-import { writeFakeCore } from "./proxy-core-fakecore.js";
 import { freePort, startLive, waitFor } from "./proxy-core-harness.js";
 
 const A = "a".repeat(24);
+/** The shared fake mihomo executable (test/fixtures/mihomo-sim behind it). */
+const FAKE_CORE = resolve("test/fixtures/fake-core.mjs");
+const HK1 = {
+  name: "HK 1",
+  type: "ss",
+  server: "hk1.example.net",
+  port: 8388,
+  cipher: "aes-128-gcm",
+  password: "pw",
+};
 let dir = "";
 let m: CoreManager | null = null;
 const logs: string[] = [];
@@ -31,7 +40,7 @@ function input(selected = ""): CoreInput {
       selectionMode: selected ? "manual" : "auto",
       selectedNode: selected,
     },
-    subscriptions: [{ id: A, name: "a", nodes: [{ name: "HK 1", type: "ss" }] }],
+    subscriptions: [{ id: A, name: "a", nodes: [HK1] }],
     rules: [],
   };
 }
@@ -39,7 +48,7 @@ function input(selected = ""): CoreInput {
 async function manager(): Promise<CoreManager> {
   m = createCoreManager({
     homeDir: join(dir, "core"),
-    coreBin: writeFakeCore(dir),
+    coreBin: FAKE_CORE,
     service: "process",
     unit: "gatehouse-mihomo.service",
     controllerPort: await freePort(),
@@ -62,7 +71,10 @@ describe("process supervision", () => {
     expect(core.running()).toBe(true);
     expect(await core.client.version()).toBe("v1.19.2");
     expect(await proxyNow(core)).toBe("AUTO");
-    expect(logs.some((l) => l.startsWith("core: RESTful API listening"))).toBe(true);
+    // mihomo logs in logrus' text format: time="..." level=info msg="..."
+    expect(
+      logs.some((l) => /^core: time=.* level=info msg="RESTful API listening at/.test(l)),
+    ).toBe(true);
   });
 
   it("restarts a killed core and re-applies the selection", async () => {
@@ -110,8 +122,9 @@ describe("process supervision", () => {
       rules: [
         {
           id: "r".repeat(24),
-          type: "DOMAIN",
-          value: "bad.example",
+          // Stored rules are validated; a bad CIDR reaching the core fails its -t check.
+          type: "IP-CIDR",
+          value: "10.0.0.300/8",
           action: "DIRECT",
           enabled: true,
         },
@@ -120,7 +133,7 @@ describe("process supervision", () => {
     const err = await core.start(bad).catch((e: unknown) => e);
     expect((err as { status?: number }).status).toBe(400);
     expect(core.running()).toBe(false);
-    expect(core.configError).toMatch(/test failed/);
+    expect(core.configError).toMatch(/payloadRule error[\s\S]*test failed/);
   });
 
   it("apply while running reloads and keeps the selection", async () => {
@@ -133,9 +146,9 @@ describe("process supervision", () => {
 
 describe("POST /system/service with a real child core", () => {
   it("starts, restarts and stops the core; status follows", async () => {
-    const h = await startLive({ coreBin: writeFakeCore(dir), controllerPort: await freePort() });
+    const h = await startLive({ coreBin: FAKE_CORE, controllerPort: await freePort() });
     try {
-      h.store.addSubscription(A, [{ name: "HK 1", type: "ss" }]);
+      h.store.addSubscription(A, [HK1]);
       h.store.settings.selectionMode = "manual";
       h.store.settings.selectedNode = nodeId(A, "HK 1");
       expect((await h.request("POST", "/system/service", { action: "start" })).json).toEqual({
