@@ -352,3 +352,120 @@ test.describe("my parcels", () => {
     await context.close();
   });
 });
+
+test.describe("send failures", () => {
+  test("a failed file is retried alone; progress shows per file and in total", async ({ page }) => {
+    let cut = 0;
+    await page.route("**/api/v1/uploads/*/files/*", async (route) => {
+      // The first file PUT is cut off as if the Wi-Fi dropped; the rest go through.
+      if (cut++ === 0) await route.abort("connectionreset");
+      else await route.continue();
+    });
+    await page.goto(`${site.url}/#/`);
+    await chooseFiles(page, /^Choose files$/, [sources[1].path, sources[2].path]);
+    await page.getByRole("button", { name: /^Upload 2 files/ }).click();
+    const failed = page.locator(".upload-row[data-state=failed]");
+    await expect(failed).toHaveCount(1);
+    await expect(failed.getByRole("alert")).toHaveText(/The gateway could not be reached/);
+    await expect(page.locator(".upload-row[data-state=done]")).toHaveCount(1);
+    await expect(page.getByRole("progressbar", { name: "Total" })).toBeVisible();
+    await shootThemes(page, "parcel", "send-failed");
+    await failed.getByRole("button", { name: /^Retry / }).click();
+    await expect(page.getByRole("heading", { name: /Ready to pick up/ })).toBeVisible();
+    expect(cut).toBe(3);
+  });
+
+  test("cancel aborts the running uploads, revokes the session and keeps the selection", async ({
+    page,
+  }) => {
+    await page.route("**/api/v1/uploads/*/files/*", () => {
+      // held: the upload stays in flight until the page cancels it
+    });
+    await page.goto(`${site.url}/#/`);
+    await chooseFiles(page, /^Choose files$/, [sources[0].path, sources[2].path]);
+    await page.getByRole("button", { name: /^Upload 2 files/ }).click();
+    await expect(page.getByRole("heading", { name: "Uploading" })).toBeVisible();
+    await expect(page.getByText(/^Ends in 59 min|^Ends in 1 h/)).toBeVisible();
+    await shootThemes(page, "parcel", "send-progress");
+    await page.getByRole("button", { name: "Cancel upload" }).click();
+    await expect(page.getByText(/Cancel this upload\?/)).toBeVisible();
+    await page
+      .getByRole("group", { name: "Cancel upload" })
+      .getByRole("button", {
+        name: "Cancel upload",
+      })
+      .click();
+    await expect(page.getByRole("list", { name: "Files" }).getByRole("listitem")).toHaveCount(2);
+    const states = await page.evaluate(async () => {
+      const res = await fetch("/api/v1/mine");
+      const body = (await res.json()) as { items: Array<{ state: string }> };
+      return body.items.map((p) => p.state);
+    });
+    expect(states[0]).toBe("revoked");
+  });
+
+  test("storage full (507) and a used-up daily allowance (429) are explained in words", async ({
+    page,
+  }) => {
+    const api = site.harness;
+    const login = await api.request("POST", "/admin/login", {
+      body: { username: site.adminUser, password: site.adminPassword },
+    });
+    expect(login.status).toBe(200);
+    const before = await api.request("GET", "/admin/runtime");
+    expect(
+      (await api.request("PUT", "/admin/runtime", { body: { data_budget_bytes: 1000 } })).status,
+    ).toBe(200);
+    try {
+      await page.goto(`${site.url}/#/`);
+      await chooseFiles(page, /^Choose files$/, [sources[1].path]);
+      await page.getByRole("button", { name: /^Upload and get a code/ }).click();
+      await expect(page.getByRole("alert")).toHaveText(
+        /^The gateway has no room for this right now/,
+      );
+      await shootThemes(page, "parcel", "send-storage-full");
+    } finally {
+      await api.request("PUT", "/admin/runtime", { body: before.json });
+    }
+    const policy = await api.request("GET", "/admin/policy");
+    await api.request("PUT", "/admin/policy", { body: { daily_upload_bytes: 1000 } });
+    try {
+      await page.getByRole("button", { name: /^Upload and get a code/ }).click();
+      await expect(page.getByRole("alert")).toHaveText(
+        /Today's upload allowance for this address is used up\.? Try again in \d+ (h|min|s)/,
+      );
+      await page.getByLabel("Language").selectOption("zh-CN");
+      await page.getByRole("button", { name: "上传并获取取件码" }).click();
+      await expect(page.getByRole("alert")).toHaveText(
+        /^尝试次数或流量暂时过多。 请在 .+后重试。$/,
+      );
+    } finally {
+      await api.request("PUT", "/admin/policy", {
+        body: { daily_upload_bytes: policy.json.daily_upload_bytes },
+      });
+    }
+  });
+});
+
+test.describe("phone layout", () => {
+  test("send, the share and my parcels fit a 360 px screen", async ({ browser }) => {
+    const mobile = await phone(browser);
+    await mobile.goto(`${site.url}/#/`);
+    await chooseFiles(
+      mobile,
+      /^Choose files$/,
+      sources.map((s) => s.path),
+    );
+    await noHorizontalScroll(mobile);
+    await shootThemes(mobile, "parcel", "send-phone");
+    await mobile.getByRole("button", { name: /^Upload 3 files/ }).click();
+    await expect(mobile.getByRole("heading", { name: /Ready to pick up/ })).toBeVisible();
+    await noHorizontalScroll(mobile);
+    await shootThemes(mobile, "parcel", "send-done-phone");
+    await mobile.goto(`${site.url}/#/mine`);
+    await expect(mobile.getByText("Ready")).toBeVisible();
+    await noHorizontalScroll(mobile);
+    await shootThemes(mobile, "parcel", "mine-phone");
+    await mobile.context().close();
+  });
+});

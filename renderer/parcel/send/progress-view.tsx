@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { ApiError } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../../shared/format.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
@@ -14,6 +15,7 @@ function UploadRow({ u }: { u: Upload }) {
   const lang = useApp((s) => s.lang);
   const describe = useErrorText();
   const retry = useSend((s) => s.retry);
+  const fatal = u.error instanceof ApiError && (u.error.status === 409 || u.error.status === 404);
   const status =
     u.state === "queued"
       ? t("queued")
@@ -56,10 +58,12 @@ function UploadRow({ u }: { u: Upload }) {
         <Notice
           kind="error"
           action={
-            <button type="button" className="small" onClick={() => retry(u.key)}>
-              {t("retryOne")}
-              <span className="sr-only"> {u.name}</span>
-            </button>
+            fatal ? null : (
+              <button type="button" className="small" onClick={() => retry(u.key)}>
+                {t("retryOne")}
+                <span className="sr-only"> {u.name}</span>
+              </button>
+            )
           }
         >
           {describe(u.error)}
@@ -81,6 +85,10 @@ export function ProgressView() {
   const failed = uploads.filter((u) => u.state === "failed").length;
   const allDone = uploads.every((u) => u.state === "done");
   const publishing = phase === "publishing";
+  // A session that ended (timed out, revoked elsewhere) cannot take retries: start again.
+  const ended = [error, ...uploads.map((u) => u.error)].some(
+    (e) => e instanceof ApiError && (e.status === 409 || e.status === 404),
+  );
   return (
     <section className="card send-progress" aria-labelledby="send-progress-title">
       <header className="card-head">
@@ -114,9 +122,21 @@ export function ProgressView() {
         ))}
       </ul>
       <Notice kind="error">{error ? describe(error) : null}</Notice>
+      {ended ? (
+        <Notice
+          kind="warn"
+          action={
+            <button type="button" className="primary" onClick={() => void cancel()}>
+              {t("startOver")}
+            </button>
+          }
+        >
+          {t("sessionEnded")}
+        </Notice>
+      ) : null}
       {!allDone && failed === 0 ? <p className="muted small">{t("dontCloseHint")}</p> : null}
       <div className="button-row">
-        {failed > 1 ? (
+        {failed > 1 && !ended ? (
           <button type="button" className="primary" onClick={() => retry()}>
             {t("retryAll")}
           </button>
