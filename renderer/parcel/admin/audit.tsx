@@ -5,7 +5,9 @@ import { localToUnix, localToUnixEnd, localZone, useFilters, type AuditQuery } f
 import { useA } from "./i18n.js";
 import { adminApi } from "./session.js";
 import type { AuditRecord } from "./types.js";
-import { Alert, Field, Pager, formatTime, useLoad } from "./ui.js";
+import { Alert, Field, Pager, formatCount, formatTime, useLoad } from "./ui.js";
+import { formatBytes } from "../../shared/format.js";
+import type { Lang } from "../../shared/lang.js";
 
 /** Every action the service records (CONTRACT 2.3). */
 export const ACTIONS = [
@@ -44,10 +46,37 @@ function queryString(f: AuditQuery): string {
   return p.toString();
 }
 
-function detailText(detail: Record<string, unknown>): string {
+/** A detail value for people: times and sizes formatted, nested objects as key=value. */
+function detailValue(key: string, value: unknown, lang: Lang): string {
+  if (typeof value === "number" && /(_at|^time)$/.test(key)) return formatTime(value, lang, true);
+  if (typeof value === "number" && /(^|_)bytes$/.test(key)) return formatBytes(value);
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return "—";
+    return entries.map(([k, v]) => `${k}=${detailValue(k, v, lang)}`).join(", ");
+  }
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function detailText(detail: Record<string, unknown>, lang: Lang): string {
   return Object.entries(detail)
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}: ${detailValue(k, v, lang)}`)
     .join(" · ");
+}
+
+/** Lets `admin:root@192.168.1.20` and `parcel:<id>` wrap after the separators only. */
+function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[@:])/);
+  return (
+    <>
+      {parts.map((p, i) => (
+        <span key={i}>
+          {p}
+          {i < parts.length - 1 ? <wbr /> : null}
+        </span>
+      ))}
+    </>
+  );
 }
 
 function Filters() {
@@ -186,7 +215,9 @@ export function AuditTab() {
           {list.loading && !data
             ? t("common.loading")
             : data
-              ? t("audit.count", { total: data.total })
+              ? t(data.total === 1 ? "audit.countOne" : "audit.count", {
+                  total: formatCount(data.total, lang),
+                })
               : ""}
         </span>
       </div>
@@ -218,14 +249,18 @@ export function AuditTab() {
                     <span className="mono">{r.action}</span>
                   </td>
                   <td data-label={t("audit.source")}>
-                    <span className="mono adm-wrap">{r.source}</span>
+                    <span className="mono adm-break">
+                      <Breakable text={r.source} />
+                    </span>
                   </td>
                   <td data-label={t("audit.target")}>
-                    <span className="mono adm-wrap">{r.target}</span>
+                    <span className="mono adm-break">
+                      <Breakable text={r.target} />
+                    </span>
                   </td>
                   <td data-label={t("audit.detail")}>
                     <span className="mono adm-wrap adm-detail-text">
-                      {Object.keys(r.detail).length > 0 ? detailText(r.detail) : "—"}
+                      {Object.keys(r.detail).length > 0 ? detailText(r.detail, lang) : "—"}
                     </span>
                   </td>
                 </tr>

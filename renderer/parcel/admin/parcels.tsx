@@ -7,7 +7,16 @@ import { useA } from "./i18n.js";
 import { ParcelFiles } from "./parcel-files.js";
 import { ShareCard } from "./share.js";
 import { adminApi } from "./session.js";
-import { Alert, Pager, StateBadge, formatTime, useAction, useConfirm, useLoad } from "./ui.js";
+import {
+  Alert,
+  Pager,
+  StateBadge,
+  formatCount,
+  formatTime,
+  useAction,
+  useConfirm,
+  useLoad,
+} from "./ui.js";
 
 const STATES: ParcelState[] = [
   "uploading",
@@ -147,7 +156,9 @@ export function ParcelsTab() {
         {list.loading && !data
           ? t("common.loading")
           : data
-            ? t("parcels.count", { total: data.total })
+            ? t(data.total === 1 ? "parcels.countOne" : "parcels.count", {
+                total: formatCount(data.total, lang),
+              })
             : ""}
       </p>
       <Alert text={list.error} />
@@ -204,14 +215,16 @@ export function ParcelsTab() {
                         )}
                       </td>
                       <td data-label={t("parcels.expires")}>
-                        {formatTime(p.expires_at, lang)}
-                        {live && p.expires_at > now ? (
-                          <span className="muted adm-sub">
-                            {t("parcels.inTime", {
-                              time: formatDuration(p.expires_at - now, lang),
-                            })}
-                          </span>
-                        ) : null}
+                        <span>
+                          {formatTime(p.expires_at, lang)}
+                          {live && p.expires_at > now ? (
+                            <span className="muted adm-sub">
+                              {t("parcels.inTime", {
+                                time: formatDuration(p.expires_at - now, lang),
+                              })}
+                            </span>
+                          ) : null}
+                        </span>
                       </td>
                       <td data-label={t("parcels.downloads")}>
                         {t("parcels.leftOf", {

@@ -70,6 +70,7 @@ export const POLICY_GROUPS: Group[] = [
         key: "renewal_mode",
         kind: "enum",
         label: "policy.renewal_mode",
+        hint: "policy.renewal_modeHint",
         options: [
           { value: "default", label: "policy.modeDefault" },
           { value: "term", label: "policy.modeTerm" },

@@ -205,7 +205,15 @@ function SettingsForm({
           >
             {t("form.revert")}
           </button>
-          <button type="button" onClick={loaded.reload} disabled={loaded.loading}>
+          <button
+            type="button"
+            onClick={() => {
+              save.clear();
+              setTried(false);
+              loaded.reload();
+            }}
+            disabled={loaded.loading}
+          >
             {t("form.reload")}
           </button>
           <span className="muted" role="status">

@@ -5,7 +5,16 @@ import type { ParcelState } from "../types.js";
 import { useA } from "./i18n.js";
 import { adminApi } from "./session.js";
 import type { AdminStats, CleanupResult } from "./types.js";
-import { Alert, Card, StateBadge, UsageBar, formatTime, useAction, useLoad } from "./ui.js";
+import {
+  Alert,
+  Card,
+  StateBadge,
+  UsageBar,
+  formatCount,
+  formatTime,
+  useAction,
+  useLoad,
+} from "./ui.js";
 
 const STATES: ParcelState[] = [
   "uploading",
@@ -24,6 +33,7 @@ function percent(part: number, whole: number): string {
 
 function Cleanup({ onDone }: { onDone(): void }) {
   const t = useA();
+  const lang = useApp((s) => s.lang);
   const action = useAction();
   const [result, setResult] = useState<CleanupResult | null>(null);
   const run = () =>
@@ -43,8 +53,8 @@ function Cleanup({ onDone }: { onDone(): void }) {
       {result ? (
         <p className="adm-alert adm-alert-ok" role="status" data-testid="cleanup-result">
           {t("cleanup.result", {
-            parcels: result.parcels,
-            files: result.files,
+            parcels: formatCount(result.parcels, lang),
+            files: formatCount(result.files, lang),
             bytes: formatBytes(result.bytes),
           })}
         </p>
@@ -90,13 +100,15 @@ export function StatsTab() {
         <div className="adm-grid">
           <Card title={t("stats.parcels")}>
             <p className="adm-big" data-testid="stats-total">
-              {t("stats.parcelsTotal", { n: s.parcels.total })}
+              {t(s.parcels.total === 1 ? "stats.parcelsTotalOne" : "stats.parcelsTotal", {
+                n: formatCount(s.parcels.total, lang),
+              })}
             </p>
             <ul className="adm-states" aria-label={t("stats.byState")}>
               {STATES.map((st) => (
                 <li key={st} data-testid={`stats-state-${st}`}>
                   <StateBadge state={st} />
-                  <strong>{s.parcels.by_state[st] ?? 0}</strong>
+                  <strong>{formatCount(s.parcels.by_state[st] ?? 0, lang)}</strong>
                 </li>
               ))}
             </ul>
@@ -105,11 +117,11 @@ export function StatsTab() {
             <dl className="adm-facts">
               <div>
                 <dt>{t("stats.files")}</dt>
-                <dd data-testid="stats-files">{s.files.total}</dd>
+                <dd data-testid="stats-files">{formatCount(s.files.total, lang)}</dd>
               </div>
               <div>
                 <dt>{t("stats.blobs")}</dt>
-                <dd>{s.files.blobs}</dd>
+                <dd>{formatCount(s.files.blobs, lang)}</dd>
               </div>
               <div>
                 <dt>{t("stats.logical")}</dt>
@@ -137,7 +149,10 @@ export function StatsTab() {
               label={t("stats.fileBudget")}
               used={b.files_used}
               limit={b.file_budget}
-              text={t("stats.ofCount", { used: b.files_used, limit: b.file_budget })}
+              text={t("stats.ofCount", {
+                used: formatCount(b.files_used, lang),
+                limit: formatCount(b.file_budget, lang),
+              })}
             />
             <UsageBar
               label={t("stats.dataBudget")}
@@ -155,6 +170,7 @@ export function StatsTab() {
               text={t("stats.diskText", {
                 free: formatBytes(b.disk_free_bytes),
                 headroom: formatBytes(b.disk_headroom_bytes),
+                reserved: formatBytes(s.reserved_bytes),
               })}
             />
             <p className="muted adm-note">
@@ -167,11 +183,11 @@ export function StatsTab() {
             <dl className="adm-facts">
               <div>
                 <dt>{t("stats.uploadsActive")}</dt>
-                <dd>{s.concurrency.uploads_active}</dd>
+                <dd>{formatCount(s.concurrency.uploads_active, lang)}</dd>
               </div>
               <div>
                 <dt>{t("stats.downloadsActive")}</dt>
-                <dd>{s.concurrency.downloads_active}</dd>
+                <dd>{formatCount(s.concurrency.downloads_active, lang)}</dd>
               </div>
               <div>
                 <dt>{t("stats.reserved")}</dt>

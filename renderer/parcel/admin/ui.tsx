@@ -205,6 +205,7 @@ export function Pager({
   label: string;
 }) {
   const t = useA();
+  const lang = useApp((s) => s.lang);
   const [draft, setDraft] = useState(String(page));
   useEffect(() => setDraft(String(page)), [page]);
   const go = () => {
@@ -247,7 +248,7 @@ export function Pager({
         <span className="sr-only">{t("pager.last")}</span>
       </button>
       <span className="muted adm-pager-total" data-testid="pager-total">
-        {t("pager.total", { total })}
+        {t("pager.total", { total: formatCount(total, lang) })}
       </span>
     </nav>
   );
@@ -349,6 +350,11 @@ export function UsageBar({
       </div>
     </div>
   );
+}
+
+/** 12,345 / 12,345 in the page's language. */
+export function formatCount(n: number, lang: Lang): string {
+  return n.toLocaleString(lang);
 }
 
 /** Unix seconds as a local date and time. */
