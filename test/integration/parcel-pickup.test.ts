@@ -220,6 +220,22 @@ describe("POST /pickup/resolve", () => {
   });
 });
 
+describe("POST /pickup/resolve under parallel guesses", () => {
+  it("lets no more wrong passwords through than the client limit, and locks the parcel once", async () => {
+    h = await startPickup();
+    setPolicy({ pickup_failures_per_ip: 4, password_attempts: 3 });
+    const p = await shareParcel(h, { "a.txt": 1 }, { password: "s3cret" });
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => resolve(h, new CookieJar(), p.code, `guess-${i}`)),
+    );
+    const statuses = replies.map((r) => r.status).sort();
+    // Every guess that got past the limit was checked (401), the rest were turned away first.
+    expect(statuses).toEqual([...Array(4).fill(401), ...Array(8).fill(429)]);
+    expect(parcelRow(h, p.id)).toMatchObject({ state: "review", wrong_passwords: 4 });
+    expect(auditRows(h, "parcel.lock")).toHaveLength(1);
+  });
+});
+
 describe("GET /pickup", () => {
   it("answers the parcel for a valid cookie and 401 without one or with a forged one", async () => {
     h = await startPickup();
