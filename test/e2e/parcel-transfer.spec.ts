@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -304,6 +305,24 @@ test.describe("pickup on a phone", () => {
     await noHorizontalScroll(mobile);
     await mobile.context().close();
   });
+});
+
+test("the pickup page loads under 150 kB of gzipped JavaScript and no QR library", async ({
+  browser,
+}) => {
+  const mobile = await phone(browser);
+  const scripts: Array<{ url: string; body: Promise<Buffer> }> = [];
+  mobile.on("response", (res) => {
+    if (res.url().endsWith(".js")) scripts.push({ url: res.url(), body: res.body() });
+  });
+  await mobile.goto(`${site.url}/#/pickup`);
+  await expect(mobile.getByLabel("Pickup code")).toBeVisible();
+  let total = 0;
+  for (const s of scripts) total += gzipSync(await s.body).length;
+  expect(scripts.length).toBeGreaterThan(2);
+  expect(total).toBeLessThan(150 * 1024);
+  expect(scripts.map((s) => s.url).join(" ")).not.toMatch(/\/(send|admin|mine|browser)-/);
+  await mobile.context().close();
 });
 
 test.describe("my parcels", () => {

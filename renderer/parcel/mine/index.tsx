@@ -50,7 +50,8 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
   const [error, setError] = useState<unknown>(null);
   const [share, setShare] = useState<Share | null>(null);
   const size = parcel.files.reduce((sum, f) => sum + f.size, 0);
-  const live = parcel.state === "published" || parcel.state === "uploading";
+  const live =
+    parcel.state === "published" || parcel.state === "uploading" || parcel.state === "review";
   const shortId = parcel.id.slice(0, 8);
   const shown = parcel.files.slice(0, 4);
 

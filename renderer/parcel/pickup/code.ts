@@ -10,10 +10,17 @@ export function normalizeInput(text: string): string {
     .replace(/[^0-9A-Z]/g, "");
 }
 
-/** Groups as the service shows codes: `ABC-123` for 6 characters, groups of 4 otherwise. */
-export function groupCode(plain: string, length: number): string {
-  const size = length === 6 && plain.length <= 6 ? 3 : 4;
+/**
+ * Groups as the service shows codes: `ABC-123` for 6 characters, groups of 4 for longer ones.
+ * Decided by what was typed, not the current policy: codes issued before an administrator
+ * changed `code_length` keep their length.
+ */
+export function groupCode(plain: string): string {
+  const size = plain.length <= 6 ? 3 : 4;
   const parts: string[] = [];
   for (let i = 0; i < plain.length; i += size) parts.push(plain.slice(i, i + size));
   return parts.join("-");
 }
+
+export const MIN_CODE = 6;
+export const MAX_CODE = 16;

@@ -9,7 +9,7 @@ import type { PickupView } from "../types.js";
 import { Countdown, useNow } from "../ui/countdown.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
-import { groupCode, normalizeInput } from "./code.js";
+import { groupCode, MAX_CODE, MIN_CODE, normalizeInput } from "./code.js";
 import { pickupDict, type PickupKey } from "./i18n.js";
 import "./pickup.css";
 
@@ -55,11 +55,11 @@ function CodeForm({
   const t = useT(pickupDict);
   const policy = useApp((s) => s.policy);
   const length = policy.phase === "ready" ? policy.policy.code_length : 0;
-  const [value, setValue] = useState(() => (initial ? groupCode(initial, length || 6) : ""));
+  const [value, setValue] = useState(() => groupCode(initial.slice(0, MAX_CODE)));
   const id = useId();
   const now = useNow(1000);
   const plain = normalizeInput(value);
-  const complete = length ? plain.length === length : plain.length >= 6;
+  const complete = plain.length >= MIN_CODE;
   return (
     <form
       className="pickup-form"
@@ -81,11 +81,8 @@ function CodeForm({
         spellCheck={false}
         enterKeyHint="go"
         aria-describedby={`${id}-hint`}
-        placeholder={length === 6 || !length ? "ABC-123" : groupCode("A".repeat(length), length)}
-        onChange={(e) => {
-          const next = normalizeInput(e.target.value).slice(0, length || 16);
-          setValue(groupCode(next, length || 6));
-        }}
+        placeholder={groupCode("ABC123XYZ7KM4PQR".slice(0, length || MIN_CODE))}
+        onChange={(e) => setValue(groupCode(normalizeInput(e.target.value).slice(0, MAX_CODE)))}
       />
       <span id={`${id}-hint`} className="field-hint">
         {t("codeHint")}

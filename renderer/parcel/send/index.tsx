@@ -45,6 +45,14 @@ export default function SendScreen(_props: AreaProps) {
     };
   }, [addFiles]);
 
+  // Closing the tab mid-upload loses the session: the browser asks first.
+  useEffect(() => {
+    if (phase !== "uploading" && phase !== "publishing" && phase !== "creating") return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [phase]);
+
   let body;
   if (policyState.phase === "loading") body = <p className="muted">…</p>;
   else if (policyState.phase === "error")
