@@ -114,11 +114,14 @@ export function streamPut(
       if (opts.abortAfter !== undefined && sent >= opts.abortAfter) {
         aborting = true;
         source.pause();
-        // Give the server a moment to read what was sent, then cut the connection.
-        setTimeout(() => {
-          req.destroy();
-          done({ status: 0, json: undefined, headers: {} });
-        }, 50);
+        // Cut the connection only once the service is receiving this upload (a fixed pause
+        // was not enough on a loaded machine: the cut could come before the handler ran).
+        void waitFor(() => h.service.ctx.activity.uploadsActive > 0, 10_000)
+          .catch(() => undefined)
+          .then(() => {
+            req.destroy();
+            done({ status: 0, json: undefined, headers: {} });
+          });
       }
     });
     source.on("end", () => {
