@@ -1,6 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import net from "node:net";
+import {
+  PASSWORD,
+  freePort,
+  openTunnel,
+  startProxyConsole,
+  type ProxyConsole,
+} from "./support/proxy-harness.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
 
 let svc: ProxyConsole;
@@ -26,6 +33,8 @@ test.describe("proxy console", () => {
     page.on("pageerror", (e) => problems.push(e.message));
     await page.emulateMedia({ colorScheme: "light" });
     await page.goto(svc.url);
+    // The core's mixed port: a free one, so parallel runs do not collide.
+    const mixedPort = await freePort();
 
     // First setup: the browser asks for the token and says where it comes from.
     await expect(page.getByRole("heading", { name: "Set up the proxy console" })).toBeVisible();
@@ -102,14 +111,14 @@ test.describe("proxy console", () => {
     await expect(page.getByText("Needed for TUN mode.").first()).toBeVisible();
     await expect(page.getByText("Must be 53 in TUN mode.", { exact: true }).first()).toBeVisible();
     await page.getByLabel("TUN mode on").uncheck();
-    await mixed.fill("7891");
+    await mixed.fill(String(mixedPort));
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByText("Settings saved.")).toBeVisible();
     const settings = (await (await page.request.get(api("/settings"))).json()) as {
       mixedPort: number;
       selectionMode: string;
     };
-    expect(settings.mixedPort).toBe(7891);
+    expect(settings.mixedPort).toBe(mixedPort);
     expect(settings.selectionMode).toBe("manual");
     await shootBothThemes(page, "settings");
 
@@ -148,7 +157,7 @@ test.describe("proxy console", () => {
       state: { settings: { mixedPort: number }; rules: unknown[]; subscriptions: unknown[] };
     };
     expect(backup.version).toBe(1);
-    expect(backup.state.settings.mixedPort).toBe(7891);
+    expect(backup.state.settings.mixedPort).toBe(mixedPort);
     expect(backup.state.rules).toHaveLength(2);
     expect(backup.state.subscriptions).toHaveLength(1);
 
@@ -226,11 +235,30 @@ test.describe("proxy console", () => {
       timeout: 20_000,
     });
 
+    // A real tunnel through the core's mixed port shows up and is closed from the table.
     await page.getByRole("link", { name: "Connections" }).click();
     await expect(page.getByTestId("conn-count")).toBeVisible();
+    const target = Number(new URL(svc.url).port);
+    const open = await openTunnel(mixedPort, target);
+    const closed = new Promise<void>((ok) => open.once("close", () => ok()));
+    const closeOne = page.getByRole("button", {
+      name: `Close the connection to 127.0.0.1:${target}`,
+    });
+    await expect(closeOne).toBeVisible({ timeout: 15_000 });
     await shootBothThemes(page, "connections");
+    await closeOne.click();
+    await closed;
+    await expect(closeOne).toHaveCount(0, { timeout: 15_000 });
+
+    // The core's own log lines arrive live (the stream may attach a moment after "Live").
     await page.getByRole("link", { name: "Logs" }).click();
     await expect(page.getByText("Live")).toBeVisible({ timeout: 10_000 });
+    const line = page.getByText(`--> 127.0.0.1:${target} match IPCIDR(127.0.0.0/8) using DIRECT`);
+    await expect(async () => {
+      const s: net.Socket = await openTunnel(mixedPort, target);
+      s.destroy();
+      await expect(line.first()).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
     await shootBothThemes(page, "logs");
 
     // Logging out returns to the login form; logging in again works.

@@ -21,13 +21,38 @@ export interface ProxyConsole {
   close(): Promise<void>;
 }
 
-/** A port nobody listens on right now (for the core's external controller). */
-async function freePort(): Promise<number> {
+/** A port nobody listens on right now (for the core's controller and mixed port). */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((ok) => server.close(() => ok()));
   return port;
+}
+
+/**
+ * Opens an HTTP CONNECT tunnel through the core's mixed port to 127.0.0.1:`port`;
+ * resolves with the socket once the core answered 200.
+ */
+export function openTunnel(proxyPort: number, port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(proxyPort, "127.0.0.1");
+    let head = "";
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString("latin1");
+      if (!head.includes("\r\n\r\n")) return;
+      sock.off("data", onData);
+      sock.resume();
+      if (head.startsWith("HTTP/1.1 200")) resolve(sock);
+      else {
+        sock.destroy();
+        reject(new Error(`the mixed port answered: ${head.split("\r\n")[0]}`));
+      }
+    };
+    sock.on("data", onData);
+    sock.once("error", reject);
+    sock.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+  });
 }
 
 /**
