@@ -488,3 +488,69 @@ test.describe("phone layout", () => {
     await mobile.context().close();
   });
 });
+
+test.describe("pickup limits", () => {
+  let own: ParcelSite;
+  test.beforeAll(async () => {
+    own = await startParcelSite();
+  });
+  test.afterAll(async () => {
+    await own?.close();
+  });
+
+  /** A published one-file parcel made through the API (the sender is not under test here). */
+  async function apiParcel(password: string): Promise<string> {
+    const api = own.harness;
+    const data = Buffer.from("locked content");
+    const created = await api.request("POST", "/uploads", {
+      body: { files: [{ name: "secret.txt", size: data.length }], password },
+    });
+    expect(created.status).toBe(201);
+    const { id, manage_token: token, files } = created.json;
+    const auth = { authorization: `Bearer ${token}` };
+    const put = await api.request("PUT", `/uploads/${id}/files/${files[0].id}`, {
+      raw: data,
+      headers: auth,
+    });
+    expect(put.status).toBe(200);
+    const published = await api.request("POST", `/uploads/${id}/publish`, { headers: auth });
+    expect(published.status).toBe(200);
+    return published.json.code as string;
+  }
+
+  test("too many wrong passwords lock the parcel (423); too many failures wait (429)", async ({
+    browser,
+  }) => {
+    const code = await apiParcel("right one");
+    const mobile = await phone(browser);
+    await mobile.goto(`${own.url}/#/pickup/${code}`);
+    await expect(mobile.getByText(/This parcel is protected/)).toBeVisible();
+    for (let i = 0; i < 5; i++) {
+      await mobile.getByLabel("Password").fill(`wrong ${i}`);
+      await mobile.getByRole("button", { name: "Unlock" }).click();
+      await expect(mobile.getByRole("alert")).toHaveText(/Wrong password/);
+      await expect(mobile.getByRole("button", { name: "Unlock" })).toBeEnabled();
+    }
+    // The fifth wrong password locked it: even the right one is refused now.
+    await mobile.getByLabel("Password").fill("right one");
+    await mobile.getByRole("button", { name: "Unlock" }).click();
+    await expect(mobile.getByRole("alert")).toHaveText(/locked after too many wrong passwords/);
+    await shootThemes(mobile, "parcel", "pickup-locked");
+
+    // Five wrong passwords so far; five unknown codes reach the limit of ten per client.
+    for (const wrong of ["AAA-AAA", "BBB-BBB", "CCC-CCC", "DDD-DDD", "EEE-EEE"]) {
+      await mobile.getByLabel("Pickup code").fill(wrong);
+      await mobile.getByRole("button", { name: "Open" }).click();
+      await expect(mobile.getByRole("alert")).toHaveText(/No parcel has this code/);
+    }
+    await mobile.getByLabel("Pickup code").fill("FFF-FFF");
+    await mobile.getByRole("button", { name: "Open" }).click();
+    await expect(mobile.getByRole("alert")).toHaveText(
+      /^Too many wrong codes or passwords from this device\. Try again in \d+ (min|s)/,
+    );
+    await expect(mobile.getByRole("button", { name: "Open" })).toBeDisabled();
+    await noHorizontalScroll(mobile);
+    await shootThemes(mobile, "parcel", "pickup-too-many");
+    await mobile.context().close();
+  });
+});
