@@ -436,6 +436,16 @@ test.describe("parcel admin console", () => {
     await page.getByRole("button", { name: "Clear filters" }).click();
     await expect(count).toHaveText(/records match/);
     await shoot(page, "audit");
+
+    // A parcel target leads to that parcel in the parcels tab.
+    await page.getByLabel("Action").selectOption("parcel.revoke");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(count).toHaveText("1 record matches");
+    await page.getByRole("button", { name: "Show parcel" }).click();
+    await expect(page).toHaveURL(/#\/admin\/parcels$/);
+    await expect(page.getByLabel("Search")).toHaveValue(revokedId);
+    await expect(page.getByTestId("parcel-count")).toHaveText("1 parcel matches");
+    await expect(page.getByTestId("parcel-row")).toHaveAttribute("data-id", revokedId);
   });
 
   test("cleanup reports what it removed", async ({ page }) => {
@@ -488,6 +498,11 @@ test.describe("parcel admin console", () => {
       await expect(page.locator(".adm-panel")).toBeVisible();
       if (tab === "parcels") {
         await expect(page.getByTestId("parcel-row")).toHaveCount(10);
+        // Cards on a phone, but still a table with rows and cells for screen readers.
+        const table = page.getByRole("table", { name: "Parcels" });
+        await expect(table.getByRole("row")).toHaveCount(11);
+        await expect(table.getByRole("columnheader", { name: "Expires" })).toHaveCount(1);
+        await expect(table.getByRole("row").nth(1).getByRole("cell")).toHaveCount(9);
         await page
           .getByRole("button", { name: /^Files/ })
           .first()

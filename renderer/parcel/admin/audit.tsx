@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { navigate } from "../route.js";
 import { useApp } from "../store.js";
 import type { Page } from "../types.js";
 import { localToUnix, localToUnixEnd, localZone, useFilters, type AuditQuery } from "./filters.js";
@@ -181,6 +182,12 @@ function Filters() {
   );
 }
 
+/** Opens the parcels tab searching for one parcel id. */
+function showParcel(id: string): void {
+  useFilters.getState().setParcels({ q: id, state: "" });
+  navigate("admin/parcels");
+}
+
 export function AuditTab() {
   const t = useA();
   const lang = useApp((s) => s.lang);
@@ -257,6 +264,15 @@ export function AuditTab() {
                     <span className="mono adm-break">
                       <Breakable text={r.target} />
                     </span>
+                    {r.target.startsWith("parcel:") ? (
+                      <button
+                        type="button"
+                        className="linkish adm-link"
+                        onClick={() => showParcel(r.target.slice("parcel:".length))}
+                      >
+                        {t("audit.showParcel")}
+                      </button>
+                    ) : null}
                   </td>
                   <td data-label={t("audit.detail")}>
                     <span className="mono adm-wrap adm-detail-text">

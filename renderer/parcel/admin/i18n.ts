@@ -224,6 +224,7 @@ const en = {
   "audit.pages": "Audit pages",
   "audit.time": "Time",
   "audit.detail": "Detail",
+  "audit.showParcel": "Show parcel",
 };
 
 export type AdminKey = keyof typeof en;
@@ -446,6 +447,7 @@ const zh: Record<AdminKey, string> = {
   "audit.pages": "审计分页",
   "audit.time": "时间",
   "audit.detail": "详情",
+  "audit.showParcel": "查看包裹",
 };
 
 export const adminDict: Dict<AdminKey> = { en, "zh-CN": zh };
