@@ -397,14 +397,23 @@ test.describe("send failures", () => {
   test("cancel aborts the running uploads, revokes the session and keeps the selection", async ({
     page,
   }) => {
-    await page.route("**/api/v1/uploads/*/files/*", () => {
-      // held: the upload stays in flight until the page cancels it
+    // A slow link (128 KiB/s up): the 3 MiB file is still on its way when cancel is pressed.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 128 * 1024,
     });
     await page.goto(`${site.url}/#/`);
     await chooseFiles(page, /^Choose files$/, [sources[0].path, sources[2].path]);
     await page.getByRole("button", { name: /^Upload 2 files/ }).click();
     await expect(page.getByRole("heading", { name: "Uploading" })).toBeVisible();
     await expect(page.getByText(/^Ends in 59 min|^Ends in 1 h/)).toBeVisible();
+    // Speed and time left, per file and in total, once a few progress samples are in.
+    const running = page.locator(".upload-row[data-state=uploading]");
+    await expect(running.getByText(/\/s · .+ left$/)).toBeVisible();
+    await expect(page.locator(".total-line").getByText(/\/s · .+ left$/)).toBeVisible();
     await shootThemes(page, "parcel", "send-progress");
     await page.getByRole("button", { name: "Cancel upload" }).click();
     await expect(page.getByText(/Cancel this upload\?/)).toBeVisible();

@@ -141,7 +141,15 @@ export const useSend = create<SendState>((set, get) => {
         handles.delete(u.key);
         if (err instanceof DOMException && err.name === "AbortError") return;
         patchUpload(u.key, { state: "failed", loaded: 0, rate: 0, error: err });
-        // A session that ended (409) or an allowance used up (429) fails the rest the same way.
+        // A session that ended (409), an allowance used up (429) or a full disk (507) would
+        // refuse the files still waiting just the same: hold them back as failed too.
+        if (err instanceof ApiError && [409, 429, 507].includes(err.status)) {
+          set((s) => ({
+            uploads: s.uploads.map((x) =>
+              x.state === "queued" ? { ...x, state: "failed", error: err } : x,
+            ),
+          }));
+        }
         pump();
       },
     );
