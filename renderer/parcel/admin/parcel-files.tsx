@@ -24,8 +24,18 @@ export function ParcelFiles({
           <dd className="mono">{parcel.id}</dd>
         </div>
         <div>
+          <dt>{t("parcels.owner")}</dt>
+          <dd>{t(`owner.${parcel.owner}`)}</dd>
+        </div>
+        <div>
           <dt>{t("parcels.created")}</dt>
           <dd>{formatTime(parcel.created_at, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("parcels.sent")}</dt>
+          <dd>
+            {parcel.sent_at === null ? t("parcels.notSent") : formatTime(parcel.sent_at, lang)}
+          </dd>
         </div>
         <div>
           <dt>{t("parcels.password")}</dt>

@@ -179,8 +179,12 @@ export function ParcelsTab() {
                 <th scope="col">{t("parcels.state")}</th>
                 <th scope="col">{t("parcels.files")}</th>
                 <th scope="col">{t("parcels.size")}</th>
-                <th scope="col">{t("parcels.owner")}</th>
-                <th scope="col">{t("parcels.sent")}</th>
+                <th scope="col" className="adm-col-owner">
+                  {t("parcels.owner")}
+                </th>
+                <th scope="col" className="adm-col-sent">
+                  {t("parcels.sent")}
+                </th>
                 <th scope="col">{t("parcels.expires")}</th>
                 <th scope="col">{t("parcels.downloads")}</th>
                 <th scope="col">
@@ -206,8 +210,10 @@ export function ParcelsTab() {
                       </td>
                       <td data-label={t("parcels.files")}>{p.files.length}</td>
                       <td data-label={t("parcels.size")}>{formatBytes(p.bytes)}</td>
-                      <td data-label={t("parcels.owner")}>{t(`owner.${p.owner}`)}</td>
-                      <td data-label={t("parcels.sent")}>
+                      <td data-label={t("parcels.owner")} className="adm-col-owner">
+                        {t(`owner.${p.owner}`)}
+                      </td>
+                      <td data-label={t("parcels.sent")} className="adm-col-sent">
                         {p.sent_at === null ? (
                           <span className="muted">{t("parcels.notSent")}</span>
                         ) : (
