@@ -490,6 +490,48 @@ test.describe("parcel admin console", () => {
     expect(out.items).toHaveLength(1);
   });
 
+  test("every control has a name, and the table works from the keyboard", async ({ page }) => {
+    await signIn(page, "stats");
+    for (const tab of ["stats", "parcels", "audit", "settings"]) {
+      await page.goto(`${site.url}/#/admin/${tab}`);
+      if (tab === "parcels") await expect(page.getByTestId("parcel-row")).toHaveCount(10);
+      if (tab === "audit") await expect(page.getByTestId("audit-row").first()).toBeVisible();
+      if (tab === "settings") await expect(page.getByTestId("runtime-form")).toBeVisible();
+      if (tab === "stats") await expect(page.getByTestId("stats-total")).toBeVisible();
+      const controls = page.locator(".adm").locator("input, select, button, a");
+      const n = await controls.count();
+      expect(n).toBeGreaterThan(5);
+      for (let i = 0; i < n; i++) await expect(controls.nth(i)).toHaveAccessibleName(/\S/);
+    }
+
+    await page.goto(`${site.url}/#/admin/parcels`);
+    const row = page.getByTestId("parcel-row").nth(2);
+    const files = row.locator("button[aria-expanded]");
+    await expect(files).toHaveAccessibleName(/^Files/);
+    await files.focus();
+    await page.keyboard.press("Enter");
+    await expect(files).toHaveAttribute("aria-expanded", "true");
+    await expect(files).toHaveAccessibleName(/^Hide files/);
+    await expect(page.getByTestId("parcel-file").first()).toBeVisible();
+    await page.keyboard.press("Tab");
+    const remove = row.getByRole("button", { name: /^Delete/ });
+    await expect(remove).toBeFocused();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(remove).toBeFocused();
+    await expect(row.getByText("Published")).toBeVisible();
+
+    // The tabs are links: Enter on one moves to it and focus lands on the new content.
+    await page.getByRole("link", { name: "Audit log" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/#\/admin\/audit$/);
+    await expect(page.getByRole("heading", { name: "Audit log", level: 2 })).toBeFocused();
+  });
+
   test("on a 360 px phone every tab fits the screen, in English and Chinese", async ({ page }) => {
     // A tablet: the parcels table keeps its columns and scrolls inside its box if it must.
     await page.setViewportSize({ width: 800, height: 900 });
