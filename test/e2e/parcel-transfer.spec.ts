@@ -475,6 +475,58 @@ test.describe("send failures", () => {
   });
 });
 
+test.describe("send rules from the policy", () => {
+  test("file count, sizes and a required password are checked before anything is sent", async ({
+    page,
+  }) => {
+    const api = site.harness;
+    expect(
+      (
+        await api.request("POST", "/admin/login", {
+          body: { username: site.adminUser, password: site.adminPassword },
+        })
+      ).status,
+    ).toBe(200);
+    const before = (await api.request("GET", "/admin/policy")).json;
+    const strict = {
+      max_files: 2,
+      max_file_bytes: 1024 * 1024,
+      max_parcel_bytes: 1024 * 1024 + 500,
+      require_password: true,
+    };
+    expect((await api.request("PUT", "/admin/policy", { body: strict })).status).toBe(200);
+    try {
+      await page.goto(`${site.url}/#/`);
+      await expect(page.getByText("Up to 2 files, 1.00 MiB each, 1.00 MiB in all")).toBeVisible();
+      await chooseFiles(
+        page,
+        /^Choose files$/,
+        sources.map((s) => s.path),
+      );
+      const upload = page.getByRole("button", { name: /^Upload 3 files/ });
+      await expect(page.getByText("Too many files: at most 2 per parcel.")).toBeVisible();
+      await expect(
+        page.getByText("holiday-photo.jpg is larger than the limit of 1.00 MiB per file."),
+      ).toBeVisible();
+      await expect(page.getByText(/^Together the files are 3.29 MiB; the limit/)).toBeVisible();
+      await expect(page.getByText("Enter a password: this gateway requires one.")).toBeVisible();
+      await expect(upload).toBeDisabled();
+      await shootThemes(page, "parcel", "send-invalid");
+
+      await page.getByRole("button", { name: "Remove holiday-photo.jpg" }).click();
+      await expect(page.getByRole("alert")).toHaveCount(0);
+      await expect(page.getByRole("button", { name: /^Upload 2 files/ })).toBeDisabled();
+      await page.getByLabel("Password", { exact: true }).fill("s3cret");
+      await page.getByRole("button", { name: /^Upload 2 files/ }).click();
+      await expect(page.getByRole("heading", { name: /Ready to pick up/ })).toBeVisible();
+      await expect(page.getByText("Protected with a password")).toBeVisible();
+    } finally {
+      const restore = Object.fromEntries(Object.keys(strict).map((k) => [k, before[k]]));
+      await api.request("PUT", "/admin/policy", { body: restore });
+    }
+  });
+});
+
 test.describe("phone layout", () => {
   test("send, the share and my parcels fit a 360 px screen", async ({ browser }) => {
     const mobile = await phone(browser);

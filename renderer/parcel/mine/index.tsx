@@ -94,11 +94,7 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
             ? t("sent", { time: formatDateTime(parcel.sent_at * 1000, lang) })
             : t("created", { time: formatDateTime(parcel.created_at * 1000, lang) })}
         </span>
-        {parcel.has_password ? (
-          <span className="muted small" title={t("password")}>
-            🔒<span className="sr-only">{t("password")}</span>
-          </span>
-        ) : null}
+        {parcel.has_password ? <span className="badge">{t("passwordBadge")}</span> : null}
         <span className="mono muted small parcel-id">{shortId}</span>
       </div>
       <div className="parcel-files">

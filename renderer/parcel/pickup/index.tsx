@@ -121,7 +121,7 @@ function PasswordForm({
         if (value && !busy) onSubmit(value);
       }}
     >
-      <p>🔒 {t("passwordLead")}</p>
+      <p>{t("passwordLead")}</p>
       <label htmlFor={id} className="big-label">
         {t("password")}
       </label>

@@ -112,7 +112,15 @@ function DropZone({ onFiles, compact }: { onFiles: (files: File[]) => void; comp
   );
 }
 
-function FileList({ picked, problems }: { picked: Picked[]; problems: string[] }) {
+function FileList({
+  picked,
+  problems,
+  maxFile,
+}: {
+  picked: Picked[];
+  problems: string[];
+  maxFile: number;
+}) {
   const t = useT(sendDict);
   const { removeFile, clearFiles } = useSend();
   const total = picked.reduce((sum, p) => sum + p.file.size, 0);
@@ -130,11 +138,11 @@ function FileList({ picked, problems }: { picked: Picked[]; problems: string[] }
       </div>
       <ul className="file-list" aria-label={t("files")}>
         {picked.map((p) => (
-          <li key={p.key} className="file-row">
+          <li key={p.key} className={`file-row${p.file.size > maxFile ? " file-row-bad" : ""}`}>
             <span className="file-name ellipsis" title={p.name}>
               {p.name}
             </span>
-            <span className="file-size muted">{formatBytes(p.file.size)}</span>
+            <span className="file-size">{formatBytes(p.file.size)}</span>
             <button
               type="button"
               className="icon-button"
@@ -293,7 +301,7 @@ export function Compose({ policy, options }: { policy: PublicPolicy; options: Op
           })}
         </p>
       ) : (
-        <FileList picked={picked} problems={problems.files} />
+        <FileList picked={picked} problems={problems.files} maxFile={policy.max_file_bytes} />
       )}
       <OptionsForm options={options} policy={policy} problems={problems} />
       <Notice kind="error">{error ? describe(error) : null}</Notice>

@@ -27,7 +27,7 @@ export function DoneView({ result }: { result: Parcel & Share }) {
           </li>
         ))}
       </ul>
-      {result.has_password ? <p className="muted small">🔒 {t("passwordSet")}</p> : null}
+      {result.has_password ? <p className="muted small">{t("passwordSet")}</p> : null}
       <div className="button-row">
         <button type="button" className="primary" onClick={reset}>
           {t("sendMore")}
