@@ -693,6 +693,11 @@ describe("mihomo simulator: configs", () => {
       writeFileSync(join(home, "providers", `${id}.yaml`), text);
       expect(parseProviderYaml(text)).toEqual(parse(text));
     }
+    // Block-style provider files (as other tools write them) read the same as with `yaml`.
+    const block = stringify({ proxies: nodes });
+    expect(parseProviderYaml(block)).toEqual(parse(block));
+    const odd = "proxies:\n  - name: x # c\n    alpn:\n    - h2\n    port: 0x1F\n    k: ~\n";
+    expect(parseProviderYaml(odd)).toEqual(parse(odd));
     sim = createMihomoSim({ configText: compiled.yaml, homeDir: home, healthChecks: false });
     await sim.listen();
     const client = new MihomoClient({ port: sim.port, secret: SECRET });

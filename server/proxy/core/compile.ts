@@ -108,7 +108,9 @@ export function compileConfig(input: CoreInput, opts: CompileOptions): CompiledC
   const providers = new Map<string, string>();
   const proxyProviders: Record<string, unknown> = {};
   for (const sub of withNodes) {
-    providers.set(sub.id, stringify({ proxies: sub.nodes }));
+    // JSON is YAML (flow style) to mihomo, and writes ~100x faster than block YAML: a
+    // 10,000-node provider takes milliseconds instead of more than a second.
+    providers.set(sub.id, `${JSON.stringify({ proxies: sub.nodes })}\n`);
     proxyProviders[providerName(sub.id)] = {
       type: "file",
       path: providerPath(sub.id),
