@@ -400,7 +400,7 @@ test.describe("parcel admin console", () => {
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page.getByText("No record matches these filters.")).toBeVisible();
 
-    const from = now - 600;
+    const from = now - 1800;
     const to = now + 600;
     const request = page.waitForRequest((r) => r.url().includes("/api/v1/admin/audit?"));
     await page.getByLabel("From").fill(zoneLocal(from));

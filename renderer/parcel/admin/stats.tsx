@@ -189,10 +189,6 @@ export function StatsTab() {
                 <dt>{t("stats.downloadsActive")}</dt>
                 <dd>{formatCount(s.concurrency.downloads_active, lang)}</dd>
               </div>
-              <div>
-                <dt>{t("stats.reserved")}</dt>
-                <dd>{formatBytes(s.reserved_bytes)}</dd>
-              </div>
             </dl>
           </Card>
           <Cleanup onDone={() => setTick((n) => n + 1)} />
