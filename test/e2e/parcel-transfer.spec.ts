@@ -105,10 +105,18 @@ test.describe("send", () => {
     const list = page.getByRole("list", { name: "Files" });
     await expect(list.getByRole("listitem")).toHaveCount(3);
     await expect(page.getByText(/^3 files, /)).toBeVisible();
-    // Adding more through the compact button, then removing one again before upload.
-    await chooseFiles(page, /Add more files/, [sources[2].path]);
+    // A pasted file (e.g. a screenshot) joins the list too.
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(["pasted"], "pasted.png", { type: "image/png" }));
+      window.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, cancelable: true }));
+    });
     await expect(list.getByRole("listitem")).toHaveCount(4);
+    // Adding more through the compact button, then removing two again before upload.
+    await chooseFiles(page, /Add more files/, [sources[2].path]);
+    await expect(list.getByRole("listitem")).toHaveCount(5);
     await page.getByRole("button", { name: "Remove dropped.bin" }).click();
+    await page.getByRole("button", { name: "Remove pasted.png" }).click();
     await expect(list.getByRole("listitem")).toHaveCount(3);
     await shootThemes(page, "parcel", "send-picked");
 
@@ -609,7 +617,7 @@ test.describe("pickup limits", () => {
     await expect(mobile.getByRole("alert")).toHaveText(
       /^Too many wrong codes or passwords from this device\. Try again in \d+ (min|s)/,
     );
-    await expect(mobile.getByRole("button", { name: "Open" })).toBeDisabled();
+    await expect(mobile.getByRole("button", { name: /^Wait \d+ (min|s)/ })).toBeDisabled();
     await noHorizontalScroll(mobile);
     await shootThemes(mobile, "parcel", "pickup-too-many");
     await mobile.context().close();

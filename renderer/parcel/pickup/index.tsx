@@ -21,24 +21,42 @@ type Phase = "checking" | "code" | "password" | "files";
 interface Problem {
   key?: PickupKey;
   error?: unknown;
-  /** Unix seconds until which the service asked us to wait (429). */
-  until?: number;
+  /** Seconds the service asked us to wait (429); stated once, the buttons count down. */
+  wait?: number;
 }
 
 function ProblemText({ problem }: { problem: Problem | null }) {
   const t = useT(pickupDict);
   const lang = useApp((s) => s.lang);
   const describe = useErrorText();
-  const now = useNow(1000);
   if (!problem) return null;
   const text = problem.key ? t(problem.key) : describe(problem.error);
-  const wait = problem.until !== undefined ? problem.until - now : 0;
+  const wait = problem.wait ?? 0;
   return (
     <Notice kind={problem.key === "sessionLapsed" ? "info" : "error"}>
       {text}
       {wait > 0 ? ` ${t("waitFor", { time: formatDuration(wait, lang) })}` : ""}
     </Notice>
   );
+}
+
+/** The submit button's text: busy, counting down a 429 wait, or its action. */
+function SubmitLabel({
+  busy,
+  blockedUntil,
+  idle,
+}: {
+  busy: boolean;
+  blockedUntil: number;
+  idle: string;
+}) {
+  const t = useT(pickupDict);
+  const lang = useApp((s) => s.lang);
+  const now = useNow(1000);
+  if (busy) return <>{t("opening")}</>;
+  if (blockedUntil > now)
+    return <>{t("waitButton", { time: formatDuration(blockedUntil - now, lang) })}</>;
+  return <>{idle}</>;
 }
 
 function CodeForm({
@@ -92,7 +110,7 @@ function CodeForm({
         className="primary big wide"
         disabled={!complete || busy || blockedUntil > now}
       >
-        {busy ? t("opening") : t("open")}
+        <SubmitLabel busy={busy} blockedUntil={blockedUntil} idle={t("open")} />
       </button>
     </form>
   );
@@ -139,7 +157,7 @@ function PasswordForm({
         className="primary big wide"
         disabled={!value || busy || blockedUntil > now}
       >
-        {busy ? t("opening") : t("unlock")}
+        <SubmitLabel busy={busy} blockedUntil={blockedUntil} idle={t("unlock")} />
       </button>
       <button type="button" className="linkish other-code" onClick={onOther}>
         {t("otherCode")}
@@ -277,7 +295,7 @@ export default function PickupScreen({ rest }: AreaProps) {
       } else if (err.status === 429) {
         const until = Math.floor(Date.now() / 1000) + (err.retryAfter ?? 60);
         setBlockedUntil(until);
-        setProblem({ key: "tooMany", until });
+        setProblem({ key: "tooMany", wait: until - Math.floor(Date.now() / 1000) });
       } else {
         const key: PickupKey | undefined =
           err.status === 404

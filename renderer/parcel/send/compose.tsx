@@ -5,7 +5,7 @@ import type { PublicPolicy } from "../types.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
 import { sendDict, type SendKey } from "./i18n.js";
-import { useSend, type Options, type Picked } from "./store.js";
+import { filesOfDrop, useSend, type Options, type Picked } from "./store.js";
 
 export interface Problems {
   files: string[];
@@ -48,7 +48,13 @@ function hasFiles(e: DragEvent | globalThis.DragEvent): boolean {
   return Array.from(e.dataTransfer?.types ?? []).includes("Files");
 }
 
-function DropZone({ onFiles, compact }: { onFiles: (files: File[]) => void; compact: boolean }) {
+function DropZone({
+  onFiles,
+  compact,
+}: {
+  onFiles: (files: File[], folders?: number) => void;
+  compact: boolean;
+}) {
   const t = useT(sendDict);
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -77,7 +83,8 @@ function DropZone({ onFiles, compact }: { onFiles: (files: File[]) => void; comp
         e.stopPropagation();
         depth.current = 0;
         setOver(false);
-        onFiles(Array.from(e.dataTransfer.files));
+        const { files, folders } = filesOfDrop(e.dataTransfer);
+        onFiles(files, folders);
       }}
     >
       {compact ? null : (
@@ -276,7 +283,7 @@ function OptionsForm({
 export function Compose({ policy, options }: { policy: PublicPolicy; options: Options }) {
   const t = useT(sendDict);
   const describe = useErrorText();
-  const { picked, phase, error, addFiles, start } = useSend();
+  const { picked, phase, error, skippedFolders, addFiles, start } = useSend();
   const problems = checkSend(picked, options, policy, t);
   const blocked =
     picked.length === 0 ||
@@ -292,6 +299,9 @@ export function Compose({ policy, options }: { policy: PublicPolicy; options: Op
       }}
     >
       <DropZone onFiles={addFiles} compact={picked.length > 0} />
+      {skippedFolders > 0 ? (
+        <Notice kind="warn">{t("foldersSkipped", { n: skippedFolders })}</Notice>
+      ) : null}
       {picked.length === 0 ? (
         <p className="muted center small">
           {t("dropHint", {

@@ -8,7 +8,7 @@ import { Compose } from "./compose.js";
 import { DoneView } from "./done-view.js";
 import { sendDict } from "./i18n.js";
 import { ProgressView } from "./progress-view.js";
-import { useSend } from "./store.js";
+import { filesOfDrop, useSend } from "./store.js";
 import "./send.css";
 
 /**
@@ -35,13 +35,24 @@ export default function SendScreen(_props: AreaProps) {
     const drop = (e: DragEvent) => {
       if (!e.dataTransfer?.files.length) return;
       e.preventDefault();
-      if (useSend.getState().phase === "compose") addFiles(Array.from(e.dataTransfer.files));
+      if (useSend.getState().phase !== "compose") return;
+      const { files, folders } = filesOfDrop(e.dataTransfer);
+      addFiles(files, folders);
+    };
+    // Pasted files (a screenshot, files copied in the file manager) are added too.
+    const paste = (e: ClipboardEvent) => {
+      const files = Array.from(e.clipboardData?.files ?? []);
+      if (files.length === 0 || useSend.getState().phase !== "compose") return;
+      e.preventDefault();
+      addFiles(files);
     };
     window.addEventListener("dragover", over);
     window.addEventListener("drop", drop);
+    window.addEventListener("paste", paste);
     return () => {
       window.removeEventListener("dragover", over);
       window.removeEventListener("drop", drop);
+      window.removeEventListener("paste", paste);
     };
   }, [addFiles]);
 

@@ -61,7 +61,9 @@ interface SendState {
   /** Failure of create / publish / cancel (uploads keep their own). */
   error: unknown;
   result: (Parcel & Share) | null;
-  addFiles(files: Iterable<File>): void;
+  /** Folders left out of the last drop (a folder cannot be streamed as one file). */
+  skippedFolders: number;
+  addFiles(files: Iterable<File>, skippedFolders?: number): void;
   removeFile(key: string): void;
   clearFiles(): void;
   initOptions(policy: PublicPolicy): void;
@@ -77,6 +79,27 @@ let nextKey = 1;
 const handles = new Map<string, PutHandle>();
 const meters = new Map<string, RateMeter>();
 const totalMeter = new RateMeter();
+
+/**
+ * The files of a drop, leaving out folders (they arrive as unreadable zero-byte entries);
+ * returns how many folders were left out.
+ */
+export function filesOfDrop(dt: DataTransfer): { files: File[]; folders: number } {
+  const files: File[] = [];
+  let folders = 0;
+  const items = Array.from(dt.items ?? []).filter((i) => i.kind === "file");
+  if (items.length === 0) return { files: Array.from(dt.files), folders: 0 };
+  for (const item of items) {
+    const entry = item.webkitGetAsEntry?.();
+    if (entry?.isDirectory) {
+      folders++;
+      continue;
+    }
+    const file = item.getAsFile();
+    if (file) files.push(file);
+  }
+  return { files, folders };
+}
 
 /** `photo.jpg` → `photo (2).jpg`: the service wants names unique regardless of case. */
 export function uniqueName(name: string, taken: Set<string>): string {
@@ -164,8 +187,9 @@ export const useSend = create<SendState>((set, get) => {
     totalRate: 0,
     error: null,
     result: null,
+    skippedFolders: 0,
 
-    addFiles(files) {
+    addFiles(files, skippedFolders = 0) {
       const picked = [...get().picked];
       const taken = new Set(picked.map((p) => p.name.toLowerCase()));
       for (const file of files) {
@@ -181,7 +205,7 @@ export const useSend = create<SendState>((set, get) => {
         taken.add(name.toLowerCase());
         picked.push({ key: `f${nextKey++}`, file, name });
       }
-      set({ picked, error: null });
+      set({ picked, error: null, skippedFolders });
     },
     removeFile(key) {
       set((s) => ({ picked: s.picked.filter((p) => p.key !== key) }));
