@@ -234,6 +234,9 @@ test.describe("pickup on a phone", () => {
     expect(sha256(third.data)).toBe(sha256(sources[2].data));
     await expect(left).toHaveText("2");
 
+    await expect(
+      mobile.getByText(/^Only 2 downloads left, fewer than there are files/),
+    ).toBeVisible();
     const zip = await downloadVia(mobile, () =>
       mobile.getByRole("link", { name: "Download all (ZIP)" }).click(),
     );

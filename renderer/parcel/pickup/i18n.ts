@@ -32,6 +32,8 @@ const en = {
   countsHint: "Each file download, and the ZIP with all files, uses one of the downloads left.",
   started: "Download started: your browser shows its progress.",
   noneLeft: "No downloads are left for this parcel.",
+  fewerThanFiles:
+    "Only {n} downloads left, fewer than there are files: use “Download all” to get every file at once.",
   refreshFailed: "The file list could not be refreshed.",
 };
 
@@ -66,6 +68,7 @@ const zh: Record<keyof typeof en, string> = {
   countsHint: "每下载一个文件，或下载包含全部文件的 ZIP，都会用掉一次剩余下载次数。",
   started: "下载已开始：浏览器会显示下载进度。",
   noneLeft: "此包裹已没有剩余下载次数。",
+  fewerThanFiles: "剩余下载次数（{n}）少于文件数量：请使用“全部下载”一次取走所有文件。",
   refreshFailed: "无法刷新文件列表。",
 };
 

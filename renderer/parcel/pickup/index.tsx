@@ -203,6 +203,9 @@ function FilesView({
         </dl>
       </div>
       {left <= 0 && !ended ? <Notice kind="warn">{t("noneLeft")}</Notice> : null}
+      {left > 0 && view.files.length > 1 && left < view.files.length ? (
+        <Notice kind="warn">{t("fewerThanFiles", { n: left })}</Notice>
+      ) : null}
       <ul className="file-list pickup-list" aria-label={t("files")}>
         {view.files.map((f) => (
           <li key={f.id} className="file-row">
