@@ -298,6 +298,25 @@ test.describe("pickup on a phone", () => {
     await mobile.context().close();
   });
 
+  test("an empty file goes up and comes down", async ({ page, browser }) => {
+    const empty: Source = {
+      name: "empty.txt",
+      data: Buffer.alloc(0),
+      path: join(dir, "empty.txt"),
+    };
+    writeFileSync(empty.path, empty.data);
+    const { code } = await sendParcel(page, [empty]);
+    const mobile = await phone(browser);
+    await mobile.goto(`${site.url}/#/pickup/${code}`);
+    await expect(mobile.getByText("1 file, 0 B")).toBeVisible();
+    const got = await downloadVia(mobile, () =>
+      mobile.getByRole("link", { name: "Download empty.txt" }).click(),
+    );
+    expect(got.name).toBe("empty.txt");
+    expect(got.data.length).toBe(0);
+    await mobile.context().close();
+  });
+
   test("an unknown code is answered in words (404), in English and Chinese", async ({
     browser,
   }) => {
