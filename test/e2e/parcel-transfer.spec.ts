@@ -395,8 +395,27 @@ test.describe("my parcels", () => {
   test("a browser that never sent anything sees the empty list", async ({ browser }) => {
     const context = await browser.newContext();
     const fresh = await context.newPage();
+    // The shell's GET /policy (which hands out the visitor cookie) is held back, so /mine
+    // asks first, gets 401, and fetches the policy itself before asking again.
+    let release = () => undefined as void;
+    const held = new Promise<void>((ok) => (release = ok));
+    let first = true;
+    await context.route("**/api/v1/policy", async (route) => {
+      if (first) {
+        first = false;
+        await held;
+      }
+      await route.continue();
+    });
+    const mineStatuses: number[] = [];
+    fresh.on("response", (res) => {
+      if (res.url().endsWith("/api/v1/mine")) mineStatuses.push(res.status());
+    });
     await fresh.goto(`${site.url}/#/mine`);
+    await expect.poll(() => mineStatuses[0]).toBe(401);
+    release();
     await expect(fresh.getByText("Nothing sent from this browser yet.")).toBeVisible();
+    expect(mineStatuses.at(-1)).toBe(200);
     await shootThemes(fresh, "parcel", "mine-empty");
     await context.close();
   });
