@@ -517,6 +517,33 @@ describe("mihomo simulator: connections and streams", () => {
     ]);
   });
 
+  it("test-only /__sim endpoints inject connections, traffic, logs and delays (with the secret)", async () => {
+    await startSim();
+    expect((await call("POST", "/__sim/traffic", { up: 5, down: 6 }, {})).status).toBe(401);
+    const made = await call("POST", "/__sim/connections", {
+      metadata: { host: "injected.example", destinationPort: "8443" },
+      upload: 10,
+    });
+    expect(made.status).toBe(200);
+    expect((await call("POST", "/__sim/traffic", { up: 5, down: 6 })).status).toBe(204);
+    const conns = (await call("GET", "/connections")).json;
+    expect(conns).toMatchObject({ uploadTotal: 5, downloadTotal: 6 });
+    expect(conns.connections[0]).toMatchObject({
+      id: made.json.id,
+      upload: 10,
+      metadata: { host: "injected.example", destinationPort: "8443", network: "tcp" },
+    });
+    const logs = readNdjson("/logs?level=debug", 1);
+    await waitFor(() => (sim?.snapshot().logStreams ?? 0) > 0, 5000, "the log stream");
+    expect((await call("POST", "/__sim/logs", { type: "debug", payload: "hi" })).status).toBe(204);
+    expect(await logs).toEqual([{ type: "debug", payload: "hi" }]);
+    expect((await call("PUT", "/__sim/delays", { "hk1.example.net": 77 })).status).toBe(204);
+    const d = await call("GET", `/proxies/${enc("[a] HK 1")}/delay?url=${enc(URL204)}&timeout=500`);
+    expect(d.json).toEqual({ delay: 77 });
+    const state = (await call("GET", "/__sim/state")).json;
+    expect(state).toMatchObject({ connections: 1, loads: 1, selections: { PROXY: "REJECT" } });
+  });
+
   it("the production client reads streams and connections", async () => {
     await startSim();
     const client = new MihomoClient({ port: sim?.port ?? 0, secret: SECRET });
