@@ -140,6 +140,12 @@ test.describe("parcel admin console", () => {
     await expect(page.getByText("Saved by deduplication")).toBeVisible();
     await shoot(page, "stats");
 
+    // A state in the overview opens the parcels tab filtered to it.
+    await page.getByTestId("stats-state-review").getByRole("link").click();
+    await expect(page).toHaveURL(/#\/admin\/parcels$/);
+    await expect(page.getByLabel("State")).toHaveValue("review");
+    await expect(page.getByTestId("parcel-count")).toHaveText("1 parcel matches");
+
     const fails = await json<{ total: number; items: Array<{ action: string }> }>(
       "GET",
       "/admin/audit?action=admin.login_fail",
@@ -417,6 +423,17 @@ test.describe("parcel admin console", () => {
     );
     expect(expected.total).toBe(32);
     expect(sent.get("action")).toBe("parcel.publish");
+    await expect(count).toHaveText("32 records match");
+
+    // A quick range: the last hour up to now, in local minutes.
+    const quick = page.waitForRequest((r) => r.url().includes("/api/v1/admin/audit?"));
+    await page.getByRole("button", { name: "Last hour" }).click();
+    const range = new URL((await quick).url()).searchParams;
+    const at = Math.floor(Date.now() / 1000);
+    expect(at - 3600 - Number(range.get("from"))).toBeGreaterThanOrEqual(0);
+    expect(at - 3600 - Number(range.get("from"))).toBeLessThan(180);
+    expect(Number(range.get("to"))).toBeGreaterThanOrEqual(at - 60);
+    await expect(page.getByLabel("From")).toHaveValue(zoneLocal(Number(range.get("from"))));
     await expect(count).toHaveText("32 records match");
 
     // An end before the start is refused before anything is sent.

@@ -2,13 +2,21 @@ import { useState, type FormEvent } from "react";
 import { navigate } from "../route.js";
 import { useApp } from "../store.js";
 import type { Page } from "../types.js";
-import { localToUnix, localToUnixEnd, localZone, useFilters, type AuditQuery } from "./filters.js";
-import { useA } from "./i18n.js";
+import { formatBytes } from "../../shared/format.js";
+import type { Lang } from "../../shared/lang.js";
+import {
+  localToUnix,
+  localToUnixEnd,
+  localZone,
+  presetRange,
+  useFilters,
+  type AuditQuery,
+  type RangePreset,
+} from "./filters.js";
+import { useA, type AdminKey } from "./i18n.js";
 import { adminApi } from "./session.js";
 import type { AuditRecord } from "./types.js";
 import { Alert, Field, Pager, formatCount, formatTime, useLoad } from "./ui.js";
-import { formatBytes } from "../../shared/format.js";
-import type { Lang } from "../../shared/lang.js";
 
 /** Every action the service records (CONTRACT 2.3). */
 export const ACTIONS = [
@@ -34,6 +42,11 @@ export const ACTIONS = [
   "system.start",
 ] as const;
 const AUDIT_PAGE_SIZES = [20, 50, 100];
+const PRESETS: Array<[RangePreset, AdminKey]> = [
+  ["hour", "audit.lastHour"],
+  ["today", "audit.today"],
+  ["week", "audit.lastWeek"],
+];
 
 function queryString(f: AuditQuery): string {
   const p = new URLSearchParams({ page: String(f.page), page_size: String(f.pageSize) });
@@ -170,6 +183,23 @@ function Filters() {
           />
         )}
       </Field>
+      <div className="adm-form-actions adm-presets" role="group" aria-label={t("audit.presets")}>
+        {PRESETS.map(([preset, label]) => (
+          <button
+            key={preset}
+            type="button"
+            className="small"
+            onClick={() => {
+              const range = presetRange(preset);
+              const next = { ...d, ...range };
+              setD(next);
+              setAudit({ ...next, source: next.source.trim(), target: next.target.trim() });
+            }}
+          >
+            {t(label)}
+          </button>
+        ))}
+      </div>
       <div className="adm-form-actions">
         <button type="submit" className="primary">
           {t("audit.apply")}

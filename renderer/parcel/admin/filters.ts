@@ -65,3 +65,25 @@ export function localZone(): string {
     return "";
   }
 }
+
+/** Unix seconds as a datetime-local value in the local zone (to the minute). */
+export function unixToLocal(unix: number): string {
+  const d = new Date(unix * 1000);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export type RangePreset = "hour" | "today" | "week";
+
+/** A time range ending now, in datetime-local values. */
+export function presetRange(preset: RangePreset, nowMs = Date.now()): { from: string; to: string } {
+  const now = Math.floor(nowMs / 1000);
+  let from = now - 3600;
+  if (preset === "week") from = now - 7 * 86400;
+  if (preset === "today") {
+    const midnight = new Date(nowMs);
+    midnight.setHours(0, 0, 0, 0);
+    from = Math.floor(midnight.getTime() / 1000);
+  }
+  return { from: unixToLocal(from), to: unixToLocal(now) };
+}

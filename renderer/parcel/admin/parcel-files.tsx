@@ -1,6 +1,7 @@
 import { formatBytes } from "../../shared/format.js";
 import { useApp } from "../store.js";
 import type { AdminParcel } from "../types.js";
+import { CopyButton } from "../ui/copy-button.js";
 import { useA } from "./i18n.js";
 import { formatTime } from "./ui.js";
 
@@ -21,7 +22,9 @@ export function ParcelFiles({
       <dl className="adm-facts adm-facts-small">
         <div>
           <dt>{t("parcels.fullId")}</dt>
-          <dd className="mono">{parcel.id}</dd>
+          <dd className="mono adm-id">
+            {parcel.id} <CopyButton text={parcel.id} className="small" />
+          </dd>
         </div>
         <div>
           <dt>{t("parcels.owner")}</dt>

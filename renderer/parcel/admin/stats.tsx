@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { formatBytes } from "../../shared/format.js";
 import { useApp } from "../store.js";
 import type { ParcelState } from "../types.js";
+import { useFilters } from "./filters.js";
 import { useA } from "./i18n.js";
 import { adminApi } from "./session.js";
 import type { AdminStats, CleanupResult } from "./types.js";
@@ -25,6 +26,11 @@ const STATES: ParcelState[] = [
   "revoked",
 ];
 const REFRESH_MS = 15_000;
+
+/** The parcels tab, filtered to one state (the link itself does the navigation). */
+function showState(state: ParcelState): void {
+  useFilters.getState().setParcels({ q: "", state });
+}
 
 function percent(part: number, whole: number): string {
   if (whole <= 0) return "0 %";
@@ -107,8 +113,10 @@ export function StatsTab() {
             <ul className="adm-states" aria-label={t("stats.byState")}>
               {STATES.map((st) => (
                 <li key={st} data-testid={`stats-state-${st}`}>
-                  <StateBadge state={st} />
-                  <strong>{formatCount(s.parcels.by_state[st] ?? 0, lang)}</strong>
+                  <a href="#/admin/parcels" onClick={() => showState(st)}>
+                    <StateBadge state={st} />
+                    <strong>{formatCount(s.parcels.by_state[st] ?? 0, lang)}</strong>
+                  </a>
                 </li>
               ))}
             </ul>
