@@ -509,7 +509,7 @@ test.describe("send failures", () => {
     try {
       await page.getByRole("button", { name: /^Upload and get a code/ }).click();
       await expect(page.getByRole("alert")).toHaveText(
-        /Today's upload allowance for this address is used up\.? Try again in \d+ (h|min|s)/,
+        /^Today's upload allowance for this address is used up\. Try again in \d+ (h|min|s)/,
       );
       await page.getByLabel("Language").selectOption("zh-CN");
       await page.getByRole("button", { name: "上传并获取取件码" }).click();

@@ -45,7 +45,9 @@ export function describeError(
     if (lang === "en" && own && err.status === 507) text = `${t("errStorage")} (${own})`;
   }
   if (err.status === 429 && err.retryAfter !== null) {
-    text = `${text} ${t("errTryAgainIn", { time: formatDuration(err.retryAfter, lang) })}`;
+    // The service's sentences come without a full stop; two sentences in a row need one.
+    const first = text.replace(/([\p{L}\p{N})])$/u, "$1.");
+    text = `${first} ${t("errTryAgainIn", { time: formatDuration(err.retryAfter, lang) })}`;
   }
   return text;
 }
