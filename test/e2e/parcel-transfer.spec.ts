@@ -387,6 +387,14 @@ test.describe("my parcels", () => {
     await card.getByRole("button", { name: "Yes, revoke" }).click();
     await expect(card.getByText("Revoked")).toBeVisible();
     await expect(card.getByRole("button", { name: "Revoke" })).toHaveCount(0);
+    // The browser kept the parcel's manage_token (keyed by id) until the parcel ended.
+    const tokens = () =>
+      page.evaluate(() =>
+        Object.keys(localStorage).filter((k) => k.startsWith("gatehouse.parcel.token.")),
+      );
+    expect((await tokens()).length).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect.poll(tokens).toHaveLength(0);
     expect((await api.request("POST", "/pickup/resolve", { body: { code: fresh } })).status).toBe(
       410,
     );

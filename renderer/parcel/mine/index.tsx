@@ -9,7 +9,7 @@ import { Countdown } from "../ui/countdown.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
 import { SharePanel } from "../ui/share-panel.js";
-import { loadToken } from "../ui/tokens.js";
+import { forgetToken, loadToken } from "../ui/tokens.js";
 import { mineDict } from "./i18n.js";
 import "./mine.css";
 
@@ -200,6 +200,11 @@ export default function MineScreen(_props: AreaProps) {
     setLoading(true);
     try {
       const list = await fetchMine(loadPolicy);
+      // Tokens of parcels that have ended can do nothing more: drop them.
+      for (const p of list) {
+        if (p.state === "expired" || p.state === "exhausted" || p.state === "revoked")
+          void forgetToken(p.id);
+      }
       if (!alive.current) return;
       setItems(list);
       setError(null);
