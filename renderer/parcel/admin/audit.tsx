@@ -183,23 +183,6 @@ function Filters() {
           />
         )}
       </Field>
-      <div className="adm-form-actions adm-presets" role="group" aria-label={t("audit.presets")}>
-        {PRESETS.map(([preset, label]) => (
-          <button
-            key={preset}
-            type="button"
-            className="small"
-            onClick={() => {
-              const range = presetRange(preset);
-              const next = { ...d, ...range };
-              setD(next);
-              setAudit({ ...next, source: next.source.trim(), target: next.target.trim() });
-            }}
-          >
-            {t(label)}
-          </button>
-        ))}
-      </div>
       <div className="adm-form-actions">
         <button type="submit" className="primary">
           {t("audit.apply")}
@@ -207,6 +190,22 @@ function Filters() {
         <button type="button" onClick={clear}>
           {t("audit.clear")}
         </button>
+        <div className="adm-presets" role="group" aria-label={t("audit.presets")}>
+          {PRESETS.map(([preset, label]) => (
+            <button
+              key={preset}
+              type="button"
+              className="small"
+              onClick={() => {
+                const next = { ...d, ...presetRange(preset) };
+                setD(next);
+                setAudit({ ...next, source: next.source.trim(), target: next.target.trim() });
+              }}
+            >
+              {t(label)}
+            </button>
+          ))}
+        </div>
       </div>
     </form>
   );
