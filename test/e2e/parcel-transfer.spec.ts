@@ -584,6 +584,35 @@ test.describe("send rules from the policy", () => {
   });
 });
 
+test.describe("send rules changed meanwhile", () => {
+  test("a limit lowered after the page loaded: the 413 is shown and the form follows", async ({
+    page,
+  }) => {
+    const api = site.harness;
+    await api.request("POST", "/admin/login", {
+      body: { username: site.adminUser, password: site.adminPassword },
+    });
+    const before = (await api.request("GET", "/admin/policy")).json;
+    await page.goto(`${site.url}/#/`);
+    await chooseFiles(page, /^Choose files$/, [sources[1].path]);
+    expect(
+      (await api.request("PUT", "/admin/policy", { body: { max_file_bytes: 1000 } })).status,
+    ).toBe(200);
+    try {
+      await page.getByRole("button", { name: /^Upload and get a code/ }).click();
+      await expect(page.getByText(`报告 2026.pdf is larger than 1000 bytes`)).toBeVisible();
+      await expect(
+        page.getByText("报告 2026.pdf is larger than the limit of 1000 B per file."),
+      ).toBeVisible();
+      await expect(page.getByRole("button", { name: /^Upload and get a code/ })).toBeDisabled();
+    } finally {
+      await api.request("PUT", "/admin/policy", {
+        body: { max_file_bytes: before.max_file_bytes },
+      });
+    }
+  });
+});
+
 test.describe("phone layout", () => {
   test("send, the share and my parcels fit a 360 px screen", async ({ browser }) => {
     const mobile = await phone(browser);

@@ -1,5 +1,6 @@
 import { create } from "zustand";
 import { api, ApiError } from "../api.js";
+import { useApp } from "../store.js";
 import type { Parcel, PublicPolicy, Share } from "../types.js";
 import { forgetToken, saveToken } from "../ui/tokens.js";
 import { RateMeter } from "./rate.js";
@@ -244,6 +245,9 @@ export const useSend = create<SendState>((set, get) => {
         });
       } catch (err) {
         set({ phase: "compose", error: err });
+        // The limits may have changed since the page loaded them: show the current ones.
+        if (err instanceof ApiError && (err.status === 400 || err.status === 413))
+          void useApp.getState().loadPolicy();
         return;
       }
       await saveToken(created.id, created.manage_token);
