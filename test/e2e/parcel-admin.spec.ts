@@ -484,6 +484,22 @@ test.describe("parcel admin console", () => {
     await expect(page.getByTestId("stats-state-revoked")).toContainText("0");
   });
 
+  test("deleting a parcel that was cleaned up meanwhile says so in words", async ({ page }) => {
+    await signIn(page, "parcels");
+    await page.getByLabel("Search").fill("slides-04");
+    await expect(page.getByTestId("parcel-count")).toHaveText("1 parcel matches");
+    const row = page.getByTestId("parcel-row");
+    const id = (await row.getAttribute("data-id")) ?? "";
+    // Another administrator deletes it and runs the cleanup while this page shows it.
+    await json("POST", `/admin/parcels/${id}/delete`);
+    await json("POST", "/admin/cleanup");
+    await row.getByRole("button", { name: /^Delete/ }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByRole("alert")).toHaveText("No such parcel");
+    await expect(page.getByTestId("parcel-count")).toHaveText("0 parcels match");
+    await expect(page.getByText("No parcel matches this search.")).toBeVisible();
+  });
+
   test("a session that ends returns to the sign-in form with a note; sign out", async ({
     page,
     context,

@@ -8,8 +8,8 @@ import { Alert, Field, useErrorText } from "./ui.js";
 export function LoginForm() {
   const t = useA();
   const describe = useErrorText();
-  const { note, signedIn } = useSession();
-  const [username, setUsername] = useState("admin");
+  const { note, lastUser, signedIn } = useSession();
+  const [username, setUsername] = useState(lastUser);
   const [password, setPassword] = useState("");
   const [tried, setTried] = useState(false);
   const [error, setError] = useState("");

@@ -9,6 +9,8 @@ export type SessionPhase = "checking" | "out" | "in" | "error";
 interface SessionState {
   phase: SessionPhase;
   username: string | null;
+  /** Who was signed in before the session ended: the login form starts with that name. */
+  lastUser: string;
   note: SessionNote;
   /** Why `GET /admin/status` failed (phase "error"). */
   error: ApiError | null;
@@ -22,6 +24,7 @@ interface SessionState {
 export const useSession = create<SessionState>((set, get) => ({
   phase: "checking",
   username: null,
+  lastUser: "admin",
   note: "",
   error: null,
   async check() {
@@ -33,7 +36,7 @@ export const useSession = create<SessionState>((set, get) => ({
       );
       set(
         status.authenticated
-          ? { phase: "in", username: status.username }
+          ? { phase: "in", username: status.username, lastUser: status.username ?? "admin" }
           : { phase: "out", username: null },
       );
     } catch (err) {
@@ -41,7 +44,7 @@ export const useSession = create<SessionState>((set, get) => ({
     }
   },
   signedIn(username) {
-    set({ phase: "in", username, note: "", error: null });
+    set({ phase: "in", username, lastUser: username, note: "", error: null });
   },
   expired() {
     if (get().phase === "in") set({ phase: "out", username: null, note: "expired" });
