@@ -306,6 +306,9 @@ test.describe("parcel admin console", () => {
     await codeLength.fill("5");
     await expect(policy.getByText("Enter a value from 6 to 16.")).toBeVisible();
     await expect(codeLength).toHaveAttribute("aria-invalid", "true");
+    await policy.getByLabel("Largest parcel", { exact: true }).fill("25");
+    await shoot(page, "settings-editing");
+    await policy.getByLabel("Largest parcel", { exact: true }).fill("20");
     await codeLength.fill("eight");
     await expect(policy.getByText("Enter a whole number.")).toBeVisible();
     await codeLength.fill("8");

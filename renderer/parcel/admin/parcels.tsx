@@ -225,9 +225,12 @@ export function ParcelsTab() {
                           {formatTime(p.expires_at, lang)}
                           {live && p.expires_at > now ? (
                             <span className="muted adm-sub">
-                              {t("parcels.inTime", {
-                                time: formatDuration(p.expires_at - now, lang),
-                              })}
+                              {t(
+                                p.state === "uploading" ? "parcels.sessionEnds" : "parcels.inTime",
+                                {
+                                  time: formatDuration(p.expires_at - now, lang),
+                                },
+                              )}
                             </span>
                           ) : null}
                         </span>

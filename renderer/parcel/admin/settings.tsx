@@ -20,18 +20,20 @@ function Input({
   draft,
   error,
   hint,
+  changed,
   onChange,
 }: {
   def: FieldDef;
   draft: Draft;
   error: string;
   hint: string;
+  changed: boolean;
   onChange(d: Draft): void;
 }) {
   const t = useA();
   if (def.kind === "bool")
     return (
-      <label className="adm-check">
+      <label className={`adm-check${changed ? " adm-field-changed" : ""}`}>
         <input
           type="checkbox"
           checked={draft === true}
@@ -42,7 +44,7 @@ function Input({
       </label>
     );
   return (
-    <Field label={t(def.label)} error={error} hint={hint}>
+    <Field label={t(def.label)} error={error} hint={hint} changed={changed}>
       {(p) => {
         if (def.kind === "enum")
           return (
@@ -180,6 +182,7 @@ function SettingsForm({
                     draft={drafts[f.key]}
                     error={errors[f.key] ?? ""}
                     hint={hint}
+                    changed={f.key in changes}
                     onChange={(d) => set(f.key, d)}
                   />
                 );

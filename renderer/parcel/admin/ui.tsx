@@ -123,11 +123,14 @@ export function Field({
   label,
   error,
   hint,
+  changed = false,
   children,
 }: {
   label: string;
   error?: string;
   hint?: string;
+  /** Differs from the saved value (marked beside the label). */
+  changed?: boolean;
   children: (props: {
     id: string;
     "aria-invalid": boolean;
@@ -137,7 +140,9 @@ export function Field({
   const id = useId();
   const describedBy = error ? `${id}-err` : hint ? `${id}-hint` : undefined;
   return (
-    <div className={`adm-field${error ? " adm-field-bad" : ""}`}>
+    <div
+      className={`adm-field${error ? " adm-field-bad" : ""}${changed ? " adm-field-changed" : ""}`}
+    >
       <label htmlFor={id}>{label}</label>
       {children({ id, "aria-invalid": Boolean(error), "aria-describedby": describedBy })}
       {error ? (
