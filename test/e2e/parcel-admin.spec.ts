@@ -278,7 +278,7 @@ test.describe("parcel admin console", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Reissue" }).click();
     const share = page.getByTestId("reissue-share");
     await expect(share).toBeVisible();
-    const code = (await share.locator("output").textContent()) ?? "";
+    const code = (await share.getByLabel("Pickup code").textContent()) ?? "";
     expect(code).toMatch(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/);
     await expect(share.getByRole("img", { name: /QR code of/ })).toBeVisible();
     await expect(share.getByRole("link")).toHaveAttribute("href", new RegExp(`#/pickup/`));
