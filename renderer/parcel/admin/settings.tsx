@@ -122,6 +122,14 @@ function SettingsForm({
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [tried, setTried] = useState(false);
   const save = useAction();
+  const dirty = saved !== null && Object.keys(check(groups, drafts, saved, t).changes).length > 0;
+  useEffect(() => {
+    // Closing or reloading the page with unsaved settings asks first.
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
   useEffect(() => {
     if (loaded.data) {
       setSaved(loaded.data);
