@@ -496,7 +496,7 @@ describe("mihomo simulator: connections and streams", () => {
   it("streams traffic per second, memory, and logs filtered by level", async () => {
     await startSim();
     const traffic = readNdjson("/traffic", 2);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => (sim?.snapshot().trafficStreams ?? 0) > 0, 5000, "the traffic stream");
     sim?.addTraffic(300, 700);
     const items = (await traffic) as Array<{ up: number; down: number }>;
     expect(items.every((i) => Object.keys(i).sort().join() === "down,up")).toBe(true);
@@ -857,9 +857,9 @@ describe("fake core executable", () => {
     );
 
     // An HTTP request through the mixed port reaches a local site and is listed meanwhile.
-    let release: () => void = () => undefined;
+    const pending: { release?: () => void } = {};
     const site = http.createServer((_req, res) => {
-      release = () => res.end("done");
+      pending.release = () => res.end("done");
       res.writeHead(200, { "content-type": "text/plain" });
       res.write("partial");
     });
@@ -896,7 +896,9 @@ describe("fake core executable", () => {
       rule: "Match",
       metadata: { type: "HTTP", destinationPort: String(sitePort) },
     });
-    release();
+    // The core lists a tunnel once it is dialled, which can be before the site saw the request.
+    await waitFor(() => pending.release !== undefined, 5000, "the request at the site");
+    pending.release?.();
     expect(await body).toBe("partialdone");
     await waitFor(
       () => out.includes(`--> 127.0.0.1:${sitePort} match Match using PROXY[[a] HK 1]`),
