@@ -2,9 +2,10 @@ import express, { type Router } from "express";
 import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
-import type { CoreProxy, ProxyContext } from "../context.js";
+import type { ProxyContext } from "../context.js";
 import { coreNodeName, nodeId, parseNodeId, providerName } from "../types.js";
 import type { ServiceDeps } from "./deps.js";
+import { LiveDelays, type LiveNode } from "./live-delays.js";
 
 const LIVE_DEADLINE_MS = 3000;
 const TEST_BATCH = 8;
@@ -65,25 +66,27 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
   const router = express.Router();
 
+  const live = new LiveDelays({ fetch: () => ctx.core.client.proxies(LIVE_DEADLINE_MS) });
+
   router.get("/nodes", async (_req, res) => {
     const nodes = listNodes(deps);
-    let live: Record<string, CoreProxy> | null = null;
-    if (nodes.length > 0) {
-      // The list is served without live data when the core cannot be reached.
-      live = await ctx.core.client.proxies(LIVE_DEADLINE_MS).catch(() => null);
-    }
+    // The list is served without live data when the core is not running or cannot be reached.
+    let data: Map<string, LiveNode> | null = null;
+    // A stopped core's cached data is dropped; the controller may still be up (systemd).
+    if (!ctx.core.running()) live.clear();
+    if (nodes.length > 0) data = await live.get();
     const settings = deps.store.getSettings();
+    const chosen = settings.selectionMode === "manual" ? settings.selectedNode : null;
     res.json(
       nodes.map((n) => {
-        const p = live?.[coreNodeName(n.subscriptionID, n.name)];
-        const last = p && p.history.length > 0 ? p.history[p.history.length - 1] : null;
-        const delay = last ? Math.max(0, Math.round(last.delay)) : null;
+        const p = data?.get(coreNodeName(n.subscriptionID, n.name));
+        const delay = p ? p.delay : null;
         return {
           ...n,
-          udp: typeof p?.udp === "boolean" ? p.udp : n.udp,
+          udp: p?.udp ?? n.udp,
           delay,
           alive: delay === null ? null : delay > 0,
-          selected: settings.selectionMode === "manual" && settings.selectedNode === n.id,
+          selected: chosen === n.id,
         };
       }),
     );
@@ -140,9 +143,11 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
             testTimeoutMS + TEST_GRACE_MS,
           );
           results[id] = { delay: Math.max(0, Math.round(delay)), error: "" };
+          live.record(coreNodeName(ref.subscriptionId, ref.name), results[id].delay);
         } catch (err) {
           const message = err instanceof Error && err.message ? err.message : "Test failed";
           results[id] = { delay: 0, error: message };
+          live.record(coreNodeName(ref.subscriptionId, ref.name), 0);
         }
       }
     };
