@@ -113,6 +113,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
           },
         });
       } catch (err) {
+        traffic.flush();
         if (!(err instanceof ReceiveError)) throw err;
         fail(req, actor, file, err.kind, err.bytes);
         res.setHeader("Connection", "close");
@@ -124,6 +125,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
         }
         throw new HttpError(400, err.message);
       }
+      traffic.flush();
       if (!sessionOpen(parcelId)) {
         await ctx.storage.discard(tmpPath);
         fail(req, actor, file, "session-ended", got.bytes);

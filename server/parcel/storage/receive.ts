@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { open, unlink } from "node:fs/promises";
+import { open, unlink, type FileHandle } from "node:fs/promises";
 import { Transform, type Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { crc32 } from "node:zlib";
@@ -7,6 +7,11 @@ import { crc32 } from "node:zlib";
 export type ReceiveFailure = "too-long" | "too-short" | "aborted" | "idle" | "cut-off" | "io";
 
 const IDLE_MS = 120_000;
+/**
+ * While bytes arrive, the data written so far is synced every this many bytes in the
+ * background, so the disk works alongside the network and the final fsync is short.
+ */
+const SYNC_EVERY = 32 * 1048576;
 
 /** Why a body could not be received; `bytes` is how many arrived before it stopped. */
 export class ReceiveError extends Error {
@@ -51,6 +56,9 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
   const hash = createHash("sha256");
   let crc = 0;
   let bytes = 0;
+  let syncedAt = 0;
+  let syncing: Promise<void> | null = null;
+  let handle: FileHandle | null = null;
   const meter = new Transform({
     highWaterMark: 256 * 1024,
     transform(chunk: Buffer, _enc, done) {
@@ -69,6 +77,13 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
       }
       hash.update(chunk);
       crc = crc32(chunk, crc);
+      if (bytes - syncedAt >= SYNC_EVERY && !syncing && handle) {
+        syncedAt = bytes;
+        syncing = handle
+          .datasync()
+          .catch(() => undefined)
+          .finally(() => (syncing = null));
+      }
       done(null, chunk);
     },
   });
@@ -89,7 +104,7 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
   // Opened before any byte flows so a failure can never race the file's creation.
   let sink: ReturnType<Awaited<ReturnType<typeof open>>["createWriteStream"]>;
   try {
-    const handle = await open(opts.tmpPath, "wx");
+    handle = await open(opts.tmpPath, "wx");
     sink = handle.createWriteStream({ flush: true, highWaterMark: 256 * 1024 });
   } catch (err) {
     clearTimeout(idle);
