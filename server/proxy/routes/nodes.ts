@@ -26,32 +26,57 @@ const testBody = z.object({
     .max(500, "must name at most 500 nodes"),
 });
 
+/** One node of an enabled subscription as the list shows it, minus the live fields. */
 interface NodeRef {
   id: string;
-  name: string;
-  subscriptionID: string;
-  subscriptionName: string;
-  type: string;
+  /** The node's name inside the core (`[<subscription>] <name>`). */
+  coreName: string;
   udp: boolean;
+  /** `{"id":…,"name":…,"subscriptionID":…,"subscriptionName":…,"type":…,` of its JSON. */
+  head: string;
 }
 
-/** Nodes of enabled subscriptions (credentials and server addresses left out). */
-function listNodes(deps: ServiceDeps): NodeRef[] {
-  const out: NodeRef[] = [];
-  for (const sub of deps.store.subscriptions.list()) {
-    if (!sub.enabled) continue;
-    for (const node of deps.store.nodes(sub.id)) {
-      out.push({
-        id: nodeId(sub.id, node.name),
-        name: node.name,
-        subscriptionID: sub.id,
-        subscriptionName: sub.name,
-        type: String(node.type),
-        udp: node.udp === true,
-      });
-    }
-  }
-  return out;
+interface NodeList {
+  key: string;
+  snapshots: unknown[];
+  nodes: NodeRef[];
+  ids: Set<string>;
+}
+
+/**
+ * Nodes of enabled subscriptions (credentials and server addresses left out). Built again
+ * only when a subscription is added, renamed, switched or refreshed (its snapshot array
+ * changes), so `GET /nodes` with tens of thousands of nodes only adds the live fields.
+ */
+function nodeLister(deps: ServiceDeps): () => NodeList {
+  let last: NodeList | null = null;
+  return () => {
+    const subs = deps.store.subscriptions.list().filter((s) => s.enabled);
+    const snapshots = subs.map((s) => deps.store.nodes(s.id));
+    const key = JSON.stringify(subs.map((s) => [s.id, s.name]));
+    if (last && last.key === key && last.snapshots.every((a, i) => a === snapshots[i])) return last;
+    const nodes: NodeRef[] = [];
+    subs.forEach((sub, i) => {
+      for (const node of snapshots[i]) {
+        const id = nodeId(sub.id, node.name);
+        const head = JSON.stringify({
+          id,
+          name: node.name,
+          subscriptionID: sub.id,
+          subscriptionName: sub.name,
+          type: String(node.type),
+        });
+        nodes.push({
+          id,
+          coreName: coreNodeName(sub.id, node.name),
+          udp: node.udp === true,
+          head: `${head.slice(0, -1)},`,
+        });
+      }
+    });
+    last = { key, snapshots, nodes, ids: new Set(nodes.map((n) => n.id)) };
+    return last;
+  };
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -66,37 +91,33 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
   const router = express.Router();
 
+  const listNodes = nodeLister(deps);
   const live = new LiveDelays({ fetch: () => ctx.core.client.proxies(LIVE_DEADLINE_MS) });
 
   router.get("/nodes", async (_req, res) => {
-    const nodes = listNodes(deps);
-    // The list is served without live data when the core is not running or cannot be reached.
+    const { nodes } = listNodes();
+    // The list is served without live data when the core cannot be reached. A stopped core's
+    // cached data is dropped; the controller may still be up (systemd).
     let data: Map<string, LiveNode> | null = null;
-    // A stopped core's cached data is dropped; the controller may still be up (systemd).
     if (!ctx.core.running()) live.clear();
     if (nodes.length > 0) data = await live.get();
     const settings = deps.store.getSettings();
     const chosen = settings.selectionMode === "manual" ? settings.selectedNode : null;
-    res.json(
-      nodes.map((n) => {
-        const p = data?.get(coreNodeName(n.subscriptionID, n.name));
-        const delay = p ? p.delay : null;
-        return {
-          ...n,
-          udp: p?.udp ?? n.udp,
-          delay,
-          alive: delay === null ? null : delay > 0,
-          selected: chosen === n.id,
-        };
-      }),
-    );
+    // Assembled from each node's prepared JSON head: no per-request objects for every node.
+    const parts = nodes.map((n) => {
+      const p = data?.get(n.coreName);
+      const delay = p ? p.delay : null;
+      const alive = delay === null ? null : delay > 0;
+      return `${n.head}"udp":${p?.udp ?? n.udp},"delay":${delay},"alive":${alive},"selected":${chosen === n.id}}`;
+    });
+    res.type("application/json").send(`[${parts.join(",")}]`);
   });
 
   router.post("/nodes/select", async (req, res) => {
     const body = parseOr400(selectBody, jsonObject(req.body));
     const settings = deps.store.getSettings();
     if (body.mode === "manual") {
-      if (!listNodes(deps).some((n) => n.id === body.id)) {
+      if (!listNodes().ids.has(body.id)) {
         throw new HttpError(400, "Unknown node, or its subscription is disabled");
       }
       deps.store.saveSettings({ ...settings, selectionMode: "manual", selectedNode: body.id });
@@ -120,7 +141,7 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
 
   router.post("/nodes/test", async (req, res) => {
     const { ids } = parseOr400(testBody, jsonObject(req.body));
-    const known = new Set(listNodes(deps).map((n) => n.id));
+    const known = listNodes().ids;
     const unknown = ids.find((id) => !known.has(id));
     if (unknown !== undefined) throw new HttpError(400, `Unknown node: ${unknown}`);
     const { testURL, testTimeoutMS } = deps.store.getSettings();
