@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream, mkdtempSync, statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,6 +11,17 @@ const dir = mkdtempSync(join(tmpdir(), "gatehouse-baseline-"));
 const server = http.createServer((req, res) => {
   const name = (req.url ?? "/").split("/").pop() ?? "x";
   const file = join(dir, name.replace(/[^\w.-]/g, "_"));
+  if (req.method === "PUT" && (req.url ?? "").endsWith("?durable")) {
+    // The same with the work the contract adds: sha256 of the bytes and an fsync before the
+    // answer (no CRC, no accounting, no database), for the benchmark's information row.
+    const hash = createHash("sha256");
+    req.on("data", (chunk: Buffer) => hash.update(chunk));
+    pipeline(req, createWriteStream(file, { flush: true })).then(
+      () => res.end(hash.digest("hex")),
+      () => res.destroy(),
+    );
+    return;
+  }
   if (req.method === "PUT") {
     pipeline(req, createWriteStream(file)).then(
       () => res.end("ok"),
