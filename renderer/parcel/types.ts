@@ -42,7 +42,8 @@ export interface Share {
   downloads_left: number;
 }
 
-export interface PublicPolicy {
+/** The business policy members both the public and the admin policy carry. */
+export interface BusinessPolicy {
   uploads_enabled: boolean;
   max_files: number;
   max_file_bytes: number;
@@ -57,6 +58,9 @@ export interface PublicPolicy {
   renew_days: number;
   renew_cap_days: number;
   daily_upload_bytes: number;
+}
+
+export interface PublicPolicy extends BusinessPolicy {
   public_url: string;
   access_urls: string[];
   visitor_expires: number;

@@ -1,3 +1,4 @@
+import { AlertText, useActionState, type AlertKind } from "../shared/action.js";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { ApiError } from "./api.js";
 import { useT, type Translate } from "./i18n.js";
@@ -56,49 +57,13 @@ export function useLoad<T>(load: () => Promise<T>, everyMs = 0): Loaded<T> {
 }
 
 /** Runs an action, tracking busy state and its error/success text. */
-export function useAction(): {
-  busy: boolean;
-  error: string;
-  done: string;
-  run(action: () => Promise<unknown>, doneText?: string): Promise<boolean>;
-  clear(): void;
-} {
+export function useAction() {
   const t = useT();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
-  const [done, setDone] = useState("");
-  const run = useCallback(
-    async (action: () => Promise<unknown>, doneText = "") => {
-      setBusy(true);
-      setError("");
-      setDone("");
-      try {
-        await action();
-        setDone(doneText);
-        return true;
-      } catch (err) {
-        setError(errorText(err, t));
-        return false;
-      } finally {
-        setBusy(false);
-      }
-    },
-    [t],
-  );
-  const clear = useCallback(() => {
-    setError("");
-    setDone("");
-  }, []);
-  return { busy, error, done, run, clear };
+  return useActionState(useCallback((err: unknown) => errorText(err, t), [t]));
 }
 
-export function Alert({ text, kind = "error" }: { text: string; kind?: "error" | "ok" | "info" }) {
-  if (!text) return null;
-  return (
-    <p className={`alert alert-${kind}`} role={kind === "error" ? "alert" : "status"}>
-      {text}
-    </p>
-  );
+export function Alert({ text, kind = "error" }: { text: string; kind?: AlertKind }) {
+  return <AlertText text={text} kind={kind} className="alert" />;
 }
 
 export function Card({

@@ -1,4 +1,4 @@
-import type { ParcelState } from "../types.js";
+import type { BusinessPolicy, ParcelState } from "../types.js";
 
 /** `GET /admin/stats` (CONTRACT 2.3). */
 export interface AdminStats {
@@ -25,21 +25,7 @@ export interface CleanupResult {
 }
 
 /** `GET /admin/policy`: the whole business policy. */
-export interface AdminPolicy {
-  uploads_enabled: boolean;
-  max_files: number;
-  max_file_bytes: number;
-  max_parcel_bytes: number;
-  default_days: number;
-  max_days: number;
-  default_downloads: number;
-  max_downloads: number;
-  require_password: boolean;
-  code_length: number;
-  renewal_mode: "default" | "term";
-  renew_days: number;
-  renew_cap_days: number;
-  daily_upload_bytes: number;
+export interface AdminPolicy extends BusinessPolicy {
   password_attempts: number;
   pickup_failures_per_ip: number;
 }

@@ -1,3 +1,4 @@
+import { AlertText, useActionState, type AlertKind } from "../../shared/action.js";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { formatDuration } from "../../shared/format.js";
 import type { Lang } from "../../shared/lang.js";
@@ -81,42 +82,11 @@ export function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T
 
 /** Runs an action, tracking busy state and its error / success text. */
 export function useAction() {
-  const describe = useErrorText();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
-  const [done, setDone] = useState("");
-  const run = useCallback(
-    async <R,>(action: () => Promise<R>, doneText: (r: R) => string = () => "") => {
-      setBusy(true);
-      setError("");
-      setDone("");
-      try {
-        const r = await action();
-        setDone(doneText(r));
-        return true;
-      } catch (err) {
-        setError(describe(err));
-        return false;
-      } finally {
-        setBusy(false);
-      }
-    },
-    [describe],
-  );
-  const clear = useCallback(() => {
-    setError("");
-    setDone("");
-  }, []);
-  return { busy, error, done, run, clear };
+  return useActionState(useErrorText());
 }
 
-export function Alert({ text, kind = "error" }: { text: string; kind?: "error" | "ok" | "info" }) {
-  if (!text) return null;
-  return (
-    <p className={`adm-alert adm-alert-${kind}`} role={kind === "error" ? "alert" : "status"}>
-      {text}
-    </p>
-  );
+export function Alert({ text, kind = "error" }: { text: string; kind?: AlertKind }) {
+  return <AlertText text={text} kind={kind} className="adm-alert" />;
 }
 
 export function Field({
