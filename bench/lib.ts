@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 
 /** Shared benchmark helpers: child servers, RSS sampling, HTTP clients, tables. */
@@ -61,15 +61,16 @@ export function rss(pid: number): { rss: number; hwm: number } {
   return { rss: get("VmRSS"), hwm: get("VmHWM") };
 }
 
-/** Resets the high-water mark so the next phase's peak can be read (needs /proc/<pid>/clear_refs). */
-export function resetPeak(pid: number): void {
+/**
+ * Resets a process's RSS high-water mark to its current RSS, so the next phase's peak can be
+ * read; answers false where /proc/<pid>/clear_refs cannot be written.
+ */
+export function resetPeak(pid: number): boolean {
   try {
-    // Writing 5 resets VmHWM to the current RSS.
-    import("node:fs")
-      .then((fs) => fs.writeFileSync(`/proc/${pid}/clear_refs`, "5"))
-      .catch(() => undefined);
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
   } catch {
-    // not supported here
+    return false;
   }
 }
 
