@@ -12,6 +12,76 @@ export function passwordProblem(password: string, t: ReturnType<typeof useT>): s
   return "";
 }
 
+/** A password input inside a labelled field. */
+function PasswordField({
+  label,
+  value,
+  onChange,
+  autoComplete,
+  error,
+  hint,
+  autoFocus,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  autoComplete: "current-password" | "new-password";
+  error?: string;
+  hint?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {(p) => (
+        <input
+          {...p}
+          type="password"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          autoComplete={autoComplete}
+          autoFocus={autoFocus}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A new password and its confirmation; problems are shown once the form was tried. */
+function NewPasswordFields({
+  password,
+  confirm,
+  setPassword,
+  setConfirm,
+  tried,
+}: {
+  password: string;
+  confirm: string;
+  setPassword: (value: string) => void;
+  setConfirm: (value: string) => void;
+  tried: boolean;
+}) {
+  const t = useT();
+  return (
+    <>
+      <PasswordField
+        label={t("auth.newPassword")}
+        value={password}
+        onChange={setPassword}
+        autoComplete="new-password"
+        error={tried ? passwordProblem(password, t) : ""}
+        hint={t("auth.passwordRule")}
+      />
+      <PasswordField
+        label={t("auth.confirm")}
+        value={confirm}
+        onChange={setConfirm}
+        autoComplete="new-password"
+        error={tried && confirm !== password ? t("auth.mismatch") : ""}
+      />
+    </>
+  );
+}
+
 function Shell({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <main className="auth" id="main">
@@ -50,8 +120,6 @@ export function SetupScreen() {
   }, []);
 
   const tokenError = tried && !token.trim() ? t("auth.tokenMissing") : "";
-  const passwordError = tried ? passwordProblem(password, t) : "";
-  const confirmError = tried && confirm !== password ? t("auth.mismatch") : "";
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -91,28 +159,13 @@ export function SetupScreen() {
             )}
           </Field>
         )}
-        <Field label={t("auth.newPassword")} error={passwordError} hint={t("auth.passwordRule")}>
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              autoComplete="new-password"
-            />
-          )}
-        </Field>
-        <Field label={t("auth.confirm")} error={confirmError}>
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              autoComplete="new-password"
-            />
-          )}
-        </Field>
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          setPassword={setPassword}
+          setConfirm={setConfirm}
+          tried={tried}
+        />
         <Alert text={error} />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t("common.working") : t("auth.setupButton")}
@@ -152,18 +205,13 @@ export function LoginScreen() {
       {notice === "expired" ? <Alert kind="info" text={t("auth.expired")} /> : null}
       {notice === "loggedOut" ? <Alert kind="info" text={t("auth.loggedOut")} /> : null}
       <form onSubmit={submit} noValidate>
-        <Field label={t("auth.password")}>
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              autoComplete="current-password"
-              autoFocus
-            />
-          )}
-        </Field>
+        <PasswordField
+          label={t("auth.password")}
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+          autoFocus
+        />
         <Alert text={error} />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t("common.working") : t("auth.loginButton")}
@@ -183,8 +231,6 @@ export function PasswordForm() {
   const [error, setError] = useState("");
   const [done, setDone] = useState("");
   const [busy, setBusy] = useState(false);
-  const passwordError = tried ? passwordProblem(password, t) : "";
-  const confirmError = tried && confirm !== password ? t("auth.mismatch") : "";
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -213,42 +259,20 @@ export function PasswordForm() {
 
   return (
     <form onSubmit={submit} noValidate className="form-grid">
-      <Field
+      <PasswordField
         label={t("auth.currentPassword")}
+        value={current}
+        onChange={setCurrent}
+        autoComplete="current-password"
         error={tried && !current ? t("auth.passwordMissing") : ""}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-            autoComplete="current-password"
-          />
-        )}
-      </Field>
-      <Field label={t("auth.newPassword")} error={passwordError} hint={t("auth.passwordRule")}>
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoComplete="new-password"
-          />
-        )}
-      </Field>
-      <Field label={t("auth.confirm")} error={confirmError}>
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            autoComplete="new-password"
-          />
-        )}
-      </Field>
+      />
+      <NewPasswordFields
+        password={password}
+        confirm={confirm}
+        setPassword={setPassword}
+        setConfirm={setConfirm}
+        tried={tried}
+      />
       <div className="form-actions">
         <button type="submit" disabled={busy}>
           {busy ? t("common.working") : t("auth.changeButton")}
