@@ -79,6 +79,9 @@ export const en = {
   "dash.counts": "Subscriptions / nodes",
   "dash.countsValue": "{subs} / {nodes}",
   "dash.coreError": "Core problem: {error}",
+  "dash.coreUnreachable":
+    "The proxy core cannot be reached{code}. Start it below, or check the core program under System.",
+  "dash.coreOffline": "The proxy core is not running.",
   "dash.configError": "Configuration problem: {error}",
   "dash.trafficTitle": "Traffic",
   "dash.up": "Upload",

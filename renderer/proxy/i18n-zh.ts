@@ -79,6 +79,8 @@ export const zh: Record<keyof typeof en, string> = {
   "dash.counts": "订阅 / 节点",
   "dash.countsValue": "{subs} / {nodes}",
   "dash.coreError": "内核问题：{error}",
+  "dash.coreUnreachable": "无法连接代理内核{code}。可在下方启动，或在“系统”中检查内核程序。",
+  "dash.coreOffline": "代理内核未运行。",
   "dash.configError": "配置问题：{error}",
   "dash.trafficTitle": "流量",
   "dash.up": "上传",

@@ -16,7 +16,7 @@ import {
 import { useA, type AdminKey } from "./i18n.js";
 import { adminApi } from "./session.js";
 import type { AuditRecord } from "./types.js";
-import { Alert, Field, Pager, formatCount, formatTime, useLoad } from "./ui.js";
+import { Alert, Field, MatchCount, PageSizeSelect, Pager, formatTime, useLoad } from "./ui.js";
 
 /** Every action the service records (CONTRACT 2.3). */
 export const ACTIONS = [
@@ -231,30 +231,21 @@ export function AuditTab() {
     <div className="adm-audit">
       <Filters />
       <div className="adm-toolbar">
-        <label>
-          <span className="adm-label">{t("common.pageSize")}</span>
-          <select
-            value={f.pageSize}
-            onChange={(e) => setAudit({ pageSize: Number(e.target.value) })}
-          >
-            {AUDIT_PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PageSizeSelect
+          value={f.pageSize}
+          sizes={AUDIT_PAGE_SIZES}
+          onChange={(pageSize) => setAudit({ pageSize })}
+        />
         <button type="button" onClick={list.reload} disabled={list.loading}>
           {t("stats.refresh")}
         </button>
         <span className="muted" role="status" data-testid="audit-count">
-          {list.loading && !data
-            ? t("common.loading")
-            : data
-              ? t(data.total === 1 ? "audit.countOne" : "audit.count", {
-                  total: formatCount(data.total, lang),
-                })
-              : ""}
+          <MatchCount
+            loading={list.loading}
+            total={data?.total}
+            one="audit.countOne"
+            many="audit.count"
+          />
         </span>
       </div>
       <Alert text={list.error} />

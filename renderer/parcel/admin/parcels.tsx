@@ -11,7 +11,8 @@ import {
   Alert,
   Pager,
   StateBadge,
-  formatCount,
+  MatchCount,
+  PageSizeSelect,
   formatTime,
   useAction,
   useConfirm,
@@ -135,31 +136,22 @@ export function ParcelsTab() {
             ))}
           </select>
         </label>
-        <label>
-          <span className="adm-label">{t("common.pageSize")}</span>
-          <select
-            value={f.pageSize}
-            onChange={(e) => setParcels({ pageSize: Number(e.target.value) })}
-          >
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PageSizeSelect
+          value={f.pageSize}
+          sizes={PAGE_SIZES}
+          onChange={(pageSize) => setParcels({ pageSize })}
+        />
         <button type="button" onClick={list.reload} disabled={list.loading}>
           {t("stats.refresh")}
         </button>
       </div>
       <p className="muted adm-count" role="status" data-testid="parcel-count">
-        {list.loading && !data
-          ? t("common.loading")
-          : data
-            ? t(data.total === 1 ? "parcels.countOne" : "parcels.count", {
-                total: formatCount(data.total, lang),
-              })
-            : ""}
+        <MatchCount
+          loading={list.loading}
+          total={data?.total}
+          one="parcels.countOne"
+          many="parcels.count"
+        />
       </p>
       <Alert text={list.error} />
       <Alert text={action.error} />

@@ -9,7 +9,7 @@ import type { ParcelState } from "../types.js";
 import { describeError } from "../ui/errors.js";
 import { uiDict, type UiKey } from "../ui/i18n.js";
 import type { Translate } from "../i18n.js";
-import { useA, type AT } from "./i18n.js";
+import { useA, type AdminKey, type AT } from "./i18n.js";
 
 /**
  * Turns any failure into a sentence for the administrator: the session and sign-in limits
@@ -163,6 +163,49 @@ const STATE_KIND: Record<ParcelState, string> = {
 export function StateBadge({ state }: { state: ParcelState }) {
   const t = useA();
   return <span className={`adm-badge adm-badge-${STATE_KIND[state]}`}>{t(`state.${state}`)}</span>;
+}
+
+/** The rows-per-page choice of a list. */
+export function PageSizeSelect({
+  value,
+  sizes,
+  onChange,
+}: {
+  value: number;
+  sizes: readonly number[];
+  onChange(size: number): void;
+}) {
+  const t = useA();
+  return (
+    <label>
+      <span className="adm-label">{t("common.pageSize")}</span>
+      <select value={value} onChange={(e) => onChange(Number(e.target.value))}>
+        {sizes.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** "N things match" of a list, announced as a status; "loading" before the first answer. */
+export function MatchCount({
+  loading,
+  total,
+  one,
+  many,
+}: {
+  loading: boolean;
+  total: number | undefined;
+  one: AdminKey;
+  many: AdminKey;
+}) {
+  const t = useA();
+  const lang = useApp((s) => s.lang);
+  if (total === undefined) return loading ? t("common.loading") : "";
+  return total === 1 ? t(one) : t(many, { total: formatCount(total, lang) });
 }
 
 /** Page N of M with previous / next and a direct page input. */

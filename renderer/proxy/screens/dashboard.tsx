@@ -47,6 +47,18 @@ export function ServiceButtons({ onDone }: { onDone?: () => void }) {
   );
 }
 
+/**
+ * The service's sentence about an offline core, in the reader's language where it is one of
+ * the known ones (the error code, such as ECONNREFUSED, is kept).
+ */
+export function coreErrorText(error: string, t: ReturnType<typeof useT>): string {
+  const unreachable = /^The proxy core cannot be reached(?: \(([\w.-]+)\))?$/.exec(error);
+  if (unreachable)
+    return t("dash.coreUnreachable", { code: unreachable[1] ? ` (${unreachable[1]})` : "" });
+  if (error === "The proxy core is offline") return t("dash.coreOffline");
+  return t("dash.coreError", { error });
+}
+
 function StatusCard({ status }: { status: Status }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -130,7 +142,7 @@ export function DashboardScreen() {
       <Card title={t("dash.coreTitle")}>
         {s ? <StatusCard status={s} /> : status.loading ? <Loading /> : null}
         <Alert text={status.error} />
-        {s?.coreError ? <Alert text={t("dash.coreError", { error: s.coreError })} /> : null}
+        {s?.coreError ? <Alert text={coreErrorText(s.coreError, t)} /> : null}
         {s?.configError ? <Alert text={t("dash.configError", { error: s.configError })} /> : null}
         <ServiceButtons onDone={() => void status.reload()} />
       </Card>
