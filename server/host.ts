@@ -134,6 +134,8 @@ export async function startGatehouse(
         coreUnit: config.coreUnit,
         coreReleaseURL: config.coreReleaseURL,
         staticDir: ui,
+        // Names the operator gave for this machine (IP literals of it are accepted anyway).
+        allowedHosts: [config.host, ...config.entries.map((e) => new URL(e).hostname)],
         log,
       });
       proxyService.setOwnPort(port);

@@ -1,7 +1,9 @@
 import type { Request } from "express";
 import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
+import type { RouteTable } from "../http/route-table.js";
 import type { Entries, Entry } from "./http/entries.js";
+import type { ParcelAccess } from "./http/route-access.js";
 import type { Policy, Runtime } from "./domain/policy.js";
 import type { BlobStore } from "./storage/blob-store.js";
 
@@ -76,4 +78,6 @@ export interface ParcelContext {
   scheduleReclaim(): void;
   /** The entry the request came through (validated by the host middleware). */
   entryFor(req: Request): Entry;
+  /** Every route of the service; routers are made from it (exact paths, guarded by access). */
+  routes: RouteTable<ParcelAccess>;
 }

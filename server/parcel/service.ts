@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { systemClock, unixSeconds } from "../clock.js";
 import { migrate, openDatabase } from "../db/open.js";
 import { errorHandler, HttpError, notFound } from "../http/errors.js";
+import { EXACT } from "../http/route-table.js";
 import type { Activity, ParcelContext, ParcelServiceOptions } from "./context.js";
 import { DEFAULT_POLICY, DEFAULT_RUNTIME, type Policy, type Runtime } from "./domain/policy.js";
 import { hashPassword } from "./domain/secrets.js";
@@ -18,6 +19,7 @@ import {
   securityHeaders,
 } from "./http/guards.js";
 import { auditSource, clientIp } from "./http/identity.js";
+import { parcelRouteTable } from "./http/route-access.js";
 import { auditWriter } from "./repos/audit.js";
 import { getJson, persistentKey, setJson } from "./repos/meta.js";
 import { BlobStore } from "./storage/blob-store.js";
@@ -135,6 +137,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
       if (!e) throw new HttpError(421, "This address is not one of the service's entry addresses");
       return e;
     },
+    routes: parcelRouteTable(() => ctx),
   };
 
   // Start-up recovery: every unpublished session is revoked and its partial data released.
@@ -149,10 +152,13 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
   const adminUser = options.adminUser ?? "admin";
 
   const app = express();
+  // Paths match exactly everywhere: another letter case or a trailing slash is another path.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(securityHeaders);
-  const api = express.Router();
+  const api = express.Router(EXACT);
   api.use(apiNoStore);
   api.use(hostGuard(ctx));
   api.use(originGuard(ctx));
@@ -176,6 +182,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     });
     app.use(express.static(staticDir, { index: false, maxAge: "1h" }));
   }
+  app.use(notFound("No such page"));
   app.use(errorHandler(log));
 
   const cleanupEvery = options.cleanupIntervalMs ?? 10 * 60_000;

@@ -1,5 +1,7 @@
 import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
+import type { RouteTable } from "../http/route-table.js";
+import type { ProxyAccess } from "./auth/guards.js";
 import type { CoreInput, RuleRecord, Settings, SubscriptionRecord } from "./types.js";
 
 /** Options of the proxy management service factory (`createProxyService`). */
@@ -22,6 +24,11 @@ export interface ProxyServiceOptions {
   networkInterfaces?: () => NodeJS.Dict<import("node:os").NetworkInterfaceInfo[]>;
   /** Built web UI to serve at `/` (renderer/dist); absent in API-only tests. */
   staticDir?: string;
+  /**
+   * Host names (besides `localhost` and this machine's IP addresses) the console answers on,
+   * e.g. the names given with `--entry`; any other `Host` is refused (421).
+   */
+  allowedHosts?: string[];
 }
 
 /** Read access to the stored state, used by the core layer and the live routes. */
@@ -93,6 +100,8 @@ export interface ProxyContext {
   core: CoreControl;
   /** Whether the session with this id is still valid (streams re-check it). */
   sessionAlive(sessionId: string): boolean;
+  /** Every route of the service; routers are made from it (exact paths, guarded by access). */
+  routes: RouteTable<ProxyAccess>;
 }
 
 /** Options the core layer's factory (`core/index.ts` `createCoreManager`) takes. */

@@ -7,8 +7,9 @@ import { fileURLToPath } from "node:url";
 import { systemClock } from "../clock.js";
 import { migrate, openDatabase } from "../db/open.js";
 import { errorHandler, notFound } from "../http/errors.js";
+import { EXACT } from "../http/route-table.js";
 import { Accounts } from "./auth/accounts.js";
-import { sameOriginGuard, sessionGuard } from "./auth/guards.js";
+import { hostGuard, proxyRouteTable, sameOriginGuard } from "./auth/guards.js";
 import { SetupToken } from "./auth/setup-token.js";
 import type { CoreControl, ProxyContext, ProxyServiceOptions } from "./context.js";
 import { authRouter } from "./routes/auth.js";
@@ -26,6 +27,15 @@ import { liveRouters, loadCore, feedSource } from "./routes/modules.js";
 
 const CORE_WAS_RUNNING = "core-was-running";
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+
+/** Every address of this machine's interfaces (the `Host` names the console accepts as IPs). */
+function machineAddresses(
+  interfaces: () => NodeJS.Dict<import("node:os").NetworkInterfaceInfo[]>,
+): string[] {
+  return Object.values(interfaces())
+    .flatMap((list) => list ?? [])
+    .map((i) => i.address.replace(/%.*$/, ""));
+}
 
 export interface ProxyService {
   app: Express;
@@ -66,6 +76,8 @@ export async function createProxyService(
   else setupToken.issue();
 
   let ownPort = 0;
+  const routes = proxyRouteTable(accounts);
+  const interfaces = options.networkInterfaces ?? networkInterfaces;
   const controllerPort = options.controllerPort ?? 9090;
   const core =
     options.core ??
@@ -89,6 +101,7 @@ export async function createProxyService(
     store,
     core,
     sessionAlive: (id) => accounts.aliveByHash(id),
+    routes,
   };
   const changes = createChanges(store, core);
   const refresher = new Refresher(
@@ -105,16 +118,17 @@ export async function createProxyService(
     setupToken,
     refresher,
     changes,
-    machine: () => ({
-      ownPort,
-      controllerPort,
-      interfaces: options.networkInterfaces ?? networkInterfaces,
-    }),
+    machine: () => ({ ownPort, controllerPort, interfaces }),
+    routes,
   };
 
   const app = express();
+  // Paths match exactly everywhere: another letter case or a trailing slash is another path.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", true);
   app.disable("x-powered-by");
   app.set("etag", false);
+  app.use(hostGuard(() => machineAddresses(interfaces), options.allowedHosts));
   app.use((_req, res, next) => {
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "no-referrer");
@@ -123,14 +137,12 @@ export async function createProxyService(
     res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
     next();
   });
-  const api = express.Router();
+  const api = express.Router(EXACT);
   api.use((_req, res, next) => {
     res.setHeader("Cache-Control", "no-store");
     next();
   });
   api.use(sameOriginGuard);
-  api.use(sessionGuard(accounts));
-  api.use(express.json({ limit: "2mb", type: () => true }));
   api.use(authRouter(deps));
   api.use(subscriptionsRouter(deps));
   api.use(nodesRouter(ctx, deps));
@@ -158,6 +170,7 @@ export async function createProxyService(
       }),
     );
   }
+  app.use(notFound("No such page"));
   app.use(errorHandler(log));
 
   let closed = false;

@@ -1,3 +1,5 @@
+import { RouteTable } from "../../server/http/route-table.js";
+import type { ProxyAccess } from "../../server/proxy/auth/guards.js";
 import express from "express";
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -131,9 +133,10 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     store,
     core,
     sessionAlive: (id) => alive.has(id),
+    // The live routers alone, without the service's session guard (tests name the session).
+    routes: new RouteTable<ProxyAccess>({ access: () => "session", guard: () => [express.json()] }),
   };
   const app = express();
-  app.use(express.json());
   app.use((req, res, next) => {
     res.locals.sessionId = req.get("x-test-session") ?? "s1";
     next();

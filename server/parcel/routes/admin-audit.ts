@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parseIntQuery, parsePageQuery } from "../../http/pagination.js";
 import type { ParcelContext } from "../context.js";
@@ -10,7 +10,7 @@ export const ACTION_FORM = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 
 /** `GET /admin/audit` (behind `requireAdmin`). */
 export function adminAuditRouter(ctx: ParcelContext): Router {
-  const router = Router();
+  const router = ctx.routes.router("/admin");
   router.get("/audit", (req, res) => {
     const query = req.query as Record<string, unknown>;
     const page = parsePageQuery(query, 20);

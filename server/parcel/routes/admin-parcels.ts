@@ -1,4 +1,4 @@
-import { Router, type Response } from "express";
+import { type Router, type Response } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parsePageQuery } from "../../http/pagination.js";
 import type { Actor, ParcelContext } from "../context.js";
@@ -14,7 +14,7 @@ function admin(res: Response): Actor {
 
 /** Stats, the parcel list, deletes and reissue (all behind `requireAdmin`). */
 export function adminParcelsRouter(ctx: ParcelContext): Router {
-  const router = Router();
+  const router = ctx.routes.router("/admin");
 
   router.get("/stats", (_req, res) => {
     res.json(readStats(ctx));

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
@@ -26,7 +26,7 @@ const loginSchema = z.object({
 
 /** `POST /admin/login`, `POST /admin/logout`, `GET /admin/status`: open without a session. */
 export function adminSessionRouter(ctx: ParcelContext): Router {
-  const router = Router();
+  const router = ctx.routes.router("/admin");
   const { db } = ctx;
   // Unknown usernames are checked against this, so both cases cost one scrypt.
   const decoy = hashPassword(randomToken());

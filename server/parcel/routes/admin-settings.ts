@@ -1,4 +1,4 @@
-import { Router, type Response } from "express";
+import { type Router, type Response } from "express";
 import type { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
@@ -28,7 +28,7 @@ function changes<T extends object>(before: T, after: T): Record<string, unknown>
 
 /** Policy, runtime settings and the manual cleanup (all behind `requireAdmin`). */
 export function adminSettingsRouter(ctx: ParcelContext): Router {
-  const router = Router();
+  const router = ctx.routes.router("/admin");
 
   router.get("/policy", (_req, res) => {
     res.json(ctx.policy());

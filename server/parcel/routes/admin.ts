@@ -1,19 +1,17 @@
-import { Router } from "express";
+import type { Router } from "express";
 import type { ParcelContext } from "../context.js";
-import { requireAdmin } from "../http/identity.js";
 import { adminAuditRouter } from "./admin-audit.js";
 import { adminParcelsRouter } from "./admin-parcels.js";
 import { adminSessionRouter } from "./admin-session.js";
 import { adminSettingsRouter } from "./admin-settings.js";
 
-/** `/admin`: login, logout and status are open; everything else needs the admin session. */
+/**
+ * `/admin`: login, logout and status are open; every other route's guard (route-access.ts)
+ * asks for the administrator's session once the route has matched.
+ */
 export function adminRouter(ctx: ParcelContext): Router {
-  const router = Router();
+  const router = ctx.routes.router("/admin");
   router.use(adminSessionRouter(ctx));
-  router.use((req, res, next) => {
-    res.locals.admin = requireAdmin(ctx, req);
-    next();
-  });
   router.use(adminParcelsRouter(ctx));
   router.use(adminSettingsRouter(ctx));
   router.use(adminAuditRouter(ctx));

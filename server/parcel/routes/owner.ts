@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { ParcelContext } from "../context.js";
 import { issueCode, shareFields } from "../domain/share.js";
@@ -10,7 +10,7 @@ const MINE_LIMIT = 100;
 
 /** `GET /mine`, `POST /parcels/:id/revoke`, `POST /parcels/:id/code`. */
 export function ownerRouter(ctx: ParcelContext): Router {
-  const r = Router();
+  const r = ctx.routes.router();
   const mine = ctx.db.prepare(
     "SELECT * FROM parcels WHERE owner_visitor = ? ORDER BY sort_at DESC, id DESC LIMIT ?",
   );

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from "express";
+import { type Router, type Request, type Response } from "express";
 import { open, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { z } from "zod";
@@ -22,7 +22,7 @@ const resolveSchema = z.object({
  * `GET|HEAD /pickup/files/:file/download` and `GET|HEAD /pickup/archive`.
  */
 export function pickupRouter(ctx: ParcelContext): Router {
-  const r = Router();
+  const r = ctx.routes.router();
   const repo = new PickupRepo(ctx.db);
   const blobOf = ctx.db.prepare("SELECT size, crc32 FROM blobs WHERE sha256 = ?");
 

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import type { ParcelContext } from "../context.js";
 import { publicPolicy } from "../domain/policy.js";
 import { currentVisitor, startVisitor } from "../http/identity.js";
@@ -6,7 +6,7 @@ import { VERSION } from "../version.js";
 
 /** `GET /health` and `GET /policy`. */
 export function publicRouter(ctx: ParcelContext): Router {
-  const r = Router();
+  const r = ctx.routes.router();
 
   r.get("/health", (_req, res) => {
     const admin = ctx.db.prepare("SELECT 1 FROM admins LIMIT 1").get();

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { admissionProblem, parseManifest, readUsage } from "../domain/admission.js";
@@ -22,7 +22,7 @@ export function ownedParcel(ctx: ParcelContext, id: string): ParcelRow {
 
 /** `POST /uploads`, `GET /uploads/:id`, `PUT /uploads/:id/files/:file`, publish. */
 export function uploadsRouter(ctx: ParcelContext): Router {
-  const r = Router();
+  const r = ctx.routes.router();
   const traffic = new TrafficRepo(ctx.db);
   const insertParcel = ctx.db.prepare(
     `INSERT INTO parcels (id, state, owner_visitor, token_hash, password_hash, days,
@@ -62,7 +62,7 @@ export function uploadsRouter(ctx: ParcelContext): Router {
     // can never both take the last free space.
     ctx.db
       .transaction(() => {
-        const usage = readUsage(ctx.db, ctx.diskFree());
+        const usage = readUsage(ctx.db, ctx.diskFree(), ctx.now());
         const problem = admissionProblem(
           usage,
           { bytes: manifest.totalBytes, files: files.length },

@@ -106,23 +106,30 @@ export class Accounts {
     return csrf;
   }
 
-  /** Seconds until this client may try again, or 0 when it may log in now. */
-  loginRetryAfter(ip: string): number {
-    const now = this.clock.now();
-    const recent = this.stmts.failures.all(ip, now - LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES) as Array<{
-      at: number;
-    }>;
-    if (recent.length < LOGIN_MAX_FAILURES) return 0;
-    const oldest = recent[recent.length - 1].at;
-    return Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
+  /**
+   * Counts a sign-in attempt of this client before its password is checked, so parallel
+   * guesses cannot slip past the limit while the slow hash runs (a success takes it back).
+   * Answers 0 when the attempt may go ahead, else the seconds this client has to wait.
+   */
+  beginLoginAttempt(ip: string): number {
+    return this.db.transaction(() => {
+      const now = this.clock.now();
+      const recent = this.stmts.failures.all(
+        ip,
+        now - LOGIN_WINDOW_MS,
+        LOGIN_MAX_FAILURES,
+      ) as Array<{ at: number }>;
+      if (recent.length >= LOGIN_MAX_FAILURES) {
+        const oldest = recent[recent.length - 1].at;
+        return Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
+      }
+      this.stmts.pruneFailures.run(now - LOGIN_WINDOW_MS);
+      this.stmts.addFailure.run(ip, now);
+      return 0;
+    })();
   }
 
-  recordLoginFailure(ip: string): void {
-    const now = this.clock.now();
-    this.stmts.pruneFailures.run(now - LOGIN_WINDOW_MS);
-    this.stmts.addFailure.run(ip, now);
-  }
-
+  /** A successful sign-in: its own attempt is taken back, with the client's earlier failures. */
   clearLoginFailures(ip: string): void {
     this.stmts.clearFailures.run(ip);
   }

@@ -1,25 +1,22 @@
-import type { Request, RequestHandler } from "express";
+import express, { type Request, type RequestHandler, type Response } from "express";
+import { isIP } from "node:net";
 import { parseCookies } from "../../http/cookies.js";
 import { HttpError } from "../../http/errors.js";
+import { RouteTable, type Method } from "../../http/route-table.js";
 import { tokensEqual } from "./passwords.js";
 import type { Accounts, Session } from "./accounts.js";
 
 export const SESSION_COOKIE = "svc_session";
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
-/** State-changing paths that work without a session (no session exists yet). */
-const OPEN_PATHS = new Set(["/auth/setup", "/auth/login"]);
-/** First path segments the API serves; anything else falls through to the 404 answer. */
-const API_AREAS = new Set([
-  "auth",
-  "status",
-  "subscriptions",
-  "nodes",
-  "rules",
-  "settings",
-  "connections",
-  "system",
-  "events",
-  "logs",
+
+/** `open`: no session needed; `session`: a signed-in session, and its CSRF token to change state. */
+export type ProxyAccess = "open" | "session";
+
+/** The only routes that work without a session: no session can exist before them. */
+export const OPEN_ROUTES: ReadonlySet<string> = new Set([
+  "GET /auth/status",
+  "POST /auth/setup",
+  "POST /auth/login",
 ]);
 
 export function isStateChanging(req: Request): boolean {
@@ -37,42 +34,105 @@ function ownOrigin(req: Request): string | null {
   }
 }
 
+/** An `Origin`-style header value as a normalised origin, or null when it is not one. */
+function parseOrigin(value: string): string | null {
+  if (value === "null") return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * State-changing requests: `Sec-Fetch-Site: cross-site` is refused, and an `Origin`, when
- * present, must be the request's own origin (the UI is served from the same origin).
+ * State-changing requests: `Sec-Fetch-Site: cross-site` is refused, and `Origin` and
+ * `X-Service-Origin`, when present, must be the request's own origin (the UI is served from
+ * the same origin). Scheme and host compare case-insensitively, as URLs do.
  */
 export const sameOriginGuard: RequestHandler = (req, _res, next) => {
   if (!isStateChanging(req)) return next();
-  if ((req.get("sec-fetch-site") ?? "").toLowerCase() === "cross-site") {
+  if ((req.get("sec-fetch-site") ?? "").trim().toLowerCase() === "cross-site") {
     return next(new HttpError(403, "Cross-site requests are not allowed"));
   }
-  const origin = req.get("origin");
-  if (origin === undefined) return next();
-  let declared: string | null = null;
-  try {
-    declared = origin === "null" ? null : new URL(origin).origin;
-  } catch {
-    declared = null;
-  }
-  if (!declared || declared !== ownOrigin(req)) {
-    return next(new HttpError(403, "This origin is not allowed"));
+  const own = ownOrigin(req);
+  for (const header of ["origin", "x-service-origin"]) {
+    const value = req.get(header);
+    if (value === undefined) continue;
+    if (!own || parseOrigin(value) !== own) {
+      return next(new HttpError(403, "This origin is not allowed"));
+    }
   }
   next();
 };
+
+/** A `Host` header's host name without port and brackets, lower-cased; null when malformed. */
+export function hostName(host: string | undefined): string | null {
+  if (!host) return null;
+  try {
+    return new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * 421 unless `Host` names this machine: `localhost`, one of its interface addresses, or a host
+ * name the operator configured. A web page on another name that resolves here (DNS rebinding)
+ * can then never talk to the console.
+ */
+export function hostGuard(
+  addresses: () => Iterable<string>,
+  extraHosts: readonly string[] = [],
+): RequestHandler {
+  const named = new Set(
+    ["localhost", ...extraHosts]
+      .map((h) => h.replace(/^\[|\]$/g, "").toLowerCase())
+      // The unspecified address is a bind address, never a name this machine is reached by.
+      .filter((h) => h !== "0.0.0.0" && h !== "::"),
+  );
+  let cache: { at: number; ips: Set<string> } | null = null;
+  const machineIps = (): Set<string> => {
+    // Interfaces change (DHCP, a cable plugged in); a few seconds of caching is enough.
+    if (!cache || Date.now() - cache.at > 5000) {
+      cache = { at: Date.now(), ips: new Set([...addresses()].map((a) => a.toLowerCase())) };
+    }
+    return cache.ips;
+  };
+  return (req, _res, next) => {
+    const name = hostName(req.get("host"));
+    const known =
+      name !== null &&
+      (named.has(name) || (isIP(name) !== 0 && (machineIps().has(name) || isLoopback(name))));
+    if (!known) {
+      return next(new HttpError(421, "This address is not one this console answers on"));
+    }
+    next();
+  };
+}
+
+function isLoopback(ip: string): boolean {
+  return ip === "::1" || /^127\./.test(ip);
+}
 
 export function sessionFrom(accounts: Accounts, req: Request): Session | null {
   return accounts.session(parseCookies(req.get("cookie")).get(SESSION_COOKIE));
 }
 
+/** The session the route's guard admitted (routes of `session` access only). */
+export function sessionOf(res: Response): Session {
+  const session = res.locals.session as Session | undefined;
+  if (!session) throw new HttpError(401, "Sign in first");
+  return session;
+}
+
 /**
- * Every path except setup, login and status needs a live session (401); state-changing
- * ones also need the session's CSRF token in `X-CSRF-Token` (403). The session's stored
- * hash goes to `res.locals.sessionId` for the streams.
+ * The guard of a `session` route: a live session (401), and for state-changing methods the
+ * session's CSRF token in `X-CSRF-Token` (403). The session's stored hash goes to
+ * `res.locals.sessionId` for the streams.
  */
-export function sessionGuard(accounts: Accounts): RequestHandler {
+export function requireSession(accounts: Accounts): RequestHandler {
   return (req, res, next) => {
-    const open = OPEN_PATHS.has(req.path) || (req.path === "/auth/status" && !isStateChanging(req));
-    if (open || !API_AREAS.has(req.path.split("/")[1] ?? "")) return next();
     const session = sessionFrom(accounts, req);
     if (!session) return next(new HttpError(401, "Sign in first"));
     if (isStateChanging(req)) {
@@ -85,4 +145,19 @@ export function sessionGuard(accounts: Accounts): RequestHandler {
     res.locals.session = session;
     next();
   };
+}
+
+/** JSON bodies of state-changing routes, read only after the route's guard admitted the caller. */
+const jsonBody = express.json({ limit: "2mb", type: () => true });
+
+/** The proxy service's route table: three open routes, every other one behind a session. */
+export function proxyRouteTable(accounts: Accounts): RouteTable<ProxyAccess> {
+  const session = requireSession(accounts);
+  return new RouteTable<ProxyAccess>({
+    access: (method, path) => (OPEN_ROUTES.has(`${method} ${path}`) ? "open" : "session"),
+    guard: (access, method: Method) => {
+      const body = method === "GET" ? [] : [jsonBody];
+      return access === "open" ? body : [session, ...body];
+    },
+  });
 }

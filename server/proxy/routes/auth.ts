@@ -1,10 +1,10 @@
-import express, { type Request, type Response, type Router } from "express";
+import { type Request, type Response, type Router } from "express";
 import { z } from "zod";
 import { appendSetCookie, serializeCookie } from "../../http/cookies.js";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
-import { SESSION_TTL_MS, type Accounts, type Session } from "../auth/accounts.js";
-import { SESSION_COOKIE, sessionFrom } from "../auth/guards.js";
+import { SESSION_TTL_MS, type Accounts } from "../auth/accounts.js";
+import { SESSION_COOKIE, sessionFrom, sessionOf } from "../auth/guards.js";
 import { hashPassword, passwordProblem, tokensEqual, verifyPassword } from "../auth/passwords.js";
 import type { ServiceDeps } from "./deps.js";
 
@@ -35,9 +35,9 @@ function checkNewPassword(password: string): void {
   if (problem) throw new HttpError(400, problem);
 }
 
-/** 429 while this client has used up its login failures. */
-function throttle(accounts: Accounts, ip: string): void {
-  const retry = accounts.loginRetryAfter(ip);
+/** Counts this attempt before the password is checked; 429 once the client has used them up. */
+function countAttempt(accounts: Accounts, ip: string): void {
+  const retry = accounts.beginLoginAttempt(ip);
   if (retry > 0) {
     throw new HttpError(429, "Too many failed sign-in attempts; try again later", {
       headers: { "Retry-After": String(retry) },
@@ -48,7 +48,7 @@ function throttle(accounts: Accounts, ip: string): void {
 /** Setup, login, logout, password change and login status. */
 export function authRouter(deps: ServiceDeps): Router {
   const { accounts } = deps;
-  const router = express.Router();
+  const router = deps.routes.router();
 
   router.get("/auth/status", (req, res) => {
     const session = sessionFrom(accounts, req);
@@ -81,11 +81,10 @@ export function authRouter(deps: ServiceDeps): Router {
   router.post("/auth/login", async (req, res) => {
     const body = parseOr400(loginBody, req.body);
     const ip = clientIp(req);
-    throttle(accounts, ip);
     const hash = accounts.passwordHash();
     if (!hash) throw new HttpError(401, "The service has not been set up yet");
+    countAttempt(accounts, ip);
     if (!(await verifyPassword(body.password, hash))) {
-      accounts.recordLoginFailure(ip);
       throw new HttpError(401, "The password is wrong");
     }
     accounts.clearLoginFailures(ip);
@@ -95,7 +94,7 @@ export function authRouter(deps: ServiceDeps): Router {
   });
 
   router.post("/auth/logout", (_req, res) => {
-    const session = res.locals.session as Session;
+    const session = sessionOf(res);
     accounts.closeSession(session.idHash);
     appendSetCookie(res, serializeCookie(SESSION_COOKIE, "", { maxAgeSeconds: 0 }));
     res.json({ ok: true });
@@ -103,14 +102,14 @@ export function authRouter(deps: ServiceDeps): Router {
 
   router.put("/auth/password", async (req, res) => {
     const body = parseOr400(passwordBody, req.body);
-    const session = res.locals.session as Session;
+    const session = sessionOf(res);
     const ip = clientIp(req);
-    throttle(accounts, ip);
+    countAttempt(accounts, ip);
     const hash = accounts.passwordHash();
     if (!hash || !(await verifyPassword(body.currentPassword, hash))) {
-      accounts.recordLoginFailure(ip);
       throw new HttpError(401, "The current password is wrong");
     }
+    accounts.clearLoginFailures(ip);
     checkNewPassword(body.password);
     accounts.setPassword(await hashPassword(body.password));
     const csrf = accounts.keepOnly(session.idHash);

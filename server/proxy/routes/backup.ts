@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import { type Router } from "express";
 import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
@@ -31,7 +31,7 @@ function uniqueIds(items: Array<{ id: string }>, what: string): void {
 /** `GET /system/backup` and `POST /system/restore` (validate all, one transaction, rollback). */
 export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
   const { store } = deps;
-  const router = express.Router();
+  const router = ctx.routes.router();
 
   router.get("/system/backup", (_req, res) => {
     const now = ctx.clock.now();

@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import { type Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
@@ -25,7 +25,7 @@ async function live<T>(task: () => Promise<T>): Promise<T> {
 }
 
 export function connectionsRouter(ctx: ProxyContext): Router {
-  const router = express.Router();
+  const router = ctx.routes.router();
 
   router.get("/connections", async (_req, res) => {
     res.json(await live(() => api(ctx).connections(DEADLINE_MS)));

@@ -1,4 +1,6 @@
+import type { RouteTable } from "../../http/route-table.js";
 import type { Accounts } from "../auth/accounts.js";
+import type { ProxyAccess } from "../auth/guards.js";
 import type { SetupToken } from "../auth/setup-token.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { MachineContext } from "../store/schemas.js";
@@ -13,4 +15,5 @@ export interface ServiceDeps {
   refresher: Refresher;
   changes: Changes;
   machine(): MachineContext;
+  routes: RouteTable<ProxyAccess>;
 }

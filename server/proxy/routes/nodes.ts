@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import { type Router } from "express";
 import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
@@ -89,7 +89,7 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** Node views, selection and latency tests. */
 export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
-  const router = express.Router();
+  const router = ctx.routes.router();
 
   const listNodes = nodeLister(deps);
   const live = new LiveDelays({ fetch: () => ctx.core.client.proxies(LIVE_DEADLINE_MS) });

@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import { type Router } from "express";
 import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
@@ -21,7 +21,7 @@ const orderBody = z.strictObject({
 /** Custom routing rules: list, create, edit, delete and reorder (`PUT /rules/order`). */
 export function rulesRouter(deps: ServiceDeps): Router {
   const { store, changes } = deps;
-  const router = express.Router();
+  const router = deps.routes.router();
 
   router.get("/rules", (_req, res) => {
     res.json({ custom: store.rules.list(), defaults: DEFAULT_RULES });

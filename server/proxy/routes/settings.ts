@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import { type Router } from "express";
 import { jsonObject } from "../../http/validate.js";
 import { validateSettings } from "../store/schemas.js";
 import type { ServiceDeps } from "./deps.js";
@@ -6,7 +6,7 @@ import type { ServiceDeps } from "./deps.js";
 /** Settings: read, and replace all (validated against this machine for TUN). */
 export function settingsRouter(deps: ServiceDeps): Router {
   const { store, changes } = deps;
-  const router = express.Router();
+  const router = deps.routes.router();
 
   router.get("/settings", (_req, res) => {
     res.json(store.getSettings());

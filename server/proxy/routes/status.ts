@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import { type Router } from "express";
 import type { CoreProxy, ProxyContext } from "../context.js";
 import { TUN_DEVICE } from "../core/compile.js";
 import { errorMessage } from "../core/errors.js";
@@ -33,7 +33,7 @@ function tunInterfaceExists(ctx: ProxyContext): boolean {
 }
 
 export function statusRouter(ctx: ProxyContext): Router {
-  const router = express.Router();
+  const router = ctx.routes.router();
 
   router.get("/status", async (_req, res) => {
     const settings = ctx.store.getSettings();

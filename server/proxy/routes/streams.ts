@@ -1,4 +1,4 @@
-import express, { type Response, type Router } from "express";
+import { type Response, type Router } from "express";
 import { z } from "zod";
 import { parseOr400 } from "../../http/validate.js";
 import { SseStream } from "../../http/sse.js";
@@ -27,7 +27,7 @@ function sessionOf(res: Response): string {
 }
 
 export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Router {
-  const router = express.Router();
+  const router = ctx.routes.router();
 
   router.get("/events", (_req, res) => {
     const sessionId = sessionOf(res);

@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import { type Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { newId } from "../store/ids.js";
@@ -8,7 +8,7 @@ import type { ServiceDeps } from "./deps.js";
 /** Subscriptions: list, create, edit, delete and refresh. */
 export function subscriptionsRouter(deps: ServiceDeps): Router {
   const { store, refresher } = deps;
-  const router = express.Router();
+  const router = deps.routes.router();
 
   const known = (id: string): string => {
     if (!ID_PATTERN.test(id) || !store.subscriptions.get(id)) {

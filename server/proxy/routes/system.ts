@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import { type Router } from "express";
 import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
@@ -30,7 +30,7 @@ async function currentVersion(ctx: ProxyContext): Promise<string> {
 }
 
 export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}): Router {
-  const router = express.Router();
+  const router = ctx.routes.router();
   const updates = new UpdateChecker(ctx.options.coreReleaseURL ?? DEFAULT_RELEASE_URL, ctx.clock);
   let testsRunning = 0;
 

@@ -1,0 +1,72 @@
+import express, { type RequestHandler, type Router } from "express";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** One route a service answers, with the kind of caller it admits. */
+export interface Route<A extends string> {
+  method: Method;
+  /** Full path below `/api/v1`, with Express parameters (`/uploads/:id`). */
+  path: string;
+  access: A;
+}
+
+export interface RouteTableOptions<A extends string> {
+  /** Who may call `METHOD path`; throwing refuses to register a route nobody classified. */
+  access(method: Method, path: string): A;
+  /** Handlers run before the route's own ones once it has matched (credential checks). */
+  guard(access: A, method: Method): RequestHandler[];
+}
+
+/** Express router options for paths that match exactly: letter case and trailing slash count. */
+export const EXACT = { caseSensitive: true, strict: true } as const;
+
+/**
+ * Every route of one service in one list. Routers made here match paths exactly (a path in
+ * another letter case or with a trailing slash matches nothing and ends as 404), record each
+ * route they register, and put the guard of its access kind in front of its handlers, so a
+ * credential is checked on the route that actually matched and no route can be added without
+ * an access decision. Tests read `routes` to try every route with hostile requests.
+ */
+export class RouteTable<A extends string> {
+  readonly routes: Route<A>[] = [];
+
+  constructor(private readonly options: RouteTableOptions<A>) {}
+
+  /** A router for paths below `prefix` (the path its parent mounts it at). */
+  router(prefix = ""): Router {
+    const router = express.Router(EXACT);
+    for (const method of METHODS) {
+      const key = method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+      const register = router[key].bind(router) as (path: string, ...h: RequestHandler[]) => Router;
+      const wrapped = (path: string, ...handlers: RequestHandler[]): Router => {
+        if (typeof path !== "string") throw new Error("routes are registered with a string path");
+        const full = prefix + path;
+        const access = this.options.access(method, full);
+        if (this.routes.some((r) => r.method === method && r.path === full)) {
+          throw new Error(`route ${method} ${full} is registered twice`);
+        }
+        this.routes.push({ method, path: full, access });
+        return register(path, ...this.options.guard(access, method), ...handlers);
+      };
+      Object.assign(router, { [key]: wrapped });
+    }
+    return router;
+  }
+}
+
+/**
+ * The routes an Express app really answers, read from its router stack (mount prefixes given
+ * by the caller through `mounts`, since Express does not keep them as text). A test compares
+ * this with a table so that a route registered around the table cannot go unnoticed.
+ */
+export function countRoutes(router: unknown): number {
+  const stack = (router as { stack?: unknown[] }).stack ?? [];
+  let n = 0;
+  for (const layer of stack as Array<{ route?: { methods?: object }; handle?: unknown }>) {
+    if (layer.route) n += Object.keys(layer.route.methods ?? {}).filter((m) => m !== "_all").length;
+    else if (layer.handle && (layer.handle as { stack?: unknown }).stack)
+      n += countRoutes(layer.handle);
+  }
+  return n;
+}

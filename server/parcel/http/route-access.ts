@@ -1,0 +1,65 @@
+import type { RequestHandler } from "express";
+import { RouteTable } from "../../http/route-table.js";
+import type { ParcelContext } from "../context.js";
+import { requireAdmin } from "./identity.js";
+
+/**
+ * Who may call a parcel route:
+ * - `public`: anyone on an entry address (health, policy, create an upload, resolve a code);
+ * - `visitor`: the browser's visitor cookie (`/mine`);
+ * - `owner`: the parcel's manage token (Bearer) or its owner's visitor cookie;
+ * - `pickup`: the pickup cookie a resolved code gave;
+ * - `admin-session`: sign-in, sign-out and status of the administrator;
+ * - `admin`: the administrator's session.
+ */
+export type ParcelAccess = "public" | "visitor" | "owner" | "pickup" | "admin-session" | "admin";
+
+/** Every route of the parcel service and its access; a route missing here cannot be registered. */
+export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
+  "GET /health": "public",
+  "GET /policy": "public",
+  "POST /uploads": "public",
+  "POST /pickup/resolve": "public",
+  "GET /mine": "visitor",
+  "GET /uploads/:id": "owner",
+  "PUT /uploads/:id/files/:file": "owner",
+  "POST /uploads/:id/publish": "owner",
+  "POST /parcels/:id/revoke": "owner",
+  "POST /parcels/:id/code": "owner",
+  "GET /pickup": "pickup",
+  "GET /pickup/files/:file/download": "pickup",
+  "GET /pickup/archive": "pickup",
+  "POST /admin/login": "admin-session",
+  "POST /admin/logout": "admin-session",
+  "GET /admin/status": "admin-session",
+  "GET /admin/stats": "admin",
+  "GET /admin/parcels": "admin",
+  "POST /admin/parcels/:id/delete": "admin",
+  "POST /admin/files/:id/delete": "admin",
+  "POST /admin/parcels/:id/reissue": "admin",
+  "GET /admin/policy": "admin",
+  "PUT /admin/policy": "admin",
+  "GET /admin/runtime": "admin",
+  "PUT /admin/runtime": "admin",
+  "POST /admin/cleanup": "admin",
+  "GET /admin/audit": "admin",
+};
+
+/**
+ * The parcel service's route table. Owner and pickup routes check their credential in the
+ * handler (it depends on the parcel the path names); administrator routes are guarded here.
+ */
+export function parcelRouteTable(ctx: () => ParcelContext): RouteTable<ParcelAccess> {
+  const admin: RequestHandler = (req, res, next) => {
+    res.locals.admin = requireAdmin(ctx(), req);
+    next();
+  };
+  return new RouteTable<ParcelAccess>({
+    access: (method, path) => {
+      const access = PARCEL_ROUTES[`${method} ${path}`];
+      if (!access) throw new Error(`route ${method} ${path} has no access kind in PARCEL_ROUTES`);
+      return access;
+    },
+    guard: (access) => (access === "admin" ? [admin] : []),
+  });
+}
