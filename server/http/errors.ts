@@ -72,6 +72,10 @@ export function errorHandler(
           : err.type === "entity.too.large"
             ? "The request body is too large"
             : "The request body could not be read";
+    } else if (err instanceof URIError) {
+      // The router could not percent-decode a path parameter (`/uploads/%ZZ`).
+      status = 400;
+      message = "The address is not correctly encoded";
     } else {
       log(`unexpected error: ${describeCause(err)}`);
     }

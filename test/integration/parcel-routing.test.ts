@@ -50,3 +50,15 @@ describe("paths in another letter case or with a trailing slash", () => {
     expect((await h.request("GET", "/admin/nothing-here")).status).toBe(404);
   });
 });
+
+describe("malformed percent-encoding in a path parameter", () => {
+  it("answers 400 with a sentence, never 500", async () => {
+    h = await startParcel();
+    for (const path of ["/uploads/%ZZ", "/pickup/files/%E0%A4%A/download", "/parcels/%/revoke"]) {
+      const method = path.endsWith("revoke") ? "POST" : "GET";
+      const r = await h.request(method, path);
+      expect(r.status, path).toBe(400);
+      expect(r.json).toEqual({ error: "The address is not correctly encoded" });
+    }
+  });
+});

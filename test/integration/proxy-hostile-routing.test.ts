@@ -178,3 +178,19 @@ describe("origin headers on state-changing requests", () => {
     expect(bad.status).toBe(403);
   });
 });
+
+describe("malformed percent-encoding in a path parameter", () => {
+  it("answers 400 with a sentence, never 500", async () => {
+    h = await start();
+    await h.setup();
+    for (const [method, path] of [
+      ["DELETE", "/subscriptions/%ZZ"],
+      ["PUT", "/rules/%E0%A4%A"],
+      ["DELETE", "/connections/%"],
+    ]) {
+      const r = await h.request(method, path, { body: {} });
+      expect(r.status, path).toBe(400);
+      expect(r.json).toEqual({ error: "The address is not correctly encoded" });
+    }
+  });
+});
