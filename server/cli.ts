@@ -3,6 +3,10 @@ import { startGatehouse } from "./host.js";
 
 /** Headless entry: `npm run serve -- [options]`. */
 async function main(): Promise<void> {
+  // Whatever this process and its children (the proxy core) create is private to this user
+  // by default; the services still set 0700/0600 explicitly, since the desktop app and the
+  // tests run without this umask.
+  process.umask(0o077);
   let config;
   try {
     config = parseConfig(process.argv.slice(2));

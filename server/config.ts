@@ -212,7 +212,8 @@ export function parseConfig(
 /** Creates the data dir and checks it is writable. */
 export function prepareDataDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    // Private when we create it; an existing dir keeps the mode its owner chose.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     accessSync(dir, constants.W_OK | constants.R_OK);
   } catch (err) {
     throw new ConfigError(

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import selfsigned from "selfsigned";
+import { tightenEntries, writePrivateFile } from "./private-files.js";
 
 export interface TlsMaterial {
   cert: string;
@@ -11,7 +12,9 @@ export interface TlsMaterial {
 /**
  * The HTTPS certificate: the given files, or a self-signed one generated once into
  * `<dataDir>/tls/` whose SAN lists every entry host. A stored one is regenerated when an entry
- * host is missing from it (the machine got a new LAN address).
+ * host is missing from it (the machine got a new LAN address). The directory is 0700 and its
+ * files 0600, re-applied on every start (the key must stay private; the rest follows the
+ * data dir's rule).
  */
 export async function loadOrCreateCertificate(
   dataDir: string,
@@ -26,6 +29,7 @@ export async function loadOrCreateCertificate(
   const keyFile = join(dir, "key.pem");
   const hostsFile = join(dir, "hosts.json");
   const wanted = [...new Set(hosts)].sort();
+  tightenEntries(dir);
   if (existsSync(certFile) && existsSync(keyFile) && existsSync(hostsFile)) {
     const covered = new Set(JSON.parse(readFileSync(hostsFile, "utf8")) as string[]);
     if (wanted.every((h) => covered.has(h))) {
@@ -48,9 +52,8 @@ export async function loadOrCreateCertificate(
       },
     ],
   });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  writeFileSync(certFile, pems.cert);
-  writeFileSync(hostsFile, JSON.stringify(wanted));
+  writePrivateFile(keyFile, pems.private);
+  writePrivateFile(certFile, pems.cert);
+  writePrivateFile(hostsFile, JSON.stringify(wanted));
   return { cert: pems.cert, key: pems.private };
 }

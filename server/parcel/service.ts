@@ -1,5 +1,6 @@
 import express, { type Express, type Request } from "express";
-import { mkdirSync, statfsSync } from "node:fs";
+import { statfsSync } from "node:fs";
+import { privateDatabaseFile, tightenEntries } from "../private-files.js";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomBytes } from "node:crypto";
@@ -52,8 +53,9 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
   const clock = options.clock ?? systemClock;
   const log = options.log ?? ((line: string) => console.log(line));
   const dir = join(options.dataDir, "parcel");
-  mkdirSync(dir, { recursive: true });
-  const db = openDatabase(join(dir, "parcel.db"));
+  // 0700/0600 on every start: a data dir left readable by an older version is tightened.
+  tightenEntries(dir);
+  const db = openDatabase(privateDatabaseFile(join(dir, "parcel.db")));
   migrate(db, MIGRATIONS);
   const storage = new BlobStore(dir);
   const entries = new Entries(options.entries);

@@ -1,6 +1,6 @@
 import express, { type Express } from "express";
 import { CONTENT_SECURITY_POLICY } from "../http/csp.js";
-import { mkdirSync } from "node:fs";
+import { ensurePrivateDir, privateDatabaseFile, tightenTreeSync } from "../private-files.js";
 import { networkInterfaces } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,8 +66,10 @@ export async function createProxyService(
   const clock = options.clock ?? systemClock;
   const log = options.log ?? ((line: string) => console.log(line));
   const dir = join(options.dataDir, "proxy");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const db = openDatabase(join(dir, "proxy.db"));
+  // 0700/0600 on every start, for the whole (small) tree: database, setup token, snapshots
+  // and the core's home with its configuration, secret and provider files.
+  tightenTreeSync(ensurePrivateDir(dir));
+  const db = openDatabase(privateDatabaseFile(join(dir, "proxy.db")));
   migrate(db, MIGRATIONS);
   const store = new SqlProxyStore(db, dir);
   const accounts = new Accounts(db, clock);

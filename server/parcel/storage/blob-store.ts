@@ -1,28 +1,36 @@
-import {
-  createReadStream,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  type ReadStream,
-} from "node:fs";
-import { link, rename, unlink } from "node:fs/promises";
+import { createReadStream, readdirSync, rmSync, statSync, type ReadStream } from "node:fs";
+import { chmod, link, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import {
+  ensurePrivateDir,
+  PRIVATE_FILE_MODE,
+  tightenEntries,
+  tightenTree,
+  type TightenResult,
+} from "../../private-files.js";
 import { randomId } from "../domain/secrets.js";
 
 /**
  * Content-addressed file store: `blobs/<aa>/<sha256>`. Bytes are written to `tmp/`, fsynced
  * by the writer, then moved into place; identical content is stored once.
+ *
+ * Every directory is 0700 and every stored file 0600. At start the directories are tightened
+ * at once (a 0700 `blobs/` already shuts other users out of everything below it); the modes
+ * of the blob files themselves, left loose by an older version, are fixed by a background
+ * pass so that a store of 100,000 blobs does not delay the start.
  */
 export class BlobStore {
   readonly blobDir: string;
   readonly tmpDir: string;
+  /** The start-up pass over the blob files' modes (tests and logs wait on it). */
+  readonly modesTightened: Promise<TightenResult>;
 
   constructor(root: string) {
     this.blobDir = join(root, "blobs");
     this.tmpDir = join(root, "tmp");
-    mkdirSync(this.blobDir, { recursive: true });
-    mkdirSync(this.tmpDir, { recursive: true });
+    tightenEntries(this.blobDir);
+    tightenEntries(this.tmpDir);
+    this.modesTightened = tightenTree(this.blobDir);
   }
 
   pathOf(sha256: string): string {
@@ -40,7 +48,9 @@ export class BlobStore {
    */
   async commit(tmpPath: string, sha256: string): Promise<boolean> {
     const dest = this.pathOf(sha256);
-    mkdirSync(join(this.blobDir, sha256.slice(0, 2)), { recursive: true });
+    ensurePrivateDir(join(this.blobDir, sha256.slice(0, 2)));
+    // The writer's open() mode went through the umask; the stored blob is 0600 whatever it was.
+    if (process.platform !== "win32") await chmod(tmpPath, PRIVATE_FILE_MODE);
     try {
       // link() fails if the blob exists, which keeps an existing blob untouched.
       await link(tmpPath, dest);

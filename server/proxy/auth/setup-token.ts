@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { writePrivateFile } from "../../private-files.js";
 
 /**
  * The one-time setup token, kept in `<proxyDir>/setup-token` (0600) while no administrator
@@ -21,8 +22,7 @@ export class SetupToken {
   issue(): string {
     const token = randomBytes(24).toString("base64url");
     rmSync(this.file, { force: true });
-    writeFileSync(this.file, `${token}\n`, { mode: 0o600 });
-    chmodSync(this.file, 0o600); // the umask may have narrowed the mode, never widened; be exact
+    writePrivateFile(this.file, `${token}\n`);
     this.current = token;
     return token;
   }

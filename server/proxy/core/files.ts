@@ -1,21 +1,18 @@
 import { randomBytes } from "node:crypto";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { ensurePrivateDir, tightenPath, writePrivateFile } from "../../private-files.js";
 
-/** Writes via a temp file + rename so the core never reads a half-written file. */
-export function writeAtomic(path: string, data: string, mode = 0o600): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+/**
+ * Writes via a temp file + rename so the core never reads a half-written file. The file is
+ * 0600 and its directory 0700: the configuration holds the controller secret and the
+ * provider files the nodes' passwords.
+ */
+export function writeAtomic(path: string, data: string): void {
+  ensurePrivateDir(dirname(path));
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    writeFileSync(tmp, data, { mode });
+    writePrivateFile(tmp, data);
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
@@ -29,11 +26,11 @@ export function loadSecret(homeDir: string): string {
   if (existsSync(path)) {
     const value = readFileSync(path, "utf8").trim();
     if (/^[0-9a-f]{32,}$/.test(value)) {
-      chmodSync(path, 0o600);
+      tightenPath(path);
       return value;
     }
   }
   const value = randomBytes(32).toString("hex");
-  writeAtomic(path, `${value}\n`, 0o600);
+  writeAtomic(path, `${value}\n`);
   return value;
 }

@@ -1,7 +1,7 @@
 import {
   closeSync,
+  fchmodSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -10,12 +10,14 @@ import {
 } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { PRIVATE_FILE_MODE, tightenEntries } from "../../private-files.js";
 import type { MihomoProxy } from "../types.js";
 
 /**
  * Parsed nodes of each subscription, one JSON file per subscription under
  * `<dir>/snapshots`. Writes go to a temporary file that is fsynced and renamed into place,
- * so a crash leaves either the old or the new snapshot, never half of one.
+ * so a crash leaves either the old or the new snapshot, never half of one. The directory is
+ * 0700 and the snapshots 0600 (nodes carry their servers' passwords), re-applied at start.
  */
 export class SnapshotStore {
   private readonly dir: string;
@@ -23,7 +25,7 @@ export class SnapshotStore {
 
   constructor(proxyDir: string) {
     this.dir = join(proxyDir, "snapshots");
-    mkdirSync(this.dir, { recursive: true });
+    tightenEntries(this.dir);
   }
 
   private file(id: string): string {
@@ -47,8 +49,9 @@ export class SnapshotStore {
   /** Writes the new snapshot to a synced temporary file; `commit` renames it into place. */
   stage(id: string, nodes: MihomoProxy[]): { commit(): void; discard(): void } {
     const tmp = join(this.dir, `.${id}.${randomBytes(6).toString("hex")}.tmp`);
-    const fd = openSync(tmp, "w", 0o600);
+    const fd = openSync(tmp, "w", PRIVATE_FILE_MODE);
     try {
+      if (process.platform !== "win32") fchmodSync(fd, PRIVATE_FILE_MODE); // past the umask
       writeSync(fd, JSON.stringify(nodes));
       fsyncSync(fd);
     } finally {
