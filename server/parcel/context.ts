@@ -25,6 +25,11 @@ export interface ParcelServiceOptions {
   cleanupIntervalMs?: number;
   /** Delay before deleted bytes are reclaimed in the background (well inside a minute). */
   reclaimDelayMs?: number;
+  /**
+   * Least progress of a running PUT (default 1 KiB per 60 s); a slower one is ended.
+   * Injectable so tests need not wait a minute.
+   */
+  uploadFloor?: { bytes: number; windowMs: number };
 }
 
 /** In-memory activity counters (concurrency stats, blobs being read). */
@@ -35,6 +40,8 @@ export interface Activity {
   reading: Map<string, number>;
   /** file ids with a PUT in flight (a second concurrent PUT is refused). */
   uploading: Set<string>;
+  /** file id -> stops its running PUT (used when the session ends under it). */
+  uploadStops: Map<string, () => void>;
 }
 
 export type Actor =

@@ -69,6 +69,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     downloadsActive: 0,
     reading: new Map(),
     uploading: new Set(),
+    uploadStops: new Map(),
   };
   let reclaimTimer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -118,10 +119,14 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
       if (stale.length === 0) return;
       for (const { id } of stale) {
         const files = pendingFileIds.all(id) as Array<{ id: string }>;
-        if (activity.uploading.size > 0 && files.some((f) => activity.uploading.has(f.id)))
-          continue;
+        // Revoked (and its reservation released) even while a PUT runs: the PUT is stopped
+        // and removes its own temporary file on the way out.
         revokeSession.run(now, id);
-        for (const f of files) storage.clearTemp(f.id);
+        for (const f of files) {
+          const stopUpload = activity.uploadStops.get(f.id);
+          if (stopUpload) stopUpload();
+          else if (!activity.uploading.has(f.id)) storage.clearTemp(f.id);
+        }
       }
       ctx.scheduleReclaim();
     },

@@ -76,7 +76,7 @@ describe("receiveBody", () => {
     expect(existsSync(tmpPath)).toBe(false);
   });
 
-  it("treats a source that closes early as aborted and one that stalls as idle", async () => {
+  it("treats a source that closes early as aborted and one that stalls as slow", async () => {
     const tmpPath = join(dir, "d.part");
     const aborted = new PassThrough();
     const p1 = receiveBody(aborted, { tmpPath, declared: 100 });
@@ -85,11 +85,89 @@ describe("receiveBody", () => {
     expect((await failure(p1)).kind).toBe("aborted");
     expect(existsSync(tmpPath)).toBe(false);
     const stalled = new PassThrough();
-    const p2 = receiveBody(stalled, { tmpPath, declared: 100, idleMs: 50 });
+    const p2 = receiveBody(stalled, {
+      tmpPath,
+      declared: 100,
+      floor: { bytes: 1, windowMs: 50 },
+    });
     stalled.write(Buffer.alloc(10));
-    expect(await failure(p2)).toMatchObject({ kind: "idle", bytes: 10 });
+    expect(await failure(p2)).toMatchObject({ kind: "slow", bytes: 10 });
     expect(existsSync(tmpPath)).toBe(false);
     stalled.destroy();
+  });
+
+  it("ends a transfer that trickles below the floor although bytes keep coming", async () => {
+    const tmpPath = join(dir, "f.part");
+    const source = new PassThrough();
+    // 10 bytes every 10 ms is 100 bytes per 100 ms window, under the floor of 200.
+    const drip = setInterval(() => source.write(Buffer.alloc(10)), 10);
+    const started = Date.now();
+    const err = await failure(
+      receiveBody(source, { tmpPath, declared: 1_000_000, floor: { bytes: 200, windowMs: 100 } }),
+    );
+    clearInterval(drip);
+    source.destroy();
+    expect(err.kind).toBe("slow");
+    expect(err.bytes).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(existsSync(tmpPath)).toBe(false);
+  });
+
+  it("keeps a transfer that moves at least the floor in every window", async () => {
+    const tmpPath = join(dir, "g.part");
+    const source = new PassThrough();
+    let sent = 0;
+    // 50 bytes every 10 ms is 500 per 100 ms window, well over the floor of 200.
+    const drip = setInterval(() => {
+      source.write(Buffer.alloc(50));
+      sent += 50;
+      if (sent === 2000) {
+        clearInterval(drip);
+        source.end();
+      }
+    }, 10);
+    const got = await receiveBody(source, {
+      tmpPath,
+      declared: 2000,
+      floor: { bytes: 200, windowMs: 100 },
+    });
+    expect(got.bytes).toBe(2000);
+  });
+
+  it("stops when its signal is aborted, keeping the reason as the cause", async () => {
+    const tmpPath = join(dir, "h.part");
+    const source = new PassThrough();
+    const stopper = new AbortController();
+    const p = receiveBody(source, { tmpPath, declared: 100, signal: stopper.signal });
+    source.write(Buffer.alloc(10));
+    setTimeout(() => stopper.abort("session ended"), 20);
+    const err = await failure(p);
+    expect(err.kind).toBe("stopped");
+    expect(err.cause).toBe("session ended");
+    expect(existsSync(tmpPath)).toBe(false);
+    source.destroy();
+  });
+
+  it("reports a source that fails while the file is being created as aborted, with no unhandled error", async () => {
+    const tmpPath = join(dir, "i.part");
+    const unhandled: unknown[] = [];
+    const onUncaught = (err: unknown) => unhandled.push(err);
+    process.on("uncaughtException", onUncaught);
+    try {
+      const source = new PassThrough();
+      const p = receiveBody(source, { tmpPath, declared: 100 });
+      // Synchronously, before the temporary file is open: the moment the old code crashed.
+      source.destroy(new Error("socket hang up"));
+      expect((await failure(p)).kind).toBe("aborted");
+      const early = new PassThrough();
+      early.destroy();
+      expect((await failure(receiveBody(early, { tmpPath, declared: 1 }))).kind).toBe("aborted");
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      process.off("uncaughtException", onUncaught);
+    }
+    expect(unhandled).toEqual([]);
+    expect(existsSync(tmpPath)).toBe(false);
   });
 
   it("refuses to overwrite an existing temporary file", async () => {

@@ -113,19 +113,38 @@ export function admissionProblem(
   return null;
 }
 
-/** Reads the usage that admission needs (call it inside the admitting transaction). */
-export function readUsage(db: Db, diskFree: number): Usage {
+/**
+ * Reads the usage that admission needs (call it inside the admitting transaction). A session
+ * past its deadline holds nothing, even before a sweep has revoked it.
+ */
+export function readUsage(db: Db, diskFree: number, now: number): Usage {
   const stored = db.prepare("SELECT COALESCE(SUM(size), 0) AS n FROM blobs").get() as {
     n: number;
   };
   const reserved = db
-    .prepare("SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels WHERE state = 'uploading'")
-    .get() as { n: number };
+    .prepare(
+      `SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels
+       WHERE state = 'uploading' AND expires_at > ?`,
+    )
+    .get(now) as { n: number };
+  // Live files, less those of timed-out sessions (a short range of the expiry index), keeps
+  // the main count on its covering index.
   const files = db
     .prepare(
       `SELECT COUNT(*) AS n FROM files f JOIN parcels p ON p.id = f.parcel_id
        WHERE p.state IN ('uploading','published','review')`,
     )
     .get() as { n: number };
-  return { storedBytes: stored.n, reservedBytes: reserved.n, files: files.n, diskFree };
+  const timedOut = db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM files f JOIN parcels p ON p.id = f.parcel_id
+       WHERE p.state = 'uploading' AND p.expires_at <= ?`,
+    )
+    .get(now) as { n: number };
+  return {
+    storedBytes: stored.n,
+    reservedBytes: reserved.n,
+    files: files.n - timedOut.n,
+    diskFree,
+  };
 }

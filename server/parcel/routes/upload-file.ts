@@ -4,7 +4,10 @@ import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
 import type { FileRow } from "../repos/parcels.js";
 import { secondsUntilUtcMidnight, type TrafficRepo } from "../repos/traffic.js";
-import { receiveBody, ReceiveError, type Received } from "../storage/receive.js";
+import { DEFAULT_FLOOR, receiveBody, ReceiveError, type Received } from "../storage/receive.js";
+
+/** How often a running PUT looks at its session (deadline passed, revoked, deleted). */
+const WATCH_MS = 1000;
 
 function fileView(f: FileRow) {
   return { id: f.id, name: f.name, size: f.size, state: f.state, sha256: f.sha256 };
@@ -39,6 +42,8 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
     else ctx.activity.reading.delete(sha256);
   };
 
+  const floor = ctx.options.uploadFloor ?? DEFAULT_FLOOR;
+
   const sessionOpen = (parcelId: string): boolean => {
     const p = parcelState.get(parcelId) as { state: string; expires_at: number } | undefined;
     return p !== undefined && p.state === "uploading" && p.expires_at > ctx.now();
@@ -64,7 +69,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
   return async (req: Request, res: Response) => {
     const parcelId = req.params.id as string;
     const actor = requireOwner(ctx, req, parcelId);
-    // Past its deadline counts as ended even while the sweep waits for another running PUT.
+    // Past its deadline counts as ended even before a sweep has revoked it.
     if (!sessionOpen(parcelId))
       throw new HttpError(409, "This parcel is no longer accepting uploads");
     const file = fileOf.get(req.params.file, parcelId) as FileRow | undefined;
@@ -97,12 +102,34 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
     ctx.activity.uploading.add(file.id);
     ctx.activity.uploadsActive++;
     const tmpPath = ctx.storage.tempPath(file.id);
+    // The session's end stops the transfer at once: the sweep stops it when it revokes the
+    // session, and this watch notices a deadline (on the service's clock), a revoke or a
+    // delete even when no other request comes in to run the sweep.
+    const stopper = new AbortController();
+    ctx.activity.uploadStops.set(file.id, () => stopper.abort());
+    const watch = setInterval(
+      () => {
+        try {
+          if (sessionOpen(parcelId)) return;
+          // A timed-out session is revoked and its reservation released right now.
+          ctx.sweep();
+        } catch (err) {
+          // The database closes on shutdown; the transfer ends either way.
+          ctx.log(`upload watch of file ${file.id}: ${String(err)}`);
+        }
+        stopper.abort();
+      },
+      Math.max(1, Math.min(WATCH_MS, floor.windowMs / 4)),
+    );
+    watch.unref();
     try {
       let got: Received;
       try {
         got = await receiveBody(req, {
           tmpPath,
           declared: file.size,
+          floor,
+          signal: stopper.signal,
           onBytes: (n) => {
             const now = ctx.now();
             if (traffic.add(ip, now, n) > limit) {
@@ -113,18 +140,16 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
           },
         });
       } catch (err) {
+        clearInterval(watch);
         traffic.flush();
         if (!(err instanceof ReceiveError)) throw err;
-        fail(req, actor, file, err.kind, err.bytes);
+        const reason = err.kind === "stopped" ? "session-ended" : err.kind;
+        fail(req, actor, file, reason, err.bytes);
+        // The rest of the body is not read: the connection is closed after the answer.
         res.setHeader("Connection", "close");
-        if (err.kind === "cut-off" && err.cause instanceof HttpError) throw err.cause;
-        if (err.kind === "too-long") throw new HttpError(413, err.message);
-        if (err.kind === "io") {
-          ctx.log(`upload of file ${file.id} failed: ${String(err.cause)}`);
-          throw new HttpError(500, "The file could not be stored", { cause: err });
-        }
-        throw new HttpError(400, err.message);
+        throw answerFor(ctx, file.id, err);
       }
+      clearInterval(watch);
       traffic.flush();
       if (!sessionOpen(parcelId)) {
         await ctx.storage.discard(tmpPath);
@@ -148,10 +173,34 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
       const now = fileOf.get(file.id, parcelId) as FileRow;
       res.json(fileView(now));
     } finally {
+      clearInterval(watch);
       // Counters first, synchronously, so they are settled before the client sees the answer.
+      ctx.activity.uploadStops.delete(file.id);
       ctx.activity.uploading.delete(file.id);
       ctx.activity.uploadsActive--;
       await ctx.storage.discard(tmpPath);
     }
   };
+}
+
+/** The answer to a body that could not be received. */
+function answerFor(ctx: ParcelContext, fileId: string, err: ReceiveError): HttpError {
+  switch (err.kind) {
+    case "cut-off":
+      return err.cause instanceof HttpError ? err.cause : new HttpError(400, err.message);
+    case "too-long":
+      return new HttpError(413, err.message);
+    case "slow":
+      return new HttpError(
+        408,
+        "The upload was too slow and has been stopped; send the whole file again",
+      );
+    case "stopped":
+      return new HttpError(409, "This parcel is no longer accepting uploads");
+    case "io":
+      ctx.log(`upload of file ${fileId} failed: ${String(err.cause)}`);
+      return new HttpError(500, "The file could not be stored", { cause: err });
+    default:
+      return new HttpError(400, err.message);
+  }
 }

@@ -4,9 +4,24 @@ import { Transform, type Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { crc32 } from "node:zlib";
 
-export type ReceiveFailure = "too-long" | "too-short" | "aborted" | "idle" | "cut-off" | "io";
+export type ReceiveFailure =
+  "too-long" | "too-short" | "aborted" | "slow" | "stopped" | "cut-off" | "io";
 
-const IDLE_MS = 120_000;
+/** Least progress a running transfer must make: `bytes` in every `windowMs`. */
+export interface RateFloor {
+  bytes: number;
+  windowMs: number;
+}
+
+/** 1 KiB per minute: anything slower holds a reservation and a file open for nothing. */
+export const DEFAULT_FLOOR: RateFloor = { bytes: 1024, windowMs: 60_000 };
+
+/**
+ * The floor is checked this many times per window, each time over the last whole window, so
+ * a client cannot dodge it by sending one burst per window just after a check.
+ */
+const FLOOR_CHECKS_PER_WINDOW = 10;
+
 /**
  * While bytes arrive, the data written so far is synced every this many bytes in the
  * background, so the disk works alongside the network and the final fsync is short.
@@ -36,8 +51,10 @@ export interface ReceiveOptions {
    * Throwing stops the transfer; the error is passed through as the `cause` of a `cut-off`.
    */
   onBytes?: (n: number) => void;
-  /** A transfer that sends nothing for this long is dropped (default 2 minutes). */
-  idleMs?: number;
+  /** A transfer that moves less than this is dropped as `slow` (default 1 KiB per minute). */
+  floor?: RateFloor;
+  /** Aborting it stops the transfer as `stopped`; the abort reason becomes the `cause`. */
+  signal?: AbortSignal;
 }
 
 export interface Received {
@@ -46,19 +63,29 @@ export interface Received {
   bytes: number;
 }
 
+const ignore = () => undefined;
+
 /**
  * Streams `source` into `tmpPath` with constant memory (pipe backpressure), hashing it with
  * sha256 and crc32 on the way, and fsyncs the file before resolving. The source is never
  * destroyed here, so the caller can still answer on the same connection; on failure the
  * partial file is removed and a `ReceiveError` says why.
+ *
+ * Whatever the client does (ends early, resets, stalls, sends too much), the failure comes
+ * back as this promise's rejection and never as an 'error' event nobody listens to: every
+ * stream created here has an error listener from its creation on, and the first reason the
+ * transfer stopped is kept, so a late second event cannot replace or escape it.
  */
 export async function receiveBody(source: Readable, opts: ReceiveOptions): Promise<Received> {
+  const floor = opts.floor ?? DEFAULT_FLOOR;
   const hash = createHash("sha256");
   let crc = 0;
   let bytes = 0;
   let syncedAt = 0;
   let syncing: Promise<void> | null = null;
   let handle: FileHandle | null = null;
+  let failure: ReceiveError | null = null;
+
   const meter = new Transform({
     highWaterMark: 256 * 1024,
     transform(chunk: Buffer, _enc, done) {
@@ -66,13 +93,18 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
         opts.onBytes?.(chunk.length);
       } catch (err) {
         bytes += chunk.length;
-        done(new ReceiveError("cut-off", "The transfer was cut off", bytes, { cause: err }));
+        done(
+          stopWith(new ReceiveError("cut-off", "The transfer was cut off", bytes, { cause: err })),
+        );
         return;
       }
       bytes += chunk.length;
-      idle.refresh();
       if (bytes > opts.declared) {
-        done(new ReceiveError("too-long", "The body is longer than the declared size", bytes));
+        done(
+          stopWith(
+            new ReceiveError("too-long", "The body is longer than the declared size", bytes),
+          ),
+        );
         return;
       }
       hash.update(chunk);
@@ -81,54 +113,101 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
         syncedAt = bytes;
         syncing = handle
           .datasync()
-          .catch(() => undefined)
+          .catch(ignore)
           .finally(() => (syncing = null));
       }
       done(null, chunk);
     },
   });
-  const onAbort = () => {
-    meter.destroy(new ReceiveError("aborted", "The client ended the transfer early", bytes));
+  // The pipeline below reports the meter's failures; this listener covers the moments it is
+  // not attached yet (the temporary file is being opened) or no longer (it has settled).
+  meter.on("error", ignore);
+
+  /** Records the first reason the transfer stopped and returns the one in force. */
+  function stopWith(err: ReceiveError): ReceiveError {
+    failure ??= err;
+    return failure;
+  }
+  const stop = (err: ReceiveError) => {
+    meter.destroy(stopWith(err));
   };
-  // A closed connection before the end of the body is an aborted upload.
+
+  // A connection closed before the end of the body (reset, half-close, abort) is an aborted
+  // upload, whether it is noticed through 'close' or 'error'.
   const onClose = () => {
-    if (!source.readableEnded) onAbort();
+    if (!source.readableEnded)
+      stop(new ReceiveError("aborted", "The client ended the transfer early", bytes));
   };
-  const onError = () => onAbort();
-  // A stalled client would otherwise hold the file (and its session) open forever.
-  const idle = setTimeout(() => {
-    meter.destroy(new ReceiveError("idle", "The transfer stalled", bytes));
-  }, opts.idleMs ?? IDLE_MS);
+  const onError = (err: unknown) =>
+    stop(new ReceiveError("aborted", "The client ended the transfer early", bytes, { cause: err }));
+  const onSignal = () =>
+    stop(
+      new ReceiveError("stopped", "The transfer was stopped", bytes, {
+        cause: opts.signal?.reason,
+      }),
+    );
+
+  // The rate floor: cumulative byte counts at the last checks; the oldest is one window ago.
+  const marks: number[] = [0];
+  const floorTimer = setInterval(
+    () => {
+      // Once the whole body is in, what remains (the final sync) is the disk's work.
+      if (source.readableEnded) return;
+      marks.push(bytes);
+      if (marks.length <= FLOOR_CHECKS_PER_WINDOW) return;
+      const windowStart = marks.shift() as number;
+      if (bytes - windowStart < floor.bytes)
+        stop(new ReceiveError("slow", "The transfer was too slow", bytes));
+    },
+    Math.max(1, floor.windowMs / FLOOR_CHECKS_PER_WINDOW),
+  );
+  floorTimer.unref();
+
   source.on("close", onClose);
   source.on("error", onError);
-  // Opened before any byte flows so a failure can never race the file's creation.
-  let sink: ReturnType<Awaited<ReturnType<typeof open>>["createWriteStream"]>;
-  try {
-    handle = await open(opts.tmpPath, "wx");
-    sink = handle.createWriteStream({ flush: true, highWaterMark: 256 * 1024 });
-  } catch (err) {
-    clearTimeout(idle);
+  opts.signal?.addEventListener("abort", onSignal, { once: true });
+  const detach = () => {
+    clearInterval(floorTimer);
     source.off("close", onClose);
     source.off("error", onError);
-    throw new ReceiveError("io", "The file could not be created", 0, { cause: err });
+    opts.signal?.removeEventListener("abort", onSignal);
+  };
+  // A source that failed before this function was called sends no further event.
+  if (source.destroyed && !source.readableEnded) onClose();
+  if (opts.signal?.aborted) onSignal();
+
+  // Opened before any byte flows so a failure can never race the file's creation.
+  try {
+    handle = await open(opts.tmpPath, "wx");
+  } catch (err) {
+    detach();
+    throw failure ?? new ReceiveError("io", "The file could not be created", 0, { cause: err });
   }
+  if (failure) {
+    // The client went away while the file was being created.
+    detach();
+    await handle.close().catch(ignore);
+    await unlink(opts.tmpPath).catch(ignore);
+    throw failure;
+  }
+  const sink = handle.createWriteStream({ flush: true, highWaterMark: 256 * 1024 });
+  sink.on("error", ignore);
   try {
     source.pipe(meter);
     await pipeline(meter, sink);
     await settle(sink);
   } catch (err) {
     source.unpipe(meter);
+    if (!sink.destroyed) sink.destroy();
     await settle(sink);
-    await unlink(opts.tmpPath).catch(() => undefined);
-    if (err instanceof ReceiveError) throw err;
+    await unlink(opts.tmpPath).catch(ignore);
+    if (failure) throw failure;
     throw new ReceiveError("io", "The file could not be written", bytes, { cause: err });
   } finally {
-    clearTimeout(idle);
-    source.off("close", onClose);
-    source.off("error", onError);
+    detach();
   }
   if (bytes < opts.declared) {
-    await unlink(opts.tmpPath).catch(() => undefined);
+    await unlink(opts.tmpPath).catch(ignore);
     throw new ReceiveError("too-short", "The body is shorter than the declared size", bytes);
   }
   return { sha256: hash.digest("hex"), crc32: crc >>> 0, bytes };
