@@ -3,7 +3,9 @@ import { HttpError } from "../../server/http/errors.js";
 import {
   admissionProblem,
   fileNameProblem,
+  nameKey,
   parseManifest,
+  printableName,
 } from "../../server/parcel/domain/admission.js";
 import { DEFAULT_POLICY, type Policy } from "../../server/parcel/domain/policy.js";
 
@@ -62,7 +64,81 @@ describe("fileNameProblem", () => {
   });
 });
 
+describe("invisible and text-direction characters in file names", () => {
+  const refused = [
+    0x061c,
+    ...Array.from({ length: 5 }, (_, i) => 0x200b + i),
+    ...Array.from({ length: 5 }, (_, i) => 0x202a + i),
+    ...Array.from({ length: 10 }, (_, i) => 0x2060 + i),
+    0xfeff,
+  ];
+
+  it("refuses every one of them, anywhere in the name", () => {
+    for (const cp of refused) {
+      const c = String.fromCodePoint(cp);
+      for (const name of [`${c}a.txt`, `a${c}.txt`, `a.txt${c}`])
+        expect(fileNameProblem(name), cp.toString(16)).toMatch(/text-direction/);
+    }
+  });
+
+  it("accepts their neighbours and ordinary non-Latin names", () => {
+    for (const cp of [0x061b, 0x200a, 0x2010, 0x2029, 0x202f, 0x205f, 0x206a, 0xfefe, 0xff01])
+      expect(fileNameProblem(`a${String.fromCodePoint(cp)}b`), cp.toString(16)).toBeNull();
+    for (const ok of ["عربي.txt", "עברית.pdf", "日本語.doc", "caf\u00e9.txt"])
+      expect(fileNameProblem(ok), ok).toBeNull();
+  });
+
+  it("shows a refused name with its hidden characters spelled out", () => {
+    expect(printableName("invoice\u202Efdp.exe")).toBe("invoice<U+202E>fdp.exe");
+    expect(printableName("a\u0000b\ud800")).toBe("a<U+0000>b<U+D800>");
+    expect(printableName("😀.png")).toBe("😀.png");
+    expect(printableName("😀".repeat(100))).toBe(`${"😀".repeat(80)}…`);
+  });
+});
+
+describe("nameKey", () => {
+  it("makes names equal after NFC normalisation and case folding the same key", () => {
+    const same = [
+      ["caf\u00e9.txt", "cafe\u0301.txt"],
+      ["CAF\u00c9.TXT", "cafe\u0301.txt"],
+      ["Report.PDF", "report.pdf"],
+      ["stra\u00dfe", "STRASSE"],
+      ["\u03a3\u03bf\u03c6\u03af\u03b1\u03c2", "\u03c3\u03bf\u03c6\u03af\u03b1\u03c3"],
+      ["\u212a.txt", "k.txt"],
+    ];
+    for (const [a, b] of same) expect(nameKey(a), `${a} / ${b}`).toBe(nameKey(b));
+    for (const [a, b] of [
+      ["cafe.txt", "caf\u00e9.txt"],
+      ["a.txt", "a.txt "],
+    ])
+      expect(nameKey(a)).not.toBe(nameKey(b));
+  });
+});
+
 describe("parseManifest", () => {
+  it("names the refused file and both colliding names in its messages", () => {
+    const message = (body: unknown) => {
+      try {
+        parseManifest(policy, body);
+      } catch (err) {
+        if (err instanceof HttpError) return err.message;
+        throw err;
+      }
+      return "";
+    };
+    expect(message({ files: [{ name: "a/b", size: 1 }] })).toBe(
+      'The name of file 1 ("a/b") is refused: a file name must not contain / or \\.',
+    );
+    expect(
+      message({
+        files: [
+          { name: "caf\u00e9.txt", size: 1 },
+          { name: "CAFE\u0301.TXT", size: 1 },
+        ],
+      }),
+    ).toMatch(/^The file names "caf\u00e9\.txt" and "CAFE\u0301\.TXT" are the same name/);
+  });
+
   it("applies the policy defaults", () => {
     const m = parseManifest(policy, {
       files: [

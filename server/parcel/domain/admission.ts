@@ -33,6 +33,13 @@ export interface Manifest {
 // C0, DEL and C1 control characters.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * Invisible format and text-direction characters: the Arabic letter mark, zero-width spaces
+ * and joiners, direction marks, embeddings and overrides, isolates, the word joiner and the
+ * byte order mark. They let a name show something other than what it is
+ * (`invoice\u202Efdp.exe` displays as `invoiceexe.pdf`).
+ */
+const FORMAT = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why a file name is refused, or null when it is acceptable. */
@@ -42,25 +49,60 @@ export function fileNameProblem(name: string): string | null {
   if (Buffer.byteLength(name, "utf8") > 255) return "a file name must be at most 255 bytes";
   if (name.includes("/") || name.includes("\\")) return "a file name must not contain / or \\";
   if (CONTROL.test(name)) return "a file name must not contain control characters";
+  if (FORMAT.test(name))
+    return "a file name must not contain invisible or text-direction characters";
   if (name === "." || name === "..") return "a file name must not be . or ..";
   return null;
 }
 
 /**
- * Validates a `POST /uploads` body against the policy (CONTRACT 2.5): shape and names -> 400,
- * a size over `max_file_bytes` or a total over `max_parcel_bytes` -> 413.
+ * A name as it can be shown safely in a message: control, format and lone surrogate
+ * characters are written as `<U+XXXX>` so the message cannot be reordered or hidden by them.
+ */
+export function printableName(name: string): string {
+  const chars = Array.from(name);
+  const shown = chars.length > 80 ? `${chars.slice(0, 80).join("")}…` : name;
+  // With the `u` flag the surrogate range matches only lone halves, never a valid pair.
+  return shown.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/gu,
+    (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}>`,
+  );
+}
+
+/**
+ * The key under which two names count as the same file: Unicode NFC (so a precomposed and a
+ * decomposed `é` agree) and then case folding. Lower-casing the upper-cased text folds the
+ * cases JavaScript can express (`ß` and `SS`, final and medial sigma, the Kelvin sign and `k`).
+ */
+export function nameKey(name: string): string {
+  return name.normalize("NFC").toUpperCase().toLowerCase().normalize("NFC");
+}
+
+/**
+ * Validates a `POST /uploads` body against the policy: shape and names -> 400, a size over
+ * `max_file_bytes` or a total over `max_parcel_bytes` -> 413.
  */
 export function parseManifest(policy: Policy, body: unknown): Manifest {
   const m = parseOr400(manifestSchema, body);
   if (m.files.length > policy.max_files)
     throw new HttpError(400, `A parcel may hold at most ${policy.max_files} files`);
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const [i, f] of m.files.entries()) {
     const problem = fileNameProblem(f.name);
-    if (problem) throw new HttpError(400, `Invalid files.${i}.name: ${problem}`);
-    const key = f.name.toLowerCase();
-    if (seen.has(key)) throw new HttpError(400, `Duplicate file name: ${f.name}`);
-    seen.add(key);
+    if (problem)
+      throw new HttpError(
+        400,
+        `The name of file ${i + 1} ("${printableName(f.name)}") is refused: ${problem}.`,
+      );
+    const key = nameKey(f.name);
+    const earlier = seen.get(key);
+    if (earlier !== undefined)
+      throw new HttpError(
+        400,
+        `The file names "${printableName(earlier)}" and "${printableName(f.name)}" are the same name written differently; every file needs its own name.`,
+      );
+    seen.set(key, f.name);
   }
   const days = m.days ?? policy.default_days;
   if (days > policy.max_days)
