@@ -68,9 +68,16 @@ export class Entries {
     );
   }
 
+  /**
+   * The entry whose origin equals a header value (`Origin`, `X-Service-Origin`), compared on
+   * the parsed origin: scheme and host are case-insensitive and a default port may be written
+   * out. Anything that is not a plain http(s) origin (`null`, a path, credentials, garbage)
+   * matches nothing.
+   */
   byOrigin(origin: string | undefined): Entry | undefined {
-    if (!origin) return undefined;
-    return this.list.find((e) => e.origin === origin);
+    const parsed = parseOriginHeader(origin);
+    if (parsed === null) return undefined;
+    return this.list.find((e) => e.origin === parsed);
   }
 
   /** Any entry whose host (host:port) equals the request's `Host`. */
@@ -88,7 +95,8 @@ export class Entries {
     const declared = req.get("x-service-origin");
     const fromHeader = this.byOrigin(declared);
     const origin = req.get("origin");
-    if (fromHeader && (origin === undefined || origin === fromHeader.origin)) return fromHeader;
+    if (fromHeader && (origin === undefined || this.byOrigin(origin) === fromHeader))
+      return fromHeader;
     const host = (req.get("host") ?? "").toLowerCase();
     const protocol = isEncrypted(req) ? "https:" : "http:";
     return (
@@ -96,6 +104,21 @@ export class Entries {
       this.list.find((e) => e.host === host)
     );
   }
+}
+
+/** The serialised origin of an `Origin`-style header value, or null when it is not one. */
+function parseOriginHeader(raw: string | undefined): string | null {
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  // An origin has no path at all; `http://host/` is tolerated, `http://host/x` is not.
+  if (url.username || url.password || url.search || url.hash || url.pathname !== "/") return null;
+  return url.origin;
 }
 
 export function isEncrypted(req: Request): boolean {

@@ -18,20 +18,22 @@ export function hostGuard(ctx: ParcelContext): RequestHandler {
 
 /**
  * State-changing requests need `Origin` equal to an entry origin; `X-Service-Origin`, when
- * sent, must equal `Origin` and be an entry; `Sec-Fetch-Site: cross-site` is refused.
+ * sent, must equal `Origin` and be an entry; `Sec-Fetch-Site: cross-site` is refused. Header
+ * values are compared the way HTTP defines them: the fetch site case-insensitively, origins on
+ * their parsed, lower-cased scheme, host and port. A value that does not parse is refused.
  */
 export function originGuard(ctx: ParcelContext): RequestHandler {
   return (req, _res, next) => {
-    if (req.get("sec-fetch-site") === "cross-site") {
+    if (req.get("sec-fetch-site")?.trim().toLowerCase() === "cross-site") {
       return next(new HttpError(403, "Cross-site requests are not allowed"));
     }
     if (SAFE.has(req.method)) return next();
     const origin = req.get("origin");
     if (!origin) return next(new HttpError(403, "The Origin header is required"));
-    if (!ctx.entries.byOrigin(origin))
-      return next(new HttpError(403, "This origin is not allowed"));
+    const entry = ctx.entries.byOrigin(origin);
+    if (!entry) return next(new HttpError(403, "This origin is not allowed"));
     const declared = req.get("x-service-origin");
-    if (declared !== undefined && (declared !== origin || !ctx.entries.byOrigin(declared))) {
+    if (declared !== undefined && ctx.entries.byOrigin(declared) !== entry) {
       return next(new HttpError(403, "X-Service-Origin must equal Origin and be an entry address"));
     }
     next();

@@ -123,21 +123,27 @@ export function auditSource(actor: Actor, ip: string): string {
 
 /**
  * Resolves the caller's right to manage a parcel: a Bearer manage_token, or the visitor cookie
- * of the parcel's owner. 404 for an unknown id, 401 without a credential, 403 for a credential
- * of another owner.
+ * of the parcel's owner. The credential is judged before the id, so an unknown id tells nothing
+ * to a caller without one: 401 without a valid credential (a Bearer token that matches no
+ * parcel, an unknown or expired visitor cookie, none at all); then 404 for an unknown id; 403
+ * for a valid credential of another owner. A presented Bearer token decides alone.
  */
 export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string): Actor {
   const row = ctx.db
     .prepare("SELECT token_hash AS tokenHash, owner_visitor AS owner FROM parcels WHERE id = ?")
     .get(parcelId) as { tokenHash: string; owner: string | null } | undefined;
   const token = bearerToken(req);
-  const visitor = currentVisitor(ctx, req);
-  if (!row) throw new HttpError(404, "No such parcel");
   if (token !== undefined) {
-    if (sha256Hex(token) === row.tokenHash) return { kind: "token" };
+    const hash = sha256Hex(token);
+    if (row && hash === row.tokenHash) return { kind: "token" };
+    const known = ctx.db.prepare("SELECT 1 FROM parcels WHERE token_hash = ? LIMIT 1").get(hash);
+    if (!known) throw new HttpError(401, "This manage token is not valid");
+    if (!row) throw new HttpError(404, "No such parcel");
     throw new HttpError(403, "This manage token belongs to another parcel");
   }
+  const visitor = currentVisitor(ctx, req);
   if (!visitor) throw new HttpError(401, "A visitor cookie or a manage token is required");
+  if (!row) throw new HttpError(404, "No such parcel");
   if (row.owner !== visitor.id) throw new HttpError(403, "This parcel belongs to someone else");
   return { kind: "visitor", id: visitor.id };
 }
