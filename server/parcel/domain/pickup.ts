@@ -16,8 +16,15 @@ import { signPickup, verifyPickup, type PickupGrant } from "./pickup-cookie.js";
 import { verifyPassword } from "./secrets.js";
 import { codeHash } from "./share.js";
 
-/** The window of the per-client pickup failure limit (CONTRACT 2.5). */
+/** The window of the pickup failure limits, per client and service-wide (10 minutes). */
 export const PICKUP_FAILURE_WINDOW = 600;
+
+/**
+ * Failed pickups (unknown codes, wrong passwords) of all clients together per window. Past it
+ * only clients that already hold a pickup cookie get through: guessing from many addresses at
+ * once stops, and recipients in the middle of a pickup are not locked out.
+ */
+export const PICKUP_SERVICE_BUDGET = 200;
 
 /** Who is picking up, for the audit log: the visitor behind a cookie, else anonymous. */
 export function pickupActor(ctx: ParcelContext, req: Request): Actor {
@@ -61,14 +68,45 @@ export function checkFailureLimit(ctx: ParcelContext, repo: PickupRepo, ip: stri
   });
 }
 
+/**
+ * 429 when every client's pickup failures together over the last 10 minutes reached the
+ * service-wide budget, unless this client holds a current pickup cookie. Retry-After is when
+ * enough failures have aged out of the window.
+ */
+export function checkServiceBudget(
+  ctx: ParcelContext,
+  repo: PickupRepo,
+  req: Request,
+  budget = PICKUP_SERVICE_BUDGET,
+): void {
+  const now = ctx.now();
+  const count = repo.serviceFailures(now, PICKUP_FAILURE_WINDOW);
+  if (count < budget || holdsPickup(ctx, req)) return;
+  const oldest = repo.serviceFailureTime(now, PICKUP_FAILURE_WINDOW, count - budget) ?? now;
+  throw new HttpError(429, "Too many failed pickup attempts on this service; try again later", {
+    headers: { "Retry-After": String(Math.max(1, oldest + PICKUP_FAILURE_WINDOW - now)) },
+  });
+}
+
+/** Whether the request carries a pickup cookie that still opens its parcel's current code. */
+function holdsPickup(ctx: ParcelContext, req: Request): boolean {
+  const value = readCookie(ctx, req, PICKUP_COOKIE);
+  const grant = value ? verifyPickup(ctx.keys.cookie, value, ctx.now()) : null;
+  if (!grant) return false;
+  const parcel = getParcel(ctx.db, grant.parcelId);
+  return parcel !== undefined && parcel.code_gen === grant.codeGen;
+}
+
 const passwordRequired = (message: string) =>
   new HttpError(401, message, { extra: { password_required: true } });
 
 /**
- * `POST /pickup/resolve` (CONTRACT 2.5): finds the parcel behind a code and checks its
- * password. Unknown codes and wrong non-empty passwords count toward the client's limit (a
- * missing password does not); wrong passwords also count per parcel, and the one that reaches
- * `password_attempts` locks the parcel (`review`). Returns the parcel as it now stands.
+ * `POST /pickup/resolve`: finds the parcel behind a code and checks its password. Unknown
+ * codes and wrong non-empty passwords count toward the client's limit and the service-wide
+ * budget (a missing password does not); both are checked and a failure is recorded before
+ * the slow password check, so parallel guesses cannot slip past them. Wrong passwords also
+ * count per parcel, and the one that reaches `password_attempts` locks the parcel (`review`).
+ * Returns the parcel as it now stands.
  */
 export async function resolvePickup(
   ctx: ParcelContext,
@@ -79,6 +117,7 @@ export async function resolvePickup(
   const ip = clientIp(req);
   const actor = pickupActor(ctx, req);
   checkFailureLimit(ctx, repo, ip);
+  checkServiceBudget(ctx, repo, req);
   const plain = normalizeCode(input.code);
   const hash = plain === null ? null : codeHash(ctx, plain);
   const found = hash === null ? undefined : repo.findByCodeHash(hash);

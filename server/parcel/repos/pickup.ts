@@ -12,6 +12,8 @@ const KIND = "pickup";
 export class PickupRepo {
   private readonly byCode;
   private readonly failureTimes;
+  private readonly serviceFailureCount;
+  private readonly serviceFailureAt;
   private readonly addFailureStmt;
   private readonly dropFailureStmt;
   private readonly wrongStmt;
@@ -30,6 +32,14 @@ export class PickupRepo {
     );
     this.failureTimes = db.prepare(
       `SELECT time FROM failures WHERE kind = '${KIND}' AND client = ? AND time > ? ORDER BY time`,
+    );
+    // Service-wide: `+kind` keeps the planner on the time index, which reads only the
+    // window's rows (the kind index would walk every pickup failure of the last day).
+    this.serviceFailureCount = db.prepare(
+      `SELECT COUNT(*) AS n FROM failures WHERE +kind = '${KIND}' AND time > ?`,
+    );
+    this.serviceFailureAt = db.prepare(
+      `SELECT time FROM failures WHERE +kind = '${KIND}' AND time > ? ORDER BY time LIMIT 1 OFFSET ?`,
     );
     this.addFailureStmt = db.prepare(
       `INSERT INTO failures (kind, client, time) VALUES ('${KIND}', ?, ?)`,
@@ -70,6 +80,18 @@ export class PickupRepo {
     return (this.failureTimes.all(client, now - windowSeconds) as Array<{ time: number }>).map(
       (r) => r.time,
     );
+  }
+
+  /** How many failures of every client fall inside the window ending now. */
+  serviceFailures(now: number, windowSeconds: number): number {
+    return (this.serviceFailureCount.get(now - windowSeconds) as { n: number }).n;
+  }
+
+  /** Time of the failure at `index` (0 = oldest) among every client's inside the window. */
+  serviceFailureTime(now: number, windowSeconds: number, index: number): number | null {
+    const row = this.serviceFailureAt.get(now - windowSeconds, index) as
+      { time: number } | undefined;
+    return row ? row.time : null;
   }
 
   /** Records one failure; returns its row id (so a provisional one can be taken back). */

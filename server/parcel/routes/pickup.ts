@@ -18,7 +18,7 @@ const resolveSchema = z.object({
 });
 
 /**
- * The recipient side (CONTRACT 2.5): `POST /pickup/resolve`, `GET /pickup`,
+ * The recipient side: `POST /pickup/resolve`, `GET /pickup`,
  * `GET|HEAD /pickup/files/:file/download` and `GET|HEAD /pickup/archive`.
  */
 export function pickupRouter(ctx: ParcelContext): Router {
