@@ -56,6 +56,32 @@ function compiled(inp: CoreInput) {
   return { ...out, doc: parse(out.yaml) as Record<string, unknown> };
 }
 
+const LAN = { lanIP: "192.168.1.2", lanCIDR: "192.168.1.0/24" };
+
+interface Listener {
+  name: string;
+  type: string;
+  listen?: string;
+  port: number;
+  udp?: boolean;
+}
+
+/**
+ * Every address the compiled configuration makes mihomo listen on, as mihomo derives it:
+ * the mixed-port listener (127.0.0.1 unless `allow-lan`, then `bind-address`, "*" = all),
+ * each `listeners:` entry (no `listen` = 0.0.0.0), DNS and the controller.
+ */
+function listenAddresses(doc: Record<string, unknown>): string[] {
+  const bind = String(doc["bind-address"] ?? "*");
+  const mixedHost = doc["allow-lan"] === true ? bind : "127.0.0.1";
+  const out = [`${mixedHost}:${String(doc["mixed-port"])}`];
+  for (const l of (doc.listeners ?? []) as Listener[])
+    out.push(`${l.listen ?? "0.0.0.0"}:${l.port}`);
+  out.push(String((doc.dns as { listen?: string }).listen ?? ""));
+  out.push(String(doc["external-controller"]));
+  return out;
+}
+
 const rule = (over: Partial<RuleRecord>): RuleRecord => ({
   id: "r".repeat(24),
   type: "DOMAIN",
@@ -66,25 +92,27 @@ const rule = (over: Partial<RuleRecord>): RuleRecord => ({
 });
 
 describe("compileConfig", () => {
-  it("writes listeners, controller, secret, profile and DNS", () => {
+  it("writes listeners, controller, secret, profile and DNS, all on loopback by default", () => {
     const { doc } = compiled(input({ mixedPort: 7891, dnsPort: 1054 }));
     expect(doc["mixed-port"]).toBe(7891);
-    expect(doc["allow-lan"]).toBe(true);
-    expect(doc["bind-address"]).toBe("*");
+    expect(doc["allow-lan"]).toBe(false);
+    expect(doc["bind-address"]).toBe("127.0.0.1");
+    expect(doc["lan-allowed-ips"]).toEqual(["127.0.0.0/8", "::1/128"]);
+    expect(doc.listeners).toBeUndefined();
     expect(doc["external-controller"]).toBe("127.0.0.1:19090");
     expect(doc.secret).toBe("s3cret");
     expect(doc.mode).toBe("rule");
     expect(doc["log-level"]).toBe("info");
     expect(doc.profile).toMatchObject({ "store-selected": false });
-    expect(doc.dns).toMatchObject({ enable: true, listen: "0.0.0.0:1054" });
+    expect(doc.dns).toMatchObject({ enable: true, listen: "127.0.0.1:1054" });
     expect((doc.dns as { nameserver: string[] }).nameserver.length).toBeGreaterThan(0);
     expect(doc.tun).toBeUndefined();
   });
 
   it("switches to direct mode when the proxy is off, keeping DNS and TUN", () => {
-    const { doc } = compiled(input({ proxyEnabled: false, tunEnabled: true, dnsPort: 53 }));
+    const { doc } = compiled(input({ proxyEnabled: false, tunEnabled: true, dnsPort: 53, ...LAN }));
     expect(doc.mode).toBe("direct");
-    expect(doc.dns).toMatchObject({ enable: true, listen: "0.0.0.0:53" });
+    expect(doc.dns).toMatchObject({ enable: true, listen: "192.168.1.2:53" });
     expect(doc.tun).toMatchObject({ enable: true });
   });
 
@@ -148,6 +176,74 @@ describe("compileConfig", () => {
     const auto = (doc["proxy-groups"] as Group[]).find((g) => g.name === "AUTO") as Group;
     expect(auto.proxies).toEqual(["REJECT"]);
     expect(auto.use).toBeUndefined();
+  });
+});
+
+describe("compileConfig: where the core listens", () => {
+  const combos = [false, true].flatMap((lan) => [false, true].map((tun) => ({ lan, tun })));
+
+  it.each(combos)(
+    "never listens on every interface (LAN address $lan, TUN $tun)",
+    ({ lan, tun }) => {
+      const settings: Partial<Settings> = {
+        mixedPort: 7890,
+        dnsPort: tun ? 53 : 1053,
+        tunEnabled: tun,
+        ...(lan ? { ...LAN, gateway: "192.168.1.1", interface: "eth0" } : {}),
+      };
+      const { doc } = compiled(input(settings));
+      const addrs = listenAddresses(doc);
+      for (const a of addrs) {
+        expect(a).not.toMatch(/^(\*|0\.0\.0\.0|::|\[::\]|):/);
+      }
+      const dns = tun ? 53 : 1053;
+      expect(addrs).toEqual(
+        lan
+          ? ["127.0.0.1:7890", "192.168.1.2:7890", `192.168.1.2:${dns}`, "127.0.0.1:19090"]
+          : ["127.0.0.1:7890", `127.0.0.1:${dns}`, "127.0.0.1:19090"],
+      );
+      expect(doc["allow-lan"]).toBe(false);
+      expect(doc["bind-address"]).toBe("127.0.0.1");
+      expect(doc["lan-allowed-ips"]).toEqual(
+        lan ? ["192.168.1.0/24", "127.0.0.0/8", "::1/128"] : ["127.0.0.0/8", "::1/128"],
+      );
+      expect(doc["lan-disallowed-ips"]).toBeUndefined();
+      // Nothing anywhere in the file names "every address".
+      const yaml = compileConfig(input(settings), { controllerPort: 19090, secret: "s" }).yaml;
+      expect(yaml).not.toMatch(/(^|[^\d.])0\.0\.0\.0|['"]\*['"]|\[::\]|::\/0/);
+    },
+  );
+
+  it("adds one mixed listener on the LAN address, with its address spelled out", () => {
+    const { doc } = compiled(input({ ...LAN, mixedPort: 7999 }));
+    expect(doc.listeners).toEqual([
+      { name: "gatehouse-lan", type: "mixed", listen: "192.168.1.2", port: 7999, udp: true },
+    ]);
+  });
+
+  it.each([
+    ["unspecified", "0.0.0.0"],
+    ["broadcast", "255.255.255.255"],
+    ["multicast", "239.1.2.3"],
+    ["the loopback address itself", "127.0.0.1"],
+    ["not an address", "gateway.lan"],
+  ])("keeps to loopback when the LAN address is %s (%s)", (_what, lanIP) => {
+    const { doc } = compiled(input({ lanIP, lanCIDR: "192.168.1.0/24" }));
+    expect(listenAddresses(doc)).toEqual(["127.0.0.1:7890", "127.0.0.1:1053", "127.0.0.1:19090"]);
+    expect(doc["lan-allowed-ips"]).toEqual(["127.0.0.0/8", "::1/128"]);
+  });
+
+  it("admits loopback only when the LAN network is missing or admits every address", () => {
+    for (const lanCIDR of ["", "0.0.0.0/0", "not a cidr"]) {
+      const { doc } = compiled(input({ lanIP: "10.1.2.3", lanCIDR }));
+      expect(doc["lan-allowed-ips"], lanCIDR).toEqual(["127.0.0.0/8", "::1/128"]);
+      expect((doc.listeners as Listener[])[0].listen).toBe("10.1.2.3");
+    }
+  });
+
+  it("writes the LAN network in canonical form", () => {
+    const { doc } = compiled(input({ lanIP: "10.1.2.3", lanCIDR: "10.1.2.3/16" }));
+    expect(doc["lan-allowed-ips"]).toEqual(["10.1.0.0/16", "127.0.0.0/8", "::1/128"]);
   });
 });
 

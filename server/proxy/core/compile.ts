@@ -1,4 +1,6 @@
+import { isIPv4 } from "node:net";
 import { stringify } from "yaml";
+import { normaliseCidr } from "../store/net.js";
 import {
   GROUP_AUTO,
   GROUP_PROXY,
@@ -8,6 +10,7 @@ import {
   providerName,
   type CoreInput,
   type RuleRecord,
+  type Settings,
 } from "../types.js";
 
 /** Name of the TUN device the compiled config asks for, so status can find it. */
@@ -29,6 +32,69 @@ export const INTERNAL_CIDRS = [
   "ff00::/8",
 ];
 export const INTERNAL_SUFFIXES = ["local", "lan"];
+
+/** Where the gateway's own programs reach the core from; always allowed in. */
+export const LOOPBACK = "127.0.0.1";
+export const LOOPBACK_CIDRS = ["127.0.0.0/8", "::1/128"];
+/** Name of the extra mixed listener on the LAN address. */
+export const LAN_LISTENER = "gatehouse-lan";
+
+/**
+ * The LAN address the core listens on besides loopback, or null. Settings validation accepts
+ * any IPv4 text, so only a single unicast address qualifies here: `0.0.0.0` would mean every
+ * interface (the open proxy this avoids), broadcast and multicast addresses mean none, and
+ * `127.0.0.1` is served by the loopback listener already.
+ */
+export function lanListenAddress(settings: Settings): string | null {
+  const ip = settings.lanIP.trim();
+  if (!isIPv4(ip) || ip === LOOPBACK) return null;
+  const first = Number(ip.split(".")[0]);
+  if (first === 0 || first >= 224) return null;
+  return ip;
+}
+
+/**
+ * The listening part of the configuration: the mixed port and DNS on loopback, and on the
+ * LAN address only when one is set, never on every interface.
+ *
+ * mihomo's `mixed-port` listener binds one address (`bind-address` with `allow-lan: true`,
+ * else 127.0.0.1), so it stays on loopback (`allow-lan: false`; `bind-address` pinned too,
+ * should anything switch `allow-lan` on through the controller) and the LAN address gets a
+ * mixed listener of its own under `listeners:`. That entry must name its address: without
+ * `listen` mihomo binds it to 0.0.0.0. `lan-allowed-ips` (checked by mihomo for the default
+ * listener and for listeners without their own users, whatever `allow-lan` says) admits the
+ * LAN network and loopback only; the default admits every address.
+ */
+function compileInbound(settings: Settings): Record<string, unknown> {
+  const lan = lanListenAddress(settings);
+  const cidr = lan && settings.lanCIDR ? normaliseCidr(settings.lanCIDR) : null;
+  // A zero-length prefix (0.0.0.0/0, ::/0) would admit the whole internet again.
+  const lanNet = cidr && !cidr.endsWith("/0") ? cidr : null;
+  const inbound: Record<string, unknown> = {
+    "mixed-port": settings.mixedPort,
+    "allow-lan": false,
+    "bind-address": LOOPBACK,
+    "lan-allowed-ips": [...(lanNet ? [lanNet] : []), ...LOOPBACK_CIDRS],
+  };
+  if (lan) {
+    inbound.listeners = [
+      { name: LAN_LISTENER, type: "mixed", listen: lan, port: settings.mixedPort, udp: true },
+    ];
+  }
+  return inbound;
+}
+
+/**
+ * mihomo's DNS server listens on one address: the LAN address when one is set (the LAN's
+ * clients are pointed at it), else loopback. The gateway itself does not depend on this
+ * listener: requests through the mixed port hand host names to the core, which resolves
+ * them with its own upstream servers; with TUN on, `dns-hijack` answers every port-53 query
+ * routed through the TUN device (the gateway's included) whatever this address is; and the
+ * gateway can still query its own LAN address directly.
+ */
+function dnsListen(settings: Settings): string {
+  return `${lanListenAddress(settings) ?? LOOPBACK}:${settings.dnsPort}`;
+}
 
 export interface CompileOptions {
   controllerPort: number;
@@ -143,9 +209,7 @@ export function compileConfig(input: CoreInput, opts: CompileOptions): CompiledC
   if (use.length > 0) proxy.use = use;
 
   const config: Record<string, unknown> = {
-    "mixed-port": settings.mixedPort,
-    "allow-lan": true,
-    "bind-address": "*",
+    ...compileInbound(settings),
     mode: settings.proxyEnabled ? "rule" : "direct",
     "log-level": "info",
     ipv6: true,
@@ -154,7 +218,7 @@ export function compileConfig(input: CoreInput, opts: CompileOptions): CompiledC
     profile: { "store-selected": false, "store-fake-ip": false },
     dns: {
       enable: true,
-      listen: `0.0.0.0:${settings.dnsPort}`,
+      listen: dnsListen(settings),
       ipv6: false,
       "enhanced-mode": settings.tunEnabled ? "fake-ip" : "redir-host",
       "fake-ip-range": "198.18.0.1/16",
