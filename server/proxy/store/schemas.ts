@@ -4,6 +4,7 @@ import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
 import type { Settings } from "../types.js";
+import { lanListenAddress } from "../core/compile.js";
 import { isIp, normaliseCidr, normaliseHostname } from "./net.js";
 
 export const ID_PATTERN = /^[0-9a-f]{24}$/;
@@ -73,6 +74,14 @@ export function validateSettings(raw: unknown, machine: MachineContext): Setting
     const cidr = normaliseCidr(s.lanCIDR);
     if (!cidr || !s.lanCIDR.includes("/")) bad("lanCIDR must be a CIDR such as 192.168.1.0/24");
     s.lanCIDR = cidr ?? s.lanCIDR;
+    if (s.lanCIDR.endsWith("/0")) bad("lanCIDR must be the LAN, not every address");
+  }
+  // The core listens on lanIP and admits lanCIDR there (see compile.ts).
+  if (s.lanIP) {
+    if (!lanListenAddress(s)) bad("lanIP must be a unicast address other than 127.0.0.1");
+    if (!s.lanCIDR) bad("lanIP needs lanCIDR, the network of the LAN clients");
+    const bits = s.lanCIDR.split("/")[1];
+    if (normaliseCidr(`${s.lanIP}/${bits}`) !== s.lanCIDR) bad("lanIP must lie inside lanCIDR");
   }
   if (s.tunEnabled) {
     if (s.dnsPort !== 53) bad("dnsPort must be 53 when TUN is enabled");
