@@ -153,6 +153,13 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     "UPDATE parcels SET state = 'revoked', ended_at = ?, reserved_bytes = 0 WHERE state = 'uploading'",
   ).run(now);
   storage.clearTemp();
+  // Bytes without a row (a crash between the two steps of storing or reclaiming a blob) are
+  // reachable by nothing and counted nowhere: they go now, before any upload can start.
+  const recorded = db.prepare("SELECT sha256 FROM blobs WHERE sha256 > ? AND sha256 < ?").pluck();
+  const orphans = storage.removeUnknown(
+    (prefix) => new Set(recorded.all(prefix, `${prefix}g`) as string[]),
+  );
+  if (orphans > 0) log(`removed ${orphans} stored file(s) no blob record refers to`);
   ctx.audit(null, { kind: "anonymous" }, "system.start", "system", { version: VERSION });
 
   const generatedAdminPassword = await ensureAdmin(ctx, options);

@@ -109,6 +109,26 @@ export class BlobStore {
     }
   }
 
+  /**
+   * Deletes every blob file `known` (the recorded hashes under one two-letter prefix) does not
+   * list: bytes a crash left between a blob's row and its file, since reclamation deletes the
+   * row before the bytes and an upload links the bytes before writing the row. Only safe while
+   * no upload runs, so start-up recovery calls it. Returns how many files went.
+   */
+  removeUnknown(known: (prefix: string) => Set<string>): number {
+    let n = 0;
+    for (const dir of readdirSync(this.blobDir, { withFileTypes: true })) {
+      if (!dir.isDirectory()) continue;
+      const keep = known(dir.name);
+      for (const name of readdirSync(join(this.blobDir, dir.name))) {
+        if (keep.has(name)) continue;
+        rmSync(join(this.blobDir, dir.name, name), { force: true, recursive: true });
+        n++;
+      }
+    }
+    return n;
+  }
+
   openRead(sha256: string, highWaterMark = 256 * 1024): ReadStream {
     return createReadStream(this.pathOf(sha256), { highWaterMark });
   }

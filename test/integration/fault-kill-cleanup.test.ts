@@ -1,0 +1,199 @@
+import Database from "better-sqlite3";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { blobFilesOnDisk, checkParcelStore, openReadOnly } from "../helpers/fault-invariants.js";
+import {
+  createUpload,
+  MiB,
+  publishedParcel,
+  recipient,
+  sha256,
+  type Upload,
+} from "../helpers/fault-parcel.js";
+import { seedEndedParcels } from "../helpers/fault-seed.js";
+import {
+  Client,
+  parcelAdmin,
+  startService,
+  type ServiceProcess,
+} from "../helpers/fault-service.js";
+
+/**
+ * SIGKILL of the real headless parcel service while `POST /admin/cleanup` works through
+ * thousands of ended parcels, then a restart on the same data dir: the store must be whole,
+ * the live parcels untouched, and the next cleanup must finish the job.
+ */
+const ENDED = 6000;
+const running: ServiceProcess[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.kill()));
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function start(dataDir: string): Promise<{ svc: ServiceProcess; url: string }> {
+  const svc = await startService({ dataDir, only: "parcel" });
+  running.push(svc);
+  return { svc, url: svc.parcelUrl as string };
+}
+
+interface Live {
+  up: Upload;
+  bodies: Buffer[];
+  code: string;
+}
+
+/**
+ * A data dir with two live parcels (uploaded through the service) and `ENDED` ended ones
+ * (written into the stopped store), some of which share the live parcels' blobs.
+ */
+async function storeWithEndedParcels(): Promise<{ dir: string; live: Live[] }> {
+  const dir = mkdtempSync(join(tmpdir(), "gh-fault-"));
+  dirs.push(dir);
+  const { svc, url } = await start(dir);
+  const owner = new Client(url);
+  const live = [
+    await publishedParcel(owner, { "a.bin": 300 * 1024 }, { downloads: 5 }),
+    await publishedParcel(owner, { "b.bin": 200 * 1024 }, { downloads: 5 }),
+  ];
+  expect(await svc.stop()).toBe(0);
+  seedEndedParcels(
+    dir,
+    ENDED,
+    live.map((l) => ({ sha256: sha256(l.bodies[0]), size: l.bodies[0].length })),
+  );
+  return { dir, live };
+}
+
+interface Counts {
+  parcels: number;
+  blobRows: number;
+}
+
+/**
+ * Starts a full cleanup, watches its progress through a second (read-only) connection and
+ * freezes the service (SIGSTOP) the moment `when` holds; answers the counts at the frozen
+ * moment. The caller then kills it.
+ */
+async function freezeCleanup(
+  svc: ServiceProcess,
+  url: string,
+  dir: string,
+  when: (c: Counts) => boolean,
+): Promise<Counts> {
+  const admin = await parcelAdmin(url);
+  const db = openReadOnly(join(dir, "parcel", "parcel.db"));
+  const read = (): Counts => ({
+    parcels: (db.prepare("SELECT COUNT(*) AS n FROM parcels").get() as { n: number }).n,
+    blobRows: (db.prepare("SELECT COUNT(*) AS n FROM blobs").get() as { n: number }).n,
+  });
+  let answered = false;
+  admin.request("POST", "/api/v1/admin/cleanup").then(
+    () => (answered = true),
+    () => undefined,
+  );
+  try {
+    const end = Date.now() + 20_000;
+    while (!when(read())) {
+      if (answered) throw new Error("the cleanup finished before the moment was reached");
+      if (Date.now() > end) throw new Error("the cleanup never reached the moment");
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    process.kill(svc.pid, "SIGSTOP");
+    return read();
+  } finally {
+    db.close();
+  }
+}
+
+/** After the restart: invariants hold, live parcels download intact, cleanup completes. */
+async function checkRecovered(dir: string, live: Live[]) {
+  const { svc, url } = await start(dir);
+  for (const l of live) {
+    const reader = await recipient(url, l.code);
+    const r = await reader.request("GET", `/api/v1/pickup/files/${l.up.files[0].id}/download`);
+    expect(r.status).toBe(200);
+    expect(sha256(r.body)).toBe(sha256(l.bodies[0]));
+  }
+  const admin = await parcelAdmin(url);
+  await admin.expect(200, "POST", "/api/v1/admin/cleanup");
+  expect(await svc.stop()).toBe(0);
+  const report = checkParcelStore(dir);
+  expect(report.problems).toEqual([]);
+  expect(report.temp).toEqual([]);
+  expect(report.reclaimable).toEqual([]);
+  // Only the live parcels and their two blobs are left.
+  expect(report.blobRows).toBe(2);
+  expect(report.blobFiles).toBe(2);
+  const db = openReadOnly(join(dir, "parcel", "parcel.db"));
+  expect((db.prepare("SELECT COUNT(*) AS n FROM parcels").get() as { n: number }).n).toBe(2);
+  db.close();
+}
+
+describe("SIGKILL during cleanup, then restart", () => {
+  it("kills while cleanup deletes ended records: nothing live is lost and the next cleanup finishes", async () => {
+    const { dir, live } = await storeWithEndedParcels();
+    const { svc, url } = await start(dir);
+    const total = ENDED + live.length;
+    const at = await freezeCleanup(svc, url, dir, (c) => c.parcels < total);
+    // Frozen mid-way through the records: some ended parcels gone, others still there.
+    expect(at.parcels).toBeGreaterThan(live.length);
+    expect(at.parcels).toBeLessThan(total);
+    await svc.kill();
+    const report = checkParcelStore(dir);
+    expect(report.problems).toEqual([]);
+    await checkRecovered(dir, live);
+  });
+
+  it("kills while cleanup deletes unreferenced blobs: no bytes without a row, none missing", async () => {
+    const { dir, live } = await storeWithEndedParcels();
+    const blobs = blobFilesOnDisk(dir).size;
+    const { svc, url } = await start(dir);
+    const at = await freezeCleanup(svc, url, dir, (c) => c.blobRows < blobs / 2);
+    expect(at.parcels).toBe(live.length);
+    expect(at.blobRows).toBeGreaterThan(live.length);
+    await svc.kill();
+    await checkRecovered(dir, live);
+  });
+
+  it("removes at start what a crash can leave between two steps: bytes whose row is gone, partial uploads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gh-fault-"));
+    dirs.push(dir);
+    let { svc, url } = await start(dir);
+    const owner = new Client(url);
+    const kept = await publishedParcel(owner, { "kept.bin": 100 * 1024 });
+    const open: Upload = await createUpload(owner, { "open.bin": MiB });
+    await svc.kill();
+
+    // What a kill leaves when it lands between a blob's row and its bytes (the row deleted by
+    // reclamation, or the bytes linked into place by an upload before its row was written),
+    // and a temporary file an upload was writing.
+    const orphan = randomBytes(5000);
+    const sha = sha256(orphan);
+    mkdirSync(join(dir, "parcel", "blobs", sha.slice(0, 2)), { recursive: true });
+    writeFileSync(join(dir, "parcel", "blobs", sha.slice(0, 2), sha), orphan);
+    writeFileSync(join(dir, "parcel", "tmp", `${open.files[0].id}.abc123.part`), orphan);
+    const before = checkParcelStore(dir);
+    expect(before.problems).toEqual([`blob file without a blobs row: ${sha.slice(0, 2)}/${sha}`]);
+    expect(before.temp).toHaveLength(1);
+
+    ({ svc, url } = await start(dir));
+    const reader = await recipient(url, kept.code);
+    const r = await reader.request("GET", `/api/v1/pickup/files/${kept.up.files[0].id}/download`);
+    expect(sha256(r.body)).toBe(sha256(kept.bodies[0]));
+    expect(await svc.stop()).toBe(0);
+    const after = checkParcelStore(dir, { hashContent: true });
+    expect(after.problems).toEqual([]);
+    expect(after.temp).toEqual([]);
+    expect(after.blobFiles).toBe(1);
+    const db = new Database(join(dir, "parcel", "parcel.db"), { readonly: true });
+    expect(db.prepare("SELECT state FROM parcels WHERE id = ?").get(open.id)).toEqual({
+      state: "revoked",
+    });
+    db.close();
+  });
+});
