@@ -29,6 +29,7 @@ export class SqlProxyStore implements ProxyStore {
     this.subscriptions = new SubscriptionsRepo(db);
     this.rules = new RulesRepo(db);
     this.snapshots = new SnapshotStore(proxyDir);
+    this.snapshots.recover(this.subscriptions.rows().map((r) => r.id));
     this.getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
     this.setMeta = db.prepare(
       "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

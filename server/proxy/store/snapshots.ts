@@ -3,6 +3,7 @@ import {
   fchmodSync,
   fsyncSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -77,6 +78,23 @@ export class SnapshotStore {
   remove(id: string): void {
     this.cache.delete(id);
     rmSync(this.file(id), { force: true });
+  }
+
+  /**
+   * Start-up recovery: drops what a crash can leave behind, namely staged snapshots that were
+   * never committed and snapshots of subscriptions whose deletion was committed before the
+   * file went. Call before any refresh runs. Returns how many files went.
+   */
+  recover(subscriptionIds: Iterable<string>): number {
+    const keep = new Set([...subscriptionIds].map((id) => `${id}.json`));
+    let n = 0;
+    for (const name of readdirSync(this.dir)) {
+      const staged = name.startsWith(".") && name.endsWith(".tmp");
+      if (!staged && (!name.endsWith(".json") || keep.has(name))) continue;
+      rmSync(join(this.dir, name), { force: true });
+      n++;
+    }
+    return n;
   }
 
   private syncDir(): void {
