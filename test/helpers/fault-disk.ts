@@ -44,12 +44,14 @@ export function tmpfsUnavailable(): string | null {
   }
 }
 
+let fillers = 0;
+
 /**
  * Fills the file system behind `dir` with one file until only about `leave` bytes are free
  * (a disk filled by something else than the service). Returns the file's path.
  */
 export function fillDisk(dir: string, leave: number): string {
-  const file = join(dir, "filler");
+  const file = join(dir, `filler-${++fillers}`);
   const fd = openSync(file, "w");
   const chunk = Buffer.alloc(1024 * 1024, 0x5a);
   try {

@@ -133,6 +133,19 @@ describe.skipIf(unavailable !== null)(
       });
       expect(more.status).toBe(507);
 
+      // Not one byte left (even the database cannot grow): requests that must write fail,
+      // none ends the process, and /health still answers.
+      const last = fillDisk(mount, 0);
+      expect(freeBytes(mount)).toBe(0);
+      const pickup = await new Client(url).request("POST", "/api/v1/pickup/resolve", {
+        body: { code: existing.code },
+      });
+      expect([200, 500, 507]).toContain(pickup.status);
+      expect([500, 507]).toContain((await putFile(owner, up, 0, body)).status);
+      expect((await owner.request("GET", "/api/v1/health")).status).toBe(200);
+      expect(svc?.exited()).toBe(false);
+      rmSync(last);
+
       // Space comes back: the same file, retried in full, is stored.
       rmSync(filler);
       const retried = await putFile(owner, up, 0, body);
