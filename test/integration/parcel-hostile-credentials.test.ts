@@ -84,6 +84,32 @@ describe("owner credentials are judged before the parcel id", () => {
     );
   });
 
+  it("answers 404 to the owner's token once cleanup removed the parcel, and 401 to tokens issued for nothing", async () => {
+    await setup();
+    const revoke = await h.request("POST", `/parcels/${theirs.id}/revoke`, {
+      jar: new CookieJar(),
+      headers: bearer(theirs.manage_token),
+    });
+    expect(revoke.status).toBe(200);
+    const admin = new CookieJar();
+    const login = await h.request("POST", "/admin/login", {
+      jar: admin,
+      body: { username: "admin", password: "admin-password-1" },
+    });
+    expect(login.status).toBe(200);
+    expect((await h.request("POST", "/admin/cleanup", { jar: admin })).json.parcels).toBe(1);
+    const as = (token: string, id: string) =>
+      h.request("GET", `/uploads/${id}`, { jar: new CookieJar(), headers: bearer(token) });
+    expect((await as(theirs.manage_token, theirs.id)).status).toBe(404);
+    // The same token names nothing else, and a token of the right shape issued by nobody
+    // is no credential at all.
+    expect((await as(theirs.manage_token, "no-such-parcel")).status).toBe(401);
+    expect((await as(theirs.manage_token, mine.id)).status).toBe(401);
+    const nonce = theirs.manage_token.slice(0, 22);
+    expect((await as(`${nonce}${"A".repeat(43)}`, theirs.id)).status).toBe(401);
+    expect((await as(mine.manage_token, mine.id)).status).toBe(200);
+  });
+
   it("still lets the owner in by cookie and by token", async () => {
     await setup();
     expect((await h.request("GET", `/uploads/${mine.id}`, { jar: visitorJar })).status).toBe(200);

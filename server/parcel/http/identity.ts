@@ -3,6 +3,7 @@ import { appendSetCookie, parseCookies, serializeCookie } from "../../http/cooki
 import { HttpError } from "../../http/errors.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { randomId, randomToken, sha256Hex } from "../domain/secrets.js";
+import { issuedFor } from "../domain/manage-token.js";
 
 export const VISITOR_COOKIE = "pt_visitor";
 export const PICKUP_COOKIE = "pt_pickup";
@@ -126,7 +127,8 @@ export function auditSource(actor: Actor, ip: string): string {
  * of the parcel's owner. The credential is judged before the id, so an unknown id tells nothing
  * to a caller without one: 401 without a valid credential (a Bearer token that matches no
  * parcel, an unknown or expired visitor cookie, none at all); then 404 for an unknown id; 403
- * for a valid credential of another owner. A presented Bearer token decides alone.
+ * for a valid credential of another owner. A presented Bearer token decides alone; one issued
+ * for this very id still counts as valid after cleanup removed the parcel (404).
  */
 export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string): Actor {
   const row = ctx.db
@@ -136,6 +138,9 @@ export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string)
   if (token !== undefined) {
     const hash = sha256Hex(token);
     if (row && hash === row.tokenHash) return { kind: "token" };
+    // The owner's own token of a parcel whose record cleanup removed: it is gone, not foreign.
+    if (!row && issuedFor(ctx.keys.cookie, token, parcelId))
+      throw new HttpError(404, "No such parcel");
     const known = ctx.db.prepare("SELECT 1 FROM parcels WHERE token_hash = ? LIMIT 1").get(hash);
     if (!known) throw new HttpError(401, "This manage token is not valid");
     if (!row) throw new HttpError(404, "No such parcel");

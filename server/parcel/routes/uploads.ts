@@ -2,7 +2,8 @@ import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { admissionProblem, parseManifest, readUsage } from "../domain/admission.js";
-import { randomId, randomToken, sha256Hex, hashPassword } from "../domain/secrets.js";
+import { issueManageToken } from "../domain/manage-token.js";
+import { randomId, sha256Hex, hashPassword } from "../domain/secrets.js";
 import { issueCode, shareFields } from "../domain/share.js";
 import { jsonBody } from "../http/guards.js";
 import { clientIp, currentVisitor, requireOwner } from "../http/identity.js";
@@ -54,8 +55,8 @@ export function uploadsRouter(ctx: ParcelContext): Router {
     }
     const visitor = currentVisitor(ctx, req);
     const passwordHash = manifest.password ? await hashPassword(manifest.password) : null;
-    const token = randomToken();
     const id = randomId();
+    const token = issueManageToken(ctx.keys.cookie, id);
     const files = manifest.files.map((f) => ({ id: randomId(), name: f.name, size: f.size }));
     const expiresAt = ctx.now() + SESSION_SECONDS;
     // Admission reads usage and reserves in one transaction, so two concurrent sessions
