@@ -1,0 +1,256 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { SESSION_COOKIE, type ProxyAccess } from "../../server/proxy/auth/guards.js";
+import {
+  isStateChanging,
+  routeKey,
+  runRoute,
+  send,
+  staleRecipes,
+  unknownParts,
+  type AccessRules,
+  type Headers,
+  type MatrixModel,
+  type RawReply,
+  type Recipe,
+} from "../helpers/hostile-matrix.js";
+import { FakeCore, FakeFeeds, PASSWORD, startProxy } from "./proxy-api-harness.js";
+
+/**
+ * Every route of the proxy service's route table, called the right way and then with one
+ * hostile change at a time: no or unknown session, a foreign Origin or X-Service-Origin,
+ * Sec-Fetch-Site: cross-site, no CSRF token, another letter case, a trailing slash, an unknown
+ * Host.
+ */
+
+const FEED_URL = "http://feeds.matrix.test/nodes";
+const RULE = { type: "DOMAIN-SUFFIX", value: "matrix.example", action: "DIRECT" };
+
+async function listen(server: http.Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+// The update check reads this instead of the real release source.
+const releases = http.createServer((_req, res) => {
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ tag_name: "v1.19.0", html_url: "http://127.0.0.1/release" }));
+});
+const releasePort = await listen(releases);
+// A port nothing listens on: the connectivity test fails at once instead of leaving the machine.
+const closed = http.createServer();
+const closedPort = await listen(closed);
+await new Promise<void>((resolve) => closed.close(() => resolve()));
+
+const feeds = new FakeFeeds();
+feeds.responses.set(FEED_URL, JSON.stringify([{ name: "matrix-node", type: "ss" }]));
+const h = await startProxy({
+  core: new FakeCore(),
+  feeds,
+  coreReleaseURL: `http://127.0.0.1:${releasePort}/latest`,
+});
+await h.setup();
+{
+  const settings = (await h.request("GET", "/settings")).json as Record<string, unknown>;
+  const r = await h.request("PUT", "/settings", { body: { ...settings, mixedPort: closedPort } });
+  if (r.status !== 200) throw new Error(`PUT /settings answered ${r.status}: ${r.text}`);
+}
+afterAll(async () => {
+  await h.close();
+  await new Promise<void>((resolve) => releases.close(() => resolve()));
+});
+
+type Json = RawReply & { json: unknown };
+
+interface ProxyFixture {
+  /** `svc_session=<value>` of a session of its own. */
+  cookie: string;
+  csrf: string;
+  call(method: string, path: string, body?: unknown): Promise<Json>;
+  subscription(): Promise<string>;
+  rule(): Promise<string>;
+  node(): Promise<string>;
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => (made ??= make());
+}
+
+const host = `127.0.0.1:${h.port}`;
+
+async function call(method: string, path: string, body: unknown, extra: Headers): Promise<Json> {
+  const headers: Headers = { host, ...extra };
+  if (isStateChanging(method)) headers.origin = h.origin;
+  let payload: Buffer | undefined;
+  if (body !== undefined) {
+    payload = Buffer.from(JSON.stringify(body));
+    headers["content-type"] = "application/json";
+  }
+  const reply = await send(h.port, { method, path: `/api/v1${path}`, headers, body: payload });
+  let json: unknown;
+  try {
+    json = JSON.parse(reply.text);
+  } catch {
+    json = undefined;
+  }
+  return { ...reply, json };
+}
+
+function must(r: Json, what: string): Json {
+  if (r.status !== 200) throw new Error(`fixture: ${what} answered ${r.status}: ${r.text}`);
+  return r;
+}
+
+/** A session of its own, and the objects a route's parameters name, made when first asked. */
+async function fixture(): Promise<ProxyFixture> {
+  const login = must(await call("POST", "/auth/login", { password: PASSWORD }, {}), "login");
+  const line = (login.headers["set-cookie"] ?? []).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  if (!line) throw new Error("fixture: login set no session cookie");
+  const cookie = line.split(";")[0];
+  const csrf = (login.json as { csrf: string }).csrf;
+  const fx: ProxyFixture = {
+    cookie,
+    csrf,
+    call: (method, path, body) => call(method, path, body, { cookie, "x-csrf-token": csrf }),
+    subscription: once(async () => {
+      const body = { name: "matrix feed", url: FEED_URL, intervalHours: 0 };
+      const id = (
+        must(await fx.call("POST", "/subscriptions", body), "POST /subscriptions").json as {
+          id: string;
+        }
+      ).id;
+      must(await fx.call("POST", `/subscriptions/${id}/refresh`), "refresh");
+      return id;
+    }),
+    rule: once(async () => {
+      const made = must(await fx.call("POST", "/rules", RULE), "POST /rules");
+      return (made.json as { id: string }).id;
+    }),
+    node: once(async () => {
+      const sub = await fx.subscription();
+      const nodes = must(await fx.call("GET", "/nodes"), "GET /nodes").json as Array<{
+        id: string;
+      }>;
+      const node = nodes.find((n) => n.id.startsWith(`${sub}/`));
+      if (!node) throw new Error("fixture: the refreshed subscription has no node");
+      return node.id;
+    }),
+  };
+  return fx;
+}
+
+const json = (value: unknown) => ({ json: value });
+const NO_CORE = "no core is connected in this matrix, so the route answers 503 once admitted";
+
+const RECIPES: Record<string, Recipe<ProxyFixture>> = {
+  "POST /auth/setup": {
+    body: () => json({ token: "matrix setup token", password: PASSWORD }),
+    status: { code: 400, why: "the service is set up already, which the route itself says" },
+  },
+  "POST /auth/login": { body: () => json({ password: PASSWORD }) },
+  "POST /auth/logout": { consumes: true },
+  // The same password again: the caller's session stays, every other one ends.
+  "PUT /auth/password": {
+    body: () => json({ currentPassword: PASSWORD, password: PASSWORD }),
+    consumes: true,
+  },
+  "POST /subscriptions": {
+    body: () => json({ name: "matrix created", url: FEED_URL, intervalHours: 0 }),
+  },
+  "PUT /subscriptions/:id": {
+    body: () => json({ name: "matrix edited", url: FEED_URL, intervalHours: 0 }),
+  },
+  "DELETE /subscriptions/:id": { consumes: true },
+  "POST /nodes/select": { body: () => json({ mode: "auto" }) },
+  "POST /nodes/test": { body: async (fx) => json({ ids: [await fx.node()] }) },
+  "POST /rules": { body: () => json(RULE) },
+  "PUT /rules/order": {
+    body: async (fx) => {
+      const list = must(await fx.call("GET", "/rules"), "GET /rules").json as {
+        custom: Array<{ id: string }>;
+      };
+      return json({ ids: list.custom.map((r) => r.id) });
+    },
+  },
+  "PUT /rules/:id": { body: () => json({ ...RULE, value: "edited.matrix.example" }) },
+  "DELETE /rules/:id": { consumes: true },
+  "PUT /settings": {
+    body: async (fx) => json(must(await fx.call("GET", "/settings"), "GET /settings").json),
+  },
+  "POST /system/restore": {
+    body: async (fx) => json(must(await fx.call("GET", "/system/backup"), "GET backup").json),
+  },
+  "POST /system/service": { body: () => json({ action: "stop" }) },
+  "POST /system/connectivity/test": { body: () => json({ siteId: "github" }) },
+  "GET /connections": { status: { code: 503, why: NO_CORE } },
+  "DELETE /connections": { status: { code: 503, why: NO_CORE } },
+  "DELETE /connections/:id": { status: { code: 503, why: NO_CORE } },
+};
+
+const unknownSession = () => randomBytes(32).toString("base64url");
+const sessionRules = (open: boolean): AccessRules<ProxyFixture> => ({
+  open,
+  credential: (fx) => ({ cookie: fx.cookie }),
+  wrong: () => [
+    {
+      label: "unknown session cookie",
+      headers: { cookie: `${SESSION_COOKIE}=${unknownSession()}` },
+    },
+  ],
+});
+const ACCESS: Record<ProxyAccess, AccessRules<ProxyFixture>> = {
+  open: sessionRules(true),
+  session: sessionRules(false),
+};
+
+const model: MatrixModel<ProxyAccess, ProxyFixture> = {
+  port: h.port,
+  rules: {
+    crossSiteEveryMethod: false,
+    csrfHeader: "x-csrf-token",
+    csrfRequired: (route) => route.access === "session",
+    anyHost: () => false,
+    foreignOrigin: "http://evil.example",
+    serviceOriginMismatches: [
+      { label: "another name of this machine", value: `http://localhost:${h.port}` },
+      { label: "foreign", value: "http://evil.example" },
+    ],
+    unknownHost: `evil.example:${h.port}`,
+  },
+  access: ACCESS,
+  params: {
+    "subscriptions/:id": (fx) => fx.subscription(),
+    "rules/:id": (fx) => fx.rule(),
+    // Connection ids come from a running core; none runs here, and the route answers 503
+    // before it looks at the id.
+    "connections/:id": () => "matrix-connection-1",
+  },
+  recipes: RECIPES,
+  routes: h.service.ctx.routes.routes,
+  fixture,
+  baseHeaders: (route, fx) => ({
+    host,
+    ...(isStateChanging(route.method) ? { origin: h.origin, "x-csrf-token": fx.csrf } : {}),
+  }),
+};
+
+const routes = model.routes;
+
+describe("hostile request matrix of the proxy service", () => {
+  it("knows the access kind and parameters of every route in the table", () => {
+    expect(routes.length).toBeGreaterThan(30);
+    expect(routes.flatMap((r) => unknownParts(model, r))).toEqual([]);
+    expect(staleRecipes(model, routes)).toEqual([]);
+  });
+
+  for (const route of routes) {
+    it(`${routeKey(route)} (${route.access}) answers each variation as the rules say`, async () => {
+      const outcomes = await runRoute(model, route);
+      expect(outcomes.filter((o) => !o.ok).map((o) => o.message)).toEqual([]);
+      expect(outcomes.length).toBeGreaterThan(10);
+    });
+  }
+});
