@@ -4,6 +4,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, openDatabase, type Db } from "../../server/db/open.js";
+import {
+  buildFresh,
+  buildState,
+  earlierStates,
+  healthOf,
+  rowsOf,
+  schemaOf,
+  stateName,
+} from "../helpers/migration-history.js";
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "../../server/proxy/migrations");
 let dir: string;
@@ -43,5 +52,64 @@ describe("proxy migrations", () => {
         )
         .run(),
     ).toThrow();
+  });
+});
+
+/** Rows a proxy database holds: settings, the administrator, a session, limits, feeds, rules. */
+function seedProxy(db: Db, version: number, step: number): void {
+  if (version < 1) return;
+  const meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+  meta.run(`settings.${step}`, JSON.stringify({ mixed_port: 7890 + step }));
+  if (step === 0) {
+    db.prepare("INSERT INTO admin (id, password_hash, created_at) VALUES (1, 'scrypt$x', 5)").run();
+    db.prepare(
+      "INSERT INTO sessions (id_hash, csrf, created_at, expires_at) VALUES ('h', 'c', 5, 9e12)",
+    ).run();
+  }
+  db.prepare("INSERT INTO login_failures (ip, at) VALUES ('192.168.1.9', ?)").run(1000 + step);
+  db.prepare(
+    `INSERT INTO subscriptions (id, position, name, url, enabled, interval_hours, node_count)
+     VALUES (?, ?, 'feed', 'https://feed.example/sub', 1, 12, 3)`,
+  ).run(`s${step}`, step);
+  db.prepare(
+    "INSERT INTO rules (id, position, type, value, action, enabled) VALUES (?, ?, 'DOMAIN-SUFFIX', 'lan', 'DIRECT', 1)",
+  ).run(`r${step}`, step);
+}
+
+describe("proxy database upgrades", () => {
+  const states = earlierStates("proxy");
+  it.each(states.map((s, i) => [stateName(s), i] as const))(
+    "brings %s to the current schema with every row kept",
+    (_name, index) => {
+      dir = mkdtempSync(join(tmpdir(), "gatehouse-proxy-hist-"));
+      const fresh = buildFresh(join(dir, "fresh"), "proxy");
+      db = buildState(join(dir, "state"), states[index], seedProxy);
+      try {
+        const before = rowsOf(db);
+        expect(migrate(db, MIGRATIONS)).toBe(schemaOf(fresh).userVersion);
+        expect(schemaOf(db)).toEqual(schemaOf(fresh));
+        expect(healthOf(db)).toEqual({ integrity: [{ integrity_check: "ok" }], foreignKeys: [] });
+        const after = rowsOf(db);
+        expect(Object.fromEntries(Object.keys(before).map((t) => [t, after[t]]))).toEqual(before);
+        expect(Object.keys(after).filter((t) => !(t in before) && after[t].length > 0)).toEqual([]);
+      } finally {
+        fresh.close();
+      }
+    },
+  );
+
+  it("starts from an empty database among the earlier states", () => {
+    expect(states.map(stateName)[0]).toBe("an empty database");
+  });
+
+  it("keeps every row of a current database when it starts again", () => {
+    dir = mkdtempSync(join(tmpdir(), "gatehouse-proxy-hist-"));
+    db = buildFresh(dir, "proxy");
+    seedProxy(db, 1, 0);
+    seedProxy(db, 1, 1);
+    const before = { schema: schemaOf(db), rows: rowsOf(db) };
+    expect(before.rows.rules).toHaveLength(2);
+    migrate(db, MIGRATIONS);
+    expect({ schema: schemaOf(db), rows: rowsOf(db) }).toEqual(before);
   });
 });
