@@ -70,7 +70,10 @@ export function startService(opts: ServiceOptions): Promise<ServiceProcess> {
     pid: proc.pid ?? -1,
     parcelUrl: lineValue(/^parcel service listening on (http:\/\/\S+)$/m),
     proxyUrl: lineValue(/^proxy service listening on (http:\/\/\S+)$/m),
-    setupToken: lineValue(/^proxy setup token: (\S+)$/m),
+    // Read when asked: the token line may arrive in a later chunk than the listening line.
+    get setupToken() {
+      return lineValue(/^proxy setup token: (\S+)$/m);
+    },
     output: () => out,
     exited: () => exitCode !== undefined,
     async kill() {
@@ -87,10 +90,7 @@ export function startService(opts: ServiceOptions): Promise<ServiceProcess> {
     const started = Date.now();
     const poll = (): void => {
       const h = handle();
-      const ready =
-        (!wantParcel || h.parcelUrl !== null) &&
-        (!wantProxy || (h.proxyUrl !== null && /^proxy service listening/m.test(out)));
-      // The setup token line follows the proxy line in the same write, when there is one.
+      const ready = (!wantParcel || h.parcelUrl !== null) && (!wantProxy || h.proxyUrl !== null);
       if (ready) return resolve(h);
       if (exitCode !== undefined) {
         return reject(new Error(`the service exited (${exitCode}) before listening:\n${out}`));
@@ -205,13 +205,16 @@ export async function parcelAdmin(url: string): Promise<Client> {
 export async function proxyConsole(svc: ServiceProcess): Promise<Client> {
   if (!svc.proxyUrl) throw new Error("the proxy service is not running");
   const c = new Client(svc.proxyUrl);
-  const r = svc.setupToken
-    ? await c.expect<{ csrf: string }>(200, "POST", "/api/v1/auth/setup", {
-        body: { token: svc.setupToken, password: PROXY_PASSWORD },
-      })
-    : await c.expect<{ csrf: string }>(200, "POST", "/api/v1/auth/login", {
-        body: { password: PROXY_PASSWORD },
-      });
+  const status = await c.expect<{ initialized: boolean }>(200, "GET", "/api/v1/auth/status");
+  let r: { csrf: string };
+  if (status.initialized) {
+    r = await c.expect(200, "POST", "/api/v1/auth/login", { body: { password: PROXY_PASSWORD } });
+  } else {
+    await until(() => svc.setupToken !== null, "the setup token was printed");
+    r = await c.expect(200, "POST", "/api/v1/auth/setup", {
+      body: { token: svc.setupToken, password: PROXY_PASSWORD },
+    });
+  }
   c.csrf = r.csrf;
   return c;
 }
