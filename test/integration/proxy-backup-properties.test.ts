@@ -62,15 +62,23 @@ const state = fc.record({ settings, subscriptions, rules });
 
 /** One field of a valid state made wrong: a wrong type, out of range, or an unknown member. */
 const broken = fc.tuple(state, fc.nat(), fc.nat()).map(([s, pick, how]) => {
-  const copy = structuredClone(s) as Record<string, unknown> & typeof s;
+  const copy = structuredClone(s) as {
+    settings: Record<string, unknown>;
+    subscriptions: unknown[];
+    rules: unknown[];
+  };
   const bad: unknown[] = ["", -1, 1e9, null, [], {}, "x".repeat(5000), true];
   const value = bad[how % bad.length];
   const targets: Array<() => void> = [
-    () => ((copy.settings as Record<string, unknown>).mixedPort = value),
-    () => ((copy.settings as Record<string, unknown>).testURL = "ftp://nowhere"),
-    () => ((copy.settings as Record<string, unknown>).unknownSetting = 1),
-    () => ((copy.settings as Record<string, unknown>).testTimeoutMS = 99),
-    () => (copy.subscriptions = [...copy.subscriptions, { ...copy.subscriptions[0], name: "" }]),
+    () => (copy.settings.mixedPort = value),
+    () => (copy.settings.testURL = "ftp://nowhere"),
+    () => (copy.settings.unknownSetting = 1),
+    () => (copy.settings.testTimeoutMS = 99),
+    () =>
+      (copy.subscriptions = [
+        ...copy.subscriptions,
+        { ...(copy.subscriptions[0] as object), name: "" },
+      ]),
     () =>
       (copy.rules = [
         ...copy.rules,
