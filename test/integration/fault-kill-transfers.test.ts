@@ -62,6 +62,20 @@ function parcelRow(dir: string, id: string) {
   }
 }
 
+/** The download audit records, oldest first, read behind the service's back. */
+function auditActions(dir: string): string[] {
+  const db = openReadOnly(join(dir, "parcel", "parcel.db"));
+  try {
+    return (
+      db
+        .prepare("SELECT action FROM audit WHERE action LIKE 'download.%' ORDER BY id")
+        .all() as Array<{ action: string }>
+    ).map((r) => r.action);
+  } finally {
+    db.close();
+  }
+}
+
 /** Stops the service (SIGTERM) and asserts the store's invariants and an empty temp dir. */
 async function stopAndCheck(svc: ServiceProcess, dir: string) {
   expect(await svc.stop()).toBe(0);
@@ -138,6 +152,8 @@ describe("SIGKILL during transfers, then restart", () => {
     await svc.kill();
     dl.drop();
     expect(parcelRow(dir, up.id)).toMatchObject({ state: "published", downloads_left: 1 });
+    // The kill landed mid-body: the service had started the download and not finished it.
+    expect(auditActions(dir)).toEqual(["download.start"]);
 
     ({ svc, url } = await start(dir));
     const owner2 = new Client(url);
