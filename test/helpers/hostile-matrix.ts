@@ -50,7 +50,8 @@ export interface HostileRules<A extends string> {
   foreignOrigin: string;
   /** `X-Service-Origin` values that do not match the request's `Origin`. */
   serviceOriginMismatches: Array<{ label: string; value: string }>;
-  unknownHost: string;
+  /** `Host` values that name no entry of the service. */
+  unknownHosts: Array<{ label: string; value: string }>;
 }
 
 export interface MatrixModel<A extends string, F> {

@@ -140,10 +140,12 @@ export function casesFor<A extends string, F>(
     status: 404,
     build: (b) => ({ ...b.request, path: `${b.fill(API_PREFIX + route.path)}/${b.query}` }),
   });
-  cases.push({
-    label: "unknown Host",
-    ...refusedIf(!rules.anyHost(route), 421),
-    build: (b) => withHeaders(b, (h) => (h.host = rules.unknownHost)),
-  });
+  for (const { label, value } of rules.unknownHosts) {
+    cases.push({
+      label: `unknown Host (${label})`,
+      ...refusedIf(!rules.anyHost(route), 421),
+      build: (b) => withHeaders(b, (h) => (h.host = value)),
+    });
+  }
   return cases;
 }

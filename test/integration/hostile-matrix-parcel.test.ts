@@ -212,7 +212,11 @@ const model: MatrixModel<ParcelAccess, ParcelFixture> = {
       { label: "another entry", value: `http://localhost:${h.port}` },
       { label: "foreign", value: "http://evil.example" },
     ],
-    unknownHost: `evil.example:${h.port}`,
+    unknownHosts: [
+      { label: "foreign name", value: `evil.example:${h.port}` },
+      // A URL parser reads `evil.example@` as user info; the Host is still not this machine.
+      { label: "this machine after an @", value: `evil.example@127.0.0.1:${h.port}` },
+    ],
   },
   access: ACCESS,
   // `:id` names a parcel after `uploads` and `parcels`, a file after `files`.

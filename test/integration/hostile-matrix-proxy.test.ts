@@ -218,7 +218,11 @@ const model: MatrixModel<ProxyAccess, ProxyFixture> = {
       { label: "another name of this machine", value: `http://localhost:${h.port}` },
       { label: "foreign", value: "http://evil.example" },
     ],
-    unknownHost: `evil.example:${h.port}`,
+    unknownHosts: [
+      { label: "foreign name", value: `evil.example:${h.port}` },
+      // A URL parser reads `evil.example@` as user info; the Host is still not this machine.
+      { label: "this machine after an @", value: `evil.example@127.0.0.1:${h.port}` },
+    ],
   },
   access: ACCESS,
   params: {

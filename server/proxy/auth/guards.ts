@@ -68,7 +68,10 @@ export const sameOriginGuard: RequestHandler = (req, _res, next) => {
 
 /** A `Host` header's host name without port and brackets, lower-cased; null when malformed. */
 export function hostName(host: string | undefined): string | null {
-  if (!host) return null;
+  // Only the characters of `name[:port]` and `[ipv6]:port`: the URL parser would read the part
+  // before an `@` as user info and drop a `/`, `?` or `#` tail, so `evil.example@localhost`
+  // or `localhost/x` would pass as `localhost`.
+  if (!host || !/^[a-z0-9._\-:[\]]+$/i.test(host)) return null;
   try {
     return new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "").toLowerCase();
   } catch {
