@@ -178,7 +178,7 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
 
   // Opened before any byte flows so a failure can never race the file's creation.
   try {
-    handle = await open(opts.tmpPath, "wx");
+    handle = await open(opts.tmpPath, "wx", 0o600);
   } catch (err) {
     detach();
     throw failure ?? new ReceiveError("io", "The file could not be created", 0, { cause: err });
