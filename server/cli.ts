@@ -1,5 +1,6 @@
 import { ConfigError, parseConfig, prepareDataDir, USAGE } from "./config.js";
 import { startGatehouse } from "./host.js";
+import { createLogger } from "./log.js";
 
 /** Headless entry: `npm run serve -- [options]`. */
 async function main(): Promise<void> {
@@ -25,7 +26,8 @@ async function main(): Promise<void> {
 
   let running;
   try {
-    running = await startGatehouse(config, (line) => console.log(line));
+    // JSON log lines go to stderr; stdout keeps the start-up lines below and nothing else.
+    running = await startGatehouse(config, createLogger({ level: config.logLevel }));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     console.error(

@@ -3,6 +3,7 @@ import { homedir, networkInterfaces } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
 
 /** Everything `npm run serve` (and the desktop app) needs to start the services. */
 export interface GatehouseConfig {
@@ -22,6 +23,8 @@ export interface GatehouseConfig {
   proxy: boolean;
   adminUser: string;
   adminPassword: string | undefined;
+  /** Least severe level written to the JSON log on stderr. */
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}
@@ -114,6 +117,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --core-service process|systemd, --core-unit NAME
   --core-release-url URL    update check source (GATEHOUSE_CORE_RELEASE_URL)
   --parcel-only, --proxy-only
+  --log-level LEVEL         ${LOG_LEVELS.join(", ")} (GATEHOUSE_LOG_LEVEL; default ${DEFAULT_LOG_LEVEL});
+                            JSON lines on stderr, one per request with its X-Request-Id
 Environment: GATEHOUSE_ADMIN_USER, GATEHOUSE_ADMIN_PASSWORD set the parcel administrator.`;
 
 /** Parses the command line and environment; throws ConfigError for anything unusable. */
@@ -142,6 +147,7 @@ export function parseConfig(
         "core-release-url": { type: "string" },
         "parcel-only": { type: "boolean" },
         "proxy-only": { type: "boolean" },
+        "log-level": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -189,6 +195,9 @@ export function parseConfig(
   } catch {
     throw new ConfigError(`--core-release-url must be a URL, not "${releaseURL}"`);
   }
+  const logLevel = values["log-level"] ?? (env.GATEHOUSE_LOG_LEVEL || DEFAULT_LOG_LEVEL);
+  if (!isLogLevel(logLevel))
+    throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${logLevel}"`);
   return {
     dataDir: resolve(values["data-dir"] ?? env.GATEHOUSE_DATA_DIR ?? defaultDataDir(env)),
     host,
@@ -206,6 +215,7 @@ export function parseConfig(
     proxy: !values["parcel-only"],
     adminUser: env.GATEHOUSE_ADMIN_USER || "admin",
     adminPassword: env.GATEHOUSE_ADMIN_PASSWORD || undefined,
+    logLevel,
   };
 }
 

@@ -1,5 +1,6 @@
 import { parseConfig, prepareDataDir } from "./config.js";
 import { startGatehouse } from "./host.js";
+import { createLogger } from "./log.js";
 
 /**
  * Entry of the services when the desktop app hosts them in a child process. Options come as
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
     const config = parseConfig(process.argv.slice(2));
     if (config === "help") return;
     prepareDataDir(config.dataDir);
-    const running = await startGatehouse(config, (line) => console.log(line));
+    const running = await startGatehouse(config, createLogger({ level: config.logLevel }));
     post({
       type: "ready",
       dataDir: config.dataDir,

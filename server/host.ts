@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Express } from "express";
+import type { Logger } from "pino";
 import { APP_ROOT, deriveEntries, type GatehouseConfig } from "./config.js";
 import { loadOrCreateCertificate } from "./tls.js";
 import { createParcelService, type ParcelService } from "./parcel/service.js";
@@ -65,7 +66,8 @@ export function staticDir(): string | undefined {
  */
 export async function startGatehouse(
   config: GatehouseConfig,
-  log: (line: string) => void,
+  /** The process's JSON logger; each service logs through a child that names it. */
+  logger: Logger,
 ): Promise<RunningGatehouse> {
   const servers: AnyServer[] = [];
   let parcelService: ParcelService | null = null;
@@ -107,7 +109,7 @@ export async function startGatehouse(
         adminUser: config.adminUser,
         adminPassword: config.adminPassword,
         staticDir: ui,
-        log,
+        logger: logger.child({ service: "parcel" }),
       });
       app = parcelService.app;
       parcelInfo = {
@@ -136,7 +138,7 @@ export async function startGatehouse(
         staticDir: ui,
         // Names the operator gave for this machine (IP literals of it are accepted anyway).
         allowedHosts: [config.host, ...config.entries.map((e) => new URL(e).hostname)],
-        log,
+        logger: logger.child({ service: "proxy" }),
       });
       proxyService.setOwnPort(port);
       app = proxyService.app;

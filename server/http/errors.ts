@@ -1,4 +1,6 @@
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { LogFields } from "../log.js";
+import { requestIdOf } from "./request-log.js";
 
 /** An error that maps to an HTTP status; the message is shown to the client. */
 export class HttpError extends Error {
@@ -43,15 +45,31 @@ function describeCause(err: unknown): string {
   return parts.join("\ncaused by: ");
 }
 
+/** The part of a service's logger the error handler needs. */
+export interface ProblemLog {
+  warn(message: string, fields: LogFields): void;
+  error(message: string, fields: LogFields): void;
+}
+
 /**
  * Turns thrown errors into `{ error }` JSON. Express's own body-parser errors carry
  * `status`/`type`; anything else unexpected is logged with its cause chain and answered 500.
+ * Given a service log, entries carry the request id; given a plain line sink, a sentence.
  */
 export function errorHandler(
-  log: (line: string) => void = (l) => console.error(l),
+  log: ((line: string) => void) | ProblemLog = (l) => console.error(l),
 ): ErrorRequestHandler {
-  return (err: unknown, _req, res, next) => {
+  const problem = (level: "warn" | "error", message: string, res: Response, err?: unknown) => {
+    // Structured: the request id ties it to the request's entry; the cause chain is kept.
+    if ("error" in log) log[level](message, { requestId: requestIdOf(res) || null, err });
+    else log(err === undefined ? message : `${message}: ${describeCause(err)}`);
+  };
+  return (err: unknown, req, res, next) => {
+    // The method and the path only: a query string can carry a secret.
+    const where = `${req.method} ${req.path}`;
     if (res.headersSent) {
+      if (!(err instanceof HttpError))
+        problem("error", `Unexpected error while answering ${where}`, res, err);
       res.destroy();
       return;
     }
@@ -64,6 +82,9 @@ export function errorHandler(
       message = err.message;
       headers = err.headers;
       extra = err.extra;
+      // The service failed (500) or ran out of room (507): the operator should hear of it.
+      if (status === 500) problem("error", `${where} failed: ${message}`, res, err.cause ?? err);
+      else if (status === 507) problem("warn", `${where} was refused: ${message}`, res);
     } else if (isBodyParserError(err)) {
       status = err.status;
       message =
@@ -77,7 +98,7 @@ export function errorHandler(
       status = 400;
       message = "The address is not correctly encoded";
     } else {
-      log(`unexpected error: ${describeCause(err)}`);
+      problem("error", `Unexpected error while answering ${where}`, res, err);
     }
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     res.status(status).json({ error: message, ...extra });

@@ -1,4 +1,5 @@
 import express, { type RequestHandler, type Router } from "express";
+import { markRoute } from "./request-log.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -47,7 +48,12 @@ export class RouteTable<A extends string> {
           throw new Error(`route ${method} ${full} is registered twice`);
         }
         this.routes.push({ method, path: full, access });
-        return register(path, ...this.options.guard(access, method), ...handlers);
+        // Named in the request log by its pattern, never by the raw URL.
+        const mark: RequestHandler = (_req, res, next) => {
+          markRoute(res, full);
+          next();
+        };
+        return register(path, mark, ...this.options.guard(access, method), ...handlers);
       };
       Object.assign(router, { [key]: wrapped });
     }

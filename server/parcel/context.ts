@@ -1,6 +1,8 @@
 import type { Request } from "express";
+import type { Logger } from "pino";
 import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
+import type { ServiceLog } from "../log.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { Entries, Entry } from "./http/entries.js";
 import type { ParcelAccess } from "./http/route-access.js";
@@ -13,6 +15,9 @@ export interface ParcelServiceOptions {
   /** Entry origins (`access_urls`), e.g. `http://127.0.0.1:8000`. */
   entries: string[];
   clock?: Clock;
+  /** The process's JSON logger (the host passes one child per service). */
+  logger?: Logger;
+  /** Without `logger`: a sink for the JSON lines (tests pass `() => undefined`). */
   log?: (line: string) => void;
   /** Administrator to create (or whose password to set) at start. */
   adminUser?: string;
@@ -54,7 +59,8 @@ export type Actor =
 export interface ParcelContext {
   db: Db;
   clock: Clock;
-  log: (line: string) => void;
+  /** Structured log (`ctx.log.warn("...", { requestId, err })`) and the plain `ctx.log("...")`. */
+  log: ServiceLog;
   /** `<dataDir>/parcel` */
   dir: string;
   options: ParcelServiceOptions;

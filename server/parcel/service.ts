@@ -8,6 +8,8 @@ import { systemClock, unixSeconds } from "../clock.js";
 import { migrate, openDatabase } from "../db/open.js";
 import { errorHandler, HttpError, notFound } from "../http/errors.js";
 import { EXACT } from "../http/route-table.js";
+import { requestLog } from "../http/request-log.js";
+import { createLogger, createServiceLog, loggerForLines } from "../log.js";
 import type { Activity, ParcelContext, ParcelServiceOptions } from "./context.js";
 import { DEFAULT_POLICY, DEFAULT_RUNTIME, type Policy, type Runtime } from "./domain/policy.js";
 import { hashPassword } from "./domain/secrets.js";
@@ -51,7 +53,10 @@ function freeBytes(dir: string): number {
 
 export async function createParcelService(options: ParcelServiceOptions): Promise<ParcelService> {
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = createServiceLog(
+    options.logger ?? (options.log ? loggerForLines(options.log) : createLogger()),
+    clock,
+  );
   const dir = join(options.dataDir, "parcel");
   // 0700/0600 on every start: a data dir left readable by an older version is tightened.
   tightenEntries(dir);
@@ -135,7 +140,9 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
       if (reclaimTimer || closed) return;
       reclaimTimer = setTimeout(() => {
         reclaimTimer = null;
-        reclaimBlobs(ctx).catch((err: unknown) => log(`reclaim failed: ${String(err)}`));
+        reclaimBlobs(ctx).catch((err: unknown) =>
+          log.error("Freeing the space of deleted files failed", { err }),
+        );
       }, options.reclaimDelayMs ?? 1000);
       reclaimTimer.unref();
     },
@@ -170,6 +177,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
   app.set("case sensitive routing", true);
   app.set("strict routing", true);
   app.disable("x-powered-by");
+  app.use(requestLog(log));
   app.set("etag", false);
   app.use(securityHeaders);
   const api = express.Router(EXACT);
@@ -204,7 +212,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     cleanupEvery > 0
       ? setInterval(() => {
           runCleanup(ctx, { full: false }).catch((err: unknown) =>
-            log(`cleanup failed: ${String(err)}`),
+            log.error("The periodic cleanup failed", { err }),
           );
         }, cleanupEvery)
       : null;

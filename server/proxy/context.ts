@@ -1,5 +1,7 @@
 import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
+import type { Logger } from "pino";
+import type { LineLog, ServiceLog } from "../log.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { ProxyAccess } from "./auth/guards.js";
 import type { CoreInput, RuleRecord, Settings, SubscriptionRecord } from "./types.js";
@@ -9,6 +11,9 @@ export interface ProxyServiceOptions {
   /** The Gatehouse data dir; this service keeps everything under `<dataDir>/proxy`. */
   dataDir: string;
   clock?: Clock;
+  /** The process's JSON logger (the host passes one child per service). */
+  logger?: Logger;
+  /** Without `logger`: a sink for the JSON lines (tests pass `() => undefined`). */
   log?: (line: string) => void;
   /** The core executable, or undefined when none is installed. */
   coreBin?: string;
@@ -88,7 +93,8 @@ export interface CoreControl {
 export interface ProxyContext {
   db: Db;
   clock: Clock;
-  log: (line: string) => void;
+  /** Structured log (`ctx.log.warn("...", { requestId, err })`) and the plain `ctx.log("...")`. */
+  log: ServiceLog;
   /** `<dataDir>/proxy` */
   dir: string;
   options: ProxyServiceOptions;
@@ -113,5 +119,6 @@ export interface CoreManagerOptions {
   unit: string;
   controllerPort: number;
   clock: Clock;
-  log: (line: string) => void;
+  /** A sentence per event; problems name their level (`log("...", "error")`). */
+  log: LineLog;
 }

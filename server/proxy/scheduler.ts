@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import type { LineLog } from "../log.js";
 import type { Refresher } from "./routes/refresher.js";
 import type { SqlProxyStore } from "./store/proxy-store.js";
 
@@ -18,7 +19,7 @@ export class Scheduler {
     private readonly store: SqlProxyStore,
     private readonly refresher: Refresher,
     private readonly clock: Clock,
-    private readonly log: (line: string) => void,
+    private readonly log: LineLog,
     private readonly intervalMs = SCHEDULER_INTERVAL_MS,
   ) {}
 
@@ -64,7 +65,10 @@ export class Scheduler {
       try {
         await this.refresher.refresh(id);
       } catch (err) {
-        this.log(`scheduled refresh of subscription ${id} failed: ${(err as Error).message}`);
+        this.log(
+          `Scheduled refresh of subscription ${id} failed: ${(err as Error).message}`,
+          "warn",
+        );
       }
     }
   }

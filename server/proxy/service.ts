@@ -8,6 +8,8 @@ import { systemClock } from "../clock.js";
 import { migrate, openDatabase } from "../db/open.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { EXACT } from "../http/route-table.js";
+import { requestLog } from "../http/request-log.js";
+import { createLogger, createServiceLog, loggerForLines } from "../log.js";
 import { Accounts } from "./auth/accounts.js";
 import { hostGuard, proxyRouteTable, sameOriginGuard } from "./auth/guards.js";
 import { SetupToken } from "./auth/setup-token.js";
@@ -64,7 +66,10 @@ export async function createProxyService(
   options: ProxyServiceOptions & ProxyServiceExtras,
 ): Promise<ProxyService> {
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = createServiceLog(
+    options.logger ?? (options.log ? loggerForLines(options.log) : createLogger()),
+    clock,
+  );
   const dir = join(options.dataDir, "proxy");
   // 0700/0600 on every start, for the whole (small) tree: database, setup token, snapshots
   // and the core's home with its configuration, secret and provider files.
@@ -129,6 +134,7 @@ export async function createProxyService(
   app.set("case sensitive routing", true);
   app.set("strict routing", true);
   app.disable("x-powered-by");
+  app.use(requestLog(log));
   app.set("etag", false);
   app.use(hostGuard(() => machineAddresses(interfaces), options.allowedHosts));
   app.use((_req, res, next) => {
@@ -192,7 +198,7 @@ export async function createProxyService(
       if (wanted && core.installed) {
         // A gateway comes back the way it was shut down; a failure is reported, not fatal.
         await core.start(store.coreInput()).catch((err: unknown) => {
-          log(`proxy core did not start: ${err instanceof Error ? err.message : String(err)}`);
+          log.error("The proxy core did not start", { err });
         });
       }
     },
@@ -206,7 +212,7 @@ export async function createProxyService(
       store.setFlag(CORE_WAS_RUNNING, core.running());
       await core
         .close()
-        .catch((err: unknown) => log(`closing the proxy core failed: ${String(err)}`));
+        .catch((err: unknown) => log.error("Closing the proxy core failed", { err }));
       db.close();
     },
   };

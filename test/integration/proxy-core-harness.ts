@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { ManualClock, type Clock } from "../../server/clock.js";
 import { openDatabase } from "../../server/db/open.js";
 import { errorHandler } from "../../server/http/errors.js";
+import { createServiceLog, loggerForLines } from "../../server/log.js";
 import type {
   CoreControl,
   ProxyContext,
@@ -125,7 +126,10 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
   const ctx: ProxyContext = {
     db,
     clock,
-    log: () => undefined,
+    log: createServiceLog(
+      loggerForLines(() => undefined),
+      clock,
+    ),
     dir,
     options: { dataDir: dir, coreBin: opts.coreBin, ...opts.options },
     ownPort: () => 0,

@@ -78,7 +78,26 @@ describe("parseConfig", () => {
     [["--entry", "http://x/path"]],
     [["--parcel-only", "--proxy-only"]],
     [["positional"]],
+    [["--log-level", "verbose"]],
+    [["--log-level", "INFO"]],
   ])("rejects %j with a ConfigError", (args) => {
     expect(() => parseConfig(args, env)).toThrow(ConfigError);
+  });
+  it("logs at info unless --log-level or GATEHOUSE_LOG_LEVEL says otherwise", () => {
+    const level = (args: string[], e: NodeJS.ProcessEnv = env) => {
+      const c = parseConfig(args, e);
+      if (c === "help") throw new Error("unexpected help");
+      return c.logLevel;
+    };
+    expect(level([])).toBe("info");
+    expect(level([], { ...env, GATEHOUSE_LOG_LEVEL: "" })).toBe("info");
+    expect(level([], { ...env, GATEHOUSE_LOG_LEVEL: "debug" })).toBe("debug");
+    for (const l of ["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      expect(level(["--log-level", l], { ...env, GATEHOUSE_LOG_LEVEL: "debug" })).toBe(l);
+  });
+  it("names the accepted levels when the environment gives another", () => {
+    expect(() => parseConfig([], { ...env, GATEHOUSE_LOG_LEVEL: "loud" })).toThrow(
+      '--log-level must be one of fatal, error, warn, info, debug, trace, silent, not "loud"',
+    );
   });
 });

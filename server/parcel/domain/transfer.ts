@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { HttpError } from "../../http/errors.js";
+import { requestIdOf } from "../../http/request-log.js";
 import type { ParcelContext } from "../context.js";
 import { getParcel, type ParcelRow } from "../repos/parcels.js";
 import type { PickupRepo } from "../repos/pickup.js";
@@ -107,7 +108,7 @@ export async function sendTransfer(
     try {
       source = await plan.open();
     } catch (err) {
-      ctx.log(`download of ${plan.target} could not start: ${String(err)}`);
+      // The error handler logs it with its cause and the request id.
       throw new HttpError(500, "The file could not be read", { cause: err });
     }
     if (gone) {
@@ -175,7 +176,10 @@ function settle(
     if (!now || now.state !== "published") ctx.scheduleReclaim();
   } catch (err) {
     // The database may already be closing on shutdown; nothing else to undo here.
-    ctx.log(`download bookkeeping for ${plan.target} failed: ${String(err)}`);
+    ctx.log.error(`Recording the end of the download of ${plan.target} failed`, {
+      requestId: req.res ? requestIdOf(req.res) || null : null,
+      err,
+    });
   }
 }
 

@@ -43,6 +43,7 @@ export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "PUT /admin/runtime": "admin",
   "POST /admin/cleanup": "admin",
   "GET /admin/audit": "admin",
+  "GET /admin/errors": "admin",
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import type { ParcelContext } from "../context.js";
 import { adminAuditRouter } from "./admin-audit.js";
+import { adminErrorsRouter } from "./admin-errors.js";
 import { adminParcelsRouter } from "./admin-parcels.js";
 import { adminSessionRouter } from "./admin-session.js";
 import { adminSettingsRouter } from "./admin-settings.js";
@@ -15,5 +16,6 @@ export function adminRouter(ctx: ParcelContext): Router {
   router.use(adminParcelsRouter(ctx));
   router.use(adminSettingsRouter(ctx));
   router.use(adminAuditRouter(ctx));
+  router.use(adminErrorsRouter(ctx));
   return router;
 }

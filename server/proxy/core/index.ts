@@ -233,7 +233,7 @@ class Manager implements CoreManager {
       if (this.lastInput) await this.selectNow(this.lastInput);
       this.opts.log("proxy core restarted; selection re-applied");
     } catch (err) {
-      this.opts.log(`proxy core restart incomplete: ${errorMessage(err)}`);
+      this.opts.log(`The proxy core restarted only partly: ${errorMessage(err)}`, "warn");
     }
   }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Clock } from "../../clock.js";
+import type { LineLevel, LineLog } from "../../log.js";
 
 /** One way of running the core: a supervised child process or a systemd unit. */
 export interface Supervisor {
@@ -15,12 +16,20 @@ export interface Supervisor {
   close(): Promise<void>;
 }
 
+/**
+ * The core's own errors are the operator's business; its warnings (one per failed dial to a
+ * node) and everything else are traffic detail, kept out of the list of recent problems.
+ */
+function coreLineLevel(line: string): LineLevel {
+  return /\blevel=(error|fatal)\b/.test(line) ? "warn" : "info";
+}
+
 export interface ProcessSupervisorOptions {
   bin: string;
   homeDir: string;
   configFile: string;
   clock: Clock;
-  log: (line: string) => void;
+  log: LineLog;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   /** A run this long counts as stable and resets the backoff. */
@@ -101,7 +110,7 @@ export class ProcessSupervisor implements Supervisor {
     createInterface({ input: stream }).on("line", (line) => {
       this.lines.push(line);
       if (this.lines.length > KEEP_LINES) this.lines.shift();
-      this.opts.log(`core: ${line}`);
+      this.opts.log(`core: ${line}`, coreLineLevel(line));
     });
   }
 
@@ -129,7 +138,10 @@ export class ProcessSupervisor implements Supervisor {
   private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child !== child) return;
     if (!this.wanted) return;
-    this.opts.log(`proxy core exited unexpectedly (code ${code ?? "-"}, signal ${signal ?? "-"})`);
+    this.opts.log(
+      `The proxy core exited unexpectedly (code ${code ?? "-"}, signal ${signal ?? "-"})`,
+      "error",
+    );
     if (this.opts.clock.now() - this.startedAt >= (this.opts.stableMs ?? 60_000)) {
       this.failures = 0;
     }
@@ -144,7 +156,7 @@ export class ProcessSupervisor implements Supervisor {
       this.spawnChild()
         .then(() => this.opts.onRestarted?.())
         .catch((err: unknown) => {
-          this.opts.log(`restarting the proxy core failed: ${String(err)}`);
+          this.opts.log(`Restarting the proxy core failed: ${String(err)}`, "error");
         });
     }, delay);
   }

@@ -65,6 +65,13 @@ export function statusRouter(ctx: ProxyContext): Router {
       actualNode,
       selectedAvailable: actualNode !== "" && actualNode !== "REJECT",
       tunActive: online && settings.tunEnabled && tunInterfaceExists(ctx),
+      // The service's last warnings and errors, newest first (kept in memory only).
+      recentErrors: ctx.log.recent().map((p) => ({
+        time: new Date(p.timeMs).toISOString(),
+        level: p.level,
+        message: p.message,
+        requestId: p.requestId,
+      })),
     };
     if (!online) body.coreError = coreError || "The proxy core is offline";
     res.json(body);

@@ -1,0 +1,22 @@
+import type { Router } from "express";
+import type { ParcelContext } from "../context.js";
+
+/**
+ * `GET /admin/errors` (behind `requireAdmin`): the service's last warnings and errors, newest
+ * first, so the administrator sees a failing disk or a crashed cleanup without reading logs.
+ * Kept in memory: a restart starts the list afresh.
+ */
+export function adminErrorsRouter(ctx: ParcelContext): Router {
+  const router = ctx.routes.router("/admin");
+  router.get("/errors", (_req, res) => {
+    res.json({
+      items: ctx.log.recent().map((p) => ({
+        time: Math.floor(p.timeMs / 1000),
+        level: p.level,
+        message: p.message,
+        request_id: p.requestId,
+      })),
+    });
+  });
+  return router;
+}
