@@ -29,8 +29,11 @@ export interface AccessRules<F> {
 export interface Recipe<F> {
   body?(fx: F): Body | Promise<Body>;
   query?: string;
-  /** The answer the baseline documents when it is not a success, with the reason. */
-  status?: { code: number; why: string };
+  /**
+   * The answer the baseline documents when it is not a success: its status, the reason, and
+   * the route's own error sentence (so it cannot be mistaken for a guard's refusal).
+   */
+  status?: { code: number; why: string; error: RegExp };
   /** A successful call uses its fixture up: every request that reaches the route gets a new one. */
   consumes?: boolean;
 }
@@ -45,6 +48,8 @@ export interface HostileRules<A extends string> {
   csrfHeader: string;
   /** Whether a state-changing call of this route needs that header. */
   csrfRequired(route: Route<A>): boolean;
+  /** A value of that header of the right form that is not this session's (a token, not Origin). */
+  wrongCsrf?: string;
   /** Routes that answer on any Host. */
   anyHost(route: Route<A>): boolean;
   foreignOrigin: string;
@@ -176,12 +181,12 @@ export async function runRoute<A extends string, F>(
     const reply = await send(model.port, request);
     const expected = c.reaches
       ? recipe.status
-        ? `${recipe.status.code} like the baseline (${recipe.status.why})`
+        ? `${recipe.status.code} ${recipe.status.error} like the baseline (${recipe.status.why})`
         : "a success (< 400) like the baseline"
       : String(c.status);
     const ok = c.reaches
       ? recipe.status
-        ? reply.status === recipe.status.code
+        ? reply.status === recipe.status.code && recipe.status.error.test(reply.text)
         : reply.status < 400
       : reply.status === c.status;
     const detail = reply.text.slice(0, 160).replace(/\s+/g, " ");

@@ -118,6 +118,14 @@ export function casesFor<A extends string, F>(
       ...refusedIf(rules.csrfRequired(route), 403),
       build: (b) => withHeaders(b, (h) => delete h[rules.csrfHeader]),
     });
+    const wrong = rules.wrongCsrf;
+    if (wrong !== undefined) {
+      cases.push({
+        label: `wrong CSRF (another ${rules.csrfHeader})`,
+        ...refusedIf(rules.csrfRequired(route), 403),
+        build: (b) => withHeaders(b, (h) => (h[rules.csrfHeader] = wrong)),
+      });
+    }
   }
   for (const { index, label } of letterCaseVariants(route.path)) {
     // `/rules/ORDER` is `/rules/:id` with the id "ORDER": another route, with its own guard.

@@ -143,12 +143,20 @@ async function fixture(): Promise<ProxyFixture> {
 }
 
 const json = (value: unknown) => ({ json: value });
-const NO_CORE = "no core is connected in this matrix, so the route answers 503 once admitted";
+const NO_CORE = {
+  code: 503,
+  why: "no core is connected in this matrix, so the route answers 503 once admitted",
+  error: /core is not connected/,
+};
 
 const RECIPES: Record<string, Recipe<ProxyFixture>> = {
   "POST /auth/setup": {
     body: () => json({ token: "matrix setup token", password: PASSWORD }),
-    status: { code: 400, why: "the service is set up already, which the route itself says" },
+    status: {
+      code: 400,
+      why: "the service is set up already, which the route itself says",
+      error: /already been set/,
+    },
   },
   "POST /auth/login": { body: () => json({ password: PASSWORD }) },
   "POST /auth/logout": { consumes: true },
@@ -185,9 +193,9 @@ const RECIPES: Record<string, Recipe<ProxyFixture>> = {
   },
   "POST /system/service": { body: () => json({ action: "stop" }) },
   "POST /system/connectivity/test": { body: () => json({ siteId: "github" }) },
-  "GET /connections": { status: { code: 503, why: NO_CORE } },
-  "DELETE /connections": { status: { code: 503, why: NO_CORE } },
-  "DELETE /connections/:id": { status: { code: 503, why: NO_CORE } },
+  "GET /connections": { status: NO_CORE },
+  "DELETE /connections": { status: NO_CORE },
+  "DELETE /connections/:id": { status: NO_CORE },
 };
 
 const unknownSession = () => randomBytes(32).toString("base64url");
@@ -212,6 +220,7 @@ const model: MatrixModel<ProxyAccess, ProxyFixture> = {
     crossSiteEveryMethod: false,
     csrfHeader: "x-csrf-token",
     csrfRequired: (route) => route.access === "session",
+    wrongCsrf: randomBytes(32).toString("base64url"),
     anyHost: () => false,
     foreignOrigin: "http://evil.example",
     serviceOriginMismatches: [
