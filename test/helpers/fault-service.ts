@@ -91,7 +91,15 @@ export function startService(opts: ServiceOptions): Promise<ServiceProcess> {
     const poll = (): void => {
       const h = handle();
       const ready = (!wantParcel || h.parcelUrl !== null) && (!wantProxy || h.proxyUrl !== null);
-      if (ready) return resolve(h);
+      if (ready) {
+        // The signal handlers are installed right after the listening lines are printed; one
+        // answered request proves that code has run, so a SIGTERM now is a graceful stop.
+        const url = (h.parcelUrl ?? h.proxyUrl) as string;
+        return void new Client(url).request("GET", "/api/v1/health").then(
+          () => resolve(h),
+          (err: unknown) => reject(new Error(`the service did not answer: ${String(err)}\n${out}`)),
+        );
+      }
       if (exitCode !== undefined) {
         return reject(new Error(`the service exited (${exitCode}) before listening:\n${out}`));
       }
