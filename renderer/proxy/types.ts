@@ -34,6 +34,17 @@ export interface Status {
   selectedAvailable: boolean;
   tunActive: boolean;
   coreError?: string;
+  /** The service's last warnings and errors, newest first. */
+  recentErrors?: RecentProblem[];
+}
+
+export interface RecentProblem {
+  /** RFC 3339. */
+  time: string;
+  level: "warn" | "error";
+  /** The service's English sentence. */
+  message: string;
+  requestId: string | null;
 }
 
 export interface Usage {

@@ -65,8 +65,10 @@ export class Scheduler {
       try {
         await this.refresher.refresh(id);
       } catch (err) {
+        // Named as the operator named it; the address is never logged (it can hold a token).
+        const name = this.store.subscriptions.get(id)?.name ?? id;
         this.log(
-          `Scheduled refresh of subscription ${id} failed: ${(err as Error).message}`,
+          `Scheduled refresh of subscription "${name}" failed: ${(err as Error).message}`,
           "warn",
         );
       }

@@ -80,6 +80,12 @@ export const en = {
   "stats.uploadable": "New uploads can still use about {bytes} of the disk.",
   "stats.diskFull":
     "New uploads are refused: the free disk space is below the headroom plus open reservations.",
+  "problems.title": "Recent problems",
+  "problems.none": "No problems since the service started.",
+  "problems.intro": "The service's last warnings and errors, newest first, in its own words.",
+  "problems.error": "Error",
+  "problems.warning": "Warning",
+  "problems.request": "Request",
   "stats.activity": "Activity now",
   "stats.uploadsActive": "Uploads in progress",
   "stats.downloadsActive": "Downloads in progress",

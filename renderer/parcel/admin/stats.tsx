@@ -3,6 +3,7 @@ import { formatBytes } from "../../shared/format.js";
 import { useApp } from "../store.js";
 import type { ParcelState } from "../types.js";
 import { useFilters } from "./filters.js";
+import { RecentProblemsCard } from "./problems.js";
 import { useA } from "./i18n.js";
 import { adminApi } from "./session.js";
 import type { AdminStats, CleanupResult } from "./types.js";
@@ -200,6 +201,7 @@ export function StatsTab() {
             </dl>
           </Card>
           <Cleanup onDone={() => setTick((n) => n + 1)} />
+          <RecentProblemsCard tick={tick} />
         </div>
       ) : null}
     </div>

@@ -18,6 +18,18 @@ export interface AdminStats {
   concurrency: { uploads_active: number; downloads_active: number };
 }
 
+/** `GET /admin/errors`: the service's last warnings and errors, newest first. */
+export interface RecentProblems {
+  items: Array<{
+    /** Unix seconds. */
+    time: number;
+    level: "warn" | "error";
+    /** The service's English sentence. */
+    message: string;
+    request_id: string | null;
+  }>;
+}
+
 export interface CleanupResult {
   parcels: number;
   files: number;

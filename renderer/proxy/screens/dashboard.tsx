@@ -5,6 +5,7 @@ import { useT } from "../i18n.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import { useApp } from "../store.js";
 import { TrafficChart, type Sample } from "../traffic-chart.js";
+import { RecentProblemsCard } from "./recent-problems.js";
 import type { Metrics, Status } from "../types.js";
 import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
 
@@ -175,6 +176,7 @@ export function DashboardScreen() {
           <Alert kind="info" text={t("dash.streamReconnecting")} />
         ) : null}
       </Card>
+      {s ? <RecentProblemsCard items={s.recentErrors ?? []} /> : null}
     </div>
   );
 }
