@@ -1,5 +1,6 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import net, { type AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../server/log.js";
 import { startFeedServer, type FeedServer } from "../fixtures/feed-server.js";
@@ -21,6 +22,15 @@ function captured() {
     destination: { write: (s: string) => lines.push(s) },
   });
   return { logger, lines };
+}
+
+/** A port nobody listens on right now (the core's controller and mixed port). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((ok) => server.close(() => ok()));
+  return port;
 }
 
 /** Waits until every request sent so far has its entry (they are written when they end). */
@@ -202,5 +212,48 @@ describe("the proxy service's log", () => {
     expect(text).toContain('"level":"warn"');
     expect(text).toContain("/api/v1/auth/login");
     expectNoSecret(text, secrets);
+  });
+
+  it("holds neither the core's controller secret nor the nodes' passwords while a core runs", async () => {
+    const log = captured();
+    feeds = await startFeedServer();
+    feeds.setRoute("/sub/clash", { feed: "clash.yml" });
+    proxy = await startProxy({
+      logger: log.logger,
+      coreBin: resolve("test/fixtures/fake-core.mjs"),
+      controllerPort: await freePort(),
+    });
+    const h = proxy;
+    await h.setup();
+    const settings = (await h.request("GET", "/settings")).json as Record<string, unknown>;
+    const put = await h.request("PUT", "/settings", {
+      body: { ...settings, mixedPort: await freePort() },
+    });
+    expect(put.status).toBe(200);
+    const created = await h.request("POST", "/subscriptions", {
+      body: { name: "Clash", url: `${feeds.url}/sub/clash?token=CLASH-QUERY-SECRET` },
+    });
+    expect((await h.request("POST", `/subscriptions/${created.json.id}/refresh`)).status).toBe(200);
+    expect((await h.request("POST", "/system/service", { body: { action: "start" } })).status).toBe(
+      200,
+    );
+    expect((await h.request("GET", "/status")).json.coreOnline).toBe(true);
+    expect((await h.request("POST", "/system/service", { body: { action: "stop" } })).status).toBe(
+      200,
+    );
+
+    const coreSecret = readFileSync(join(h.dataDir, "proxy", "core", "secret"), "utf8").trim();
+    const text = log.lines.join("");
+    expect(text).toContain("/api/v1/system/service");
+    // The core's own output went through the log too.
+    expect(text).toContain('"msg":"core: ');
+    expectNoSecret(text, [
+      coreSecret,
+      "CLASH-QUERY-SECRET",
+      "trojan-pass-04",
+      "hy2-secret",
+      "tuic-pass",
+      "1b6b0f6c-8d1e-4e0b-9d35-1f2a3b4c5d6e",
+    ]);
   });
 });
