@@ -97,6 +97,12 @@ export function errorHandler(
       // The router could not percent-decode a path parameter (`/uploads/%ZZ`).
       status = 400;
       message = "The address is not correctly encoded";
+    } else if (isDiskFull(err)) {
+      // The disk (or the database on it) has no room left: the request can be tried again
+      // once space is freed, and the operator needs to hear of it.
+      status = 507;
+      message = "The gateway's disk is full; try again once space has been freed";
+      problem("error", `${where} failed: the disk is full`, res, err);
     } else {
       problem("error", `Unexpected error while answering ${where}`, res, err);
     }
@@ -104,6 +110,17 @@ export function errorHandler(
     res.status(status).json({ error: message, ...extra });
     void next;
   };
+}
+
+/** Whether an error (or one in its cause chain) says the disk or the database is full. */
+export function isDiskFull(err: unknown): boolean {
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 5; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function isBodyParserError(err: unknown): err is { status: number; type: string } {

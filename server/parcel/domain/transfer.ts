@@ -85,7 +85,14 @@ export async function sendTransfer(
   }
   const { parcel, grant } = plan;
   const actor = pickupActor(ctx, req);
-  const left = repo.deduct(parcel.id, grant.codeGen, ctx.now());
+  // The deduction and its audit record commit together: a crash cannot leave one without
+  // the other.
+  const left = ctx.db.transaction(() => {
+    const n = repo.deduct(parcel.id, grant.codeGen, ctx.now());
+    if (n !== null)
+      ctx.audit(req, actor, "download.start", plan.target, { ...plan.detail, downloads_left: n });
+    return n;
+  })();
   if (left === null) {
     const now = getParcel(ctx.db, parcel.id);
     if (!now) throw new HttpError(404, "This parcel no longer exists");
@@ -100,7 +107,6 @@ export async function sendTransfer(
   res.on("close", () => {
     if (!res.writableFinished) gone = true;
   });
-  ctx.audit(req, actor, "download.start", plan.target, { ...plan.detail, downloads_left: left });
   let sent = 0;
   let complete = false;
   try {

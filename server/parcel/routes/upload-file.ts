@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { HttpError } from "../../http/errors.js";
+import { HttpError, isDiskFull } from "../../http/errors.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
 import type { FileRow } from "../repos/parcels.js";
@@ -199,6 +199,10 @@ function answerFor(ctx: ParcelContext, fileId: string, err: ReceiveError): HttpE
       return new HttpError(409, "This parcel is no longer accepting uploads");
     case "io":
       ctx.log(`upload of file ${fileId} failed: ${String(err.cause)}`);
+      if (isDiskFull(err))
+        return new HttpError(507, "There is not enough free disk space to store this file", {
+          cause: err,
+        });
       return new HttpError(500, "The file could not be stored", { cause: err });
     default:
       return new HttpError(400, err.message);

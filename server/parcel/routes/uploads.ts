@@ -121,10 +121,11 @@ export function uploadsRouter(ctx: ParcelContext): Router {
         const now = ctx.now();
         publish.run(now, now, now + p.days * 86400, id);
         const issued = issueCode(ctx, id);
+        // Recorded in the same transaction: a publish is never without its audit record.
+        ctx.audit(req, actor, "parcel.publish", `parcel:${id}`);
         return { parcel: ownedParcel(ctx, id), code: issued };
       })
       .immediate();
-    if (code !== null) ctx.audit(req, actor, "parcel.publish", `parcel:${id}`);
     res.json({
       ...parcelView(parcel, getFiles(ctx.db, id)),
       ...shareFields(ctx, req, code, parcel),
