@@ -1,13 +1,7 @@
+import { SubscriptionError } from "./errors.js";
 import { fastProxies } from "./fast-yaml.js";
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  parseDocument,
-  type Node as YamlNode,
-  type YAMLMap,
-} from "yaml";
+import { inlineAliases } from "./yaml-aliases.js";
+import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode, type YAMLMap } from "yaml";
 
 /**
  * Fields mihomo decodes as strings. YAML 1.2 reads `password: 0123` as the number 123; Go's
@@ -21,42 +15,38 @@ export const STRING_KEYS = new Set([
   "ip", "ipv6", "up", "down", "version",
 ]); // prettier-ignore
 
-type Resolve = (node: unknown) => unknown;
-
 function isMergeKey(key: unknown): boolean {
   return typeof key === "symbol" || key === "<<";
 }
 
 /** A map's entries as the library's toJS sees them: own keys (last wins), then merged ones. */
-function entries(node: YAMLMap, resolve: Resolve): Map<string, unknown> {
+function entries(node: YAMLMap): Map<string, unknown> {
   const own = new Map<string, unknown>();
   const merged: unknown[] = [];
   for (const pair of node.items) {
     const key = isScalar(pair.key) ? pair.key.value : null;
     if (isMergeKey(key)) {
-      const source = resolve(pair.value);
-      if (isSeq(source)) merged.push(...source.items.map(resolve));
+      const source = pair.value;
+      if (isSeq(source)) merged.push(...source.items);
       else merged.push(source);
     } else if (typeof key === "string") own.set(key, pair.value);
   }
   for (const source of merged) {
     if (!isMap(source)) continue;
-    for (const [key, value] of entries(source, resolve)) if (!own.has(key)) own.set(key, value);
+    for (const [key, value] of entries(source)) if (!own.has(key)) own.set(key, value);
   }
   return own;
 }
 
-function keepSourceText(raw: unknown, js: unknown, resolve: Resolve, depth: number): void {
-  const node = resolve(raw);
+function keepSourceText(node: unknown, js: unknown, depth: number): void {
   if (depth > 8 || !js || typeof js !== "object") return;
   if (isSeq(node) && Array.isArray(js)) {
-    node.items.forEach((item, i) => keepSourceText(item, js[i], resolve, depth + 1));
+    node.items.forEach((item, i) => keepSourceText(item, js[i], depth + 1));
     return;
   }
   if (!isMap(node) || Array.isArray(js)) return;
   const target = js as Record<string, unknown>;
-  for (const [key, rawValue] of entries(node, resolve)) {
-    const value = resolve(rawValue);
+  for (const [key, value] of entries(node)) {
     if (isScalar(value)) {
       if (
         STRING_KEYS.has(key) &&
@@ -68,7 +58,7 @@ function keepSourceText(raw: unknown, js: unknown, resolve: Resolve, depth: numb
         target[key] = value.source;
       }
     } else {
-      keepSourceText(value, target[key], resolve, depth + 1);
+      keepSourceText(value, target[key], depth + 1);
     }
   }
 }
@@ -87,17 +77,34 @@ export function readClashProxies(text: string): ClashReadResult {
 
 /** The general path: any YAML the library reads, anchors and merge keys included. */
 export function readWithLibrary(text: string): ClashReadResult {
+  try {
+    return readDocument(text);
+  } catch (err) {
+    if (err instanceof SubscriptionError) throw err;
+    // The library reports most faults as document errors; what it throws is just as fatal.
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      throw new SubscriptionError("The subscription's YAML is nested too deeply to read");
+    }
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new SubscriptionError(`The subscription's YAML could not be read: ${detail}`);
+  }
+}
+
+function readDocument(text: string): ClashReadResult {
   const doc = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) return { error: doc.errors[0]?.message ?? "invalid YAML" };
   const contents: YamlNode | null = doc.contents as YamlNode | null;
   if (!isMap(contents)) return null;
   const seq = contents.get("proxies", true);
   if (seq === undefined || seq === null) return null;
-  if (!isSeq(seq)) return isScalar(seq) && seq.value === null ? { proxies: [] } : null;
-  // One alias per node is normal (`<<: *defaults`); exponential expansion still stops.
-  const js = doc.toJS({ maxAliasCount: 1_000_000 }) as { proxies?: unknown };
+  // Linear in the expanded size, bounded; no alias is left for the library to resolve.
+  inlineAliases(doc);
+  const proxiesNode = (doc.contents as YAMLMap).get("proxies", true);
+  if (!isSeq(proxiesNode)) {
+    return isScalar(proxiesNode) && proxiesNode.value === null ? { proxies: [] } : null;
+  }
+  const js = doc.toJS() as { proxies?: unknown };
   const proxies = Array.isArray(js.proxies) ? js.proxies : [];
-  const resolve: Resolve = (n) => (isAlias(n) ? n.resolve(doc) : n);
-  seq.items.forEach((item, i) => keepSourceText(item, proxies[i], resolve, 0));
+  proxiesNode.items.forEach((item, i) => keepSourceText(item, proxies[i], 0));
   return { proxies };
 }

@@ -29,9 +29,19 @@ const skip = (s: string, i: number): number => {
   return i;
 };
 
+/** Deeper flow nesting is left to the library (which reports what it cannot read). */
+const MAX_FLOW_DEPTH = 32;
+
 /** One-line flow collection or scalar inside one, starting at s[i]. */
-function flow(s: string, i: number, key: string | null, keys: Set<string>): [unknown, number] {
+function flow(
+  s: string,
+  i: number,
+  key: string | null,
+  keys: Set<string>,
+  depth = 0,
+): [unknown, number] {
   const c = s[i];
+  if ((c === "{" || c === "[") && depth >= MAX_FLOW_DEPTH) give();
   if (c === "{") {
     const out: Record<string, unknown> = {};
     i = skip(s, i + 1);
@@ -48,7 +58,7 @@ function flow(s: string, i: number, key: string | null, keys: Set<string>): [unk
       let v: unknown = null;
       if (s[i] === ":") {
         i = skip(s, i + 1);
-        if (s[i] !== "," && s[i] !== "}") [v, i] = flow(s, i, k, keys);
+        if (s[i] !== "," && s[i] !== "}") [v, i] = flow(s, i, k, keys, depth + 1);
       }
       setKey(out, k, v);
       i = skip(s, i);
@@ -62,7 +72,7 @@ function flow(s: string, i: number, key: string | null, keys: Set<string>): [unk
     i = skip(s, i + 1);
     while (s[i] !== "]") {
       let v: unknown;
-      [v, i] = flow(s, i, null, keys);
+      [v, i] = flow(s, i, null, keys, depth + 1);
       out.push(v);
       i = skip(s, i);
       if (s[i] === ",") i = skip(s, i + 1);
@@ -130,16 +140,40 @@ function splitKey(s: string): [string, string] | null {
     if (s[j] !== ":") return null;
     return [k, s.slice(j + 1).trim()];
   }
-  const m = /^([^#]*?)\s*:(?: +(.*))?$/.exec(s);
-  if (!m) return null;
-  const k = m[1] ?? "";
+  const colon = keyColon(s);
+  if (colon < 0) return null;
+  const k = s.slice(0, colon).trimEnd();
   if (k.includes(": ")) return null;
   checkPlainKey(k);
-  return [k, (m[2] ?? "").trim()];
+  return [k, s.slice(colon + 1).trim()];
 }
+
+/**
+ * The colon that ends a plain key: the first one before any `#` that ends the line or is
+ * followed by a space and a rest without line breaks. A scan, not a lazy regular expression:
+ * that one backtracked over long runs of blanks in quadratic time.
+ */
+function keyColon(s: string): number {
+  const hash = s.indexOf("#");
+  const limit = hash < 0 ? s.length : hash;
+  let lastBreak = -1;
+  for (let i = s.length - 1; i >= 0; i--) {
+    if (/[\n\r\u2028\u2029]/.test(s[i] ?? "")) {
+      lastBreak = i;
+      break;
+    }
+  }
+  for (let c = s.indexOf(":"); c >= 0 && c < limit; c = s.indexOf(":", c + 1)) {
+    if (c === s.length - 1 || (s[c + 1] === " " && c > lastBreak)) return c;
+  }
+  return -1;
+}
+
+const MAX_BLOCK_DEPTH = 32;
 
 class Reader {
   pos = 0;
+  private depth = 0;
   constructor(
     private readonly lines: Line[],
     private readonly keys: Set<string>,
@@ -165,6 +199,7 @@ class Reader {
   }
 
   seq(indent: number): unknown[] {
+    this.enter();
     const out: unknown[] = [];
     for (
       let line = this.peek();
@@ -189,10 +224,12 @@ class Reader {
         out.push(inlineValue(content, null, this.keys));
       }
     }
+    this.depth--;
     return out;
   }
 
   map(indent: number): Record<string, unknown> {
+    this.enter();
     const out: Record<string, unknown> = {};
     for (let line = this.peek(); line && line.indent === indent; line = this.peek()) {
       if (isItem(line.text)) break;
@@ -209,7 +246,13 @@ class Reader {
     }
     const next = this.peek();
     if (next && next.indent > indent) give(); // stray deeper line
+    this.depth--;
     return out;
+  }
+
+  /** Deep nesting is left to the library, which refuses it with a clear reason. */
+  private enter(): void {
+    if (++this.depth > MAX_BLOCK_DEPTH) give();
   }
 }
 

@@ -29,6 +29,11 @@ const URI_PARSERS: Record<string, (link: string) => MihomoProxy | null> = {
 };
 
 const LINK_LINE = /^[a-z][a-z0-9+.-]*:\/\//i;
+/**
+ * A line (not the first) that starts with a link. The leading blanks exclude line breaks so
+ * that a run of empty lines is scanned once, not once per line (which was quadratic).
+ */
+const LINK_AFTER_FIRST_LINE = /^[^\S\r\n\u2028\u2029]*[a-z0-9]+:\/\//im;
 
 interface Candidates {
   items: unknown[];
@@ -123,7 +128,7 @@ function detect(text: string, nested: boolean): Candidates | null {
     const clash = readClashProxies(trimmed);
     if (clash && "proxies" in clash) return { items: clash.proxies, broken: 0, format: "clash" };
   }
-  if (LINK_LINE.test(trimmed) || /\n\s*[a-z0-9]+:\/\//i.test(trimmed)) {
+  if (LINK_LINE.test(trimmed) || LINK_AFTER_FIRST_LINE.test(trimmed)) {
     const list = fromUriList(trimmed);
     if (list) return list;
   }
@@ -137,18 +142,24 @@ function detect(text: string, nested: boolean): Candidates | null {
   return null;
 }
 
-/** Names are unique within one feed: later duplicates get ` (2)`, ` (3)`, ... */
+/**
+ * Names are unique within one feed: later duplicates get ` (2)`, ` (3)`, ... (the smallest
+ * number not taken yet). The search for a name resumes where the last one for that name
+ * stopped, so a feed of thousands of identical names costs linear time, not quadratic.
+ */
 function uniqueNames(nodes: MihomoProxy[]): void {
   const used = new Set<string>();
+  const next = new Map<string, number>();
   for (const node of nodes) {
-    let name = node.name;
-    if (used.has(name)) {
-      let n = 2;
-      while (used.has(`${node.name} (${n})`)) n++;
-      name = `${node.name} (${n})`;
-      node.name = name;
+    const base = node.name;
+    if (used.has(base)) {
+      // Taken names are never freed, so no number below the last one chosen is free again.
+      let n = next.get(base) ?? 2;
+      while (used.has(`${base} (${n})`)) n++;
+      next.set(base, n + 1);
+      node.name = `${base} (${n})`;
     }
-    used.add(name);
+    used.add(node.name);
   }
 }
 
