@@ -24,38 +24,17 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  let running;
-  try {
-    // JSON log lines go to stderr; stdout keeps the start-up lines below and nothing else.
-    running = await startGatehouse(config, createLogger({ level: config.logLevel }));
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    console.error(
-      `gatehouse: could not start: ${e.code === "EADDRINUSE" ? `port already in use (${e.message})` : e.message}`,
-    );
-    process.exit(e.code === "EADDRINUSE" || e.code === "EACCES" ? 2 : 1);
-  }
-
-  if (running.parcel) {
-    console.log(`parcel service listening on ${running.parcel.url}`);
-    if (running.parcel.httpsUrl)
-      console.log(`parcel service listening on ${running.parcel.httpsUrl}`);
-    if (running.parcel.generatedAdminPassword) {
-      console.log(
-        `parcel administrator: ${running.parcel.adminUser} / ${running.parcel.generatedAdminPassword} (shown once; set GATEHOUSE_ADMIN_PASSWORD to choose your own)`,
-      );
-    }
-  }
-  if (running.proxy) {
-    console.log(`proxy service listening on ${running.proxy.url}`);
-    if (running.proxy.setupToken) console.log(`proxy setup token: ${running.proxy.setupToken}`);
-  }
-
-  let stopping = false;
+  // Signals are handled from the start: one that arrives while the services are still
+  // starting stops them as soon as they are up, instead of killing the process mid-start.
+  let running: Awaited<ReturnType<typeof startGatehouse>> | undefined;
+  let stopRequested = false;
   const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    running
+    stopRequested = true;
+    // Still starting: stopped below as soon as it is up. Already stopping: nothing to add.
+    if (!running) return;
+    const services = running;
+    running = undefined;
+    services
       .stop()
       .then(() => process.exit(0))
       .catch((err: unknown) => {
@@ -65,6 +44,35 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+
+  let started;
+  try {
+    // JSON log lines go to stderr; stdout keeps the start-up lines below and nothing else.
+    started = await startGatehouse(config, createLogger({ level: config.logLevel }));
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    console.error(
+      `gatehouse: could not start: ${e.code === "EADDRINUSE" ? `port already in use (${e.message})` : e.message}`,
+    );
+    process.exit(e.code === "EADDRINUSE" || e.code === "EACCES" ? 2 : 1);
+  }
+  running = started;
+  if (stopRequested) return stop();
+
+  if (started.parcel) {
+    console.log(`parcel service listening on ${started.parcel.url}`);
+    if (started.parcel.httpsUrl)
+      console.log(`parcel service listening on ${started.parcel.httpsUrl}`);
+    if (started.parcel.generatedAdminPassword) {
+      console.log(
+        `parcel administrator: ${started.parcel.adminUser} / ${started.parcel.generatedAdminPassword} (shown once; set GATEHOUSE_ADMIN_PASSWORD to choose your own)`,
+      );
+    }
+  }
+  if (started.proxy) {
+    console.log(`proxy service listening on ${started.proxy.url}`);
+    if (started.proxy.setupToken) console.log(`proxy setup token: ${started.proxy.setupToken}`);
+  }
 }
 
 void main();

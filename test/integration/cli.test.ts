@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import http from "node:http";
@@ -41,6 +41,25 @@ function get(url: string, host?: string): Promise<{ status: number; body: string
 }
 
 describe("npm run serve", () => {
+  it("stops cleanly (exit 0) on a SIGTERM that arrives while the services are still starting", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
+    const s = serve([
+      "--parcel-only",
+      "--host",
+      "127.0.0.1",
+      "--parcel-port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ]);
+    // The database file appears early in the parcel service's start, long before it listens.
+    const db = join(dataDir, "parcel", "parcel.db");
+    for (let i = 0; i < 600 && !existsSync(db); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(existsSync(db)).toBe(true);
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
+
   it("prints the listening line with the real port, generates an administrator once, and exits 0 on SIGTERM", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
     const s = serve([

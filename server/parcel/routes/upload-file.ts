@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { HttpError, isDiskFull } from "../../http/errors.js";
+import { requestIdOf } from "../../http/request-log.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
 import type { FileRow } from "../repos/parcels.js";
@@ -147,7 +148,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
         fail(req, actor, file, reason, err.bytes);
         // The rest of the body is not read: the connection is closed after the answer.
         res.setHeader("Connection", "close");
-        throw answerFor(ctx, file.id, err);
+        throw answerFor(ctx, file.id, err, requestIdOf(res) || null);
       }
       clearInterval(watch);
       traffic.flush();
@@ -184,7 +185,12 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
 }
 
 /** The answer to a body that could not be received. */
-function answerFor(ctx: ParcelContext, fileId: string, err: ReceiveError): HttpError {
+function answerFor(
+  ctx: ParcelContext,
+  fileId: string,
+  err: ReceiveError,
+  requestId: string | null,
+): HttpError {
   switch (err.kind) {
     case "cut-off":
       return err.cause instanceof HttpError ? err.cause : new HttpError(400, err.message);
@@ -198,7 +204,11 @@ function answerFor(ctx: ParcelContext, fileId: string, err: ReceiveError): HttpE
     case "stopped":
       return new HttpError(409, "This parcel is no longer accepting uploads");
     case "io":
-      ctx.log(`upload of file ${fileId} failed: ${String(err.cause)}`);
+      // The operator hears of it (the admin's problem list), with the request it ended.
+      ctx.log.warn(`The upload of file ${fileId} could not be stored`, {
+        requestId,
+        err: err.cause,
+      });
       if (isDiskFull(err))
         return new HttpError(507, "There is not enough free disk space to store this file", {
           cause: err,
