@@ -1,7 +1,8 @@
 import type { Router } from "express";
 import type { CoreControl, CoreManagerOptions, ProxyContext } from "../context.js";
 import { createCoreManager } from "../core/index.js";
-import { fetchSubscription, parseSubscription } from "../subscriptions/index.js";
+import { fetchSubscription } from "../subscriptions/index.js";
+import { ParsePool } from "../subscriptions/parse-pool.js";
 import type { FeedSource } from "./refresher.js";
 
 // TEMPORARY: the live routers are written in parallel; they are loaded here until they are
@@ -11,8 +12,15 @@ export async function loadCore(opts: CoreManagerOptions): Promise<CoreControl> {
   return createCoreManager(opts);
 }
 
-/** The subscription module's fetch and parse. */
-export const feedSource: FeedSource = { fetch: fetchSubscription, parse: parseSubscription };
+/**
+ * The subscription module's fetch, and its parse run in worker threads: a hostile document
+ * costs a worker its 10 s budget, never the event loop both services answer on.
+ */
+const parsePool = new ParsePool();
+export const feedSource: FeedSource = {
+  fetch: fetchSubscription,
+  parse: (body) => parsePool.parse(body),
+};
 
 export async function liveRouters(ctx: ProxyContext): Promise<Router[]> {
   const out: Router[] = [];

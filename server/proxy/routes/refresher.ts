@@ -14,7 +14,10 @@ export interface FeedSource {
     url: string,
     options: { timeoutMs: number; maxBytes: number; userAgent: string; signal?: AbortSignal },
   ): Promise<{ body: Buffer | string; usage: SubscriptionUsage | null }>;
-  parse(body: Buffer | string): { nodes: MihomoProxy[]; skipped: number };
+  /** The real one reads the document in a worker thread, within a time budget. */
+  parse(
+    body: Buffer | string,
+  ): { nodes: MihomoProxy[]; skipped: number } | Promise<{ nodes: MihomoProxy[]; skipped: number }>;
 }
 
 export type ApplyCore = (
@@ -75,7 +78,7 @@ export class Refresher {
         userAgent: FEED_USER_AGENT,
         signal: abort.signal,
       });
-      const parsed = this.source.parse(feed.body);
+      const parsed = await this.source.parse(feed.body);
       if (parsed.nodes.length === 0) throw new Error("The subscription contains no valid nodes");
       const staged = this.store.snapshots.stage(id, parsed.nodes);
       try {

@@ -7,3 +7,4 @@ export {
 } from "./fetch.js";
 export { parseSubscription, type ParsedSubscription, type FeedFormat } from "./parse.js";
 export { parseUserinfo, parseUpdateInterval, parseContentDisposition } from "./userinfo.js";
+export { ParsePool, PARSE_BUDGET_MS, type ParsePoolOptions } from "./parse-pool.js";

@@ -1,0 +1,35 @@
+import { parentPort } from "node:worker_threads";
+import { SubscriptionError } from "./errors.js";
+import { parseSubscription, type ParsedSubscription } from "./parse.js";
+
+/** What the service sends: the downloaded document (a Buffer arrives as a Uint8Array). */
+export interface ParseRequest {
+  id: number;
+  body: Uint8Array | string;
+}
+
+/** What the worker answers; `typed` tells a SubscriptionError from an unexpected fault. */
+export type ParseReply =
+  | { id: number; ok: true; result: ParsedSubscription }
+  | { id: number; ok: false; typed: boolean; message: string };
+
+function answer(req: ParseRequest): ParseReply {
+  try {
+    const body =
+      typeof req.body === "string"
+        ? req.body
+        : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
+    return { id: req.id, ok: true, result: parseSubscription(body) };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { id: req.id, ok: false, typed: err instanceof SubscriptionError, message };
+  }
+}
+
+// Runs inside the worker thread that parse-worker.mjs starts; the main thread sends one
+// request at a time and replaces the whole worker when a parse runs past its budget.
+const port = parentPort;
+if (port) {
+  port.on("message", (req: ParseRequest) => port.postMessage(answer(req)));
+  port.postMessage({ ready: true });
+}
