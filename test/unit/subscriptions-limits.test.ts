@@ -187,6 +187,31 @@ describe("other formats: no quadratic corners, no untyped errors", () => {
     expectRefused(block.join("\n"), "The subscription's YAML is nested more than 200 levels deep");
   });
 
+  it("reads the largest feeds a download can hold (16 MiB) of each format within seconds", () => {
+    const MiB = 1024 * 1024;
+    const huge = Array.from(
+      { length: 12 },
+      (_, i) => `trojan://${"p".repeat(MiB - 64)}@h${i}.example:443#n${i}`,
+    ).join("\n");
+    const servers = Array.from({ length: 100_000 }, (_, i) => ({
+      remarks: `n${i}`,
+      server: `s${i}.example.net`,
+      server_port: 8388,
+      password: `password-${i}-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`,
+      method: "aes-256-gcm",
+    }));
+    const cases: Array<[string, string, number]> = [
+      ["base64 of 1 MB lines", Buffer.from(huge).toString("base64"), 12],
+      ["SIP008", JSON.stringify({ version: 1, servers }), 100_000],
+    ];
+    for (const [label, body, count] of cases) {
+      expect(body.length, label).toBeLessThanOrEqual(16 * MiB);
+      const t0 = performance.now();
+      expect(parseSubscription(body).nodes, label).toHaveLength(count);
+      expect(performance.now() - t0, label).toBeLessThan(5_000);
+    }
+  });
+
   it("handles a 5 MB link and 16 MiB of random bytes within the time bound", () => {
     expect(
       parseSubscription("trojan://" + "a".repeat(5_000_000) + "@h.example:1#x").nodes,

@@ -117,6 +117,17 @@ describe("parsing subscriptions in a worker thread", () => {
     expect((await pool.parse(feed("clash.yml"))).nodes).toEqual(out.nodes);
   });
 
+  it("reads a 16 MiB list of 145,000 links within the default budget and memory", async () => {
+    pool = new ParsePool();
+    const link = (i: number): string =>
+      `ss://YWVzLTI1Ni1nY206cGFzc3dvcmQtMTIzNDU2Nzg5MA@s${i}.example.net:8388#node-${i}-xxxxxxxxxxxxxxxxxxxxxxxxxxxx`;
+    const body = Buffer.from(Array.from({ length: 145_000 }, (_, i) => link(i)).join("\n"));
+    expect(body.length).toBeLessThanOrEqual(16 * 1024 * 1024);
+    const out = await pool.parse(body);
+    expect(out.nodes).toHaveLength(145_000);
+    expect(out.nodes[144_999]).toMatchObject({ name: "node-144999-xxxxxxxxxxxxxxxxxxxxxxxxxxxx" });
+  });
+
   it("answers every parse when more arrive at once than there are workers", async () => {
     pool = new ParsePool({ maxWorkers: 2 });
     const bodies = ["clash.yml", "base64-all.txt", "sip008.json"].map(feed);
