@@ -63,6 +63,11 @@ async function main(): Promise<void> {
     console.log(`parcel service listening on ${started.parcel.url}`);
     if (started.parcel.httpsUrl)
       console.log(`parcel service listening on ${started.parcel.httpsUrl}`);
+    // The addresses other devices use (the listening line names only one of them).
+    for (const entry of started.parcel.entries) {
+      if (entry !== started.parcel.url && entry !== started.parcel.httpsUrl)
+        console.log(`parcel service reachable at ${entry}`);
+    }
     if (started.parcel.generatedAdminPassword) {
       console.log(
         `parcel administrator: ${started.parcel.adminUser} / ${started.parcel.generatedAdminPassword} (shown once; set GATEHOUSE_ADMIN_PASSWORD to choose your own)`,

@@ -23,6 +23,8 @@ export interface GatehouseConfig {
   proxy: boolean;
   adminUser: string;
   adminPassword: string | undefined;
+  /** Give the parcel administrator a new generated password (printed once) at this start. */
+  resetAdminPassword: boolean;
   /** Least severe level written to the JSON log on stderr. */
   logLevel: LogLevel;
 }
@@ -117,6 +119,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --core-service process|systemd, --core-unit NAME
   --core-release-url URL    update check source (GATEHOUSE_CORE_RELEASE_URL)
   --parcel-only, --proxy-only
+  --reset-admin-password    give the parcel administrator a new password, printed once
   --log-level LEVEL         ${LOG_LEVELS.join(", ")} (GATEHOUSE_LOG_LEVEL; default ${DEFAULT_LOG_LEVEL});
                             JSON lines on stderr, one per request with its X-Request-Id
 Environment: GATEHOUSE_ADMIN_USER, GATEHOUSE_ADMIN_PASSWORD set the parcel administrator.`;
@@ -147,6 +150,7 @@ export function parseConfig(
         "core-release-url": { type: "string" },
         "parcel-only": { type: "boolean" },
         "proxy-only": { type: "boolean" },
+        "reset-admin-password": { type: "boolean" },
         "log-level": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -212,6 +216,7 @@ export function parseConfig(
     coreUnit,
     coreReleaseURL: releaseURL,
     parcel: !values["proxy-only"],
+    resetAdminPassword: Boolean(values["reset-admin-password"]),
     proxy: !values["parcel-only"],
     adminUser: env.GATEHOUSE_ADMIN_USER || "admin",
     adminPassword: env.GATEHOUSE_ADMIN_PASSWORD || undefined,

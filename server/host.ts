@@ -108,6 +108,7 @@ export async function startGatehouse(
         entries,
         adminUser: config.adminUser,
         adminPassword: config.adminPassword,
+        resetAdminPassword: config.resetAdminPassword,
         staticDir: ui,
         logger: logger.child({ service: "parcel" }),
       });

@@ -22,6 +22,11 @@ export interface ParcelServiceOptions {
   /** Administrator to create (or whose password to set) at start. */
   adminUser?: string;
   adminPassword?: string;
+  /**
+   * Give the administrator a new generated password (returned as `generatedAdminPassword`,
+   * shown once) and end its sessions; ignored when `adminPassword` is given.
+   */
+  resetAdminPassword?: boolean;
   /** Built web UI to serve at `/` (renderer/dist); absent in API-only tests. */
   staticDir?: string;
   /** Free bytes of the data dir's file system; injectable so headroom can be tested. */

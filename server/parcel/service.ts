@@ -258,10 +258,17 @@ async function ensureAdmin(
     return null;
   }
   const any = ctx.db.prepare("SELECT 1 FROM admins LIMIT 1").get();
-  if (existing || any) return null;
+  if ((existing || any) && !options.resetAdminPassword) return null;
   const generated = randomBytes(12).toString("base64url");
-  ctx.db
-    .prepare("INSERT INTO admins (username, password_hash, created_at) VALUES (?, ?, ?)")
-    .run(username, await hashPassword(generated), ctx.now());
+  const hash = await hashPassword(generated);
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare(
+        "INSERT INTO admins (username, password_hash, created_at) VALUES (?, ?, ?) ON CONFLICT(username) DO UPDATE SET password_hash = excluded.password_hash",
+      )
+      .run(username, hash, ctx.now());
+    // A reset password ends every session signed in with the old one.
+    ctx.db.prepare("DELETE FROM admin_sessions WHERE username = ?").run(username);
+  })();
   return generated;
 }

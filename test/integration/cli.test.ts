@@ -40,7 +40,75 @@ function get(url: string, host?: string): Promise<{ status: number; body: string
   });
 }
 
+async function adminLogin(base: string, password: string): Promise<number> {
+  const r = await fetch(`${base}/api/v1/admin/login`, {
+    method: "POST",
+    headers: { origin: base, "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password }),
+  });
+  return r.status;
+}
+
+describe("npm run serve -- --reset-admin-password", () => {
+  it("gives the administrator a new password, printed once, and the old one stops working", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
+    const args = [
+      "--parcel-only",
+      "--host",
+      "127.0.0.1",
+      "--parcel-port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ];
+    const first = serve(args);
+    const old = (await first.waitFor(/^parcel administrator: admin \/ (\S+) /))[1];
+    first.proc.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    const again = serve(args);
+    await again.waitFor(/^parcel service listening on (\S+)$/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(again.lines.some((l) => l.startsWith("parcel administrator:"))).toBe(false);
+    again.proc.kill("SIGTERM");
+    expect(await again.exited).toBe(0);
+
+    const reset = serve([...args, "--reset-admin-password"]);
+    const base = (await reset.waitFor(/^parcel service listening on (\S+)$/))[1];
+    const fresh = (await reset.waitFor(/^parcel administrator: admin \/ (\S+) /))[1];
+    expect(fresh).not.toBe(old);
+    expect(await adminLogin(base, old)).toBe(401);
+    expect(await adminLogin(base, fresh)).toBe(200);
+    reset.proc.kill("SIGTERM");
+    expect(await reset.exited).toBe(0);
+  });
+});
+
 describe("npm run serve", () => {
+  it("prints every other entry address as 'parcel service reachable at'", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
+    // Entries name a real port, so this one is chosen (at random, to avoid collisions).
+    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const s = serve([
+      "--parcel-only",
+      "--host",
+      "127.0.0.1",
+      "--parcel-port",
+      port,
+      "--entry",
+      `http://127.0.0.1:${port}`,
+      "--entry",
+      `http://localhost:${port}`,
+      "--data-dir",
+      dataDir,
+    ]);
+    await s.waitFor(new RegExp(`^parcel service listening on http://127\\.0\\.0\\.1:${port}$`));
+    await s.waitFor(new RegExp(`^parcel service reachable at http://localhost:${port}$`));
+    expect(s.lines.filter((l) => l.includes("reachable at"))).toHaveLength(1);
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
+
   it("stops cleanly (exit 0) on a SIGTERM that arrives while the services are still starting", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
     const s = serve([
