@@ -41,7 +41,7 @@ describe("GET /pickup/archive", () => {
     expect(r.status).toBe(200);
     expect(r.headers["content-type"]).toBe("application/octet-stream");
     expect(r.headers["content-disposition"]).toBe(
-      `attachment; filename="parcel-${p.id}.zip"; filename*=UTF-8''parcel-${p.id}.zip`,
+      `attachment; filename="report.pdf and 2 more.zip"; filename*=UTF-8''report.pdf%20and%202%20more.zip`,
     );
     expect(r.headers["x-content-type-options"]).toBe("nosniff");
     expect(r.headers["cache-control"]).toBe("no-store");

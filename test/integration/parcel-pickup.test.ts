@@ -126,7 +126,11 @@ describe("POST /pickup/resolve", () => {
     expect(parcelRow(h, p.id).wrong_passwords).toBe(0);
     const wrong = await resolve(h, jar, p.code, "guess");
     expect(wrong.status).toBe(401);
-    expect(wrong.json).toEqual({ error: expect.any(String), password_required: true });
+    expect(wrong.json).toEqual({
+      error: expect.any(String),
+      password_required: true,
+      attempts_left: 4,
+    });
     expect(wrong.headers["set-cookie"]).toBeUndefined();
     expect(parcelRow(h, p.id).wrong_passwords).toBe(1);
     const failures = h.service.ctx.db.prepare("SELECT COUNT(*) AS n FROM failures").get();

@@ -97,8 +97,17 @@ function holdsPickup(ctx: ParcelContext, req: Request): boolean {
   return parcel !== undefined && parcel.code_gen === grant.codeGen;
 }
 
-const passwordRequired = (message: string) =>
-  new HttpError(401, message, { extra: { password_required: true } });
+/**
+ * 401 asking for the password. After a wrong one, `attemptsLeft` tells the recipient how many
+ * more wrong tries the parcel takes before it locks (0: this one locked it).
+ */
+const passwordRequired = (message: string, attemptsLeft?: number) =>
+  new HttpError(401, message, {
+    extra:
+      attemptsLeft === undefined
+        ? { password_required: true }
+        : { password_required: true, attempts_left: attemptsLeft },
+  });
 
 /**
  * `POST /pickup/resolve`: finds the parcel behind a code and checks its password. Unknown
@@ -141,10 +150,13 @@ export async function resolvePickup(
     const pending = repo.addFailure(ip, ctx.now());
     const ok = await verifyPassword(password, found.password_hash);
     if (!ok) {
-      const locked = repo.wrongPassword(found.id, ctx.policy().password_attempts);
+      const attempts = ctx.policy().password_attempts;
+      const locked = repo.wrongPassword(found.id, attempts);
       ctx.audit(req, actor, "pickup.deny", target, { reason: "wrong_password" });
       if (locked) ctx.audit(req, actor, "parcel.lock", target, { reason: "wrong_passwords" });
-      throw passwordRequired("Wrong password");
+      // Read after counting: parallel guesses on the same parcel are included.
+      const wrong = getParcel(ctx.db, found.id)?.wrong_passwords ?? attempts;
+      throw passwordRequired("Wrong password", Math.max(0, attempts - wrong));
     }
     repo.dropFailure(pending);
     // The parcel may have changed while scrypt ran (locked by a parallel guess, new code).

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
 import type { ParcelContext } from "../context.js";
+import { archiveLang, archiveName } from "../domain/archive-name.js";
 import { grantedParcel, grantPickup, pickupActor, resolvePickup } from "../domain/pickup.js";
 import { sendTransfer } from "../domain/transfer.js";
 import { jsonBody } from "../http/guards.js";
@@ -106,7 +107,11 @@ export function pickupRouter(ctx: ParcelContext): Router {
       detail: { archive: true, files: files.length },
       blobs: sources.map((s) => s.sha),
       length: zip.length,
-      filename: `parcel-${parcel.id}.zip`,
+      // Named after the first file, in the page's language (`?lang=`) or the browser's.
+      filename: archiveName(
+        files.map((f) => f.name),
+        archiveLang(req.query.lang, req.get("accept-language")),
+      ),
       open: async () => {
         // Every blob is checked before the first byte, so a missing one returns the download.
         for (const s of sources) {
