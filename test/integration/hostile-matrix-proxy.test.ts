@@ -27,6 +27,11 @@ import { FakeCore, FakeFeeds, PASSWORD, startProxy } from "./proxy-api-harness.j
 
 const FEED_URL = "http://feeds.matrix.test/nodes";
 const RULE = { type: "DOMAIN-SUFFIX", value: "matrix.example", action: "DIRECT" };
+// The service refuses a second subscription of one address and a second rule of one value
+// (409), so every subscription and rule the matrix makes gets an address or value of its own.
+let serial = 0;
+const freshFeed = (): string => `${FEED_URL}?n=${++serial}`;
+const freshRule = () => ({ ...RULE, value: `r${++serial}.matrix.example` });
 
 async function listen(server: http.Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -116,7 +121,9 @@ async function fixture(): Promise<ProxyFixture> {
     csrf,
     call: (method, path, body) => call(method, path, body, { cookie, "x-csrf-token": csrf }),
     subscription: once(async () => {
-      const body = { name: "matrix feed", url: FEED_URL, intervalHours: 0 };
+      const url = freshFeed();
+      feeds.responses.set(url, JSON.stringify([{ name: "matrix-node", type: "ss" }]));
+      const body = { name: "matrix feed", url, intervalHours: 0 };
       const id = (
         must(await fx.call("POST", "/subscriptions", body), "POST /subscriptions").json as {
           id: string;
@@ -126,7 +133,7 @@ async function fixture(): Promise<ProxyFixture> {
       return id;
     }),
     rule: once(async () => {
-      const made = must(await fx.call("POST", "/rules", RULE), "POST /rules");
+      const made = must(await fx.call("POST", "/rules", freshRule()), "POST /rules");
       return (made.json as { id: string }).id;
     }),
     node: once(async () => {
@@ -166,15 +173,15 @@ const RECIPES: Record<string, Recipe<ProxyFixture>> = {
     consumes: true,
   },
   "POST /subscriptions": {
-    body: () => json({ name: "matrix created", url: FEED_URL, intervalHours: 0 }),
+    body: () => json({ name: "matrix created", url: freshFeed(), intervalHours: 0 }),
   },
   "PUT /subscriptions/:id": {
-    body: () => json({ name: "matrix edited", url: FEED_URL, intervalHours: 0 }),
+    body: () => json({ name: "matrix edited", url: freshFeed(), intervalHours: 0 }),
   },
   "DELETE /subscriptions/:id": { consumes: true },
   "POST /nodes/select": { body: () => json({ mode: "auto" }) },
   "POST /nodes/test": { body: async (fx) => json({ ids: [await fx.node()] }) },
-  "POST /rules": { body: () => json(RULE) },
+  "POST /rules": { body: () => json(freshRule()) },
   "PUT /rules/order": {
     body: async (fx) => {
       const list = must(await fx.call("GET", "/rules"), "GET /rules").json as {
@@ -183,7 +190,7 @@ const RECIPES: Record<string, Recipe<ProxyFixture>> = {
       return json({ ids: list.custom.map((r) => r.id) });
     },
   },
-  "PUT /rules/:id": { body: () => json({ ...RULE, value: "edited.matrix.example" }) },
+  "PUT /rules/:id": { body: () => json(freshRule()) },
   "DELETE /rules/:id": { consumes: true },
   "PUT /settings": {
     body: async (fx) => json(must(await fx.call("GET", "/settings"), "GET /settings").json),

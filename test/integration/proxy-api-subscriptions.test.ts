@@ -84,8 +84,10 @@ describe("POST /subscriptions", () => {
 
   it("answers 400 for the 51st subscription", async () => {
     await start();
-    for (let i = 0; i < 50; i++) await create({ name: `S${i}` });
-    const r = await h.request("POST", "/subscriptions", { body: { name: "S50", url: FEED } });
+    for (let i = 0; i < 50; i++) await create({ name: `S${i}`, url: `${FEED}/${i}` });
+    const r = await h.request("POST", "/subscriptions", {
+      body: { name: "S50", url: `${FEED}/50` },
+    });
     expect(r.status).toBe(400);
     expect((await h.request("GET", "/subscriptions")).json).toHaveLength(50);
   });

@@ -3,6 +3,8 @@ import { HttpError } from "../../http/errors.js";
 import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
 import { errorMessage } from "../core/errors.js";
+import type { CoreConnections } from "../core/mihomo-client.js";
+import { coreNodePrefix } from "../types.js";
 
 const DEADLINE_MS = 5000;
 
@@ -24,11 +26,45 @@ async function live<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
+/** One step of a connection's chain as people read it: the node's own name and its feed. */
+export interface ChainLabel {
+  name: string;
+  /** Name of the subscription the node comes from; null for groups and built-ins. */
+  subscription: string | null;
+}
+
+const CORE_NAME = /^\[([0-9a-f]{24})\] ([\s\S]+)$/;
+
+/**
+ * Inside the core a node is named `[<subscription id>] <name>`; the console shows the
+ * subscription's name instead of its id, so each connection gets `chainLabels` beside the
+ * core's own `chains`.
+ */
+export function labelChains(
+  view: CoreConnections,
+  subscriptions: ReadonlyArray<{ id: string; name: string }>,
+): CoreConnections {
+  const names = new Map(subscriptions.map((s) => [s.id, s.name]));
+  const label = (step: string): ChainLabel => {
+    const m = CORE_NAME.exec(step);
+    if (!m || !step.startsWith(coreNodePrefix(m[1]))) return { name: step, subscription: null };
+    return { name: m[2], subscription: names.get(m[1]) ?? null };
+  };
+  return {
+    ...view,
+    connections: view.connections.map((c) => ({
+      ...c,
+      chainLabels: Array.isArray(c.chains) ? c.chains.map((step) => label(String(step))) : [],
+    })),
+  };
+}
+
 export function connectionsRouter(ctx: ProxyContext): Router {
   const router = ctx.routes.router();
 
   router.get("/connections", async (_req, res) => {
-    res.json(await live(() => api(ctx).connections(DEADLINE_MS)));
+    const view = await live(() => api(ctx).connections(DEADLINE_MS));
+    res.json(labelChains(view, ctx.store.listSubscriptions()));
   });
 
   router.delete("/connections/:id", async (req, res) => {

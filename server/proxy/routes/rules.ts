@@ -3,7 +3,7 @@ import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { newId } from "../store/ids.js";
-import { ruleInput } from "../store/schemas.js";
+import { ruleInput, type RuleInput } from "../store/schemas.js";
 import type { ServiceDeps } from "./deps.js";
 
 /** The fixed evaluation order around the custom rules (what the compiler emits). */
@@ -13,6 +13,18 @@ export const DEFAULT_RULES = [
   { match: "Mainland China domain and IP rule sets", action: "DIRECT" },
   { match: "All other targets", action: "PROXY" },
 ] as const;
+
+/** Refuses a rule whose type and value another rule already has (it could never match). */
+function refuseDuplicate(deps: ServiceDeps, input: RuleInput, exceptId = ""): void {
+  const found = deps.store.rules.duplicateOf(input, exceptId);
+  if (!found) return;
+  const [rule, position] = found;
+  throw new HttpError(
+    409,
+    `${input.type} ${input.value} is already rule ${position} (${rule.action}); edit that rule instead`,
+    { extra: { code: "rule_duplicate", position, ruleId: rule.id } },
+  );
+}
 
 const orderBody = z.strictObject({
   ids: z.array(z.string("must be a string"), "must be an array of rule ids").max(10_000),
@@ -30,7 +42,10 @@ export function rulesRouter(deps: ServiceDeps): Router {
   router.post("/rules", async (req, res) => {
     const input = parseOr400(ruleInput, jsonObject(req.body));
     const id = newId();
-    await changes.change(() => store.rules.create(id, input));
+    await changes.change(() => {
+      refuseDuplicate(deps, input);
+      store.rules.create(id, input);
+    });
     res.json({ id });
   });
 
@@ -56,7 +71,9 @@ export function rulesRouter(deps: ServiceDeps): Router {
     const id = req.params.id;
     const input = parseOr400(ruleInput, jsonObject(req.body));
     await changes.change(() => {
-      if (!store.rules.edit(id, input)) throw new HttpError(400, "Unknown rule");
+      if (!store.rules.get(id)) throw new HttpError(400, "Unknown rule");
+      refuseDuplicate(deps, input, id);
+      store.rules.edit(id, input);
     });
     res.json({ id });
   });

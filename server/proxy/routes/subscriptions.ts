@@ -17,6 +17,15 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
     return id;
   };
 
+  /** One feed kept twice would only double its nodes: the second is refused with 409. */
+  const refuseSameUrl = (url: string, exceptId = ""): void => {
+    const other = store.subscriptions.sameUrl(url, exceptId);
+    if (!other) return;
+    throw new HttpError(409, `The subscription "${other.name}" already uses this address`, {
+      extra: { code: "subscription_duplicate", name: other.name, subscriptionId: other.id },
+    });
+  };
+
   router.get("/subscriptions", (_req, res) => {
     res.json(
       store.subscriptions.list().map((s) => ({ ...s, refreshing: refresher.isRefreshing(s.id) })),
@@ -28,6 +37,7 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
     const id = newId();
     const created = store.db.transaction(() => {
       if (store.subscriptions.count() >= MAX_SUBSCRIPTIONS) return false;
+      refuseSameUrl(input.url);
       store.subscriptions.create(id, input);
       return true;
     })();
@@ -42,6 +52,7 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
     const input = parseOr400(subscriptionInput, jsonObject(req.body));
     // Enabling or disabling changes which nodes the core gets; a stopped core stages it.
     await deps.changes.change(() => {
+      refuseSameUrl(input.url, id);
       if (!store.subscriptions.edit(id, input)) throw new HttpError(400, "Unknown subscription");
     });
     res.json({ id, ok: true });

@@ -46,6 +46,16 @@ export class RulesRepo {
     return this.list().find((r) => r.id === id) ?? null;
   }
 
+  /**
+   * The rule (and its 1-based place in the list) that already matches the same type and
+   * value, other than `exceptId`: a second one could never be reached, the first match wins.
+   */
+  duplicateOf(f: Pick<RuleFields, "type" | "value">, exceptId = ""): [RuleRecord, number] | null {
+    const list = this.list();
+    const at = list.findIndex((r) => r.id !== exceptId && r.type === f.type && r.value === f.value);
+    return at < 0 ? null : [list[at], at + 1];
+  }
+
   create(id: string, f: RuleFields): void {
     const position = (this.stmts.nextPos.get() as { p: number }).p;
     this.stmts.insert.run(id, position, f.type, f.value, f.action, f.enabled ? 1 : 0);

@@ -38,6 +38,18 @@ function toRecord(row: Row): SubscriptionRecord {
   };
 }
 
+/**
+ * The form in which two addresses are compared: parsed, so letter case of the scheme and
+ * host, a default port or an empty path do not make the same feed look different.
+ */
+export function urlKey(url: string): string {
+  try {
+    return new URL(url.trim()).href;
+  } catch {
+    return url.trim();
+  }
+}
+
 /** Full row copy, used to put the previous state back when a restore fails. */
 export type SubscriptionRow = Row;
 
@@ -80,6 +92,12 @@ export class SubscriptionsRepo {
   get(id: string): SubscriptionRecord | null {
     const row = this.stmts.get.get(id) as Row | undefined;
     return row ? toRecord(row) : null;
+  }
+
+  /** Another subscription with the same address (compared as parsed URLs), if any. */
+  sameUrl(url: string, exceptId = ""): SubscriptionRecord | null {
+    const key = urlKey(url);
+    return this.list().find((s) => s.id !== exceptId && urlKey(s.url) === key) ?? null;
   }
 
   count(): number {
