@@ -63,13 +63,30 @@ describe("POST /uploads/:id/publish", () => {
       code,
       url: `${base}/#/pickup/${plain}`,
       urls: [
-        { label: "This computer", url: `${base}/#/pickup/${plain}` },
+        {
+          label: "This computer",
+          url: `${base}/#/pickup/${plain}`,
+          kind: "local",
+          address: "127.0.0.1",
+        },
         {
           label: "This computer (localhost)",
           url: `http://localhost:${h.port}/#/pickup/${plain}`,
+          kind: "local",
+          address: "localhost",
         },
-        { label: "LAN 192.168.1.20", url: `http://192.168.1.20:${h.port}/#/pickup/${plain}` },
-        { label: "gw.example (HTTPS)", url: `https://gw.example/#/pickup/${plain}` },
+        {
+          label: "LAN 192.168.1.20",
+          url: `http://192.168.1.20:${h.port}/#/pickup/${plain}`,
+          kind: "lan",
+          address: "192.168.1.20",
+        },
+        {
+          label: "gw.example (HTTPS)",
+          url: `https://gw.example/#/pickup/${plain}`,
+          kind: "host",
+          address: "gw.example",
+        },
       ],
     });
     // Only the keyed hash is stored; the plain code is nowhere in the database.
@@ -165,10 +182,17 @@ describe("POST /parcels/:id/code", () => {
       code: expect.stringMatching(CODE6),
       url: `${h.origin}/#/pickup/${r.json.code.replace("-", "")}`,
       urls: [
-        { label: "This computer", url: `${h.origin}/#/pickup/${r.json.code.replace("-", "")}` },
+        {
+          label: "This computer",
+          url: `${h.origin}/#/pickup/${r.json.code.replace("-", "")}`,
+          kind: "local",
+          address: "127.0.0.1",
+        },
         {
           label: "This computer (localhost)",
           url: `http://localhost:${h.port}/#/pickup/${r.json.code.replace("-", "")}`,
+          kind: "local",
+          address: "localhost",
         },
       ],
       expires_at: pub.json.expires_at,

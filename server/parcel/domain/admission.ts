@@ -121,7 +121,14 @@ export function parseManifest(policy: Policy, body: unknown): Manifest {
   }
   if (totalBytes > policy.max_parcel_bytes)
     throw new HttpError(413, `The parcel is larger than ${policy.max_parcel_bytes} bytes`);
-  return { files: m.files, days, downloads, password, renew: m.renew ?? true, totalBytes };
+  return {
+    files: m.files,
+    days,
+    downloads,
+    password,
+    renew: m.renew ?? policy.default_renew,
+    totalBytes,
+  };
 }
 
 /** Current storage usage that admission compares against the budgets. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
 
-/** Business policy: the single source of its field rules (CONTRACT 2.3). */
+/** Business policy: the single source of its field rules. */
 export const policyShape = {
   uploads_enabled: z.boolean(),
   max_files: int(1),
@@ -13,6 +13,7 @@ export const policyShape = {
   default_downloads: int(1),
   max_downloads: int(1),
   require_password: z.boolean(),
+  default_renew: z.boolean(),
   code_length: int(6, 16),
   renewal_mode: z.enum(["default", "term"]),
   renew_days: int(1, 30),
@@ -35,6 +36,8 @@ export const DEFAULT_POLICY: Policy = {
   default_downloads: 10,
   max_downloads: 1000,
   require_password: false,
+  // Uploads that do not say whether their expiry renews on a completed download do renew.
+  default_renew: true,
   code_length: 6,
   renewal_mode: "default",
   renew_days: 3,
@@ -44,10 +47,45 @@ export const DEFAULT_POLICY: Policy = {
   pickup_failures_per_ip: 10,
 };
 
-/** Cross-field rules that a single field schema cannot express. */
-export function policyProblem(p: Policy): string | null {
-  if (p.renew_cap_days < p.renew_days) return "renew_cap_days must be at least renew_days";
-  return null;
+/** Two members of one policy that contradict each other: `field` must not pass `limit`. */
+export interface PolicyConflict {
+  field: keyof Policy;
+  value: number;
+  limitField: keyof Policy;
+  limit: number;
+  /** "at_most": field <= limit; "at_least": field >= limit. */
+  rule: "at_most" | "at_least";
+}
+
+/**
+ * Cross-field rules that a single field schema cannot express, on a whole (merged) policy:
+ * a default above its maximum would refuse every upload that keeps the default, and a
+ * renewal cap below the step would make the step meaningless.
+ */
+export function policyConflicts(p: Policy): PolicyConflict[] {
+  const out: PolicyConflict[] = [];
+  const atMost = (field: keyof Policy, limitField: keyof Policy) => {
+    const value = p[field] as number;
+    const limit = p[limitField] as number;
+    if (value > limit) out.push({ field, value, limitField, limit, rule: "at_most" });
+  };
+  atMost("default_days", "max_days");
+  atMost("default_downloads", "max_downloads");
+  if (p.renew_cap_days < p.renew_days)
+    out.push({
+      field: "renew_cap_days",
+      value: p.renew_cap_days,
+      limitField: "renew_days",
+      limit: p.renew_days,
+      rule: "at_least",
+    });
+  return out;
+}
+
+/** One sentence naming both members and their values, e.g. for a 400 answer. */
+export function conflictSentence(c: PolicyConflict): string {
+  const relation = c.rule === "at_most" ? "must not be more than" : "must be at least";
+  return `${c.field} (${c.value}) ${relation} ${c.limitField} (${c.limit})`;
 }
 
 /** The public view (`GET /policy`) leaves out the abuse thresholds. */
@@ -79,7 +117,7 @@ export const DEFAULT_RUNTIME: Runtime = {
   audit_content_budget_bytes: 67108864,
 };
 
-/** Renewal on a completed download (CONTRACT 2.5); never earlier than `old`. Seconds. */
+/** Renewal on a completed download; never earlier than `old`. Seconds. */
 export function renewedExpiry(
   mode: Policy["renewal_mode"],
   old: number,

@@ -1,15 +1,27 @@
 import type { Request } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { ParcelContext } from "../context.js";
+import type { EntryKind } from "../http/entries.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { formatCode, generateCode, normalizeCode } from "./codes.js";
 import { hmacHex } from "./secrets.js";
+
+/**
+ * One share address. `label` is English for API clients; `kind` and `address` let a page
+ * name the entry in its reader's language.
+ */
+export interface ShareUrl {
+  label: string;
+  url: string;
+  kind: EntryKind;
+  address: string;
+}
 
 export interface ShareFields {
   /** Display form (`ABC-123`); present only when a new code was just issued. */
   code?: string;
   url: string;
-  urls: Array<{ label: string; url: string }>;
+  urls: ShareUrl[];
   expires_at: number;
   downloads_left: number;
 }
@@ -53,7 +65,7 @@ export function issueCode(ctx: ParcelContext, parcelId: string): string {
 }
 
 /**
- * Share fields (CONTRACT 2.3): `url` on the entry the request came through, `urls` one per
+ * Share fields: `url` on the entry the request came through, `urls` one per
  * entry. With a code they point at `#/pickup/<code>`, without one at the pickup page.
  */
 export function shareFields(
@@ -66,7 +78,12 @@ export function shareFields(
   const suffix = plain === null ? "/#/pickup" : `/#/pickup/${plain}`;
   const out: ShareFields = {
     url: `${ctx.entryFor(req).origin}${suffix}`,
-    urls: ctx.entries.list.map((e) => ({ label: e.label, url: `${e.origin}${suffix}` })),
+    urls: ctx.entries.list.map((e) => ({
+      label: e.label,
+      url: `${e.origin}${suffix}`,
+      kind: e.kind,
+      address: e.address,
+    })),
     expires_at: parcel.expires_at,
     downloads_left: parcel.downloads_left,
   };

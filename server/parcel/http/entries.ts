@@ -8,7 +8,16 @@ export interface Entry {
   /** `host[:port]` as a browser sends it in `Host` (default ports omitted). */
   host: string;
   label: string;
+  /**
+   * What the address is, so a page can name it in its reader's language: `local` (this
+   * computer: 127.0.0.1, ::1, localhost), `lan` (any other IP address) or `host` (a name).
+   */
+  kind: EntryKind;
+  /** The host without port or brackets (`127.0.0.1`, `localhost`, `gw.example`). */
+  address: string;
 }
+
+export type EntryKind = "local" | "lan" | "host";
 
 function normalizeOrigin(raw: string): URL {
   const url = new URL(raw);
@@ -21,22 +30,31 @@ function normalizeOrigin(raw: string): URL {
   return url;
 }
 
-function labelFor(url: URL): string {
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const https = url.protocol === "https:" ? " (HTTPS)" : "";
-  if (host === "127.0.0.1" || host === "::1") return `This computer${https}`;
-  if (host === "localhost") return `This computer (localhost)${https}`;
-  if (isIP(host)) return `LAN ${host}${https}`;
-  return `${host}${https}`;
+function kindOf(host: string): EntryKind {
+  if (host === "127.0.0.1" || host === "::1" || host === "localhost") return "local";
+  return isIP(host) ? "lan" : "host";
+}
+
+/** The English label people read (kept as it was for API clients that show it). */
+function labelFor(kind: EntryKind, address: string, https: boolean): string {
+  const suffix = https ? " (HTTPS)" : "";
+  if (kind === "local")
+    return `This computer${address === "localhost" ? " (localhost)" : ""}${suffix}`;
+  if (kind === "lan") return `LAN ${address}${suffix}`;
+  return `${address}${suffix}`;
 }
 
 export function parseEntry(raw: string): Entry {
   const url = normalizeOrigin(raw);
+  const address = url.hostname.replace(/^\[|\]$/g, "");
+  const kind = kindOf(address);
   return {
     origin: url.origin,
     protocol: url.protocol as Entry["protocol"],
     host: url.host.toLowerCase(),
-    label: labelFor(url),
+    label: labelFor(kind, address, url.protocol === "https:"),
+    kind,
+    address,
   };
 }
 

@@ -15,7 +15,7 @@ import {
   setCookie,
 } from "../http/identity.js";
 
-/** Login failures allowed per client address within the window (CONTRACT 2.5). */
+/** Login failures allowed per client address within the window. */
 export const LOGIN_FAILURES = 5;
 export const LOGIN_WINDOW = 15 * 60;
 

@@ -5,8 +5,9 @@ import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { runCleanup } from "../cleanup.js";
 import type { Actor, ParcelContext } from "../context.js";
 import {
+  conflictSentence,
+  policyConflicts,
   policyPatchSchema,
-  policyProblem,
   runtimePatchSchema,
   type Policy,
   type Runtime,
@@ -41,8 +42,21 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
     );
     const before = ctx.policy();
     const next: Policy = { ...before, ...patch };
-    const problem = policyProblem(next);
-    if (problem) throw new HttpError(400, problem);
+    // Checked on the merged result: a patch of one member can contradict a saved one.
+    const conflicts = policyConflicts(next);
+    if (conflicts.length > 0)
+      throw new HttpError(400, conflicts.map(conflictSentence).join("; "), {
+        extra: {
+          code: "policy.conflict",
+          conflicts: conflicts.map((c) => ({
+            field: c.field,
+            value: c.value,
+            limit_field: c.limitField,
+            limit: c.limit,
+            rule: c.rule,
+          })),
+        },
+      });
     ctx.setPolicy(next);
     ctx.audit(req, admin(res), "admin.policy", "policy", { changed: changes(before, next) });
     res.json(next);
