@@ -31,7 +31,8 @@ const FROZEN: Record<Service, Record<string, string>> = {
     "0004-admin.sql": "325de74d67cdee0400df8df64398cabab417694ed485fe6df44f0ef2c268072b",
     "0005-parcel-search.sql": "a43923177a78e523057f70c6ea1d3a79678e14fd00c1816fc48b5811fc1224b9",
     "0006-admin-catch-up.sql": "b92e539b99ef1df4ec27731cd28006db0ddc8923d5c7d323861483a752f954ba",
-    "0007-parcel-token-index.sql": "bb51dddc2c54d11fc1c5407013511e217661cf67afdd27f2457ee5d8daea9ce1",
+    "0007-parcel-token-index.sql":
+      "bb51dddc2c54d11fc1c5407013511e217661cf67afdd27f2457ee5d8daea9ce1",
   },
   proxy: {
     "0001-proxy.sql": "898c7bd99069866cedaa018bb59d8f06d03921219dd9da336dadfd2bdc1f488b",
