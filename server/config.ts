@@ -19,6 +19,8 @@ export interface GatehouseConfig {
   coreService: "process" | "systemd";
   coreUnit: string;
   coreReleaseURL: string;
+  /** Port of the core's external controller on 127.0.0.1. */
+  coreControllerPort: number;
   parcel: boolean;
   proxy: boolean;
   adminUser: string;
@@ -32,6 +34,7 @@ export interface GatehouseConfig {
 export class ConfigError extends Error {}
 
 export const DEFAULT_RELEASE_URL = "https://api.github.com/repos/MetaCubeX/mihomo/releases/latest";
+export const DEFAULT_CONTROLLER_PORT = 9090;
 export const APP_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The OS per-user data dir + `/gatehouse`. */
@@ -118,6 +121,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --core-bin FILE           mihomo executable (GATEHOUSE_CORE_BIN)
   --core-service process|systemd, --core-unit NAME
   --core-release-url URL    update check source (GATEHOUSE_CORE_RELEASE_URL)
+  --core-controller-port N  port of the core's controller on 127.0.0.1
+                            (GATEHOUSE_CORE_CONTROLLER_PORT; default 9090)
   --parcel-only, --proxy-only
   --reset-admin-password    give the parcel administrator a new password, printed once
   --log-level LEVEL         ${LOG_LEVELS.join(", ")} (GATEHOUSE_LOG_LEVEL; default ${DEFAULT_LOG_LEVEL});
@@ -148,6 +153,7 @@ export function parseConfig(
         "core-service": { type: "string" },
         "core-unit": { type: "string" },
         "core-release-url": { type: "string" },
+        "core-controller-port": { type: "string" },
         "parcel-only": { type: "boolean" },
         "proxy-only": { type: "boolean" },
         "reset-admin-password": { type: "boolean" },
@@ -199,6 +205,25 @@ export function parseConfig(
   } catch {
     throw new ConfigError(`--core-release-url must be a URL, not "${releaseURL}"`);
   }
+  // The core must be told a fixed port, so 0 ("any free port") is not allowed here.
+  const controllerRaw =
+    values["core-controller-port"] ?? (env.GATEHOUSE_CORE_CONTROLLER_PORT || undefined);
+  const coreControllerPort =
+    controllerRaw === undefined ? DEFAULT_CONTROLLER_PORT : Number(controllerRaw);
+  if (
+    controllerRaw !== undefined &&
+    (!/^\d{1,5}$/.test(controllerRaw) || coreControllerPort < 1 || coreControllerPort > 65535)
+  )
+    throw new ConfigError(
+      `--core-controller-port must be a port number from 1 to 65535, not "${controllerRaw}"`,
+    );
+  for (const [other, used] of [
+    ["--proxy-port", !values["parcel-only"] && proxyPort],
+    ["--parcel-port", !values["proxy-only"] && parcelPort],
+  ] as const) {
+    if (used === coreControllerPort)
+      throw new ConfigError(`--core-controller-port must differ from ${other} (${used})`);
+  }
   const logLevel = values["log-level"] ?? (env.GATEHOUSE_LOG_LEVEL || DEFAULT_LOG_LEVEL);
   if (!isLogLevel(logLevel))
     throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${logLevel}"`);
@@ -215,6 +240,7 @@ export function parseConfig(
     coreService,
     coreUnit,
     coreReleaseURL: releaseURL,
+    coreControllerPort,
     parcel: !values["proxy-only"],
     resetAdminPassword: Boolean(values["reset-admin-password"]),
     proxy: !values["parcel-only"],

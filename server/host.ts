@@ -136,6 +136,7 @@ export async function startGatehouse(
         coreService: config.coreService,
         coreUnit: config.coreUnit,
         coreReleaseURL: config.coreReleaseURL,
+        controllerPort: config.coreControllerPort,
         staticDir: ui,
         // Names the operator gave for this machine (IP literals of it are accepted anyway).
         allowedHosts: [config.host, ...config.entries.map((e) => new URL(e).hostname)],

@@ -28,11 +28,15 @@ export class SseStream {
     else this.onCloseHandlers.push(handler);
   }
 
-  /** Sends one event; `data` undefined sends an event with an empty data line. */
-  send(event: string, data?: unknown): void {
+  /**
+   * Sends one event; `data` undefined sends an event with an empty data line. An `id` (no line
+   * breaks) comes back as Last-Event-ID when the browser reconnects.
+   */
+  send(event: string, data?: unknown, id?: string): void {
     if (this.closed) return;
     const payload = data === undefined ? "" : JSON.stringify(data);
-    const text = `event: ${event}\ndata: ${payload}\n\n`;
+    const head = id === undefined ? "" : `id: ${id.replace(/[\r\n]/g, "")}\n`;
+    const text = `${head}event: ${event}\ndata: ${payload}\n\n`;
     const timer = setTimeout(() => this.close(), this.writeDeadlineMs);
     timer.unref();
     this.res.write(text, (err) => {

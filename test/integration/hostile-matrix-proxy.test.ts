@@ -153,7 +153,7 @@ const json = (value: unknown) => ({ json: value });
 const NO_CORE = {
   code: 503,
   why: "no core is connected in this matrix, so the route answers 503 once admitted",
-  error: /core is not connected/,
+  error: /core is not running or cannot be reached/,
 };
 
 const RECIPES: Record<string, Recipe<ProxyFixture>> = {

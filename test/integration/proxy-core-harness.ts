@@ -131,7 +131,12 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
       clock,
     ),
     dir,
-    options: { dataDir: dir, coreBin: opts.coreBin, ...opts.options },
+    options: {
+      dataDir: dir,
+      coreBin: opts.coreBin,
+      controllerPort: opts.controllerPort,
+      ...opts.options,
+    },
     ownPort: () => 0,
     startedAt: clock.now(),
     store,

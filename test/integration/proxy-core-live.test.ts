@@ -105,7 +105,9 @@ describe("GET /status", () => {
     stub.secret = "someone-else";
     const r = await h.request("GET", "/status");
     expect(r.json.coreOnline).toBe(false);
-    expect(r.json.coreError).toBe("Unauthorized");
+    // Whoever answers without knowing our secret is another program on the controller port.
+    expect(r.json.coreError).toMatch(`Port ${stub.port} is used by another program`);
+    expect(r.json.coreErrorCode).toBe("core.port_in_use");
   });
 });
 
@@ -211,7 +213,12 @@ describe("GET /logs", () => {
     stub.pushLog("info", "hello");
     stub.pushLog("warning", "second");
     await waitFor(() => sse.events.filter((e) => e.event === "log").length === 2, 5000, "logs");
-    expect(sse.events.filter((e) => e.event === "log").map((e) => JSON.parse(e.data))).toEqual([
+    expect(
+      sse.events
+        .filter((e) => e.event === "log")
+        .map((e) => JSON.parse(e.data) as { type: string; payload: string })
+        .map(({ type, payload }) => ({ type, payload })),
+    ).toEqual([
       { type: "info", payload: "hello" },
       { type: "warning", payload: "second" },
     ]);

@@ -136,7 +136,10 @@ describe("POST /system/connectivity/test", () => {
     const r = await h.request("POST", "/system/connectivity/test", { siteId: "github" });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: "failed", httpStatus: 0 });
-    expect(r.json.detail).toMatch(/ECONNREFUSED/);
+    expect(r.json).toMatchObject({
+      detail: expect.stringMatching(/^The proxy core does not accept connections on port \d+/),
+      code: "connectivity.proxy_down",
+    });
   });
 
   it("answers 400 for an unknown site", async () => {

@@ -1,3 +1,5 @@
+import { PORT_IN_USE, portInUseMessage } from "./port-check.js";
+
 /** The core's controller could not be reached (refused, reset, DNS, ...). */
 export class CoreUnreachableError extends Error {
   constructor(message = "The proxy core cannot be reached", options?: { cause?: unknown }) {
@@ -27,6 +29,19 @@ export class CoreApiError extends Error {
 /** True for errors that mean "the core is not there" rather than "the core said no". */
 export function isCommunicationError(err: unknown): boolean {
   return err instanceof CoreUnreachableError || err instanceof CoreTimeoutError;
+}
+
+/**
+ * Why the core did not answer, as a sentence and a stable code. A controller that answers
+ * 401 is not ours: another program (another core, with its own secret) holds the port.
+ */
+export function coreProblem(err: unknown, port: number): { message: string; code: string } {
+  if (err instanceof CoreApiError && err.status === 401)
+    return { message: portInUseMessage(port), code: PORT_IN_USE };
+  if (err instanceof CoreUnreachableError)
+    return { message: errorMessage(err), code: "core.unreachable" };
+  if (err instanceof CoreTimeoutError) return { message: errorMessage(err), code: "core.timeout" };
+  return { message: errorMessage(err), code: "core.error" };
 }
 
 export function errorMessage(err: unknown): string {

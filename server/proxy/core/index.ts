@@ -7,12 +7,23 @@ import { checkConfig } from "./check.js";
 import { compileConfig, REJECT, selectionTarget } from "./compile.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
 import { loadSecret, writeAtomic } from "./files.js";
+import { CoreLogFeed } from "./log-feed.js";
 import { MihomoClient, type CoreApi } from "./mihomo-client.js";
+import {
+  PORT_IN_USE,
+  portInUseError,
+  portInUseMessage,
+  portTaken,
+  saysControllerPortTaken,
+} from "./port-check.js";
 import { ProcessSupervisor, type Supervisor } from "./supervisor.js";
 import { SystemdSupervisor } from "./systemd.js";
 
 export { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
 export type { CoreApi, CoreConnections } from "./mihomo-client.js";
+export { CoreLogFeed, type CoreLogLine } from "./log-feed.js";
+export { coreApi, coreLogFeed } from "./access.js";
+export { PORT_IN_USE } from "./port-check.js";
 
 /** Test seams and tuning beyond `CoreManagerOptions`; production passes none. */
 export interface CoreManagerExtras {
@@ -21,6 +32,10 @@ export interface CoreManagerExtras {
   readyTimeoutMs?: number;
   /** The systemctl executable for the systemd backend. */
   systemctl?: string;
+  /** Whether the controller port is already held by someone (default: try to bind it). */
+  portTaken?: (port: number) => Promise<boolean>;
+  /** Wait before following the core's log again after its stream ended. */
+  logRetryMs?: number;
 }
 
 /** The core layer with its full controller client (what the live routes use). */
@@ -29,14 +44,10 @@ export interface CoreManager extends CoreControl {
   readonly homeDir: string;
   readonly configFile: string;
   readonly supervisor: Supervisor;
-}
-
-/** The full client of a core layer, or null when it is a stand-in without one. */
-export function coreApi(core: CoreControl): CoreApi | null {
-  const c = core.client as Partial<CoreApi>;
-  return typeof c.connections === "function" && typeof c.logs === "function"
-    ? (core.client as CoreApi)
-    : null;
+  /** The core's log, followed while the core runs, with the last lines kept. */
+  readonly logFeed: CoreLogFeed;
+  /** Stable code of the last configuration or start error ("" when none). */
+  readonly configErrorCode: string;
 }
 
 const READY_POLL_MS = 100;
@@ -46,7 +57,9 @@ class Manager implements CoreManager {
   readonly homeDir: string;
   readonly configFile: string;
   readonly supervisor: Supervisor;
+  readonly logFeed: CoreLogFeed;
   private error = "";
+  private errorCode = "";
   private wanted = false;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly secret: string;
@@ -59,6 +72,16 @@ class Manager implements CoreManager {
     this.configFile = join(this.homeDir, "config.yaml");
     this.secret = loadSecret(this.homeDir);
     this.client = new MihomoClient({ port: opts.controllerPort, secret: this.secret });
+    const secret = this.secret;
+    this.logFeed = new CoreLogFeed(
+      (onItem, streamOpts) => this.client.logs("info", onItem, streamOpts),
+      {
+        retryMs: opts.logRetryMs,
+        now: () => opts.clock.now(),
+        // The controller secret never reaches the kept lines or a viewer.
+        redact: (text) => (text.includes(secret) ? text.split(secret).join("[redacted]") : text),
+      },
+    );
     this.supervisor =
       opts.service === "systemd"
         ? new SystemdSupervisor({ unit: opts.unit, systemctl: opts.systemctl })
@@ -70,6 +93,7 @@ class Manager implements CoreManager {
             log: opts.log,
             backoffBaseMs: opts.backoffBaseMs,
             onRestarted: () => this.afterRestart(),
+            beforeStart: () => this.checkPort(),
           });
   }
 
@@ -85,6 +109,21 @@ class Manager implements CoreManager {
 
   get configError(): string {
     return this.error;
+  }
+
+  get configErrorCode(): string {
+    return this.errorCode;
+  }
+
+  private setError(message: string, code = ""): void {
+    this.error = message;
+    this.errorCode = message ? code : "";
+  }
+
+  /** Refuses to start a core whose controller port another program holds. */
+  private async checkPort(): Promise<void> {
+    const port = this.opts.controllerPort;
+    if (await (this.opts.portTaken ?? portTaken)(port)) throw portInUseError(port);
   }
 
   running(): boolean {
@@ -116,13 +155,15 @@ class Manager implements CoreManager {
       const result = await checkConfig(this.opts.coreBin as string, this.homeDir, staged);
       rmSync(staged, { force: true });
       if (!result.ok) {
-        this.error = result.message;
-        throw new HttpError(400, `The core rejected the configuration: ${result.message}`);
+        this.setError(result.message);
+        throw new HttpError(400, `The core rejected the configuration: ${result.message}`, {
+          extra: { code: "core.config_rejected", detail: result.message },
+        });
       }
     }
     for (const [id, text] of compiled.providers) writeAtomic(providerFile(id), text);
     writeAtomic(this.configFile, compiled.yaml);
-    this.error = "";
+    this.setError("");
     this.lastInput = input;
     if (existsSync(providersDir)) {
       for (const name of readdirSync(providersDir)) {
@@ -148,7 +189,7 @@ class Manager implements CoreManager {
           );
           return;
         }
-        this.error = errorMessage(err);
+        this.setError(errorMessage(err));
         throw new HttpError(400, `The core did not load the configuration: ${this.error}`, {
           cause: err,
         });
@@ -179,14 +220,19 @@ class Manager implements CoreManager {
   private async waitReady(): Promise<void> {
     const deadline = Date.now() + (this.opts.readyTimeoutMs ?? 20_000);
     let last: unknown = null;
+    const port = this.opts.controllerPort;
     for (;;) {
       try {
         await this.client.version(1000);
         return;
       } catch (err) {
         last = err;
-        if (err instanceof CoreApiError) break; // answering, but refusing us (e.g. 401)
+        // Another program answers on the port and does not know our secret.
+        if (err instanceof CoreApiError && err.status === 401) throw portInUseError(port, err);
+        if (err instanceof CoreApiError) break; // answering, but refusing us
       }
+      // The core says its controller could not listen: someone holds the port.
+      if (saysControllerPortTaken(this.supervisor.runOutput())) throw portInUseError(port);
       if (this.supervisor.kind === "process" && !(await this.supervisor.active())) break;
       if (Date.now() >= deadline) break;
       await new Promise((r) => setTimeout(r, READY_POLL_MS));
@@ -198,10 +244,16 @@ class Manager implements CoreManager {
   }
 
   private async bringUp(input: CoreInput, how: "start" | "restart"): Promise<void> {
-    if (!this.installed) throw new HttpError(400, "The proxy core is not installed");
+    if (!this.installed) {
+      throw new HttpError(400, "The proxy core is not installed", {
+        extra: { code: "core.not_installed" },
+      });
+    }
     await this.stage(input);
     try {
       const up = how === "start" && (await this.supervisor.active().catch(() => false));
+      // A unit started elsewhere may hold the port itself; a process core checks before it spawns.
+      if (!up && how === "start" && this.supervisor.kind === "systemd") await this.checkPort();
       this.wanted = true;
       if (up) {
         // Already running (e.g. a systemd unit started elsewhere): load the new config.
@@ -219,9 +271,14 @@ class Manager implements CoreManager {
         }
       }
       await this.selectNow(input);
+      this.logFeed.setFollowing(true);
     } catch (err) {
+      if (err instanceof HttpError && err.extra.code === PORT_IN_USE) {
+        this.setError(portInUseMessage(this.opts.controllerPort), PORT_IN_USE);
+      }
       if (err instanceof HttpError) throw err;
       throw new HttpError(400, `Could not ${how} the proxy core: ${errorMessage(err)}`, {
+        extra: { code: `core.${how}_failed`, detail: errorMessage(err) },
         cause: err,
       });
     }
@@ -231,6 +288,7 @@ class Manager implements CoreManager {
     try {
       await this.waitReady();
       if (this.lastInput) await this.selectNow(this.lastInput);
+      this.logFeed.setFollowing(this.wanted);
       this.opts.log("proxy core restarted; selection re-applied");
     } catch (err) {
       this.opts.log(`The proxy core restarted only partly: ${errorMessage(err)}`, "warn");
@@ -250,8 +308,10 @@ class Manager implements CoreManager {
       try {
         await this.supervisor.stop();
         this.wanted = false;
+        this.logFeed.setFollowing(false);
       } catch (err) {
         throw new HttpError(400, `Could not stop the proxy core: ${errorMessage(err)}`, {
+          extra: { code: "core.stop_failed", detail: errorMessage(err) },
           cause: err,
         });
       }
@@ -261,6 +321,7 @@ class Manager implements CoreManager {
   close(): Promise<void> {
     return this.serial(async () => {
       this.wanted = false;
+      this.logFeed.close();
       await this.supervisor.close();
     });
   }

@@ -13,6 +13,8 @@ export interface Supervisor {
   active(): Promise<boolean>;
   /** The core's last output lines (for error messages); empty when not captured. */
   recentOutput(): string[];
+  /** The kept lines the current run printed (since the last start); empty when not captured. */
+  runOutput(): string[];
   close(): Promise<void>;
 }
 
@@ -37,6 +39,11 @@ export interface ProcessSupervisorOptions {
   stopTimeoutMs?: number;
   /** Runs after each restart the supervisor makes on its own (the core died). */
   onRestarted?: () => Promise<void>;
+  /**
+   * Runs before a start or restart asked for (not the automatic ones) spawns the core, after
+   * the previous run has stopped; a throw cancels the start (the controller port is taken).
+   */
+  beforeStart?: () => Promise<void>;
 }
 
 const KEEP_LINES = 100;
@@ -50,6 +57,9 @@ export class ProcessSupervisor implements Supervisor {
   private startedAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly lines: string[] = [];
+  /** Lines captured so far, and that count when the current run started. */
+  private printed = 0;
+  private runStart = 0;
   /** Restarts made after unexpected exits, and the last backoff used (for status and tests). */
   restarts = 0;
   lastDelayMs = 0;
@@ -64,6 +74,11 @@ export class ProcessSupervisor implements Supervisor {
     return [...this.lines];
   }
 
+  runOutput(): string[] {
+    const count = Math.min(this.lines.length, this.printed - this.runStart);
+    return count > 0 ? this.lines.slice(-count) : [];
+  }
+
   async active(): Promise<boolean> {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
@@ -72,6 +87,12 @@ export class ProcessSupervisor implements Supervisor {
     this.wanted = true;
     this.clearTimer();
     if (await this.active()) return;
+    try {
+      await this.opts.beforeStart?.();
+    } catch (err) {
+      this.wanted = false;
+      throw err;
+    }
     await this.spawnChild();
   }
 
@@ -109,6 +130,7 @@ export class ProcessSupervisor implements Supervisor {
     if (!stream) return;
     createInterface({ input: stream }).on("line", (line) => {
       this.lines.push(line);
+      this.printed++;
       if (this.lines.length > KEEP_LINES) this.lines.shift();
       this.opts.log(`core: ${line}`, coreLineLevel(line));
     });
@@ -123,6 +145,7 @@ export class ProcessSupervisor implements Supervisor {
     });
     this.child = child;
     this.startedAt = this.opts.clock.now();
+    this.runStart = this.printed;
     this.capture(child.stdout);
     this.capture(child.stderr);
     child.on("exit", (code, signal) => this.onExit(child, code, signal));

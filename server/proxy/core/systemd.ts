@@ -73,6 +73,10 @@ export class SystemdSupervisor implements Supervisor {
     return [];
   }
 
+  runOutput(): string[] {
+    return [];
+  }
+
   async close(): Promise<void> {
     // The unit outlives the service; closing leaves it as it is.
   }

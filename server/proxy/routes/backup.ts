@@ -57,9 +57,24 @@ export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
   });
 
   router.post("/system/restore", async (req, res) => {
-    const body = jsonObject(req.body);
-    if (body.version !== 1)
-      throw new HttpError(400, "Unsupported backup version (only 1 is accepted)");
+    const raw: unknown = req.body;
+    // A document without either part of a backup is some other file, whatever else it holds.
+    if (
+      typeof raw !== "object" ||
+      raw === null ||
+      Array.isArray(raw) ||
+      (!("version" in raw) && !("state" in raw))
+    ) {
+      throw new HttpError(400, "This file is not a Gatehouse backup", {
+        extra: { code: "backup.not_backup" },
+      });
+    }
+    const body = jsonObject(raw);
+    if (body.version !== 1) {
+      throw new HttpError(400, "Unsupported backup version (only 1 is accepted)", {
+        extra: { code: "backup.version" },
+      });
+    }
     const backup = parseOr400(backupShape, body);
     let settings;
     try {

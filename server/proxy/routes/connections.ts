@@ -2,15 +2,25 @@ import { type Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
-import { errorMessage } from "../core/errors.js";
 import type { CoreConnections } from "../core/mihomo-client.js";
 import { coreNodePrefix } from "../types.js";
 
 const DEADLINE_MS = 5000;
 
+/**
+ * One sentence for "no live data": the console shows it once, in the reader's language (by
+ * its code); the socket's own words stay in the cause.
+ */
+function coreDown(cause?: unknown): HttpError {
+  return new HttpError(503, "The proxy core is not running or cannot be reached", {
+    extra: { code: "core.unreachable" },
+    cause,
+  });
+}
+
 function api(ctx: ProxyContext): CoreApi {
   const client = coreApi(ctx.core);
-  if (!client) throw new HttpError(503, "The proxy core is not connected");
+  if (!client) throw coreDown();
   return client;
 }
 
@@ -20,9 +30,7 @@ async function live<T>(task: () => Promise<T>): Promise<T> {
     return await task();
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    throw new HttpError(503, `The proxy core is not connected: ${errorMessage(err)}`, {
-      cause: err,
-    });
+    throw coreDown(err);
   }
 }
 

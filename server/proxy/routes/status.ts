@@ -1,7 +1,7 @@
 import { type Router } from "express";
 import type { CoreProxy, ProxyContext } from "../context.js";
 import { TUN_DEVICE } from "../core/compile.js";
-import { errorMessage } from "../core/errors.js";
+import { coreProblem } from "../core/errors.js";
 import { GROUP_PROXY, nodeId } from "../types.js";
 import { machineInterfaces } from "../system/network.js";
 
@@ -37,12 +37,13 @@ export function statusRouter(ctx: ProxyContext): Router {
 
   router.get("/status", async (_req, res) => {
     const settings = ctx.store.getSettings();
+    const controllerPort = ctx.options.controllerPort ?? 9090;
     let version = "";
-    let coreError: string | null = null;
+    let coreError: { message: string; code: string } | null = null;
     try {
       version = await ctx.core.client.version(STATUS_DEADLINE_MS);
     } catch (err) {
-      coreError = errorMessage(err);
+      coreError = coreProblem(err, controllerPort);
     }
     const online = coreError === null;
     let actualNode = "";
@@ -62,6 +63,11 @@ export function statusRouter(ctx: ProxyContext): Router {
       subscriptionCount: ctx.store.listSubscriptions().length,
       settings,
       configError: ctx.core.configError,
+      configErrorCode: ctx.core.configError
+        ? (ctx.core as { configErrorCode?: string }).configErrorCode || "core.config"
+        : "",
+      // The core's controller listens on 127.0.0.1 at this port (--core-controller-port).
+      controllerPort,
       actualNode,
       selectedAvailable: actualNode !== "" && actualNode !== "REJECT",
       tunActive: online && settings.tunEnabled && tunInterfaceExists(ctx),
@@ -73,7 +79,10 @@ export function statusRouter(ctx: ProxyContext): Router {
         requestId: p.requestId,
       })),
     };
-    if (!online) body.coreError = coreError || "The proxy core is offline";
+    if (coreError) {
+      body.coreError = coreError.message || "The proxy core is offline";
+      body.coreErrorCode = coreError.code;
+    }
     res.json(body);
   });
 

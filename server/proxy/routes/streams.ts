@@ -3,8 +3,8 @@ import { z } from "zod";
 import { parseOr400 } from "../../http/validate.js";
 import { SseStream } from "../../http/sse.js";
 import type { ProxyContext } from "../context.js";
-import { coreApi } from "../core/index.js";
-import { errorMessage } from "../core/errors.js";
+import { coreApi, coreLogFeed, type CoreLogLine } from "../core/index.js";
+import { coreProblem } from "../core/errors.js";
 import { metricsFrom, type CounterSample } from "../system/metrics.js";
 import { isoNow } from "../types.js";
 
@@ -17,9 +17,22 @@ export const streamTimings = {
   writeDeadlineMs: 10_000,
 };
 
+const LEVELS = ["debug", "info", "warning", "error", "silent"] as const;
 const logsQuery = z.object({
-  level: z.enum(["debug", "info", "warning", "error", "silent"]).default("info"),
+  level: z.enum(LEVELS).default("info"),
 });
+
+/** A line's level as a rank (unknown types count as info, as the core's own filter does). */
+function rank(type: string): number {
+  const i = (LEVELS as readonly string[]).indexOf(type.toLowerCase());
+  return i < 0 ? 1 : i;
+}
+
+/** The kept line after the one a reconnecting browser saw last (`<epoch>.<seq>`), else 0. */
+function seenUpTo(lastEventId: string | undefined, epoch: string): number {
+  const m = /^([0-9a-f]+)\.(\d+)$/.exec(lastEventId ?? "");
+  return m && m[1] === epoch ? Number(m[2]) : 0;
+}
 
 function sessionOf(res: Response): string {
   const id: unknown = res.locals.sessionId;
@@ -91,24 +104,56 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
       clearInterval(heartbeat);
       abort.abort();
     });
-    const disconnected = (error: string) => {
+    const disconnected = (err: unknown) => {
       if (stream.isClosed) return;
-      stream.send("disconnected", { error });
+      const problem =
+        err === null
+          ? { message: "The proxy core ended the log stream", code: "core.logs_ended" }
+          : coreProblem(err, ctx.options.controllerPort ?? 9090);
+      stream.send("disconnected", { error: problem.message, code: problem.code });
       stream.close();
     };
+    const feed = coreLogFeed(ctx.core);
     const client = coreApi(ctx.core);
-    if (!client) {
-      disconnected("The proxy core is not connected");
+    if (!feed || !client) {
+      stream.send("disconnected", {
+        error: "The proxy core is not connected",
+        code: "core.unreachable",
+      });
+      stream.close();
       return;
     }
+    const min = rank(level);
+    const send = (line: CoreLogLine) => {
+      if (rank(line.type) >= min) {
+        const { type, payload, time } = line;
+        // Lines of a debug viewer's own stream are not kept, so they have no id to resume from.
+        stream.send(
+          "log",
+          { type, payload, time },
+          line.seq ? `${feed.epoch}.${line.seq}` : undefined,
+        );
+      }
+    };
+    // The kept lines first (those a reconnecting browser has not seen), then the live ones:
+    // both come from the one feed, in order, so no line is sent twice.
+    const since = seenUpTo(req.get("last-event-id"), feed.epoch);
+    for (const line of feed.recent()) if (line.seq > since) send(line);
+    if (level !== "debug") {
+      const unwatch = feed.watch({ line: send, ended: disconnected });
+      stream.onClose(unwatch);
+      return;
+    }
+    // The feed follows at info; debug lines come from a stream of this viewer's own, which
+    // starts after the kept lines were sent (so none of them can arrive twice).
     client
-      .logs(level, (item) => stream.send("log", item), {
+      .logs(level, (item) => send({ ...feed.clean(item), seq: 0, time: isoNow(ctx.clock.now()) }), {
         signal: abort.signal,
         connectTimeoutMs: timings.coreDeadlineMs,
       })
       .then(
-        () => disconnected("The proxy core ended the log stream"),
-        (err: unknown) => disconnected(errorMessage(err)),
+        () => disconnected(null),
+        (err: unknown) => disconnected(err),
       );
   });
 

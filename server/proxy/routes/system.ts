@@ -7,7 +7,7 @@ import { binaryVersion } from "../core/check.js";
 import { errorMessage } from "../core/errors.js";
 import { CONNECTIVITY_SITES, testSite } from "../system/connectivity.js";
 import { networkReport } from "../system/network.js";
-import { DEFAULT_RELEASE_URL, UpdateChecker } from "../system/updates.js";
+import { DEFAULT_RELEASE_URL, UpdateCheckError, UpdateChecker } from "../system/updates.js";
 import { isoNow } from "../types.js";
 
 const serviceBody = z.object({ action: z.enum(["start", "stop", "restart"]) });
@@ -43,6 +43,7 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
     } catch (err) {
       if (err instanceof HttpError && err.status === 400) throw err;
       throw new HttpError(400, `The core could not ${action}: ${errorMessage(err)}`, {
+        extra: { code: `core.${action}_failed`, detail: errorMessage(err) },
         cause: err,
       });
     }
@@ -58,7 +59,17 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
     try {
       res.json(await updates.check(current));
     } catch (err) {
-      throw new HttpError(502, `The update check failed: ${errorMessage(err)}`, { cause: err });
+      // The network library's own words go to the log only; people get the sentence.
+      ctx.log.info("The update check failed", { err });
+      const known = err instanceof UpdateCheckError;
+      throw new HttpError(
+        502,
+        `The update check failed: ${known ? err.message : "the release server could not be reached"}`,
+        {
+          extra: { code: known ? err.code : "updates.unreachable", ...(known ? err.params : {}) },
+          cause: err,
+        },
+      );
     }
   });
 
@@ -69,9 +80,15 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
   router.post("/system/connectivity/test", async (req, res) => {
     const { siteId } = parseOr400(connectivityBody, jsonObject(req.body));
     const site = CONNECTIVITY_SITES.find((s) => s.id === siteId);
-    if (!site) throw new HttpError(400, `Unknown site: ${siteId}`);
+    if (!site) {
+      throw new HttpError(400, `Unknown site: ${siteId}`, {
+        extra: { code: "connectivity.unknown_site" },
+      });
+    }
     if (testsRunning >= MAX_CONNECTIVITY_TESTS) {
-      throw new HttpError(429, "Three connectivity tests are already running; try again shortly");
+      throw new HttpError(429, "Three connectivity tests are already running; try again shortly", {
+        extra: { code: "connectivity.busy" },
+      });
     }
     testsRunning++;
     try {
@@ -79,6 +96,7 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
         proxyPort: ctx.store.getSettings().mixedPort,
         extraCA: ctx.options.connectivityCA,
         timeoutMs: opts.connectivityTimeoutMs,
+        onFailure: (err) => ctx.log.info(`Connectivity test of ${site.name} failed`, { err }),
       });
       res.json({ ...result, checkedAt: isoNow(ctx.clock.now()) });
     } finally {

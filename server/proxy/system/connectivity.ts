@@ -23,7 +23,10 @@ export const CONNECTIVITY_SITES: readonly ConnectivitySite[] = [
 
 export interface ConnectivityResult {
   status: "ok" | "failed" | "timeout";
+  /** A sentence a person understands (never the network library's own text). */
   detail: string;
+  /** Stable code of `detail`, so the console can say it in the reader's language. */
+  code: string;
   httpStatus: number;
   durationMS: number;
   tlsVerified: boolean;
@@ -35,9 +38,74 @@ export interface ConnectivityOptions {
   /** Extra trusted CA (PEM), added to the system CAs. */
   extraCA?: string;
   timeoutMs?: number;
+  /** Receives the raw failure (for the log; it is not shown to people). */
+  onFailure?: (err: unknown) => void;
 }
 
 class Timeout extends Error {}
+
+/** The proxy answered the CONNECT with something other than 200. */
+class TunnelRefused extends Error {
+  constructor(readonly status: number) {
+    super(`The proxy refused the tunnel (HTTP ${status})`);
+  }
+}
+
+/** The core's mixed port did not take the connection at all. */
+class ProxyDown extends Error {
+  constructor(cause: unknown) {
+    super("The proxy port does not accept connections", { cause });
+  }
+}
+
+const CERT_UNTRUSTED = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_REVOKED",
+  "INVALID_CA",
+]);
+
+/** A failed test as a sentence and its code; Node's socket and TLS texts stay out of it. */
+export function describeFailure(err: unknown, proxyPort: number): { detail: string; code: string } {
+  if (err instanceof ProxyDown)
+    return {
+      detail: `The proxy core does not accept connections on port ${proxyPort}; is it running?`,
+      code: "connectivity.proxy_down",
+    };
+  if (err instanceof TunnelRefused)
+    return {
+      detail: `The proxy core refused to open the connection (HTTP status ${err.status})`,
+      code: "connectivity.tunnel_refused",
+    };
+  const code = String((err as { code?: unknown } | null)?.code ?? "");
+  if (code === "CERT_HAS_EXPIRED" || code === "CERT_NOT_YET_VALID")
+    return { detail: "The certificate is out of date", code: "connectivity.cert_expired" };
+  if (code === "ERR_TLS_CERT_ALTNAME_INVALID")
+    return { detail: "The certificate is for another name", code: "connectivity.cert_name" };
+  if (CERT_UNTRUSTED.has(code))
+    return { detail: "The certificate is not trusted", code: "connectivity.cert_untrusted" };
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return { detail: "The name could not be resolved", code: "connectivity.dns" };
+  if (code === "ECONNREFUSED")
+    return { detail: "The connection was refused", code: "connectivity.refused" };
+  if (code === "ECONNRESET" || code === "EPIPE")
+    return { detail: "The connection was cut off", code: "connectivity.reset" };
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "ETIMEDOUT")
+    return { detail: "The site cannot be reached from here", code: "connectivity.unreachable" };
+  if (err instanceof Error && /closed before a response/.test(err.message))
+    return {
+      detail: "The connection closed before the site answered",
+      code: "connectivity.closed",
+    };
+  if (err instanceof Error && /^Not an HTTP response|too large/.test(err.message))
+    return { detail: "The answer was not HTTP", code: "connectivity.not_http" };
+  return { detail: "The connection failed", code: "connectivity.failed" };
+}
 
 /** Reads from `socket` until the end of an HTTP head; returns the head's status code. */
 function readHead(socket: Socket | TLSSocket): Promise<number> {
@@ -92,16 +160,23 @@ export async function testSite(
   const attempt = async (): Promise<number> => {
     const raw = netConnect({ host: "127.0.0.1", port: opts.proxyPort });
     sockets.push(raw);
+    // Each phase below listens for errors itself; this keeps a late one from going unheard.
+    raw.on("error", () => undefined);
     await new Promise<void>((resolve, reject) => {
-      raw.once("connect", () => resolve());
-      raw.once("error", reject);
+      const down = (err: Error) => reject(new ProxyDown(err));
+      raw.once("error", down);
+      raw.once("connect", () => {
+        raw.off("error", down);
+        resolve();
+      });
     });
     raw.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`);
     const tunnel = await readHead(raw);
-    if (tunnel !== 200) throw new Error(`The proxy refused the tunnel (HTTP ${tunnel})`);
+    if (tunnel !== 200) throw new TunnelRefused(tunnel);
     const ca = opts.extraCA ? [...rootCertificates, opts.extraCA] : undefined;
     const tls = tlsConnect({ socket: raw, servername: host, ca, rejectUnauthorized: true });
     sockets.push(tls);
+    tls.on("error", () => undefined);
     await new Promise<void>((resolve, reject) => {
       tls.once("secureConnect", () => resolve());
       tls.once("error", reject);
@@ -122,7 +197,8 @@ export async function testSite(
     const ok = httpStatus < 500;
     return {
       status: ok ? "ok" : "failed",
-      detail: ok ? `HTTP ${httpStatus}` : `The site answered HTTP ${httpStatus}`,
+      detail: `The site answered with HTTP status ${httpStatus}`,
+      code: "connectivity.answered",
       httpStatus,
       durationMS: elapsed(),
       tlsVerified,
@@ -131,17 +207,17 @@ export async function testSite(
     if (err instanceof Timeout) {
       return {
         status: "timeout",
-        detail: `No answer within ${opts.timeoutMs ?? 10_000} ms`,
+        detail: `No answer within ${Math.round((opts.timeoutMs ?? 10_000) / 100) / 10} seconds`,
+        code: "connectivity.timeout",
         httpStatus: 0,
         durationMS: elapsed(),
         tlsVerified,
       };
     }
-    const code = (err as { code?: string }).code;
-    const message = err instanceof Error ? err.message : String(err);
+    opts.onFailure?.(err instanceof ProxyDown ? err.cause : err);
     return {
       status: "failed",
-      detail: code && !message.includes(code) ? `${message} (${code})` : message,
+      ...describeFailure(err, opts.proxyPort),
       httpStatus: 0,
       durationMS: elapsed(),
       tlsVerified: false,

@@ -18,6 +18,11 @@ export interface NetworkReport {
   serviceControl: boolean;
   dhcpManaged: false;
   guidance: string;
+  /**
+   * The steps `guidance` names, as stable codes the console words in the reader's language:
+   * `ip_forward`, `tun_device`, `geodata`, `core_missing`, and always `no_dhcp` last.
+   */
+  guidanceCodes: string[];
 }
 
 /** Paths the report reads; injectable so tests can point them at temp files. */
@@ -115,11 +120,14 @@ export function networkReport(
   const serviceControl =
     (ctx.options.coreService ?? "process") === "systemd" ? hasSystemctl() : ctx.core.installed;
   const advice: string[] = [];
-  if (!ipForward) advice.push("enable IPv4 forwarding (sysctl net.ipv4.ip_forward=1)");
-  if (!tunDevice) advice.push("load the tun module so /dev/net/tun exists");
+  const codes: string[] = [];
+  const step = (code: string, text: string) => (codes.push(code), advice.push(text));
+  if (!ipForward) step("ip_forward", "enable IPv4 forwarding (sysctl net.ipv4.ip_forward=1)");
+  if (!tunDevice) step("tun_device", "load the tun module so /dev/net/tun exists");
   if (!rules)
-    advice.push("place GeoSite.dat and GeoIP.dat (or geoip.metadb) in the core's home dir");
-  if (!serviceControl) advice.push("install the proxy core so this service can control it");
+    step("geodata", "place GeoSite.dat and GeoIP.dat (or geoip.metadb) in the core's home dir");
+  if (!serviceControl)
+    step("core_missing", "install the proxy core so this service can control it");
   const lead = advice.length > 0 ? `To use this machine as a gateway, ${advice.join("; ")}. ` : "";
   const guidance = `${lead}This service does not manage DHCP: set this machine's LAN address as the gateway and DNS server on your router or on each device.`;
   return {
@@ -130,5 +138,6 @@ export function networkReport(
     serviceControl,
     dhcpManaged: false,
     guidance,
+    guidanceCodes: [...codes, "no_dhcp"],
   };
 }

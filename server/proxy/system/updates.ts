@@ -34,17 +34,76 @@ export interface Release {
   releaseURL: string;
 }
 
+/**
+ * Why a check failed, as the second half of "The update check failed: ..." and a stable
+ * code; the network library's own text stays in `cause` (for the log).
+ */
+export class UpdateCheckError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly params: Record<string, number> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "UpdateCheckError";
+  }
+}
+
+function isTimeout(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === "TimeoutError" || name === "AbortError";
+}
+
 /** Fetches GitHub's latest-release JSON `{tag_name, html_url}`. */
 export async function fetchRelease(url: string, timeoutMs = 10_000): Promise<Release> {
-  const res = await fetch(url, {
-    headers: { Accept: "application/vnd.github+json", "User-Agent": "Gatehouse" },
-    signal: AbortSignal.timeout(timeoutMs),
-    redirect: "follow",
-  });
-  if (!res.ok) throw new Error(`The release source answered HTTP ${res.status}`);
-  const body = (await res.json()) as { tag_name?: unknown; html_url?: unknown };
-  if (typeof body.tag_name !== "string" || !body.tag_name) {
-    throw new Error("The release source sent no tag_name");
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      headers: { Accept: "application/vnd.github+json", "User-Agent": "Gatehouse" },
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "follow",
+    });
+  } catch (err) {
+    if (isTimeout(err)) {
+      throw new UpdateCheckError(
+        "the release server did not answer in time",
+        "updates.timeout",
+        {},
+        { cause: err },
+      );
+    }
+    throw new UpdateCheckError(
+      "the release server could not be reached",
+      "updates.unreachable",
+      {},
+      { cause: err },
+    );
+  }
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new UpdateCheckError(
+      `the release server answered with HTTP status ${res.status}`,
+      "updates.http_status",
+      { status: res.status },
+    );
+  }
+  let body: { tag_name?: unknown; html_url?: unknown };
+  try {
+    body = (await res.json()) as { tag_name?: unknown; html_url?: unknown };
+  } catch (err) {
+    throw new UpdateCheckError(
+      "the release server's answer could not be read",
+      "updates.bad_answer",
+      {},
+      { cause: err },
+    );
+  }
+  if (typeof body?.tag_name !== "string" || !body.tag_name) {
+    throw new UpdateCheckError(
+      "the release server's answer names no version",
+      "updates.bad_answer",
+    );
   }
   return {
     latest: body.tag_name,

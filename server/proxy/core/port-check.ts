@@ -1,0 +1,34 @@
+import { createServer } from "node:net";
+import { HttpError } from "../../http/errors.js";
+
+/** Stable code of "another program holds the controller port" (the console translates it). */
+export const PORT_IN_USE = "core.port_in_use";
+
+/** The sentence for a controller port another program holds. */
+export function portInUseMessage(port: number): string {
+  return `Port ${port} is used by another program; stop that program or start Gatehouse with --core-controller-port set to a free port`;
+}
+
+export function portInUseError(port: number, cause?: unknown): HttpError {
+  return new HttpError(400, portInUseMessage(port), {
+    extra: { code: PORT_IN_USE, port },
+    cause,
+  });
+}
+
+/**
+ * Whether something already listens on `host:port`: binds it for a moment, the way the core
+ * will. Only "address in use" counts; any other bind failure is left for the core to report.
+ */
+export function portTaken(port: number, host = "127.0.0.1"): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", (err: NodeJS.ErrnoException) => resolve(err.code === "EADDRINUSE"));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(false)));
+  });
+}
+
+/** The core's own line when its controller could not listen (mihomo's words, Go or Node). */
+export function saysControllerPortTaken(lines: string[]): boolean {
+  return lines.some((l) => /External controller listen error.*address already in use/i.test(l));
+}
