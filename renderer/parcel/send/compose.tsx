@@ -1,48 +1,16 @@
-import { useId, useRef, useState, type DragEvent } from "react";
+import { useMemo, useRef, useState, type DragEvent } from "react";
 import { formatBytes } from "../../shared/format.js";
 import { useT } from "../i18n.js";
 import type { PublicPolicy } from "../types.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
-import { sendDict, type SendKey } from "./i18n.js";
-import { filesOfDrop, useSend, type Options, type Picked } from "./store.js";
-
-export interface Problems {
-  files: string[];
-  days?: string;
-  downloads?: string;
-  password?: string;
-}
-
-function isWhole(n: number, max: number): boolean {
-  return Number.isInteger(n) && n >= 1 && n <= max;
-}
-
-/** Checks the selection and options against the public policy before anything is sent. */
-export function checkSend(
-  picked: Picked[],
-  options: Options,
-  policy: PublicPolicy,
-  t: (key: SendKey, vars?: Record<string, string | number>) => string,
-): Problems {
-  const files: string[] = [];
-  if (picked.length > policy.max_files) files.push(t("tooMany", { max: policy.max_files }));
-  for (const p of picked) {
-    if (p.file.size > policy.max_file_bytes)
-      files.push(t("fileTooBig", { name: p.name, max: formatBytes(policy.max_file_bytes) }));
-  }
-  const total = picked.reduce((sum, p) => sum + p.file.size, 0);
-  if (total > policy.max_parcel_bytes)
-    files.push(
-      t("totalTooBig", { size: formatBytes(total), max: formatBytes(policy.max_parcel_bytes) }),
-    );
-  const out: Problems = { files };
-  if (!isWhole(options.days, policy.max_days)) out.days = t("badDays", { max: policy.max_days });
-  if (!isWhole(options.downloads, policy.max_downloads))
-    out.downloads = t("badDownloads", { max: policy.max_downloads });
-  if (policy.require_password && options.password === "") out.password = t("needPassword");
-  return out;
-}
+import { checkSend } from "./check-send.js";
+import { CancelledNotice, ModeTabs, TextPanel } from "./compose-parts.js";
+import { sendDict } from "./i18n.js";
+import { OptionsForm } from "./options-form.js";
+import { filesOfDrop } from "./picking.js";
+import { useSend, type Options, type Picked } from "./store.js";
+import { textFile } from "./text-file.js";
 
 function hasFiles(e: DragEvent | globalThis.DragEvent): boolean {
   return Array.from(e.dataTransfer?.types ?? []).includes("Files");
@@ -171,125 +139,29 @@ function FileList({
   );
 }
 
-function NumberField(props: {
-  label: string;
-  hint: string;
-  error?: string;
-  value: number;
-  max: number;
-  onChange(n: number): void;
-}) {
-  const id = useId();
-  return (
-    <div className={`field${props.error ? " field-bad" : ""}`}>
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        type="number"
-        inputMode="numeric"
-        min={1}
-        max={props.max}
-        step={1}
-        value={Number.isFinite(props.value) ? props.value : ""}
-        aria-invalid={Boolean(props.error)}
-        aria-describedby={`${id}-note`}
-        onChange={(e) => props.onChange(e.target.value === "" ? NaN : Number(e.target.value))}
-      />
-      <span id={`${id}-note`} className={props.error ? "field-error" : "field-hint"}>
-        {props.error ?? props.hint}
-      </span>
-    </div>
-  );
-}
-
-function OptionsForm({
-  options,
-  policy,
-  problems,
-}: {
-  options: Options;
-  policy: PublicPolicy;
-  problems: Problems;
-}) {
-  const t = useT(sendDict);
-  const setOptions = useSend((s) => s.setOptions);
-  const [show, setShow] = useState(false);
-  const pwId = useId();
-  const renewId = useId();
-  return (
-    <fieldset className="send-options">
-      <legend>{t("options")}</legend>
-      <NumberField
-        label={t("days")}
-        hint={t("daysHint", { max: policy.max_days })}
-        error={problems.days}
-        value={options.days}
-        max={policy.max_days}
-        onChange={(days) => setOptions({ days })}
-      />
-      <NumberField
-        label={t("downloads")}
-        hint={t("downloadsHint", { max: policy.max_downloads })}
-        error={problems.downloads}
-        value={options.downloads}
-        max={policy.max_downloads}
-        onChange={(downloads) => setOptions({ downloads })}
-      />
-      <div className={`field field-wide${problems.password ? " field-bad" : ""}`}>
-        <label htmlFor={pwId}>
-          {policy.require_password ? t("password") : t("passwordOptional")}
-        </label>
-        <div className="password-row">
-          <input
-            id={pwId}
-            type={show ? "text" : "password"}
-            autoComplete="new-password"
-            value={options.password}
-            required={policy.require_password}
-            aria-invalid={Boolean(problems.password)}
-            aria-describedby={`${pwId}-note`}
-            onChange={(e) => setOptions({ password: e.target.value })}
-          />
-          <label className="inline-check">
-            <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} />
-            {t("showPassword")}
-          </label>
-        </div>
-        <span id={`${pwId}-note`} className={problems.password ? "field-error" : "field-hint"}>
-          {problems.password ??
-            (policy.require_password ? t("passwordRequired") : t("passwordHint"))}
-        </span>
-      </div>
-      <div className="field field-wide">
-        <label className="inline-check" htmlFor={renewId}>
-          <input
-            id={renewId}
-            type="checkbox"
-            checked={options.renew}
-            aria-describedby={`${renewId}-note`}
-            onChange={(e) => setOptions({ renew: e.target.checked })}
-          />
-          {t("renew")}
-        </label>
-        <span id={`${renewId}-note`} className="field-hint">
-          {t("renewHint", { days: policy.renew_days, cap: policy.renew_cap_days })}
-        </span>
-      </div>
-    </fieldset>
-  );
-}
-
-/** Picking files and options; the submit creates the upload session. */
+/** Picking files (or typing text) and options; the submit creates the upload session. */
 export function Compose({ policy, options }: { policy: PublicPolicy; options: Options }) {
   const t = useT(sendDict);
   const describe = useErrorText();
-  const { picked, phase, error, skippedFolders, addFiles, start } = useSend();
-  const problems = checkSend(picked, options, policy, t);
+  const { mode, picked, text, phase, error, cancelled, skippedFolders, addFiles, setMode, start } =
+    useSend();
+  // The text as the file it becomes, for its name and the size limits.
+  const asFile = useMemo(() => (text === "" ? null : textFile(text)), [text]);
+  const list: Picked[] =
+    mode === "files" ? picked : asFile ? [{ key: "text", file: asFile, name: asFile.name }] : [];
+  const problems = checkSend(list, options, policy, t);
   const blocked =
-    picked.length === 0 ||
+    list.length === 0 ||
     problems.files.length > 0 ||
     Boolean(problems.days || problems.downloads || problems.password);
   const busy = phase === "creating";
+  const label = busy
+    ? t("creating")
+    : mode === "text"
+      ? t("sendText")
+      : picked.length > 1
+        ? t("sendN", { n: picked.length })
+        : t("send");
   return (
     <form
       className="send"
@@ -298,26 +170,39 @@ export function Compose({ policy, options }: { policy: PublicPolicy; options: Op
         if (!blocked && !busy) void start();
       }}
     >
-      <DropZone onFiles={addFiles} compact={picked.length > 0} />
-      {skippedFolders > 0 ? (
-        <Notice kind="warn">{t("foldersSkipped", { n: skippedFolders })}</Notice>
-      ) : null}
-      {picked.length === 0 ? (
-        <p className="muted center small">
-          {t("dropHint", {
-            files: policy.max_files,
-            file: formatBytes(policy.max_file_bytes),
-            total: formatBytes(policy.max_parcel_bytes),
-          })}
-        </p>
+      {cancelled ? <CancelledNotice cancelled={cancelled} /> : null}
+      <ModeTabs mode={mode} onMode={setMode} />
+      {mode === "text" ? (
+        <TextPanel text={text} name={asFile?.name ?? ""} problems={problems.files} />
       ) : (
-        <FileList picked={picked} problems={problems.files} maxFile={policy.max_file_bytes} />
+        <div
+          className="send-files"
+          id="send-panel-files"
+          role="tabpanel"
+          aria-labelledby="send-tab-files"
+        >
+          <DropZone onFiles={addFiles} compact={picked.length > 0} />
+          {skippedFolders > 0 ? (
+            <Notice kind="warn">{t("foldersSkipped", { n: skippedFolders })}</Notice>
+          ) : null}
+          {picked.length === 0 ? (
+            <p className="muted center small">
+              {t("dropHint", {
+                files: policy.max_files,
+                file: formatBytes(policy.max_file_bytes),
+                total: formatBytes(policy.max_parcel_bytes),
+              })}
+            </p>
+          ) : (
+            <FileList picked={picked} problems={problems.files} maxFile={policy.max_file_bytes} />
+          )}
+        </div>
       )}
-      <OptionsForm options={options} policy={policy} problems={problems} />
+      <OptionsForm options={options} policy={policy} problems={problems} files={list.length} />
       <Notice kind="error">{error ? describe(error) : null}</Notice>
       <div className="send-actions">
         <button type="submit" className="primary big" disabled={blocked || busy}>
-          {busy ? t("creating") : picked.length > 1 ? t("sendN", { n: picked.length }) : t("send")}
+          {label}
         </button>
       </div>
     </form>

@@ -3,6 +3,9 @@ import type { Dict } from "../i18n.js";
 const en = {
   heading: "Send files",
   lead: "Drop files here, get a short code and a QR code for the person picking them up.",
+  headingText: "Send text",
+  leadText:
+    "Type or paste text, get a short code and a QR code; the recipient reads it on the pickup page.",
   dropTitle: "Drop files here",
   dropOr: "or",
   choose: "Choose files",
@@ -14,11 +17,26 @@ const en = {
   selectedOne: "1 file, {size}",
   remove: "Remove {name}",
   removeAll: "Remove all",
+  tabs: "What to send",
+  tabFiles: "Files",
+  tabText: "Text",
+  textLabel: "Text to send",
+  textHint: "Sent as the file “{name}”. The recipient reads it on the pickup page and can copy it.",
+  textEmpty: "Type or paste text. It is sent as a .txt file (UTF-8).",
+  sendText: "Upload the text and get a code",
   options: "Options",
   days: "Keep for (days)",
   daysHint: "1 to {max} days",
   downloads: "Downloads allowed",
   downloadsHint: "1 to {max}",
+  downloadsCount:
+    "Each file downloaded counts as one download; “Download all (ZIP)” counts as one for every file together.",
+  downloadsPerFile:
+    "With {files} files, {n} downloads let about {people} people take every file one at a time, but {n} people when they use “Download all (ZIP)”. Suggest the ZIP to the recipients.",
+  downloadsPerFileOne:
+    "With {files} files, {n} downloads let only 1 person take every file one at a time, but {n} people when they use “Download all (ZIP)”. Suggest the ZIP to the recipients.",
+  downloadsFewer:
+    "{n} downloads are fewer than the {files} files: recipients get every file only with “Download all (ZIP)”.",
   password: "Password",
   passwordOptional: "Password (optional)",
   passwordRequired: "A password is required by this gateway",
@@ -54,7 +72,17 @@ const en = {
   retryAll: "Retry failed files",
   publishAgain: "Publish again",
   cancel: "Cancel upload",
-  cancelConfirm: "Cancel this upload? Files already sent are discarded.",
+  cancelConfirm: "Cancel this upload? The parcel is withdrawn and nothing is shared.",
+  cancelledFiles:
+    "Upload cancelled. The parcel was withdrawn: nothing was shared, and the {n} files are no longer selected.",
+  cancelledFile:
+    "Upload cancelled. The parcel was withdrawn: nothing was shared, and the file is no longer selected.",
+  cancelledText:
+    "Upload cancelled. The parcel was withdrawn: nothing was shared, and the text was cleared.",
+  cancelling: "Upload cancelled. Withdrawing the parcel…",
+  dismiss: "Dismiss",
+  cancelUnconfirmed:
+    "Upload cancelled, but the gateway did not confirm that the parcel was withdrawn. No code was issued, so nobody can pick it up, and the unfinished parcel ends by itself within the hour.",
   dontCloseHint: "Keep this page open until the upload finishes.",
   sessionEnds: "Upload session:",
   sentTitle: "Ready to pick up",
@@ -70,6 +98,8 @@ const en = {
 const zh: Record<keyof typeof en, string> = {
   heading: "发送文件",
   lead: "把文件拖到这里，取件人凭简短的取件码或二维码即可取件。",
+  headingText: "发送文字",
+  leadText: "输入或粘贴文字，取件人凭简短的取件码或二维码在取件页直接阅读。",
   dropTitle: "把文件拖到这里",
   dropOr: "或",
   choose: "选择文件",
@@ -80,11 +110,25 @@ const zh: Record<keyof typeof en, string> = {
   selectedOne: "1 个文件，{size}",
   remove: "移除 {name}",
   removeAll: "全部移除",
+  tabs: "发送内容",
+  tabFiles: "文件",
+  tabText: "文字",
+  textLabel: "要发送的文字",
+  textHint: "将作为文件“{name}”发送。取件人可在取件页直接阅读并复制。",
+  textEmpty: "输入或粘贴文字，将作为 .txt 文件（UTF-8）发送。",
+  sendText: "上传文字并获取取件码",
   options: "选项",
   days: "保留天数",
   daysHint: "1 到 {max} 天",
   downloads: "允许下载次数",
   downloadsHint: "1 到 {max}",
+  downloadsCount: "每下载一个文件计一次；“全部下载（ZIP）”一次取走所有文件，只计一次。",
+  downloadsPerFile:
+    "共 {files} 个文件：逐个下载时，{n} 次下载只够约 {people} 人取走全部文件；使用“全部下载（ZIP）”则可供 {n} 人取件。建议提醒取件人使用 ZIP。",
+  downloadsPerFileOne:
+    "共 {files} 个文件：逐个下载时，{n} 次下载只够 1 人取走全部文件；使用“全部下载（ZIP）”则可供 {n} 人取件。建议提醒取件人使用 ZIP。",
+  downloadsFewer:
+    "{n} 次下载少于文件数（{files} 个）：取件人只有使用“全部下载（ZIP）”才能取走全部文件。",
   password: "密码",
   passwordOptional: "密码（可选）",
   passwordRequired: "此网关要求设置密码",
@@ -120,7 +164,14 @@ const zh: Record<keyof typeof en, string> = {
   retryAll: "重试失败的文件",
   publishAgain: "重新发布",
   cancel: "取消上传",
-  cancelConfirm: "取消这次上传？已发送的文件将被丢弃。",
+  cancelConfirm: "取消这次上传？包裹将被撤回，不会分享任何内容。",
+  cancelledFiles: "上传已取消。包裹已撤回，没有分享任何内容，这 {n} 个文件也已从表单中移除。",
+  cancelledFile: "上传已取消。包裹已撤回，没有分享任何内容，该文件也已从表单中移除。",
+  cancelledText: "上传已取消。包裹已撤回，没有分享任何内容，文字也已清空。",
+  cancelling: "上传已取消，正在撤回包裹…",
+  dismiss: "知道了",
+  cancelUnconfirmed:
+    "上传已取消，但网关没有确认包裹已撤回。由于没有生成取件码，任何人都无法取件；未完成的包裹会在一小时内自动结束。",
   dontCloseHint: "上传完成前请不要关闭此页面。",
   sessionEnds: "上传会话：",
   sentTitle: "可以取件了",

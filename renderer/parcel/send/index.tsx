@@ -8,7 +8,8 @@ import { Compose } from "./compose.js";
 import { DoneView } from "./done-view.js";
 import { sendDict } from "./i18n.js";
 import { ProgressView } from "./progress-view.js";
-import { filesOfDrop, useSend } from "./store.js";
+import { filesOfDrop } from "./picking.js";
+import { useSend } from "./store.js";
 import "./send.css";
 
 /**
@@ -20,7 +21,7 @@ export default function SendScreen(_props: AreaProps) {
   const describe = useErrorText();
   const policyState = useApp((s) => s.policy);
   const loadPolicy = useApp((s) => s.loadPolicy);
-  const { phase, options, result, initOptions, addFiles } = useSend();
+  const { phase, mode, options, result, initOptions, addFiles } = useSend();
   const policy = policyState.phase === "ready" ? policyState.policy : null;
 
   useEffect(() => {
@@ -87,8 +88,10 @@ export default function SendScreen(_props: AreaProps) {
 
   return (
     <div className="send-screen">
-      <h1>{t("heading")}</h1>
-      {phase === "compose" || phase === "creating" ? <p className="muted">{t("lead")}</p> : null}
+      <h1>{mode === "text" ? t("headingText") : t("heading")}</h1>
+      {phase === "compose" || phase === "creating" ? (
+        <p className="muted">{mode === "text" ? t("leadText") : t("lead")}</p>
+      ) : null}
       {body}
     </div>
   );

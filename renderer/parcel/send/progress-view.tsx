@@ -78,7 +78,8 @@ export function ProgressView() {
   const t = useT(sendDict);
   const lang = useApp((s) => s.lang);
   const describe = useErrorText();
-  const { uploads, totalRate, phase, session, error, retry, publish, cancel } = useSend();
+  const { uploads, totalRate, phase, session, error, retry, publish, cancel, startOver } =
+    useSend();
   const [confirming, setConfirming] = useState(false);
   const size = uploads.reduce((sum, u) => sum + u.size, 0);
   const loaded = uploads.reduce((sum, u) => sum + (u.state === "done" ? u.size : u.loaded), 0);
@@ -126,7 +127,7 @@ export function ProgressView() {
         <Notice
           kind="warn"
           action={
-            <button type="button" className="primary" onClick={() => void cancel()}>
+            <button type="button" className="primary" onClick={() => void startOver()}>
               {t("startOver")}
             </button>
           }

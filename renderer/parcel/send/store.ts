@@ -4,56 +4,35 @@ import { useApp } from "../store.js";
 import type { Parcel, PublicPolicy, Share } from "../types.js";
 import { forgetToken, saveToken } from "../ui/tokens.js";
 import { RateMeter } from "./rate.js";
+import { textFile } from "./text-file.js";
+import { uniqueName } from "./picking.js";
+import type {
+  Cancelled,
+  CreateAnswer,
+  Mode,
+  Options,
+  Phase,
+  Picked,
+  Session,
+  Upload,
+  UploadState,
+} from "./send-types.js";
 import { putFile, type PutHandle } from "./uploader.js";
 
 /** Files uploading at once: enough to fill a LAN link, few enough to finish some early. */
 export const PARALLEL = 3;
 
-export interface Picked {
-  key: string;
-  file: File;
-  /** Name sent to the service (made unique case-insensitively, as it requires). */
-  name: string;
-}
-
-export type UploadState = "queued" | "uploading" | "done" | "failed";
-
-export interface Upload {
-  key: string;
-  fileId: string;
-  name: string;
-  size: number;
-  loaded: number;
-  state: UploadState;
-  /** Bytes per second while uploading. */
-  rate: number;
-  error: unknown;
-}
-
-export interface Options {
-  days: number;
-  downloads: number;
-  password: string;
-  renew: boolean;
-}
-
-export type Phase = "compose" | "creating" | "uploading" | "publishing" | "done";
-
-export interface Session {
-  id: string;
-  token: string;
-  expiresAt: number;
-}
-
-interface CreateAnswer {
-  id: string;
-  manage_token: string;
-  files: Array<{ id: string; name: string; size: number }>;
-  expires_at: number;
-}
+export type { Cancelled, Mode, Options, Phase, Picked, Session, Upload, UploadState };
 
 interface SendState {
+  mode: Mode;
   picked: Picked[];
+  /** The text of the "Text" tab. */
+  text: string;
+  /** The files of the running upload (the picked files, or the text as a file). */
+  sending: Picked[];
+  /** Set after the sender cancelled an upload, until they pick something new. */
+  cancelled: Cancelled | null;
   options: Options | null;
   phase: Phase;
   session: Session | null;
@@ -64,6 +43,10 @@ interface SendState {
   result: (Parcel & Share) | null;
   /** Folders left out of the last drop (a folder cannot be streamed as one file). */
   skippedFolders: number;
+  setMode(mode: Mode): void;
+  setText(text: string): void;
+  /** The files the next upload would send in the current mode. */
+  toSend(): Picked[];
   addFiles(files: Iterable<File>, skippedFolders?: number): void;
   removeFile(key: string): void;
   clearFiles(): void;
@@ -72,7 +55,11 @@ interface SendState {
   start(): Promise<void>;
   retry(key?: string): void;
   publish(): Promise<void>;
+  /** The sender cancels: the session is revoked and nothing of it stays selected. */
   cancel(): Promise<void>;
+  /** The session ended by itself: revoke what is left, keep the selection for a new try. */
+  startOver(): Promise<void>;
+  dismissCancelled(): void;
   reset(): void;
 }
 
@@ -80,39 +67,6 @@ let nextKey = 1;
 const handles = new Map<string, PutHandle>();
 const meters = new Map<string, RateMeter>();
 const totalMeter = new RateMeter();
-
-/**
- * The files of a drop, leaving out folders (they arrive as unreadable zero-byte entries);
- * returns how many folders were left out.
- */
-export function filesOfDrop(dt: DataTransfer): { files: File[]; folders: number } {
-  const files: File[] = [];
-  let folders = 0;
-  const items = Array.from(dt.items ?? []).filter((i) => i.kind === "file");
-  if (items.length === 0) return { files: Array.from(dt.files), folders: 0 };
-  for (const item of items) {
-    const entry = item.webkitGetAsEntry?.();
-    if (entry?.isDirectory) {
-      folders++;
-      continue;
-    }
-    const file = item.getAsFile();
-    if (file) files.push(file);
-  }
-  return { files, folders };
-}
-
-/** `photo.jpg` → `photo (2).jpg`: the service wants names unique regardless of case. */
-export function uniqueName(name: string, taken: Set<string>): string {
-  if (!taken.has(name.toLowerCase())) return name;
-  const dot = name.lastIndexOf(".");
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : "";
-  for (let i = 2; ; i++) {
-    const candidate = `${stem} (${i})${ext}`;
-    if (!taken.has(candidate.toLowerCase())) return candidate;
-  }
-}
 
 export const useSend = create<SendState>((set, get) => {
   const patchUpload = (key: string, patch: Partial<Upload>) =>
@@ -132,7 +86,7 @@ export const useSend = create<SendState>((set, get) => {
     for (const u of uploads) {
       if (running >= PARALLEL) break;
       if (u.state !== "queued") continue;
-      const picked = get().picked.find((p) => p.key === u.key);
+      const picked = get().sending.find((p) => p.key === u.key);
       if (!picked) continue;
       running++;
       startOne(session, u, picked.file);
@@ -179,8 +133,34 @@ export const useSend = create<SendState>((set, get) => {
     );
   };
 
+  /** Stops the running uploads and revokes the session; answers whether the service confirmed. */
+  const abandon = async (): Promise<boolean> => {
+    const { session } = get();
+    for (const h of handles.values()) h.abort();
+    handles.clear();
+    set({ phase: "compose", uploads: [], totalRate: 0, error: null, session: null, sending: [] });
+    if (!session) return true;
+    try {
+      await api("POST", `/parcels/${encodeURIComponent(session.id)}/revoke`, undefined, {
+        token: session.token,
+      });
+      await forgetToken(session.id);
+      return true;
+    } catch (err) {
+      // Gone already (cleaned up): nothing can be published from it either.
+      if (err instanceof ApiError && err.status === 404) return true;
+      // The session also ends by itself within the hour; say so rather than hide it.
+      set({ error: err });
+      return false;
+    }
+  };
+
   return {
+    mode: "files",
     picked: [],
+    text: "",
+    sending: [],
+    cancelled: null,
     options: null,
     phase: "compose",
     session: null,
@@ -189,6 +169,18 @@ export const useSend = create<SendState>((set, get) => {
     error: null,
     result: null,
     skippedFolders: 0,
+
+    setMode(mode) {
+      set({ mode, error: null });
+    },
+    setText(text) {
+      set({ text, cancelled: null });
+    },
+    toSend() {
+      const { mode, picked, text } = get();
+      if (mode === "files") return picked;
+      return text === "" ? [] : [{ key: `t${nextKey++}`, file: textFile(text), name: "" }];
+    },
 
     addFiles(files, skippedFolders = 0) {
       const picked = [...get().picked];
@@ -206,7 +198,8 @@ export const useSend = create<SendState>((set, get) => {
         taken.add(name.toLowerCase());
         picked.push({ key: `f${nextKey++}`, file, name });
       }
-      set({ picked, error: null, skippedFolders });
+      // Files dropped or pasted while the Text tab is open go to the files, shown at once.
+      set({ picked, error: null, skippedFolders, mode: "files", cancelled: null });
     },
     removeFile(key) {
       set((s) => ({ picked: s.picked.filter((p) => p.key !== key) }));
@@ -221,7 +214,8 @@ export const useSend = create<SendState>((set, get) => {
           days: policy.default_days,
           downloads: policy.default_downloads,
           password: "",
-          renew: false,
+          // The policy's default, the same one the service applies when `renew` is left out.
+          renew: policy.default_renew,
         },
       });
     },
@@ -231,9 +225,12 @@ export const useSend = create<SendState>((set, get) => {
     },
 
     async start() {
-      const { picked, options, phase } = get();
+      const { options, phase } = get();
+      const picked = get()
+        .toSend()
+        .map((p) => (p.name === "" ? { ...p, name: p.file.name } : p));
       if (!options || picked.length === 0 || phase !== "compose") return;
-      set({ phase: "creating", error: null });
+      set({ phase: "creating", error: null, cancelled: null, sending: picked });
       let created: CreateAnswer;
       try {
         created = await api<CreateAnswer>("POST", "/uploads", {
@@ -294,27 +291,42 @@ export const useSend = create<SendState>((set, get) => {
           undefined,
           { token: session.token },
         );
-        set({ phase: "done", result, picked: [] });
+        // What was sent leaves the form: the next parcel starts empty.
+        const sent = get().mode;
+        set({
+          phase: "done",
+          result,
+          sending: [],
+          ...(sent === "files" ? { picked: [] } : { text: "" }),
+        });
       } catch (err) {
         set({ phase: "uploading", error: err });
       }
     },
 
     async cancel() {
-      const { session } = get();
-      for (const h of handles.values()) h.abort();
-      handles.clear();
-      set({ phase: "compose", uploads: [], totalRate: 0, error: null, session: null });
-      if (!session) return;
-      try {
-        await api("POST", `/parcels/${encodeURIComponent(session.id)}/revoke`, undefined, {
-          token: session.token,
-        });
-        await forgetToken(session.id);
-      } catch (err) {
-        // The session also ends by itself within the hour; say so rather than hide it.
-        if (!(err instanceof ApiError && err.status === 404)) set({ error: err });
-      }
+      const { sending, session, mode } = get();
+      const files = sending.length;
+      // Nothing of a cancelled upload stays selected: choosing new files must not send it after
+      // all. The notice says what happened and names how many files were left out.
+      set((s) => ({
+        ...(s.mode === "files" ? { picked: [] } : { text: "" }),
+        cancelled: { mode, files, outcome: session ? "pending" : "withdrawn" },
+      }));
+      const confirmed = await abandon();
+      set((s) =>
+        s.cancelled
+          ? { cancelled: { mode, files, outcome: confirmed ? "withdrawn" : "unconfirmed" } }
+          : {},
+      );
+    },
+
+    async startOver() {
+      await abandon();
+    },
+
+    dismissCancelled() {
+      set({ cancelled: null });
     },
 
     reset() {
@@ -322,6 +334,9 @@ export const useSend = create<SendState>((set, get) => {
       handles.clear();
       set({
         picked: [],
+        text: "",
+        sending: [],
+        cancelled: null,
         phase: "compose",
         session: null,
         uploads: [],

@@ -1,0 +1,152 @@
+import { useId, useState } from "react";
+import { useT } from "../i18n.js";
+import type { PublicPolicy } from "../types.js";
+import type { Problems } from "./check-send.js";
+import { sendDict } from "./i18n.js";
+import { useSend, type Options } from "./store.js";
+
+function NumberField(props: {
+  label: string;
+  hint: string;
+  error?: string;
+  value: number;
+  max: number;
+  /** Another element that explains the number (read after the hint). */
+  describedBy?: string;
+  onChange(n: number): void;
+}) {
+  const id = useId();
+  return (
+    <div className={`field${props.error ? " field-bad" : ""}`}>
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={props.max}
+        step={1}
+        value={Number.isFinite(props.value) ? props.value : ""}
+        aria-invalid={Boolean(props.error)}
+        aria-describedby={props.describedBy ? `${id}-note ${props.describedBy}` : `${id}-note`}
+        onChange={(e) => props.onChange(e.target.value === "" ? NaN : Number(e.target.value))}
+      />
+      <span id={`${id}-note`} className={props.error ? "field-error" : "field-hint"}>
+        {props.error ?? props.hint}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * Why "Downloads allowed" is not "people": every file downloaded counts, the ZIP of all files
+ * counts once. With several files the sum is worked out and the ZIP suggested.
+ */
+function DownloadsNote({ id, files, downloads }: { id: string; files: number; downloads: number }) {
+  const t = useT(sendDict);
+  const n = Number.isInteger(downloads) && downloads > 0 ? downloads : 0;
+  let sum = "";
+  if (files > 1 && n > 0) {
+    const people = Math.floor(n / files);
+    sum =
+      people === 0
+        ? t("downloadsFewer", { n, files })
+        : people === 1
+          ? t("downloadsPerFileOne", { n, files })
+          : t("downloadsPerFile", { n, files, people });
+  }
+  return (
+    <p id={id} className="field-hint field-wide downloads-note" data-testid="downloads-note">
+      {t("downloadsCount")}
+      {sum ? (
+        <>
+          {" "}
+          <strong>{sum}</strong>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+export function OptionsForm({
+  options,
+  policy,
+  problems,
+  files,
+}: {
+  options: Options;
+  policy: PublicPolicy;
+  problems: Problems;
+  /** How many files the parcel will hold. */
+  files: number;
+}) {
+  const t = useT(sendDict);
+  const setOptions = useSend((s) => s.setOptions);
+  const [show, setShow] = useState(false);
+  const pwId = useId();
+  const renewId = useId();
+  const noteId = useId();
+  return (
+    <fieldset className="send-options">
+      <legend>{t("options")}</legend>
+      <NumberField
+        label={t("days")}
+        hint={t("daysHint", { max: policy.max_days })}
+        error={problems.days}
+        value={options.days}
+        max={policy.max_days}
+        onChange={(days) => setOptions({ days })}
+      />
+      <NumberField
+        label={t("downloads")}
+        hint={t("downloadsHint", { max: policy.max_downloads })}
+        error={problems.downloads}
+        value={options.downloads}
+        max={policy.max_downloads}
+        describedBy={noteId}
+        onChange={(downloads) => setOptions({ downloads })}
+      />
+      <DownloadsNote id={noteId} files={files} downloads={options.downloads} />
+      <div className={`field field-wide${problems.password ? " field-bad" : ""}`}>
+        <label htmlFor={pwId}>
+          {policy.require_password ? t("password") : t("passwordOptional")}
+        </label>
+        <div className="password-row">
+          <input
+            id={pwId}
+            type={show ? "text" : "password"}
+            autoComplete="new-password"
+            value={options.password}
+            required={policy.require_password}
+            aria-invalid={Boolean(problems.password)}
+            aria-describedby={`${pwId}-note`}
+            onChange={(e) => setOptions({ password: e.target.value })}
+          />
+          <label className="inline-check">
+            <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} />
+            {t("showPassword")}
+          </label>
+        </div>
+        <span id={`${pwId}-note`} className={problems.password ? "field-error" : "field-hint"}>
+          {problems.password ??
+            (policy.require_password ? t("passwordRequired") : t("passwordHint"))}
+        </span>
+      </div>
+      <div className="field field-wide">
+        <label className="inline-check" htmlFor={renewId}>
+          <input
+            id={renewId}
+            type="checkbox"
+            checked={options.renew}
+            aria-describedby={`${renewId}-note`}
+            onChange={(e) => setOptions({ renew: e.target.checked })}
+          />
+          {t("renew")}
+        </label>
+        <span id={`${renewId}-note`} className="field-hint">
+          {t("renewHint", { days: policy.renew_days, cap: policy.renew_cap_days })}
+        </span>
+      </div>
+    </fieldset>
+  );
+}
