@@ -78,7 +78,8 @@ export function App() {
           {t("title")}
         </a>
         <nav className="areas" aria-label={t("navigation")}>
-          {NAV.map((n) => (
+          {/* Recipients opening a pickup link have no use for the administrator's sign-in. */}
+          {NAV.filter((n) => n.area !== "admin" || route.area !== "pickup").map((n) => (
             <a key={n.area} href={n.href} aria-current={n.area === route.area ? "page" : undefined}>
               {t(n.key)}
             </a>

@@ -14,7 +14,9 @@ const en = {
   state_exhausted: "Downloads used up",
   state_revoked: "Revoked",
   state_review: "Locked",
-  reviewHint: "Locked after too many wrong passwords; the administrator can reissue it.",
+  lockedTitle: "Nobody can pick this parcel up now:",
+  reviewHint:
+    "someone typed a wrong password too many times, so it was locked. A new code does not unlock it. Ask the administrator of this gateway to reissue it; after that you can issue a new code here and share it again (the password stays the same).",
   sent: "Sent {time}",
   created: "Started {time}",
   filesSummary: "{n} files, {size}",
@@ -37,8 +39,9 @@ const en = {
   newCodeYes: "Yes, new code",
   newShare: "New pickup code",
   close: "Close",
-  parcelOf: "Parcel {id}",
-  actionsFor: "Actions for parcel {id}",
+  parcelOf: "Parcel {name}",
+  actionsFor: "Actions for {name}",
+  nameMore: "{name} and {n} more",
 };
 
 const zh: Record<keyof typeof en, string> = {
@@ -55,7 +58,9 @@ const zh: Record<keyof typeof en, string> = {
   state_exhausted: "下载次数已用完",
   state_revoked: "已撤销",
   state_review: "已锁定",
-  reviewHint: "密码错误次数过多已被锁定；管理员可以重新发放。",
+  lockedTitle: "目前任何人都无法取走此包裹：",
+  reviewHint:
+    "有人输错密码次数过多，包裹已被锁定。生成新取件码不能解锁。请联系此网关的管理员重新发放；之后你可以在这里生成新的取件码再次分享（密码保持不变）。",
   sent: "发送于 {time}",
   created: "开始于 {time}",
   filesSummary: "{n} 个文件，{size}",
@@ -78,8 +83,9 @@ const zh: Record<keyof typeof en, string> = {
   newCodeYes: "确认生成",
   newShare: "新的取件码",
   close: "关闭",
-  parcelOf: "包裹 {id}",
-  actionsFor: "包裹 {id} 的操作",
+  parcelOf: "包裹 {name}",
+  actionsFor: "{name} 的操作",
+  nameMore: "{name} 等 {total} 个文件",
 };
 
 export type MineKey = keyof typeof en;

@@ -41,6 +41,17 @@ async function fetchMine(loadPolicy: () => Promise<void>): Promise<Parcel[]> {
 
 type Confirm = "revoke" | "code" | null;
 
+/** How people name a parcel: its first file, and how many more (never its id). */
+function useParcelName(): (p: Parcel) => string {
+  const t = useT(mineDict);
+  return (p) => {
+    const first = p.files[0]?.name ?? "";
+    return p.files.length > 1
+      ? t("nameMore", { name: first, n: p.files.length - 1, total: p.files.length })
+      : first;
+  };
+}
+
 function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parcel): void }) {
   const t = useT(mineDict);
   const lang = useApp((s) => s.lang);
@@ -52,7 +63,7 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
   const size = parcel.files.reduce((sum, f) => sum + f.size, 0);
   const live =
     parcel.state === "published" || parcel.state === "uploading" || parcel.state === "review";
-  const shortId = parcel.id.slice(0, 8);
+  const name = useParcelName()(parcel);
   const shown = parcel.files.slice(0, 4);
 
   const act = async (kind: "revoke" | "code") => {
@@ -83,10 +94,7 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
   };
 
   return (
-    <li
-      className={`parcel-card card state-${parcel.state}`}
-      aria-label={t("parcelOf", { id: shortId })}
-    >
+    <li className={`parcel-card card state-${parcel.state}`} aria-label={t("parcelOf", { name })}>
       <div className="parcel-top">
         <span className={`badge ${BADGE[parcel.state]}`}>{t(`state_${parcel.state}`)}</span>
         <span className="muted small">
@@ -95,7 +103,6 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
             : t("created", { time: formatDateTime(parcel.created_at * 1000, lang) })}
         </span>
         {parcel.has_password ? <span className="badge">{t("passwordBadge")}</span> : null}
-        <span className="mono muted small parcel-id">{shortId}</span>
       </div>
       <div className="parcel-files">
         <strong>
@@ -138,7 +145,13 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
           </dd>
         </div>
       </dl>
-      {parcel.state === "review" ? <p className="muted small">{t("reviewHint")}</p> : null}
+      {parcel.state === "review" ? (
+        <Notice kind="warn">
+          <strong>{t("lockedTitle")}</strong>
+          {lang === "zh-CN" ? "" : " "}
+          {t("reviewHint")}
+        </Notice>
+      ) : null}
       {share ? (
         <div className="parcel-share">
           <div className="card-head">
@@ -152,7 +165,7 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
       ) : null}
       <Notice kind="error">{error ? describe(error) : null}</Notice>
       {parcel.state === "published" || parcel.state === "uploading" || parcel.state === "review" ? (
-        <div className="button-row" role="group" aria-label={t("actionsFor", { id: shortId })}>
+        <div className="button-row" role="group" aria-label={t("actionsFor", { name })}>
           {confirm ? (
             <>
               <span>{confirm === "revoke" ? t("revokeConfirm") : t("newCodeConfirm")}</span>

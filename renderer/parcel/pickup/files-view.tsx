@@ -1,11 +1,53 @@
-import type { MouseEvent } from "react";
+import { useState, type MouseEvent } from "react";
 import { formatBytes } from "../../shared/format.js";
 import { BASE } from "../api.js";
 import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
 import type { PickupView } from "../types.js";
+import { CopyButton } from "../ui/copy-button.js";
 import { Countdown } from "../ui/countdown.js";
+import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
 import { pickupDict } from "./i18n.js";
+
+/** Text files up to this size can be read on the page (a text sent from the Text tab is one). */
+export const TEXT_INLINE_MAX = 1024 * 1024;
+
+export function isReadableText(file: { name: string; size: number }): boolean {
+  return /\.txt$/i.test(file.name) && file.size <= TEXT_INLINE_MAX;
+}
+
+type Shown =
+  { state: "loading" } | { state: "shown"; text: string } | { state: "error"; error: unknown };
+
+/** The text of a file, shown in place with a copy button. */
+function TextBox({ name, shown, onHide }: { name: string; shown: Shown; onHide(): void }) {
+  const t = useT(pickupDict);
+  const describe = useErrorText();
+  if (shown.state === "loading")
+    return (
+      <p className="muted small" role="status">
+        {t("textLoading")}
+      </p>
+    );
+  if (shown.state === "error") return <Notice kind="error">{describe(shown.error)}</Notice>;
+  return (
+    <figure className="pickup-text">
+      <figcaption className="pickup-text-head">
+        <span className="muted small">{t("textUsed")}</span>
+        <span className="pickup-text-actions">
+          <CopyButton text={shown.text} label={t("copyText")} className="primary" />
+          <button type="button" className="small" onClick={onHide}>
+            {t("hideText")}
+          </button>
+        </span>
+      </figcaption>
+      <pre className="pickup-text-body" tabIndex={0} aria-label={t("textOf", { name })}>
+        {shown.text}
+      </pre>
+    </figure>
+  );
+}
 
 /**
  * The opened parcel: its size, downloads left and expiry, a download link per file and one for
@@ -15,15 +57,34 @@ export function FilesView({
   view,
   ended,
   onDownload,
+  onReadText,
   onOther,
 }: {
   view: PickupView;
   /** Set when the parcel ended while on screen: the list stays, the links go. */
   ended: boolean;
   onDownload(e: MouseEvent<HTMLAnchorElement>): void;
+  /** Downloads a text file's bytes to show them (counts one download). */
+  onReadText(fileId: string): Promise<string>;
   onOther(): void;
 }) {
   const t = useT(pickupDict);
+  const lang = useApp((s) => s.lang);
+  const [texts, setTexts] = useState<Record<string, Shown>>({});
+  const show = (id: string) => {
+    setTexts((m) => ({ ...m, [id]: { state: "loading" } }));
+    onReadText(id).then(
+      (text) => setTexts((m) => ({ ...m, [id]: { state: "shown", text } })),
+      (error: unknown) => setTexts((m) => ({ ...m, [id]: { state: "error", error } })),
+    );
+  };
+  const hide = (id: string) =>
+    setTexts((m) => {
+      const next = { ...m };
+      delete next[id];
+      return next;
+    });
+  const readable = view.files.some(isReadableText);
   const size = view.files.reduce((sum, f) => sum + f.size, 0);
   const left = ended ? 0 : view.downloads_left;
   return (
@@ -53,13 +114,23 @@ export function FilesView({
       ) : null}
       <ul className="file-list pickup-list" aria-label={t("files")}>
         {view.files.map((f) => (
-          <li key={f.id} className="file-row">
+          <li key={f.id} className={`file-row${texts[f.id] ? " file-row-open" : ""}`}>
             <span className="pickup-file">
               <span className="file-name" title={f.name}>
                 {f.name}
               </span>
               <span className="file-size muted small">{formatBytes(f.size)}</span>
             </span>
+            {left > 0 && isReadableText(f) && !texts[f.id] ? (
+              <button
+                type="button"
+                className="show-text"
+                aria-label={t("showTextName", { name: f.name })}
+                onClick={() => show(f.id)}
+              >
+                <span aria-hidden="true">{t("showText")}</span>
+              </button>
+            ) : null}
             {left > 0 ? (
               <a
                 className="button download"
@@ -71,15 +142,24 @@ export function FilesView({
                 ↓ <span aria-hidden="true">{t("download")}</span>
               </a>
             ) : null}
+            {texts[f.id] ? (
+              <TextBox name={f.name} shown={texts[f.id]} onHide={() => hide(f.id)} />
+            ) : null}
           </li>
         ))}
       </ul>
-      {view.files.length > 1 || left > 0 ? <p className="muted small">{t("countsHint")}</p> : null}
+      {view.files.length > 1 || left > 0 ? (
+        <p className="muted small">
+          {t("countsHint")}
+          {/* Chinese sentences follow one another without a space. */}
+          {readable && left > 0 ? `${lang === "zh-CN" ? "" : " "}${t("textCounts")}` : ""}
+        </p>
+      ) : null}
       <div className="pickup-bottom">
         {view.files.length > 1 && left > 0 ? (
           <a
             className="button primary-button big wide"
-            href={`${BASE}/pickup/archive`}
+            href={`${BASE}/pickup/archive?lang=${encodeURIComponent(lang)}`}
             download
             onClick={onDownload}
           >

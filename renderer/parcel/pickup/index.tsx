@@ -1,15 +1,13 @@
-import { useCallback, useEffect, useId, useRef, useState, type MouseEvent } from "react";
-import { formatDuration } from "../../shared/format.js";
-import { api, ApiError } from "../api.js";
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from "react";
+import { api, ApiError, request } from "../api.js";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { navigate } from "../route.js";
-import { useApp } from "../store.js";
 import type { PickupView } from "../types.js";
-import { useNow } from "../ui/countdown.js";
-import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
-import { groupCode, MAX_CODE, MIN_CODE, normalizeInput } from "./code.js";
+import { normalizeInput } from "./code.js";
+import { CodeForm, PasswordForm, ProblemText, type Problem } from "./forms.js";
+import { holdsGrant, rememberGrant } from "./grant.js";
 import { pickupDict, type PickupKey } from "./i18n.js";
 import { FilesView } from "./files-view.js";
 import "./pickup.css";
@@ -18,154 +16,6 @@ import "./pickup.css";
 const GRANT_MS = 9 * 60 * 1000;
 
 type Phase = "checking" | "code" | "password" | "files";
-
-interface Problem {
-  key?: PickupKey;
-  error?: unknown;
-  /** Seconds the service asked us to wait (429); stated once, the buttons count down. */
-  wait?: number;
-}
-
-function ProblemText({ problem }: { problem: Problem | null }) {
-  const t = useT(pickupDict);
-  const lang = useApp((s) => s.lang);
-  const describe = useErrorText();
-  if (!problem) return null;
-  const text = problem.key ? t(problem.key) : describe(problem.error);
-  const wait = problem.wait ?? 0;
-  return (
-    <Notice kind={problem.key === "sessionLapsed" ? "info" : "error"}>
-      {text}
-      {wait > 0 ? ` ${t("waitFor", { time: formatDuration(wait, lang) })}` : ""}
-    </Notice>
-  );
-}
-
-/** The submit button's text: busy, counting down a 429 wait, or its action. */
-function SubmitLabel({
-  busy,
-  blockedUntil,
-  idle,
-}: {
-  busy: boolean;
-  blockedUntil: number;
-  idle: string;
-}) {
-  const t = useT(pickupDict);
-  const lang = useApp((s) => s.lang);
-  const now = useNow(1000);
-  if (busy) return <>{t("opening")}</>;
-  if (blockedUntil > now)
-    return <>{t("waitButton", { time: formatDuration(blockedUntil - now, lang) })}</>;
-  return <>{idle}</>;
-}
-
-function CodeForm({
-  initial,
-  busy,
-  blockedUntil,
-  onSubmit,
-}: {
-  initial: string;
-  busy: boolean;
-  blockedUntil: number;
-  onSubmit(code: string): void;
-}) {
-  const t = useT(pickupDict);
-  const policy = useApp((s) => s.policy);
-  const length = policy.phase === "ready" ? policy.policy.code_length : 0;
-  const [value, setValue] = useState(() => groupCode(initial.slice(0, MAX_CODE)));
-  const id = useId();
-  const now = useNow(1000);
-  const plain = normalizeInput(value);
-  const complete = plain.length >= MIN_CODE;
-  return (
-    <form
-      className="pickup-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (complete && !busy) onSubmit(plain);
-      }}
-    >
-      <label htmlFor={id} className="big-label">
-        {t("code")}
-      </label>
-      <input
-        id={id}
-        className="code-input"
-        value={value}
-        autoComplete="off"
-        autoCorrect="off"
-        autoCapitalize="characters"
-        spellCheck={false}
-        enterKeyHint="go"
-        aria-describedby={`${id}-hint`}
-        placeholder={groupCode("ABC123XYZ7KM4PQR".slice(0, length || MIN_CODE))}
-        onChange={(e) => setValue(groupCode(normalizeInput(e.target.value).slice(0, MAX_CODE)))}
-      />
-      <span id={`${id}-hint`} className="field-hint">
-        {t("codeHint")}
-      </span>
-      <button
-        type="submit"
-        className="primary big wide"
-        disabled={!complete || busy || blockedUntil > now}
-      >
-        <SubmitLabel busy={busy} blockedUntil={blockedUntil} idle={t("open")} />
-      </button>
-    </form>
-  );
-}
-
-function PasswordForm({
-  busy,
-  blockedUntil,
-  onSubmit,
-  onOther,
-}: {
-  busy: boolean;
-  blockedUntil: number;
-  onSubmit(password: string): void;
-  onOther(): void;
-}) {
-  const t = useT(pickupDict);
-  const [value, setValue] = useState("");
-  const id = useId();
-  const now = useNow(1000);
-  return (
-    <form
-      className="pickup-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (value && !busy) onSubmit(value);
-      }}
-    >
-      <p>{t("passwordLead")}</p>
-      <label htmlFor={id} className="big-label">
-        {t("password")}
-      </label>
-      <input
-        id={id}
-        className="big-input"
-        type="password"
-        autoComplete="off"
-        enterKeyHint="go"
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-      />
-      <button
-        type="submit"
-        className="primary big wide"
-        disabled={!value || busy || blockedUntil > now}
-      >
-        <SubmitLabel busy={busy} blockedUntil={blockedUntil} idle={t("unlock")} />
-      </button>
-      <button type="button" className="linkish other-code" onClick={onOther}>
-        {t("otherCode")}
-      </button>
-    </form>
-  );
-}
 
 /**
  * `#/pickup` and `#/pickup/<code>`: code (and password when the parcel has one), then the
@@ -193,6 +43,7 @@ export default function PickupScreen({ rest }: AreaProps) {
     try {
       const body = pass ? { code: plain, password: pass } : { code: plain };
       const answer = await api<PickupView>("POST", "/pickup/resolve", body);
+      rememberGrant(true);
       code.current = plain;
       password.current = pass;
       grantedAt.current = Date.now();
@@ -208,11 +59,27 @@ export default function PickupScreen({ rest }: AreaProps) {
         setProblem({ error: err });
         return false;
       }
-      if (err.status === 401 && err.body.password_required) {
+      const left = err.body.attempts_left;
+      if (err.status === 401 && err.body.password_required && left === 0) {
+        // That wrong password was the last try: the parcel is locked now.
+        code.current = "";
+        password.current = "";
+        setPhase("code");
+        setView(null);
+        setProblem({ key: "lockedNow" });
+      } else if (err.status === 401 && err.body.password_required) {
         code.current = plain;
         password.current = "";
         setPhase("password");
-        setProblem(pass ? { key: "wrongPassword" } : null);
+        setProblem(
+          !pass
+            ? null
+            : typeof left !== "number"
+              ? { key: "wrongPassword" }
+              : left === 1
+                ? { key: "wrongPasswordOne" }
+                : { key: "wrongPasswordLeft", vars: { n: left } },
+        );
       } else if (err.status === 429) {
         const until = Math.floor(Date.now() / 1000) + (err.retryAfter ?? 60);
         setBlockedUntil(until);
@@ -248,6 +115,7 @@ export default function PickupScreen({ rest }: AreaProps) {
       setView(await api<PickupView>("GET", "/pickup"));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
+        rememberGrant(false);
         if (code.current) await resolve(code.current, password.current, true);
         else {
           setPhase("code");
@@ -267,7 +135,11 @@ export default function PickupScreen({ rest }: AreaProps) {
       void resolve(plain, "");
       return;
     }
-    // A reload within the 10 minutes picks up where it was.
+    // A reload within the 10 minutes picks up where it was; a fresh visit shows the form.
+    if (!holdsGrant()) {
+      setPhase((p) => (p === "checking" ? "code" : p));
+      return;
+    }
     let alive = true;
     api<PickupView>("GET", "/pickup").then(
       (answer) => {
@@ -276,7 +148,10 @@ export default function PickupScreen({ rest }: AreaProps) {
         setView(answer);
         setPhase("files");
       },
-      () => alive && setPhase((p) => (p === "checking" ? "code" : p)),
+      () => {
+        rememberGrant(false);
+        if (alive) setPhase((p) => (p === "checking" ? "code" : p));
+      },
     );
     return () => {
       alive = false;
@@ -308,7 +183,23 @@ export default function PickupScreen({ rest }: AreaProps) {
     });
   };
 
+  /**
+   * Reads a text file to show it on the page: a real download of that file (it counts one),
+   * renewing a lapsed authorisation first like a download link does.
+   */
+  const readText = async (fileId: string): Promise<string> => {
+    const path = `/pickup/files/${encodeURIComponent(fileId)}/download`;
+    if (Date.now() - grantedAt.current >= GRANT_MS && code.current) {
+      if (!(await resolve(code.current, password.current, true))) throw new Error("lapsed");
+    }
+    const res = await request("GET", path);
+    const bytes = await res.arrayBuffer();
+    timers.current.push(setTimeout(() => void refresh(), 300));
+    return new TextDecoder("utf-8").decode(bytes);
+  };
+
   const other = () => {
+    rememberGrant(false);
     code.current = "";
     password.current = "";
     setEnded(false);
@@ -347,7 +238,13 @@ export default function PickupScreen({ rest }: AreaProps) {
       ) : view ? (
         <>
           {notice ? <Notice kind="ok">{t(notice)}</Notice> : null}
-          <FilesView view={view} ended={ended} onDownload={onDownload} onOther={other} />
+          <FilesView
+            view={view}
+            ended={ended}
+            onDownload={onDownload}
+            onReadText={readText}
+            onOther={other}
+          />
         </>
       ) : null}
     </div>
