@@ -30,8 +30,12 @@ export interface AdminParcel extends Parcel {
 }
 
 export interface ShareUrl {
+  /** English, for API clients; pages name the entry from `kind` and `address`. */
   label: string;
   url: string;
+  /** Absent from services older than these members. */
+  kind?: "local" | "lan" | "host";
+  address?: string;
 }
 
 export interface Share {
@@ -53,6 +57,8 @@ export interface BusinessPolicy {
   default_downloads: number;
   max_downloads: number;
   require_password: boolean;
+  /** Whether a parcel's expiry renews on a complete download unless the sender says. */
+  default_renew: boolean;
   code_length: number;
   renewal_mode: "default" | "term";
   renew_days: number;

@@ -1,52 +1,15 @@
-import { useState, type FormEvent } from "react";
 import { navigate } from "../route.js";
 import { useApp } from "../store.js";
 import type { Page } from "../types.js";
-import { formatBytes } from "../../shared/format.js";
-import type { Lang } from "../../shared/lang.js";
-import {
-  localToUnix,
-  localToUnixEnd,
-  localZone,
-  presetRange,
-  useFilters,
-  type AuditQuery,
-  type RangePreset,
-} from "./filters.js";
-import { useA, type AdminKey } from "./i18n.js";
+import { AuditFilters } from "./audit-filters.js";
+import { actionName, detailText, sourceText, targetText } from "./audit-words.js";
+import { localToUnix, localToUnixEnd, useFilters, type AuditQuery } from "./filters.js";
+import { useA } from "./i18n.js";
 import { adminApi } from "./session.js";
 import type { AuditRecord } from "./types.js";
-import { Alert, Field, MatchCount, PageSizeSelect, Pager, formatTime, useLoad } from "./ui.js";
+import { Alert, MatchCount, PageSizeSelect, Pager, formatTime, useLoad } from "./ui.js";
 
-/** Every action the service records (CONTRACT 2.3). */
-export const ACTIONS = [
-  "upload.create",
-  "upload.fail",
-  "parcel.publish",
-  "parcel.revoke",
-  "parcel.code",
-  "parcel.lock",
-  "pickup.resolve",
-  "pickup.deny",
-  "download.start",
-  "download.complete",
-  "admin.login",
-  "admin.login_fail",
-  "admin.logout",
-  "admin.parcel_delete",
-  "admin.file_delete",
-  "admin.reissue",
-  "admin.policy",
-  "admin.runtime",
-  "admin.cleanup",
-  "system.start",
-] as const;
 const AUDIT_PAGE_SIZES = [20, 50, 100];
-const PRESETS: Array<[RangePreset, AdminKey]> = [
-  ["hour", "audit.lastHour"],
-  ["today", "audit.today"],
-  ["week", "audit.lastWeek"],
-];
 
 function queryString(f: AuditQuery): string {
   const p = new URLSearchParams({ page: String(f.page), page_size: String(f.pageSize) });
@@ -60,27 +23,9 @@ function queryString(f: AuditQuery): string {
   return p.toString();
 }
 
-/** A detail value for people: times and sizes formatted, nested objects as key=value. */
-function detailValue(key: string, value: unknown, lang: Lang): string {
-  if (typeof value === "number" && /(_at|^time)$/.test(key)) return formatTime(value, lang, true);
-  if (typeof value === "number" && /(^|_)bytes$/.test(key)) return formatBytes(value);
-  if (value && typeof value === "object" && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length === 0) return "—";
-    return entries.map(([k, v]) => `${k}=${detailValue(k, v, lang)}`).join(", ");
-  }
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-function detailText(detail: Record<string, unknown>, lang: Lang): string {
-  return Object.entries(detail)
-    .map(([k, v]) => `${k}: ${detailValue(k, v, lang)}`)
-    .join(" · ");
-}
-
-/** Lets `admin:root@192.168.1.20` and `parcel:<id>` wrap after the separators only. */
+/** Lets `Administrator root · 192.168.1.20` and long ids wrap after separators only. */
 function Breakable({ text }: { text: string }) {
-  const parts = text.split(/(?<=[@:])/);
+  const parts = text.split(/(?<=[@:·])/);
   return (
     <>
       {parts.map((p, i) => (
@@ -90,124 +35,6 @@ function Breakable({ text }: { text: string }) {
         </span>
       ))}
     </>
-  );
-}
-
-function Filters() {
-  const t = useA();
-  const { audit: f, setAudit } = useFilters();
-  const [d, setD] = useState({
-    action: f.action,
-    source: f.source,
-    target: f.target,
-    from: f.from,
-    to: f.to,
-  });
-  const from = d.from ? localToUnix(d.from) : null;
-  const to = d.to ? localToUnixEnd(d.to) : null;
-  const fromError = d.from && from === null ? t("audit.badTime") : "";
-  const toError =
-    d.to && to === null
-      ? t("audit.badTime")
-      : from !== null && to !== null && from > to
-        ? t("audit.toBeforeFrom")
-        : "";
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (fromError || toError) return;
-    setAudit({ ...d, source: d.source.trim(), target: d.target.trim() });
-  };
-  const clear = () => {
-    const empty = { action: "", source: "", target: "", from: "", to: "" };
-    setD(empty);
-    setAudit(empty);
-  };
-  const zone = localZone();
-  return (
-    <form
-      className="adm-audit-filters"
-      onSubmit={submit}
-      noValidate
-      role="search"
-      aria-label={t("audit.filters")}
-    >
-      <Field label={t("audit.action")}>
-        {(p) => (
-          <select {...p} value={d.action} onChange={(e) => setD({ ...d, action: e.target.value })}>
-            <option value="">{t("audit.anyAction")}</option>
-            {ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label={t("audit.source")} hint={t("audit.sourceHint")}>
-        {(p) => (
-          <input
-            {...p}
-            value={d.source}
-            spellCheck={false}
-            onChange={(e) => setD({ ...d, source: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t("audit.target")} hint={t("audit.targetHint")}>
-        {(p) => (
-          <input
-            {...p}
-            value={d.target}
-            spellCheck={false}
-            onChange={(e) => setD({ ...d, target: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t("audit.from")} error={fromError} hint={zone ? t("audit.zone", { zone }) : ""}>
-        {(p) => (
-          <input
-            {...p}
-            type="datetime-local"
-            value={d.from}
-            onChange={(e) => setD({ ...d, from: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t("audit.to")} error={toError} hint={t("audit.toHint")}>
-        {(p) => (
-          <input
-            {...p}
-            type="datetime-local"
-            value={d.to}
-            onChange={(e) => setD({ ...d, to: e.target.value })}
-          />
-        )}
-      </Field>
-      <div className="adm-form-actions">
-        <button type="submit" className="primary">
-          {t("audit.apply")}
-        </button>
-        <button type="button" onClick={clear}>
-          {t("audit.clear")}
-        </button>
-        <div className="adm-presets" role="group" aria-label={t("audit.presets")}>
-          {PRESETS.map(([preset, label]) => (
-            <button
-              key={preset}
-              type="button"
-              className="small"
-              onClick={() => {
-                const next = { ...d, ...presetRange(preset) };
-                setD(next);
-                setAudit({ ...next, source: next.source.trim(), target: next.target.trim() });
-              }}
-            >
-              {t(label)}
-            </button>
-          ))}
-        </div>
-      </div>
-    </form>
   );
 }
 
@@ -229,7 +56,7 @@ export function AuditTab() {
   const filtered = Boolean(f.action || f.source || f.target || f.from || f.to);
   return (
     <div className="adm-audit">
-      <Filters />
+      <AuditFilters />
       <div className="adm-toolbar">
         <PageSizeSelect
           value={f.pageSize}
@@ -273,16 +100,22 @@ export function AuditTab() {
                     </time>
                   </td>
                   <td data-label={t("audit.action")}>
-                    <span className="mono">{r.action}</span>
+                    <span
+                      className="adm-action"
+                      title={t("audit.code", { code: r.action })}
+                      data-action={r.action}
+                    >
+                      {actionName(r.action, t)}
+                    </span>
                   </td>
                   <td data-label={t("audit.source")}>
-                    <span className="mono adm-break">
-                      <Breakable text={r.source} />
+                    <span className="adm-break" title={r.source}>
+                      <Breakable text={sourceText(r.source, t)} />
                     </span>
                   </td>
                   <td data-label={t("audit.target")}>
-                    <span className="mono adm-break">
-                      <Breakable text={r.target} />
+                    <span className="adm-break" title={r.target}>
+                      <Breakable text={targetText(r.target, t)} />
                     </span>
                     {r.target.startsWith("parcel:") ? (
                       <button
@@ -295,8 +128,8 @@ export function AuditTab() {
                     ) : null}
                   </td>
                   <td data-label={t("audit.detail")}>
-                    <span className="mono adm-wrap adm-detail-text">
-                      {Object.keys(r.detail).length > 0 ? detailText(r.detail, lang) : "—"}
+                    <span className="adm-wrap adm-detail-text" title={JSON.stringify(r.detail)}>
+                      {Object.keys(r.detail).length > 0 ? detailText(r.detail, t, lang) : "—"}
                     </span>
                   </td>
                 </tr>

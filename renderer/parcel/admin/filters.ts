@@ -17,6 +17,8 @@ export interface AuditQuery {
   /** datetime-local values (the administrator's zone), "" when open. */
   from: string;
   to: string;
+  /** The quick range that set `from` and `to`, until either is changed by hand. */
+  preset: RangePreset | "";
   pageSize: number;
   page: number;
 }
@@ -38,7 +40,16 @@ function merge<T extends { page: number }>(old: T, patch: Partial<T>): T {
 /** Kept outside the tabs, so switching tabs and back keeps the search and the page. */
 export const useFilters = create<Filters>((set) => ({
   parcels: { q: "", state: "", pageSize: 10, page: 1 },
-  audit: { action: "", source: "", target: "", from: "", to: "", pageSize: 20, page: 1 },
+  audit: {
+    action: "",
+    source: "",
+    target: "",
+    from: "",
+    to: "",
+    preset: "",
+    pageSize: 20,
+    page: 1,
+  },
   setParcels: (patch) => set((s) => ({ parcels: merge(s.parcels, patch) })),
   setAudit: (patch) => set((s) => ({ audit: merge(s.audit, patch) })),
 }));

@@ -3,6 +3,7 @@ import { useApp } from "../store.js";
 import type { AdminParcel } from "../types.js";
 import { CopyButton } from "../ui/copy-button.js";
 import { useA } from "./i18n.js";
+import { parcelName } from "./parcel-name.js";
 import { formatTime } from "./ui.js";
 
 /** The expanded part of a parcel row: its files (each deletable) and the remaining facts. */
@@ -52,7 +53,10 @@ export function ParcelFiles({
       {parcel.files.length === 0 ? (
         <p className="muted">{t("parcels.noFiles")}</p>
       ) : (
-        <ul className="adm-files" aria-label={t("parcels.filesOf", { id: parcel.id })}>
+        <ul
+          className="adm-files"
+          aria-label={t("parcels.filesOf", { name: parcelName(parcel, t) })}
+        >
           {parcel.files.map((f) => (
             <li key={f.id} data-testid="parcel-file">
               <span className="adm-file-name" title={f.name}>

@@ -4,6 +4,7 @@ import { useApp } from "../store.js";
 import type { AdminParcel, Page, ParcelState, Share } from "../types.js";
 import { PAGE_SIZES, useFilters, type ParcelQuery } from "./filters.js";
 import { useA } from "./i18n.js";
+import { NAMES_SHOWN, parcelName } from "./parcel-name.js";
 import { ParcelFiles } from "./parcel-files.js";
 import { ShareCard } from "./share.js";
 import { adminApi } from "./session.js";
@@ -38,8 +39,24 @@ function queryString(f: ParcelQuery): string {
   return p.toString();
 }
 
-function shortId(id: string): string {
-  return id.length > 10 ? `${id.slice(0, 8)}…` : id;
+/** The names cell: each shown name on its own line (cut with … when long), then "+N more". */
+function FileNames({ parcel }: { parcel: AdminParcel }) {
+  const t = useA();
+  if (parcel.files.length === 0) return <span className="muted">{t("parcels.noFilesShort")}</span>;
+  const shown = parcel.files.slice(0, NAMES_SHOWN);
+  const rest = parcel.files.length - shown.length;
+  return (
+    <span className="adm-names" title={parcel.files.map((f) => f.name).join("\n")}>
+      {shown.map((f) => (
+        <span key={f.id} className="adm-name">
+          {f.name}
+        </span>
+      ))}
+      {rest > 0 ? (
+        <span className="muted adm-more">{t("parcels.moreFiles", { n: rest })}</span>
+      ) : null}
+    </span>
+  );
 }
 
 export function ParcelsTab() {
@@ -59,7 +76,7 @@ export function ParcelsTab() {
     adminApi<Page<AdminParcel>>("GET", `/parcels?${key}`, undefined, signal),
   );
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const [reissued, setReissued] = useState<{ id: string; share: Share } | null>(null);
+  const [reissued, setReissued] = useState<{ name: string; share: Share } | null>(null);
   const action = useAction();
   const confirm = useConfirm();
   const now = Math.floor(Date.now() / 1000);
@@ -73,10 +90,11 @@ export function ParcelsTab() {
     });
 
   const deleteParcel = async (p: AdminParcel) => {
-    if (!(await confirm.ask(t("parcels.confirmDelete", { id: p.id }), t("parcels.delete")))) return;
+    const name = parcelName(p, t);
+    if (!(await confirm.ask(t("parcels.confirmDelete", { name }), t("parcels.delete")))) return;
     await action.run(
       () => adminApi<AdminParcel>("POST", `/parcels/${encodeURIComponent(p.id)}/delete`),
-      () => t("parcels.deleted", { id: shortId(p.id) }),
+      () => t("parcels.deleted", { name }),
     );
     list.reload();
   };
@@ -93,15 +111,15 @@ export function ParcelsTab() {
     list.reload();
   };
   const reissue = async (p: AdminParcel) => {
-    if (!(await confirm.ask(t("parcels.confirmReissue", { id: p.id }), t("parcels.reissue"))))
-      return;
+    const name = parcelName(p, t);
+    if (!(await confirm.ask(t("parcels.confirmReissue", { name }), t("parcels.reissue")))) return;
     setReissued(null);
     await action.run(async () => {
       const share = await adminApi<AdminParcel & Share>(
         "POST",
         `/parcels/${encodeURIComponent(p.id)}/reissue`,
       );
-      setReissued({ id: p.id, share });
+      setReissued({ name, share });
     });
     list.reload();
   };
@@ -157,7 +175,7 @@ export function ParcelsTab() {
       <Alert text={action.error} />
       <Alert kind="ok" text={action.done} />
       {reissued ? (
-        <ShareCard id={reissued.id} share={reissued.share} onClose={() => setReissued(null)} />
+        <ShareCard name={reissued.name} share={reissued.share} onClose={() => setReissued(null)} />
       ) : null}
       {data && data.items.length === 0 ? (
         <p className="adm-empty">{f.q || f.state ? t("parcels.noMatch") : t("parcels.none")}</p>
@@ -167,9 +185,8 @@ export function ParcelsTab() {
           <table className="adm-table adm-parcel-table" aria-label={t("tab.parcels")}>
             <thead>
               <tr>
-                <th scope="col">{t("parcels.id")}</th>
-                <th scope="col">{t("parcels.state")}</th>
                 <th scope="col">{t("parcels.files")}</th>
+                <th scope="col">{t("parcels.state")}</th>
                 <th scope="col">{t("parcels.size")}</th>
                 <th scope="col" className="adm-col-owner">
                   {t("parcels.owner")}
@@ -192,15 +209,12 @@ export function ParcelsTab() {
                 return (
                   <Fragment key={p.id}>
                     <tr data-testid="parcel-row" data-id={p.id}>
-                      <td data-label={t("parcels.id")}>
-                        <span className="mono" title={p.id}>
-                          {shortId(p.id)}
-                        </span>
+                      <td data-label={t("parcels.files")} className="adm-col-names">
+                        <FileNames parcel={p} />
                       </td>
                       <td data-label={t("parcels.state")}>
                         <StateBadge state={p.state} />
                       </td>
-                      <td data-label={t("parcels.files")}>{p.files.length}</td>
                       <td data-label={t("parcels.size")}>{formatBytes(p.bytes)}</td>
                       <td data-label={t("parcels.owner")} className="adm-col-owner">
                         {t(`owner.${p.owner}`)}
@@ -242,7 +256,7 @@ export function ParcelsTab() {
                           onClick={() => toggle(p.id)}
                         >
                           {t(expanded ? "parcels.hideFiles" : "parcels.showFiles")}
-                          <span className="sr-only"> {p.id}</span>
+                          <span className="sr-only"> {parcelName(p, t)}</span>
                         </button>
                         {p.state === "review" ? (
                           <button
@@ -252,7 +266,7 @@ export function ParcelsTab() {
                             onClick={() => void reissue(p)}
                           >
                             {t("parcels.reissue")}
-                            <span className="sr-only"> {p.id}</span>
+                            <span className="sr-only"> {parcelName(p, t)}</span>
                           </button>
                         ) : null}
                         {live ? (
@@ -263,14 +277,14 @@ export function ParcelsTab() {
                             onClick={() => void deleteParcel(p)}
                           >
                             {t("parcels.delete")}
-                            <span className="sr-only"> {p.id}</span>
+                            <span className="sr-only"> {parcelName(p, t)}</span>
                           </button>
                         ) : null}
                       </td>
                     </tr>
                     {expanded ? (
                       <tr className="adm-detail-row" id={filesId}>
-                        <td colSpan={9}>
+                        <td colSpan={8}>
                           <ParcelFiles
                             parcel={p}
                             canDelete={live && !action.busy}

@@ -1,4 +1,5 @@
 import type { AdminKey, AT } from "./i18n.js";
+import { en } from "./i18n-en.js";
 
 export const UNITS = [
   { name: "B", size: 1 },
@@ -15,6 +16,8 @@ export interface FieldDef {
   kind: FieldKind;
   label: AdminKey;
   hint?: AdminKey;
+  /** Longer explanation behind a "how is this worked out" disclosure. */
+  help?: AdminKey;
   min?: number;
   max?: number;
   options?: ReadonlyArray<{ value: string; label: AdminKey }>;
@@ -27,7 +30,7 @@ export interface Group {
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-/** Every policy member with the contract's ranges (CONTRACT 2.3). */
+/** Every policy member with the service's ranges. */
 export const POLICY_GROUPS: Group[] = [
   {
     title: "policy.groupUploads",
@@ -71,11 +74,13 @@ export const POLICY_GROUPS: Group[] = [
         kind: "enum",
         label: "policy.renewal_mode",
         hint: "policy.renewal_modeHint",
+        help: "policy.renewal_modeHelp",
         options: [
           { value: "default", label: "policy.modeDefault" },
           { value: "term", label: "policy.modeTerm" },
         ],
       },
+      { key: "default_renew", kind: "bool", label: "policy.default_renew" },
       { key: "renew_days", kind: "int", label: "policy.renew_days", min: 1, max: 30 },
       {
         key: "renew_cap_days",
@@ -222,7 +227,42 @@ export interface Checked {
   warnings: Record<string, string>;
 }
 
-/** Field rules plus the contract's cross-field rule (renew_cap_days >= renew_days). */
+/**
+ * Pairs of members that contradict each other when `field` passes `limit`: the service
+ * refuses such a policy, so the form says why next to both fields before saving.
+ */
+export const PAIRS: ReadonlyArray<{
+  field: string;
+  limit: string;
+  rule: "at_most" | "at_least";
+  /** Shown at `field` and at `limit`; {n} is the other member's value. */
+  fieldText: AdminKey;
+  limitText: AdminKey;
+}> = [
+  {
+    field: "default_days",
+    limit: "max_days",
+    rule: "at_most",
+    fieldText: "form.defaultDaysOverMax",
+    limitText: "form.maxDaysUnderDefault",
+  },
+  {
+    field: "default_downloads",
+    limit: "max_downloads",
+    rule: "at_most",
+    fieldText: "form.defaultDownloadsOverMax",
+    limitText: "form.maxDownloadsUnderDefault",
+  },
+  {
+    field: "renew_cap_days",
+    limit: "renew_days",
+    rule: "at_least",
+    fieldText: "form.capBelowStep",
+    limitText: "form.stepOverCap",
+  },
+];
+
+/** Field rules plus the cross-field rules of the pairs above, on the values as they would be. */
 export function check(
   groups: Group[],
   drafts: Record<string, Draft>,
@@ -243,15 +283,40 @@ export function check(
     }
   const warnings: Record<string, string> = {};
   const num = (k: string) => Number(values[k]);
-  if ("renew_cap_days" in saved && !errors.renew_cap_days && !errors.renew_days) {
-    if (num("renew_cap_days") < num("renew_days"))
-      errors.renew_cap_days = t("form.capBelowStep", { days: num("renew_days") });
+  for (const pair of PAIRS) {
+    if (!(pair.field in saved) || errors[pair.field] || errors[pair.limit]) continue;
+    const value = num(pair.field);
+    const limit = num(pair.limit);
+    const bad = pair.rule === "at_most" ? value > limit : value < limit;
+    if (!bad) continue;
+    errors[pair.field] = t(pair.fieldText, { n: limit });
+    errors[pair.limit] = t(pair.limitText, { n: value });
   }
-  if ("default_days" in saved && num("default_days") > num("max_days"))
-    warnings.default_days = t("form.warnDefaultDays");
-  if ("default_downloads" in saved && num("default_downloads") > num("max_downloads"))
-    warnings.default_downloads = t("form.warnDefaultDownloads");
   if ("max_file_bytes" in saved && num("max_file_bytes") > num("max_parcel_bytes"))
     warnings.max_file_bytes = t("form.warnFileOverParcel");
   return { errors, changes, warnings };
+}
+
+/** A policy label by member name, or the name itself for a member this console lacks. */
+function memberLabel(name: unknown, t: AT): string {
+  const key = `policy.${String(name)}`;
+  return Object.prototype.hasOwnProperty.call(en, key) ? t(key as AdminKey) : String(name);
+}
+
+/**
+ * The service's refusal of contradicting policy members (`code: "policy.conflict"`), in
+ * the reader's language with the fields' labels; "" for any other answer.
+ */
+export function conflictText(body: Record<string, unknown>, t: AT): string {
+  if (body.code !== "policy.conflict" || !Array.isArray(body.conflicts)) return "";
+  return (body.conflicts as Array<Record<string, unknown>>)
+    .map((c) =>
+      t(c.rule === "at_least" ? "form.conflictAtLeast" : "form.conflictAtMost", {
+        field: memberLabel(c.field, t),
+        value: Number(c.value),
+        limit: memberLabel(c.limit_field, t),
+        limitValue: Number(c.limit),
+      }),
+    )
+    .join(" ");
 }

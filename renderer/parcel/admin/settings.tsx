@@ -43,8 +43,14 @@ function Input({
         <span>{t(def.label)}</span>
       </label>
     );
+  const help = def.help ? (
+    <details className="adm-help">
+      <summary>{t("form.howWorkedOut")}</summary>
+      <p>{t(def.help)}</p>
+    </details>
+  ) : undefined;
   return (
-    <Field label={t(def.label)} error={error} hint={hint} changed={changed}>
+    <Field label={t(def.label)} error={error} hint={hint} changed={changed} help={help}>
       {(p) => {
         if (def.kind === "enum")
           return (

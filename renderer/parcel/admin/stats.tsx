@@ -12,6 +12,7 @@ import {
   Card,
   StateBadge,
   UsageBar,
+  countText,
   formatCount,
   formatTime,
   useAction,
@@ -59,11 +60,19 @@ function Cleanup({ onDone }: { onDone(): void }) {
       <Alert text={action.error} />
       {result ? (
         <p className="adm-alert adm-alert-ok" role="status" data-testid="cleanup-result">
-          {t("cleanup.result", {
-            parcels: formatCount(result.parcels, lang),
-            files: formatCount(result.files, lang),
-            bytes: formatBytes(result.bytes),
-          })}
+          {result.parcels === 0 && result.files === 0 && result.bytes === 0
+            ? t("cleanup.nothing")
+            : t("cleanup.result", {
+                parcels: countText(
+                  result.parcels,
+                  "cleanup.parcelsOne",
+                  "cleanup.parcels",
+                  t,
+                  lang,
+                ),
+                files: countText(result.files, "cleanup.filesOne", "cleanup.files", t, lang),
+                bytes: formatBytes(result.bytes),
+              })}
         </p>
       ) : null}
     </Card>

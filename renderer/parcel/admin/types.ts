@@ -1,6 +1,6 @@
 import type { BusinessPolicy, ParcelState } from "../types.js";
 
-/** `GET /admin/stats` (CONTRACT 2.3). */
+/** `GET /admin/stats`. */
 export interface AdminStats {
   parcels: { total: number; by_state: Partial<Record<ParcelState, number>> };
   files: { total: number; blobs: number };

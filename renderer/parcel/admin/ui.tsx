@@ -1,35 +1,14 @@
 import { AlertText, useActionState, type AlertKind } from "../../shared/action.js";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { formatDuration } from "../../shared/format.js";
-import type { Lang } from "../../shared/lang.js";
-import { ApiError } from "../api.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { ParcelState } from "../types.js";
-import { describeError } from "../ui/errors.js";
-import { uiDict, type UiKey } from "../ui/i18n.js";
-import type { Translate } from "../i18n.js";
-import { useA, type AdminKey, type AT } from "./i18n.js";
+import { uiDict } from "../ui/i18n.js";
+import { errorText } from "./error-text.js";
+import { formatCount } from "./format.js";
+import { useA, type AdminKey } from "./i18n.js";
 
-/**
- * Turns any failure into a sentence for the administrator: the session and sign-in limits
- * in this area's words, everything else as the shared parcel pieces describe it.
- */
-export function errorText(err: unknown, t: AT, ui: Translate<UiKey>, lang: Lang): string {
-  if (err instanceof ApiError) {
-    if (err.status === 0) return t("err.unreachable");
-    if (err.status === 401) return t("err.session");
-    if (err.status === 429)
-      return err.retryAfter
-        ? t("err.tooManyWait", { wait: formatDuration(err.retryAfter, lang) })
-        : t("err.tooMany");
-  }
-  return describeError(err, ui, lang);
-}
-
-function aborted(err: unknown): boolean {
-  return err instanceof DOMException && err.name === "AbortError";
-}
+export { countText, formatCount, formatTime } from "./format.js";
 
 /** A translated errorText bound to the current language. */
 export function useErrorText(): (err: unknown) => string {
@@ -37,6 +16,10 @@ export function useErrorText(): (err: unknown) => string {
   const ui = useT(uiDict);
   const lang = useApp((s) => s.lang);
   return useCallback((err: unknown) => errorText(err, t, ui, lang), [t, ui, lang]);
+}
+
+function aborted(err: unknown): boolean {
+  return err instanceof DOMException && err.name === "AbortError";
 }
 
 export interface Loaded<T> {
@@ -94,11 +77,14 @@ export function Field({
   error,
   hint,
   changed = false,
+  help,
   children,
 }: {
   label: string;
   error?: string;
   hint?: string;
+  /** A longer explanation, folded away under the field. */
+  help?: ReactNode;
   /** Differs from the saved value (marked beside the label). */
   changed?: boolean;
   children: (props: {
@@ -124,6 +110,7 @@ export function Field({
           {hint}
         </span>
       ) : null}
+      {help}
     </div>
   );
 }
@@ -368,18 +355,4 @@ export function UsageBar({
       </div>
     </div>
   );
-}
-
-/** 12,345 / 12,345 in the page's language. */
-export function formatCount(n: number, lang: Lang): string {
-  return n.toLocaleString(lang);
-}
-
-/** Unix seconds as a local date and time. */
-export function formatTime(unix: number | null, lang: Lang, seconds = false): string {
-  if (unix === null) return "—";
-  return new Date(unix * 1000).toLocaleString(lang, {
-    dateStyle: "medium",
-    timeStyle: seconds ? "medium" : "short",
-  });
 }

@@ -4,6 +4,7 @@ import { keep, stored } from "../../shared/storage.js";
 import { useT } from "../i18n.js";
 import type { Share, ShareUrl } from "../types.js";
 import { CopyButton } from "./copy-button.js";
+import { entryLabel } from "./entry-label.js";
 import { Countdown } from "./countdown.js";
 import { uiDict } from "./i18n.js";
 import { QrCode } from "./qr-code.js";
@@ -75,7 +76,7 @@ export function SharePanel({ share }: { share: Share }) {
               >
                 {urls.map((u) => (
                   <option key={u.label} value={u.label}>
-                    {u.label}
+                    {entryLabel(u, t)}
                   </option>
                 ))}
               </select>

@@ -1,0 +1,190 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { ACTIONS, actionName } from "./audit-words.js";
+import {
+  localToUnix,
+  localToUnixEnd,
+  localZone,
+  presetRange,
+  useFilters,
+  type AuditQuery,
+  type RangePreset,
+} from "./filters.js";
+import { useA, type AdminKey } from "./i18n.js";
+import { Field } from "./ui.js";
+
+/** Typing settles this long before a text filter runs, as in the parcel search. */
+export const TEXT_DELAY_MS = 300;
+
+const PRESETS: Array<[RangePreset, AdminKey]> = [
+  ["hour", "audit.lastHour"],
+  ["today", "audit.today"],
+  ["week", "audit.lastWeek"],
+];
+
+type Times = Pick<AuditQuery, "from" | "to">;
+
+/** Why a time range cannot be sent, per field ("" when it can). */
+function timeErrors(d: Times, t: ReturnType<typeof useA>): { from: string; to: string } {
+  const from = d.from ? localToUnix(d.from) : null;
+  const to = d.to ? localToUnixEnd(d.to) : null;
+  return {
+    from: d.from && from === null ? t("audit.badTime") : "",
+    to:
+      d.to && to === null
+        ? t("audit.badTime")
+        : from !== null && to !== null && from > to
+          ? t("audit.toBeforeFrom")
+          : "",
+  };
+}
+
+/**
+ * The audit filters apply as they change, like the parcel filters: a choice or a complete
+ * valid time at once, typed text once it settles (Enter applies it at once). A quick range
+ * stays highlighted only while the range it set is the one in force.
+ */
+export function AuditFilters() {
+  const t = useA();
+  const { audit: f, setAudit } = useFilters();
+  const [text, setText] = useState({ source: f.source, target: f.target });
+  const [times, setTimes] = useState<Times>({ from: f.from, to: f.to });
+  const errors = timeErrors(times, t);
+
+  // Filters changed elsewhere (cleared, or set from another tab) show here too.
+  // (Text that only differs by spaces at its ends is what was applied: left as typed.)
+  useEffect(
+    () =>
+      setText((old) =>
+        old.source.trim() === f.source && old.target.trim() === f.target
+          ? old
+          : { source: f.source, target: f.target },
+      ),
+    [f.source, f.target],
+  );
+  useEffect(
+    () =>
+      setTimes((old) =>
+        old.from === f.from && old.to === f.to ? old : { from: f.from, to: f.to },
+      ),
+    [f.from, f.to],
+  );
+
+  useEffect(() => {
+    const source = text.source.trim();
+    const target = text.target.trim();
+    if (source === f.source && target === f.target) return;
+    const timer = setTimeout(() => setAudit({ source, target }), TEXT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, f.source, f.target, setAudit]);
+
+  const setTime = (patch: Partial<Times>) => {
+    const next = { ...times, ...patch };
+    setTimes(next);
+    const bad = timeErrors(next, t);
+    // A half-typed or reversed range waits; the list keeps the last valid one meanwhile.
+    if (!bad.from && !bad.to) setAudit({ ...next, preset: "" });
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setAudit({ source: text.source.trim(), target: text.target.trim() });
+  };
+  const clear = () => {
+    setText({ source: "", target: "" });
+    setTimes({ from: "", to: "" });
+    setAudit({ action: "", source: "", target: "", from: "", to: "", preset: "" });
+  };
+  const zone = localZone();
+  return (
+    <form
+      className="adm-audit-filters"
+      onSubmit={submit}
+      noValidate
+      role="search"
+      aria-label={t("audit.filters")}
+    >
+      <Field label={t("audit.action")}>
+        {(p) => (
+          <select {...p} value={f.action} onChange={(e) => setAudit({ action: e.target.value })}>
+            <option value="">{t("audit.anyAction")}</option>
+            {ACTIONS.map((a) => (
+              <option key={a} value={a} title={a}>
+                {actionName(a, t)}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={t("audit.source")} hint={t("audit.sourceHint")}>
+        {(p) => (
+          <input
+            {...p}
+            type="search"
+            value={text.source}
+            spellCheck={false}
+            onChange={(e) => setText({ ...text, source: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t("audit.target")} hint={t("audit.targetHint")}>
+        {(p) => (
+          <input
+            {...p}
+            type="search"
+            value={text.target}
+            spellCheck={false}
+            onChange={(e) => setText({ ...text, target: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field
+        label={t("audit.from")}
+        error={errors.from}
+        hint={zone ? t("audit.zone", { zone }) : ""}
+      >
+        {(p) => (
+          <input
+            {...p}
+            type="datetime-local"
+            value={times.from}
+            onChange={(e) => setTime({ from: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t("audit.to")} error={errors.to} hint={t("audit.toHint")}>
+        {(p) => (
+          <input
+            {...p}
+            type="datetime-local"
+            value={times.to}
+            onChange={(e) => setTime({ to: e.target.value })}
+          />
+        )}
+      </Field>
+      <div className="adm-form-actions">
+        <div className="adm-presets" role="group" aria-label={t("audit.presets")}>
+          {PRESETS.map(([preset, label]) => {
+            const active = f.preset === preset;
+            return (
+              <button
+                key={preset}
+                type="button"
+                className="small"
+                aria-pressed={active}
+                onClick={() => {
+                  const range = presetRange(preset);
+                  setTimes(range);
+                  setAudit({ ...range, preset });
+                }}
+              >
+                {t(label)}
+              </button>
+            );
+          })}
+        </div>
+        <button type="button" onClick={clear}>
+          {t("audit.clear")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,128 @@
+import { formatBytes } from "../../shared/format.js";
+import type { Lang } from "../../shared/lang.js";
+import type { AdminKey, AT } from "./i18n.js";
+import { en } from "./i18n-en.js";
+import { formatTime } from "./format.js";
+
+/**
+ * Audit records in people's words. The service records stable codes (`pickup.deny`,
+ * `{ reason: "wrong_password" }`); the console names them in the reader's language and keeps
+ * the code itself in a title, so it can still be looked up and typed into a filter.
+ */
+
+/** Every action the service records, in the order the filter offers them. */
+export const ACTIONS = [
+  "upload.create",
+  "upload.fail",
+  "parcel.publish",
+  "parcel.revoke",
+  "parcel.code",
+  "parcel.lock",
+  "pickup.resolve",
+  "pickup.deny",
+  "download.start",
+  "download.complete",
+  "admin.login",
+  "admin.login_fail",
+  "admin.logout",
+  "admin.parcel_delete",
+  "admin.file_delete",
+  "admin.reissue",
+  "admin.policy",
+  "admin.runtime",
+  "admin.cleanup",
+  "system.start",
+] as const;
+
+function isKey(key: string): key is AdminKey {
+  return Object.prototype.hasOwnProperty.call(en, key);
+}
+
+/** A table key when it exists, else the raw text (a code this console does not know yet). */
+function known(key: string, raw: string, t: AT): string {
+  return isKey(key) ? t(key) : raw;
+}
+
+export function actionName(action: string, t: AT): string {
+  return known(`action.${action}`, action, t);
+}
+
+/** A member of the policy or the runtime settings by its label in the settings form. */
+function settingName(key: string, t: AT): string {
+  if (isKey(`policy.${key}`)) return t(`policy.${key}` as AdminKey);
+  return known(`runtime.${key}`, key, t);
+}
+
+function plainValue(key: string, value: unknown, t: AT, lang: Lang): string {
+  if (typeof value === "boolean") return t(value ? "common.yes" : "common.no");
+  if (typeof value === "number" && /(_at|^time)$/.test(key)) return formatTime(value, lang, true);
+  if (typeof value === "number" && /(^|_)bytes$/.test(key)) return formatBytes(value);
+  if (typeof value === "number") return value.toLocaleString(lang);
+  if (key === "renewal_mode" && (value === "default" || value === "term"))
+    return t(value === "default" ? "policy.modeDefault" : "policy.modeTerm");
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+/** One detail member as label and value, e.g. "Reason" and "wrong password". */
+export function detailPart(
+  key: string,
+  value: unknown,
+  t: AT,
+  lang: Lang,
+): { label: string; value: string } {
+  const label = known(`detail.${key}`, key, t);
+  if ((key === "reason" || key === "state") && typeof value === "string") {
+    const text = isKey(`reason.${value}`)
+      ? t(`reason.${value}` as AdminKey)
+      : known(`state.${value}`, value, t);
+    return { label, value: text };
+  }
+  if (key === "changed" && value && typeof value === "object" && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    const text = entries
+      .map(([k, v]) => `${settingName(k, t)} = ${plainValue(k, v, t, lang)}`)
+      .join(", ");
+    return { label, value: text || "—" };
+  }
+  return { label, value: plainValue(key, value, t, lang) };
+}
+
+export function detailText(detail: Record<string, unknown>, t: AT, lang: Lang): string {
+  return Object.entries(detail)
+    .map(([k, v]) => {
+      const part = detailPart(k, v, t, lang);
+      return t("audit.detailPair", { label: part.label, value: part.value });
+    })
+    .join(" · ");
+}
+
+/**
+ * `admin:root@192.168.1.20` as "Administrator root · 192.168.1.20"; the forms the service
+ * writes are `admin:<name>`, `visitor:<8 chars>`, `token` and `anonymous`, then `@<ip>`.
+ */
+export function sourceText(source: string, t: AT): string {
+  const at = source.lastIndexOf("@");
+  if (at < 0) return source;
+  const actor = source.slice(0, at);
+  const ip = source.slice(at + 1);
+  const where = ip === "local" ? t("source.local") : ip;
+  let who: string;
+  if (actor.startsWith("admin:")) who = t("source.admin", { name: actor.slice(6) });
+  else if (actor.startsWith("visitor:")) who = t("source.visitor", { id: actor.slice(8) });
+  else if (actor === "token") who = t("source.token");
+  else if (actor === "anonymous") who = t("source.anonymous");
+  else return source;
+  return `${who} · ${where}`;
+}
+
+/** `parcel:<id>` as "Parcel <id>", `policy` as "Policy", and so on. */
+export function targetText(target: string, t: AT): string {
+  const colon = target.indexOf(":");
+  if (colon < 0) return known(`target.${target}`, target, t);
+  const kind = target.slice(0, colon);
+  const id = target.slice(colon + 1);
+  if (kind === "parcel") return t("target.parcel", { id });
+  if (kind === "file") return t("target.file", { id });
+  return target;
+}

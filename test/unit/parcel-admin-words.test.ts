@@ -1,0 +1,257 @@
+import { describe, expect, it } from "vitest";
+import { en as adminEn } from "../../renderer/parcel/admin/i18n-en.js";
+import { zh as adminZh } from "../../renderer/parcel/admin/i18n-zh.js";
+import type { AdminKey, AT } from "../../renderer/parcel/admin/i18n.js";
+import {
+  ACTIONS,
+  actionName,
+  detailText,
+  sourceText,
+  targetText,
+} from "../../renderer/parcel/admin/audit-words.js";
+import { countText } from "../../renderer/parcel/admin/format.js";
+import { parcelName } from "../../renderer/parcel/admin/parcel-name.js";
+import {
+  check,
+  conflictText,
+  draftsOf,
+  POLICY_GROUPS,
+  type Settings,
+} from "../../renderer/parcel/admin/settings-fields.js";
+import { entryLabel } from "../../renderer/parcel/ui/entry-label.js";
+import { uiDict, type UiKey } from "../../renderer/parcel/ui/i18n.js";
+import { sendDict } from "../../renderer/parcel/send/i18n.js";
+import { en as proxyEn } from "../../renderer/proxy/i18n-en.js";
+import { zh as proxyZh } from "../../renderer/proxy/i18n-zh.js";
+import { formatBytes } from "../../renderer/shared/format.js";
+import { fill } from "../../renderer/shared/lang.js";
+import { DEFAULT_POLICY } from "../../server/parcel/domain/policy.js";
+
+const tAdmin =
+  (table: Record<AdminKey, string>): AT =>
+  (key, vars) =>
+    fill(table[key], vars);
+const en = tAdmin(adminEn);
+const zh = tAdmin(adminZh);
+const CJK = /[\u4e00-\u9fff]/;
+
+describe("audit records in words", () => {
+  it("names every recorded action in both languages, never by its code", () => {
+    for (const action of ACTIONS) {
+      const english = actionName(action, en);
+      const chinese = actionName(action, zh);
+      expect(english).not.toBe(action);
+      expect(english).not.toMatch(/[._]/);
+      expect(chinese).toMatch(CJK);
+      expect(chinese).not.toMatch(/[a-z]/);
+    }
+    expect(actionName("pickup.deny", en)).toBe("Pickup refused");
+    // A code this console does not know yet is shown as it came.
+    expect(actionName("future.thing", en)).toBe("future.thing");
+  });
+
+  it("turns details into labelled values: reasons, states, sizes, settings and times", () => {
+    expect(detailText({ reason: "wrong_password" }, en, "en")).toBe("Reason: wrong password");
+    expect(detailText({ reason: "wrong_password" }, zh, "zh-CN")).toBe("原因：密码错误");
+    expect(detailText({ reason: "review" }, en, "en")).toBe(
+      "Reason: Locked (too many wrong passwords)",
+    );
+    expect(detailText({ parcel: "p1", reason: "too-short", bytes: 2048 }, en, "en")).toBe(
+      `Parcel: p1 · Reason: less data than declared · Size: ${formatBytes(2048)}`,
+    );
+    expect(detailText({ changed: { max_days: 5, uploads_enabled: false } }, en, "en")).toBe(
+      "Changed: Longest term (days) = 5, Accept new uploads = No",
+    );
+    expect(detailText({ changed: { data_budget_bytes: 1024 ** 3 } }, zh, "zh-CN")).toBe(
+      `修改：数据配额 = ${formatBytes(1024 ** 3)}`,
+    );
+    expect(detailText({ archive: true, files: 3 }, en, "en")).toBe(
+      "All files as one ZIP: Yes · Files: 3",
+    );
+    const expires = detailText({ expires_at: 1_700_000_000 }, en, "en");
+    expect(expires).toMatch(/^Expires: .*2023/);
+    // Unknown members keep their own names.
+    expect(detailText({ something_new: "x" }, en, "en")).toBe("something_new: x");
+  });
+
+  it("names the source and the target, keeping ids, names and addresses", () => {
+    expect(sourceText("admin:root@192.168.1.20", en)).toBe("Administrator root · 192.168.1.20");
+    expect(sourceText("visitor:ab12cd34@10.0.0.2", zh)).toBe("浏览器 ab12cd34 · 10.0.0.2");
+    expect(sourceText("token@127.0.0.1", en)).toBe("Script (token) · 127.0.0.1");
+    expect(sourceText("anonymous@local", zh)).toBe("匿名 · 服务自身");
+    expect(targetText("parcel:AbC123", en)).toBe("Parcel AbC123");
+    expect(targetText("file:F9", zh)).toBe("文件 F9");
+    expect(targetText("system", zh)).toBe("服务");
+    expect(targetText("policy", en)).toBe("Policy");
+  });
+});
+
+describe("counts and names for people", () => {
+  it("says 1 parcel and 2 files, not 1 parcels", () => {
+    expect(countText(1, "cleanup.parcelsOne", "cleanup.parcels", en, "en")).toBe("1 parcel");
+    expect(countText(2, "cleanup.filesOne", "cleanup.files", en, "en")).toBe("2 files");
+    expect(countText(1200, "cleanup.filesOne", "cleanup.files", en, "en")).toBe("1,200 files");
+    const result = en("cleanup.result", {
+      parcels: countText(1, "cleanup.parcelsOne", "cleanup.parcels", en, "en"),
+      files: countText(1, "cleanup.filesOne", "cleanup.files", en, "en"),
+      bytes: "4 KiB",
+    });
+    expect(result).toBe("Cleanup finished: 1 parcel and 1 file removed, 4 KiB freed.");
+    const chinese = zh("cleanup.result", {
+      parcels: countText(1, "cleanup.parcelsOne", "cleanup.parcels", zh, "zh-CN"),
+      files: countText(3, "cleanup.filesOne", "cleanup.files", zh, "zh-CN"),
+      bytes: "4 KiB",
+    });
+    expect(chinese).toBe("清理完成：删除了 1 个包裹和 3 个文件，释放 4 KiB。");
+  });
+
+  it("names a parcel by its first files and how many more", () => {
+    const files = (names: string[]) => ({ files: names.map((name) => ({ name })) });
+    const p = (names: string[]) => parcelName(files(names) as never, en);
+    expect(p(["a.pdf"])).toBe("a.pdf");
+    expect(p(["a.pdf", "b.txt"])).toBe("a.pdf, b.txt");
+    expect(p(["a.pdf", "b.txt", "c.png", "d.zip"])).toBe("a.pdf, b.txt +2 more");
+    expect(parcelName(files(["a", "b", "c"]) as never, zh)).toBe("a, b 另 1 个文件");
+    expect(p([])).toBe("no files left");
+  });
+});
+
+describe("plain words instead of jargon", () => {
+  it("calls a parcel in review locked, in both languages", () => {
+    expect(adminEn["state.review"]).toBe("Locked (too many wrong passwords)");
+    expect(adminZh["state.review"]).toMatch(/锁定/);
+    for (const text of [adminEn["state.review"], adminEn["policy.password_attempts"]])
+      expect(text).not.toMatch(/review/i);
+    for (const text of [adminZh["state.review"], adminZh["policy.password_attempts"]])
+      expect(text).not.toMatch(/审核/);
+  });
+
+  it("keeps the renewal formula out of the visible hint and in the help text", () => {
+    for (const table of [adminEn, adminZh]) {
+      expect(table["policy.renewal_modeHint"]).not.toMatch(/min\(|max\(/);
+      expect(table["policy.renewal_modeHelp"]).toMatch(/min\(max\(/);
+    }
+    const mode = POLICY_GROUPS.flatMap((g) => g.fields).find((f) => f.key === "renewal_mode");
+    expect(mode?.help).toBe("policy.renewal_modeHelp");
+  });
+
+  it("says what an unfinished upload's deadline means", () => {
+    const send = sendDict.en.sessionEnds;
+    const ends = fill(uiDict.en.endsIn, { time: "59 min" });
+    expect(`${send} ${ends}`).toBe("Unfinished upload — discarded in 59 min unless it is sent");
+    expect(
+      `${sendDict["zh-CN"].sessionEnds}${fill(uiDict["zh-CN"].endsIn, { time: "59 分" })}`,
+    ).toBe("上传未完成：若不发送，将在 59 分后丢弃");
+    expect(adminEn["parcels.sessionEnds"]).not.toMatch(/session/i);
+    expect(adminZh["parcels.sessionEnds"]).not.toMatch(/会话/);
+  });
+
+  it("states the password length in characters, not bytes", () => {
+    for (const key of ["auth.passwordRule", "auth.tooShort", "auth.tooLong"] as const) {
+      expect(proxyEn[key]).toMatch(/characters/);
+      expect(proxyEn[key]).not.toMatch(/bytes?/);
+      expect(proxyZh[key]).toMatch(/字符/);
+      expect(proxyZh[key]).not.toMatch(/字节/);
+    }
+  });
+});
+
+describe("settings that contradict each other", () => {
+  const saved = { ...DEFAULT_POLICY } as unknown as Settings;
+  const withDraft = (patch: Record<string, string>) => ({
+    ...draftsOf(POLICY_GROUPS, saved),
+    ...patch,
+  });
+
+  it("marks both fields of a default above its maximum before saving", () => {
+    const r = check(POLICY_GROUPS, withDraft({ default_days: "40" }), saved, en);
+    expect(r.errors).toEqual({
+      default_days: "Must not be more than the longest term (30 days).",
+      max_days: "Must not be less than the default term (40 days).",
+    });
+    const d = check(POLICY_GROUPS, withDraft({ max_downloads: "5" }), saved, zh);
+    expect(d.errors).toEqual({
+      default_downloads: "不能大于最多下载次数（5）。",
+      max_downloads: "不能小于默认下载次数（10）。",
+    });
+    const cap = check(
+      POLICY_GROUPS,
+      withDraft({ renew_days: "20", renew_cap_days: "10" }),
+      saved,
+      en,
+    );
+    expect(Object.keys(cap.errors).sort()).toEqual(["renew_cap_days", "renew_days"]);
+    // Equal values agree.
+    expect(check(POLICY_GROUPS, withDraft({ max_days: "7" }), saved, en).errors).toEqual({});
+  });
+
+  it("offers the renewal default in the form", () => {
+    const field = POLICY_GROUPS.flatMap((g) => g.fields).find((f) => f.key === "default_renew");
+    expect(field?.kind).toBe("bool");
+    const r = check(
+      POLICY_GROUPS,
+      { ...draftsOf(POLICY_GROUPS, saved), default_renew: false },
+      saved,
+      en,
+    );
+    expect(r.changes).toEqual({ default_renew: false });
+  });
+
+  it("says the service's refusal in the reader's language with the fields' labels", () => {
+    const body = {
+      error: "default_days (40) must not be more than max_days (30)",
+      code: "policy.conflict",
+      conflicts: [
+        { field: "default_days", value: 40, limit_field: "max_days", limit: 30, rule: "at_most" },
+        {
+          field: "renew_cap_days",
+          value: 2,
+          limit_field: "renew_days",
+          limit: 3,
+          rule: "at_least",
+        },
+      ],
+    };
+    expect(conflictText(body, en)).toBe(
+      "“Default term (days)” (40) must not be more than “Longest term (days)” (30). " +
+        "“Renewal cap (days after sending)” (2) must be at least “Renewal step (days)” (3).",
+    );
+    expect(conflictText(body, zh)).toMatch(
+      /^“默认期限（天）”（40）不能大于“最长期限（天）”（30）。/,
+    );
+    expect(conflictText({ error: "x" }, en)).toBe("");
+  });
+});
+
+describe("share addresses in the reader's language", () => {
+  const t =
+    (lang: "en" | "zh-CN") =>
+    (key: UiKey, vars?: Record<string, string | number>): string =>
+      fill(uiDict[lang][key], vars);
+
+  it("translates this computer and LAN, keeps host names, marks HTTPS", () => {
+    const u = (kind: "local" | "lan" | "host", address: string, url: string) => ({
+      label: "English label",
+      url,
+      kind,
+      address,
+    });
+    expect(entryLabel(u("local", "127.0.0.1", "http://127.0.0.1:8000/"), t("zh-CN"))).toBe("本机");
+    expect(entryLabel(u("local", "localhost", "http://localhost:8000/"), t("zh-CN"))).toBe(
+      "本机（localhost）",
+    );
+    expect(entryLabel(u("lan", "192.168.1.20", "https://192.168.1.20/"), t("zh-CN"))).toBe(
+      "局域网 192.168.1.20（HTTPS）",
+    );
+    expect(entryLabel(u("lan", "192.168.1.20", "http://192.168.1.20:8000/"), t("en"))).toBe(
+      "LAN 192.168.1.20",
+    );
+    expect(entryLabel(u("host", "gw.example", "https://gw.example/"), t("en"))).toBe(
+      "gw.example (HTTPS)",
+    );
+    // An answer without the new members keeps its label.
+    expect(entryLabel({ label: "This computer", url: "http://127.0.0.1/" }, t("zh-CN"))).toBe(
+      "This computer",
+    );
+  });
+});
