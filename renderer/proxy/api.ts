@@ -7,9 +7,16 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The rest of the error body: a stable `code` and the values its sentence names. */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "ApiError";
+  }
+
+  /** The service's stable name for the failure ("" when it gave none). */
+  get code(): string {
+    return typeof this.details.code === "string" ? this.details.code : "";
   }
 }
 
@@ -31,13 +38,21 @@ const AUTH_PATHS = new Set(["/auth/status", "/auth/login", "/auth/setup"]);
 
 async function errorFrom(res: Response): Promise<ApiError> {
   let message = "";
+  let details: Record<string, unknown> = {};
   try {
-    const body = (await res.json()) as { error?: unknown };
-    if (typeof body.error === "string") message = body.error;
+    const body = (await res.json()) as unknown;
+    if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+      details = body as Record<string, unknown>;
+      if (typeof details.error === "string") message = details.error;
+    }
   } catch {
     // not JSON: fall back to the status line below
   }
-  return new ApiError(res.status, message || `HTTP ${res.status} ${res.statusText}`.trim());
+  return new ApiError(
+    res.status,
+    message || `HTTP ${res.status} ${res.statusText}`.trim(),
+    details,
+  );
 }
 
 /** Performs one call and returns the raw response (throws ApiError when not 2xx). */

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { LangThemePickers } from "../shared/pickers.js";
 import "./desktop.js";
 import { LoginScreen, SetupScreen } from "./auth.js";
@@ -48,9 +48,39 @@ function Toolbar({ signedIn }: { signedIn: boolean }) {
   );
 }
 
+/** The width at and below which the menu folds behind a button (matches the style sheet). */
+const PHONE = "(max-width: 760px)";
+
+function usePhone(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const q = window.matchMedia(PHONE);
+      q.addEventListener("change", onChange);
+      return () => q.removeEventListener("change", onChange);
+    },
+    () => window.matchMedia(PHONE).matches,
+  );
+}
+
 function Console() {
   const t = useT();
   const route = useRoute();
+  const phone = usePhone();
+  // On a phone the sections, language, theme and log-out fold behind one menu button, so
+  // the screen's own content starts right under a one-line bar.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => setMenuOpen(false), [route, phone]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
   const Screen = SCREENS[route];
   const mainRef = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -72,19 +102,43 @@ function Console() {
         >
           {t("app.skip")}
         </a>
+        {phone ? (
+          <button
+            ref={menuButton}
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="console-nav"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <span aria-hidden="true">{menuOpen ? "✕" : "☰"}</span> {t("app.menu")}
+          </button>
+        ) : null}
         <span className="brand">{t("app.title")}</span>
-        <Toolbar signedIn />
+        {phone ? null : <Toolbar signedIn />}
       </header>
-      <nav className="sidenav" aria-label={t("app.navigation")}>
+      {phone && menuOpen ? (
+        <div className="menu-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />
+      ) : null}
+      <nav
+        id="console-nav"
+        className={`sidenav${phone ? (menuOpen ? " sidenav-phone open" : " sidenav-phone") : ""}`}
+        aria-label={t("app.navigation")}
+      >
         <ul>
           {ROUTES.map((r) => (
             <li key={r}>
-              <a href={`#/${r}`} aria-current={r === route ? "page" : undefined}>
+              <a
+                href={`#/${r}`}
+                aria-current={r === route ? "page" : undefined}
+                onClick={() => setMenuOpen(false)}
+              >
                 {t(`nav.${r}` as Key)}
               </a>
             </li>
           ))}
         </ul>
+        {phone ? <Toolbar signedIn /> : null}
       </nav>
       <main className="content" id="main" ref={mainRef} tabIndex={-1}>
         <h1>{t(`nav.${route}` as Key)}</h1>

@@ -6,14 +6,17 @@ export {
   formatRate,
 } from "../shared/format.js";
 
-/** Latency class for colours: green < 200 ms, amber < 500, red >= 500 or failed, grey unknown. */
-export function latencyClass(
-  delay: number | null,
-  failed: boolean,
-): "good" | "fair" | "bad" | "unknown" {
-  if (failed || delay === 0) return "bad";
+/** How a measured delay reads: fast, medium, slow, failed or not measured yet. */
+export type LatencyClass = "good" | "medium" | "slow" | "failed" | "unknown";
+
+/** Bounds of the classes (ms): under 200 fast, under 500 medium, from 500 slow. */
+export const LATENCY_FAST_MS = 200;
+export const LATENCY_SLOW_MS = 500;
+
+export function latencyClass(delay: number | null, failed: boolean): LatencyClass {
+  if (failed || delay === 0) return "failed";
   if (delay === null) return "unknown";
-  if (delay < 200) return "good";
-  if (delay < 500) return "fair";
-  return "bad";
+  if (delay < LATENCY_FAST_MS) return "good";
+  if (delay < LATENCY_SLOW_MS) return "medium";
+  return "slow";
 }

@@ -3,5 +3,8 @@ import { App } from "./app.js";
 import "../shared/base.css";
 import "./styles-parts.css";
 import "./styles-screens.css";
+import "./styles-latency.css";
+import "./styles-conn-details.css";
+import "./styles-phone-menu.css";
 
 mount(App);

@@ -148,6 +148,13 @@ export interface Metrics {
   time: string;
 }
 
+/** One step of a connection's chain as the service names it for people. */
+export interface ChainLabel {
+  name: string;
+  /** The subscription the node comes from; null for groups and built-ins. */
+  subscription: string | null;
+}
+
 /** One connection as mihomo reports it (passed through by the service). */
 export interface Connection {
   id: string;
@@ -160,11 +167,16 @@ export interface Connection {
     destinationPort?: string;
     host?: string;
     process?: string;
+    /** The core sends more (inbound, DNS mode, process path…); all of it is shown in details. */
+    [key: string]: unknown;
   };
   upload: number;
   download: number;
   start: string;
+  /** The core's own names, entry group last; nodes carry an internal prefix. */
   chains: string[];
+  /** The same steps named for people (node and subscription name), added by the service. */
+  chainLabels?: ChainLabel[];
   rule: string;
   rulePayload: string;
 }

@@ -3,9 +3,20 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import { ApiError } from "./api.js";
 import { useT, type Translate } from "./i18n.js";
 
+/**
+ * Failures the service names with a stable `code`, said in the reader's language; the
+ * English sentence beside the code is the fallback for codes the console does not know.
+ */
+const CODED: Record<string, (details: Record<string, unknown>, t: Translate) => string> = {
+  rule_duplicate: (d, t) => t("rules.duplicate", { position: Number(d.position) || "?" }),
+  subscription_duplicate: (d, t) => t("subs.duplicate", { name: String(d.name ?? "") }),
+};
+
 /** Turns any failure into a sentence for the operator. */
 export function errorText(err: unknown, t: Translate): string {
   if (err instanceof ApiError) {
+    const coded = CODED[err.code];
+    if (coded) return coded(err.details, t);
     if (err.status === 0) return t("error.unreachable");
     if (err.status === 429) return err.message || t("error.busy");
     if (err.status === 503) return `${t("error.coreDown")} ${err.message}`;
@@ -13,6 +24,16 @@ export function errorText(err: unknown, t: Translate): string {
   }
   if (err instanceof Error && err.message) return err.message;
   return t("error.unknown");
+}
+
+/**
+ * A sentence said in whatever language the reader has now: notices and errors kept in state
+ * are worded when shown, so switching the language rewords them too.
+ */
+export type Say = (t: Translate) => string;
+
+export function sayError(err: unknown): Say {
+  return (t) => errorText(err, t);
 }
 
 export interface Loaded<T> {

@@ -12,6 +12,8 @@ export function VirtualList<T>({
   label,
   stickToEnd = false,
   overscan = 8,
+  onRowClick,
+  rowClass,
 }: {
   items: readonly T[];
   rowHeight: number;
@@ -21,6 +23,10 @@ export function VirtualList<T>({
   /** Keep the view at the bottom while it is there (logs). */
   stickToEnd?: boolean;
   overscan?: number;
+  /** A click anywhere on a row (its own buttons stop the click when they mean something else). */
+  onRowClick?: (item: T) => void;
+  /** An extra class for a row (the one whose details are open). */
+  rowClass?: (item: T) => string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -55,8 +61,9 @@ export function VirtualList<T>({
         key={i}
         role="row"
         aria-rowindex={i + 2}
-        className="vrow"
+        className={`vrow${onRowClick ? " vrow-click" : ""} ${rowClass?.(items[i]) ?? ""}`.trim()}
         style={{ top: i * rowHeight, height: rowHeight }}
+        onClick={onRowClick ? () => onRowClick(items[i]) : undefined}
       >
         {render(items[i], i)}
       </div>,

@@ -136,14 +136,15 @@ test.describe("proxy console views", () => {
     await page.getByText("Small provider").click();
     const latency = (n: number) =>
       page.getByRole("listitem", { name: `node ${n}`, exact: true }).locator(".latency");
-    await expect(latency(700)).toHaveText("50 ms");
+    // Each colour comes with its word (read out, and in the tooltip).
+    await expect(latency(700)).toHaveText("50 ms (fast)");
     await expect(latency(700)).toHaveClass(/latency-good/);
-    await expect(latency(701)).toHaveText("200 ms");
-    await expect(latency(701)).toHaveClass(/latency-fair/);
-    await expect(latency(703)).toHaveText("500 ms");
-    await expect(latency(703)).toHaveClass(/latency-bad/);
+    await expect(latency(701)).toHaveText("200 ms (medium)");
+    await expect(latency(701)).toHaveClass(/latency-medium/);
+    await expect(latency(703)).toHaveText("500 ms (slow)");
+    await expect(latency(703)).toHaveClass(/latency-slow/);
     await expect(latency(705)).toHaveText("failed");
-    await expect(latency(705)).toHaveClass(/latency-bad/);
+    await expect(latency(705)).toHaveClass(/latency-failed/);
     batches.length = 0;
     await page.getByRole("button", { name: "Test the nodes of Small provider" }).click();
     await expect.poll(() => batches).toEqual([500]);
@@ -234,6 +235,8 @@ test.describe("proxy console views", () => {
     await expect(page.getByText("透明网关（TUN）")).toBeVisible();
     await shootBothThemes(page, "mobile-zh-settings");
 
+    // On a phone the language and theme pickers are in the folded menu.
+    await page.getByRole("button", { name: "菜单" }).click();
     await page.getByLabel("语言").selectOption("en");
     await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
     await page.getByLabel("Theme").selectOption("dark");

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { api } from "../api.js";
 import { formatBytes, formatDuration } from "../format.js";
 import { useT, type Key } from "../i18n.js";
@@ -6,6 +6,8 @@ import { useApp } from "../store.js";
 import type { Connection, ConnectionsView } from "../types.js";
 import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
 import { VirtualList } from "../virtual-list.js";
+import { ConnectionDetails } from "./connection-details.js";
+import { chainText, host } from "./connection-text.js";
 
 type SortKey = "host" | "network" | "chain" | "rule" | "upload" | "download" | "start";
 
@@ -19,12 +21,6 @@ const COLUMNS: Array<{ key: SortKey; label: Key }> = [
   { key: "start", label: "conn.age" },
 ];
 
-function host(c: Connection): string {
-  const m = c.metadata;
-  const name = m.host || m.destinationIP || "";
-  return m.destinationPort ? `${name}:${m.destinationPort}` : name;
-}
-
 function sortValue(c: Connection, key: SortKey): string | number {
   switch (key) {
     case "host":
@@ -32,7 +28,7 @@ function sortValue(c: Connection, key: SortKey): string | number {
     case "network":
       return `${c.metadata.network ?? ""} ${c.metadata.type ?? ""}`;
     case "chain":
-      return (c.chains ?? []).join(" ").toLowerCase();
+      return chainText(c).toLowerCase();
     case "rule":
       return `${c.rule} ${c.rulePayload}`.toLowerCase();
     case "upload":
@@ -51,6 +47,21 @@ export function ConnectionsScreen() {
   const close = useAction();
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: "start", desc: true });
+  // The connection whose details are open; its last known state stays once it has ended.
+  const [picked, setPicked] = useState<Connection | null>(null);
+  const opener = useRef<string>("");
+  const open = (c: Connection) => {
+    opener.current = c.id;
+    setPicked(c);
+  };
+  const closeDetails = useCallback(() => {
+    setPicked(null);
+    // Back to the row the person came from, when it is still on screen.
+    const id = opener.current;
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>(`[data-conn="${CSS.escape(id)}"]`)?.focus(),
+    );
+  }, []);
 
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -63,7 +74,7 @@ export function ConnectionsScreen() {
             c.metadata.process,
             c.rule,
             c.rulePayload,
-            (c.chains ?? []).join(" "),
+            chainText(c),
             c.metadata.network,
           ]
             .join(" ")
@@ -81,6 +92,7 @@ export function ConnectionsScreen() {
 
   const now = Date.now();
   const total = list.data?.connections?.length ?? 0;
+  const live = picked ? list.data?.connections?.find((c) => c.id === picked.id) : undefined;
   const closeOne = (c: Connection) =>
     void close.run(
       async () => (
@@ -172,16 +184,26 @@ export function ConnectionsScreen() {
           rowHeight={36}
           height="min(60vh, 640px)"
           label={t("conn.rows")}
+          onRowClick={open}
+          rowClass={(c) => (picked?.id === c.id ? "vrow-picked" : "")}
           render={(c) => (
             <>
               <span role="cell" className="ellipsis" title={host(c)}>
-                {host(c)}
+                <button
+                  type="button"
+                  className="linkish conn-open"
+                  data-conn={c.id}
+                  onClick={() => open(c)}
+                  aria-label={t("conn.detailsLabel", { host: host(c) })}
+                >
+                  {host(c)}
+                </button>
               </span>
               <span role="cell">
                 {c.metadata.network} {c.metadata.type}
               </span>
-              <span role="cell" className="ellipsis">
-                {(c.chains ?? []).slice().reverse().join(" → ")}
+              <span role="cell" className="ellipsis" title={chainText(c)}>
+                {chainText(c)}
               </span>
               <span role="cell" className="ellipsis">
                 {c.rule}
@@ -196,7 +218,7 @@ export function ConnectionsScreen() {
                 <button
                   type="button"
                   className="small"
-                  onClick={() => closeOne(c)}
+                  onClick={(e) => (e.stopPropagation(), closeOne(c))}
                   aria-label={t("conn.closeLabel", { host: host(c) })}
                 >
                   {t("conn.close")}
@@ -207,6 +229,15 @@ export function ConnectionsScreen() {
         />
       </div>
       {list.data && total === 0 ? <p className="muted">{t("conn.none")}</p> : null}
+      {picked ? (
+        <ConnectionDetails
+          connection={live ?? picked}
+          ended={!live && Boolean(list.data)}
+          now={now}
+          onClose={closeDetails}
+          onCloseConnection={closeOne}
+        />
+      ) : null}
     </Card>
   );
 }

@@ -1,12 +1,12 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../format.js";
-import { useT } from "../i18n.js";
+import { useT, type Key } from "../i18n.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import { useApp } from "../store.js";
 import { TrafficChart, type Sample } from "../traffic-chart.js";
 import { RecentProblemsCard } from "./recent-problems.js";
-import type { Metrics, Status } from "../types.js";
+import type { Metrics, Status, Subscription } from "../types.js";
 import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
 
 const KEEP_MS = 130_000;
@@ -18,20 +18,33 @@ export function nodeName(id: string): string {
   return second > 0 ? id.slice(second + 1) : id;
 }
 
-export function ServiceButtons({ onDone }: { onDone?: () => void }) {
+/** The subscription part of a node id ("" for built-ins). */
+export function nodeSubscriptionId(id: string): string {
+  const first = id.indexOf("/");
+  return first > 0 && id.indexOf("/", first + 1) > 0 ? id.slice(0, first) : "";
+}
+
+/**
+ * Start, stop and restart. `online` (when the caller knows it) disables Start while the core
+ * runs: starting a running core would do nothing a person could see.
+ */
+export function ServiceButtons({ onDone, online }: { onDone?: () => void; online?: boolean }) {
   const t = useT();
   const action = useAction();
   const control = async (name: "start" | "stop" | "restart") => {
-    await action.run(
-      () => api("POST", "/system/service", { action: name }),
-      t(`service.${name}Done`),
-    );
+    // The action's name, worded when shown (so it follows a change of language).
+    await action.run(() => api("POST", "/system/service", { action: name }), name);
     onDone?.();
   };
   return (
     <div>
       <div className="button-row" role="group" aria-label={t("service.controls")}>
-        <button type="button" onClick={() => void control("start")} disabled={action.busy}>
+        <button
+          type="button"
+          onClick={() => void control("start")}
+          disabled={action.busy || online === true}
+          title={online === true ? t("service.alreadyRunning") : undefined}
+        >
           {t("service.start")}
         </button>
         <button type="button" onClick={() => void control("stop")} disabled={action.busy}>
@@ -43,7 +56,7 @@ export function ServiceButtons({ onDone }: { onDone?: () => void }) {
       </div>
       {action.busy ? <p role="status">{t("common.working")}</p> : null}
       <Alert text={action.error} />
-      <Alert kind="ok" text={action.done} />
+      <Alert kind="ok" text={action.done ? t(`service.${action.done}Done` as Key) : ""} />
     </div>
   );
 }
@@ -60,10 +73,19 @@ export function coreErrorText(error: string, t: ReturnType<typeof useT>): string
   return t("dash.coreError", { error });
 }
 
-function StatusCard({ status }: { status: Status }) {
+function StatusCard({
+  status,
+  subscriptions,
+}: {
+  status: Status;
+  subscriptions: Subscription[] | null;
+}) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const online = status.coreOnline;
+  // The node's subscription by name; its id means nothing to a person.
+  const subId = nodeSubscriptionId(status.actualNode);
+  const subName = subId ? (subscriptions?.find((x) => x.id === subId)?.name ?? "") : "";
   return (
     <dl className="facts">
       <div>
@@ -88,7 +110,8 @@ function StatusCard({ status }: { status: Status }) {
       <div>
         <dt>{t("dash.actualNode")}</dt>
         <dd data-testid="actual-node">
-          <span title={status.actualNode}>{nodeName(status.actualNode) || t("dash.unknown")}</span>
+          <span>{nodeName(status.actualNode) || t("dash.unknown")}</span>
+          {subName ? <span className="muted note"> · {subName}</span> : null}
           {status.actualNode && !status.selectedAvailable ? (
             <span className="badge badge-bad"> {t("dash.unavailable")}</span>
           ) : null}
@@ -117,6 +140,16 @@ function StatusCard({ status }: { status: Status }) {
 export function DashboardScreen() {
   const t = useT();
   const status = useLoad(() => api<Status>("GET", "/status"), 5000);
+  const subscriptions = useLoad(() => api<Subscription[]>("GET", "/subscriptions"));
+  // A node of a subscription added since the page opened: fetch the names again, once per id.
+  const askedFor = useRef("");
+  const usedSub = nodeSubscriptionId(status.data?.actualNode ?? "");
+  useEffect(() => {
+    if (!usedSub || !subscriptions.data || askedFor.current === usedSub) return;
+    if (subscriptions.data.some((x) => x.id === usedSub)) return;
+    askedFor.current = usedSub;
+    void subscriptions.reload();
+  }, [usedSub, subscriptions]);
   const [samples, setSamples] = useState<Sample[]>([]);
   const [metrics, setMetrics] = useState<Metrics | null>(null);
   const [stream, setStream] = useState<StreamState>("connecting");
@@ -141,11 +174,15 @@ export function DashboardScreen() {
   return (
     <div className="grid">
       <Card title={t("dash.coreTitle")}>
-        {s ? <StatusCard status={s} /> : status.loading ? <Loading /> : null}
+        {s ? (
+          <StatusCard status={s} subscriptions={subscriptions.data} />
+        ) : status.loading ? (
+          <Loading />
+        ) : null}
         <Alert text={status.error} />
         {s?.coreError ? <Alert text={coreErrorText(s.coreError, t)} /> : null}
         {s?.configError ? <Alert text={t("dash.configError", { error: s.configError })} /> : null}
-        <ServiceButtons onDone={() => void status.reload()} />
+        <ServiceButtons onDone={() => void status.reload()} online={s?.coreOnline} />
       </Card>
       <Card title={t("dash.trafficTitle")}>
         <TrafficChart samples={samples} />

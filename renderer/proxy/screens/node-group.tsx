@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { latencyClass } from "../format.js";
-import { useT } from "../i18n.js";
+import { latencyClass, type LatencyClass } from "../format.js";
+import { useT, type Key } from "../i18n.js";
 import type { NodeTestResults, NodeView } from "../types.js";
+import { delayOf, sortNodes, type NodeSort } from "./node-order.js";
 
 export interface Group {
   id: string;
@@ -9,15 +10,46 @@ export interface Group {
   nodes: NodeView[];
 }
 
-function Latency({ node, result }: { node: NodeView; result?: { delay: number; error: string } }) {
+/** Words for each colour, so the colour is never the only sign (legend and tooltips). */
+export const LATENCY_WORDS: Record<LatencyClass, Key> = {
+  good: "nodes.fast",
+  medium: "nodes.medium",
+  slow: "nodes.slow",
+  failed: "nodes.failed",
+  unknown: "nodes.untested",
+};
+
+function Latency({
+  node,
+  results,
+  pending,
+}: {
+  node: NodeView;
+  results: NodeTestResults;
+  pending: ReadonlySet<string>;
+}) {
   const t = useT();
-  const failed = result ? result.error !== "" || result.delay <= 0 : node.alive === false;
-  const delay = result ? result.delay : node.delay;
+  const testing = pending.has(node.id);
+  const { delay, failed, error } = delayOf(node, results, pending);
   const cls = latencyClass(delay, failed);
-  const text = failed ? t("nodes.failed") : delay === null ? t("nodes.untested") : `${delay} ms`;
+  const text = testing
+    ? t("nodes.testing")
+    : failed
+      ? t("nodes.failed")
+      : delay === null
+        ? t("nodes.untested")
+        : `${delay} ms`;
+  const word = t(LATENCY_WORDS[cls]);
+  const showWord = !testing && delay !== null && !failed;
   return (
-    <span className={`latency latency-${cls}`} title={result?.error || undefined}>
+    <span
+      className={`latency latency-${testing ? "testing" : cls}`}
+      title={error ? `${word}: ${error}` : word}
+      data-latency={testing ? "testing" : cls}
+    >
+      <span className="latency-dot" aria-hidden="true" />
       {text}
+      {showWord ? <span className="sr-only"> ({word})</span> : null}
     </span>
   );
 }
@@ -30,6 +62,8 @@ export function NodeGroup({
   group,
   startOpen,
   results,
+  pending,
+  sort,
   testing,
   busy,
   onTest,
@@ -38,6 +72,8 @@ export function NodeGroup({
   group: Group;
   startOpen: boolean;
   results: NodeTestResults;
+  pending: ReadonlySet<string>;
+  sort: NodeSort;
   testing: string;
   busy: boolean;
   onTest(key: string, ids: string[]): void;
@@ -69,7 +105,7 @@ export function NodeGroup({
             </button>
           </div>
           <ul className="nodes" aria-label={group.name}>
-            {group.nodes.map((n) => (
+            {sortNodes(group.nodes, sort, results, pending).map((n) => (
               <li
                 key={n.id}
                 className={`node${n.selected ? " node-selected" : ""}`}
@@ -80,7 +116,7 @@ export function NodeGroup({
                   {n.type}
                   {n.udp ? " · UDP" : ""}
                 </span>
-                <Latency node={n} result={results[n.id]} />
+                <Latency node={n} results={results} pending={pending} />
                 {n.selected ? (
                   <span className="badge badge-good">{t("nodes.current")}</span>
                 ) : (

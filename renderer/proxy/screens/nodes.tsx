@@ -1,9 +1,48 @@
 import { useMemo, useState } from "react";
+import { keep, stored } from "../../shared/storage.js";
 import { api } from "../api.js";
-import { useT } from "../i18n.js";
+import { LATENCY_FAST_MS, LATENCY_SLOW_MS, type LatencyClass } from "../format.js";
+import { useT, type Key } from "../i18n.js";
 import type { NodeTestResults, NodeView, Settings } from "../types.js";
 import { Alert, Card, errorText, Loading, useAction, useLoad } from "../ui.js";
-import { NodeGroup, type Group } from "./node-group.js";
+import { LATENCY_WORDS, NodeGroup, type Group } from "./node-group.js";
+import { NODE_SORTS, type NodeSort } from "./node-order.js";
+
+const SORT_KEY = "gatehouse.proxy.nodeSort";
+const SORT_LABELS: Record<NodeSort, Key> = {
+  list: "nodes.sortList",
+  name: "nodes.sortName",
+  latency: "nodes.sortLatency",
+};
+
+function storedSort(): NodeSort {
+  const v = stored(SORT_KEY);
+  return (NODE_SORTS as readonly string[]).includes(v ?? "") ? (v as NodeSort) : "list";
+}
+
+/** What each colour means, in words and figures. */
+function LatencyLegend() {
+  const t = useT();
+  const ranges: Record<LatencyClass, string> = {
+    good: t("nodes.rangeFast", { ms: LATENCY_FAST_MS }),
+    medium: t("nodes.rangeMedium", { from: LATENCY_FAST_MS, to: LATENCY_SLOW_MS - 1 }),
+    slow: t("nodes.rangeSlow", { ms: LATENCY_SLOW_MS }),
+    failed: t("nodes.rangeFailed"),
+    unknown: "",
+  };
+  const shown: LatencyClass[] = ["good", "medium", "slow", "failed", "unknown"];
+  return (
+    <ul className="latency-legend" aria-label={t("nodes.legend")}>
+      {shown.map((cls) => (
+        <li key={cls} className={`latency latency-${cls}`}>
+          <span className="latency-dot" aria-hidden="true" />
+          {t(LATENCY_WORDS[cls])}
+          {ranges[cls] ? <span className="muted"> {ranges[cls]}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 const TEST_CHUNK = 500; // the API takes 1..500 ids per call
 /** Above this many nodes, groups start closed (unless filtered or holding the choice). */
@@ -15,6 +54,13 @@ export function NodesScreen() {
   const settings = useLoad(() => api<Settings>("GET", "/settings"));
   const [filter, setFilter] = useState("");
   const [results, setResults] = useState<NodeTestResults>({});
+  // Ids being tested: their old figures are hidden until the new ones arrive.
+  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const [sort, setSortState] = useState<NodeSort>(storedSort);
+  const setSort = (next: NodeSort) => {
+    keep(SORT_KEY, next);
+    setSortState(next);
+  };
   const [testing, setTesting] = useState<string>(""); // "all", a group id, or ""
   const [testError, setTestError] = useState("");
   const select = useAction();
@@ -40,16 +86,24 @@ export function NodesScreen() {
     if (ids.length === 0) return;
     setTesting(key);
     setTestError("");
+    setPending(new Set(ids));
+    setResults((prev) => {
+      const next = { ...prev };
+      for (const id of ids) delete next[id];
+      return next;
+    });
     try {
       for (let i = 0; i < ids.length; i += TEST_CHUNK) {
-        const part = await api<NodeTestResults>("POST", "/nodes/test", {
-          ids: ids.slice(i, i + TEST_CHUNK),
-        });
+        const chunk = ids.slice(i, i + TEST_CHUNK);
+        const part = await api<NodeTestResults>("POST", "/nodes/test", { ids: chunk });
         setResults((prev) => ({ ...prev, ...part }));
+        const done = new Set(chunk);
+        setPending((prev) => new Set([...prev].filter((id) => !done.has(id))));
       }
     } catch (err) {
       setTestError(errorText(err, t));
     }
+    setPending(new Set());
     setTesting("");
   };
 
@@ -104,10 +158,21 @@ export function NodesScreen() {
         >
           {testing === "all" ? t("nodes.testing") : t("nodes.testAll")}
         </button>
+        <label className="sort-pick">
+          <span>{t("nodes.sort")}</span>
+          <select value={sort} onChange={(e) => setSort(e.target.value as NodeSort)}>
+            {NODE_SORTS.map((k) => (
+              <option key={k} value={k}>
+                {t(SORT_LABELS[k])}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="button" onClick={() => void nodes.reload()}>
           {t("common.reload")}
         </button>
       </div>
+      <LatencyLegend />
       {mode === "manual" && !(nodes.data ?? []).some((n) => n.selected) && nodes.data ? (
         <Alert kind="info" text={t("nodes.manualNone")} />
       ) : null}
@@ -125,6 +190,8 @@ export function NodesScreen() {
           group={g}
           startOpen={total <= OPEN_LIMIT || filter.trim() !== "" || g.nodes.some((n) => n.selected)}
           results={results}
+          pending={pending}
+          sort={sort}
           testing={testing}
           busy={select.busy}
           onTest={(key, ids) => void test(key, ids)}

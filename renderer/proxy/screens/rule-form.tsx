@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useT, type Translate } from "../i18n.js";
 import type { RuleAction, RuleInput, RuleType } from "../types.js";
-import { Alert, Field } from "../ui.js";
+import { Alert, Field, type Say } from "../ui.js";
 
 const HOST =
   /^(?=.{1,253}$)(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.?$/i;
@@ -25,6 +25,11 @@ export function ruleProblem(type: RuleType, value: string, t: Translate): string
   return HOST.test(v) ? "" : t("rules.domainBad");
 }
 
+/** The editable fields of a rule, and nothing else. */
+export function ruleInputOf(rule: RuleInput): RuleInput {
+  return { type: rule.type, value: rule.value, action: rule.action, enabled: rule.enabled };
+}
+
 export function RuleForm({
   initial,
   submitLabel,
@@ -33,23 +38,32 @@ export function RuleForm({
 }: {
   initial: RuleInput;
   submitLabel: string;
-  onSubmit(input: RuleInput): Promise<string>;
+  /** Resolves to null when saved, else what went wrong. */
+  onSubmit(input: RuleInput): Promise<Say | null>;
   onCancel?: () => void;
 }) {
   const t = useT();
   const [draft, setDraft] = useState<RuleInput>(initial);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
+  const [error, setError] = useState<Say | null>(null);
   const problem = tried ? ruleProblem(draft.type, draft.value, t) : "";
+  // The service's answer was about what was sent; once the rule changes it no longer holds.
+  const edit = (next: RuleInput) => {
+    setDraft(next);
+    setError(null);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
     if (ruleProblem(draft.type, draft.value, t)) return;
     setBusy(true);
-    const err = await onSubmit({ ...draft, value: draft.value.trim() });
-    setError(err);
+    // Only the fields the service takes: the stored rule's id (or anything else the initial
+    // value carries) must not travel back, the service refuses unknown fields.
+    const err = await onSubmit(ruleInputOf({ ...draft, value: draft.value.trim() }));
+    // A function given to a state setter would be called as an updater: wrap it.
+    setError(() => err);
     setBusy(false);
     if (!err && !onCancel) {
       setDraft(initial);
@@ -64,7 +78,7 @@ export function RuleForm({
           <select
             {...p}
             value={draft.type}
-            onChange={(e) => setDraft({ ...draft, type: e.target.value as RuleType })}
+            onChange={(e) => edit({ ...draft, type: e.target.value as RuleType })}
           >
             <option value="DOMAIN">DOMAIN</option>
             <option value="DOMAIN-SUFFIX">DOMAIN-SUFFIX</option>
@@ -79,7 +93,7 @@ export function RuleForm({
             value={draft.value}
             spellCheck={false}
             placeholder={draft.type === "IP-CIDR" ? "10.0.0.0/8" : "example.com"}
-            onChange={(e) => setDraft({ ...draft, value: e.target.value })}
+            onChange={(e) => edit({ ...draft, value: e.target.value })}
           />
         )}
       </Field>
@@ -88,7 +102,7 @@ export function RuleForm({
           <select
             {...p}
             value={draft.action}
-            onChange={(e) => setDraft({ ...draft, action: e.target.value as RuleAction })}
+            onChange={(e) => edit({ ...draft, action: e.target.value as RuleAction })}
           >
             <option value="DIRECT">DIRECT</option>
             <option value="PROXY">PROXY</option>
@@ -99,7 +113,7 @@ export function RuleForm({
         <input
           type="checkbox"
           checked={draft.enabled}
-          onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
+          onChange={(e) => edit({ ...draft, enabled: e.target.checked })}
         />
         {t("rules.enabled")}
       </label>
@@ -113,7 +127,7 @@ export function RuleForm({
           </button>
         ) : null}
       </div>
-      <Alert text={error} />
+      <Alert text={error ? error(t) : ""} />
     </form>
   );
 }

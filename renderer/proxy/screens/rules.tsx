@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { api } from "../api.js";
-import { useT } from "../i18n.js";
+import { useT, type Translate } from "../i18n.js";
 import type { Rule, RuleInput, RulesView } from "../types.js";
-import { Alert, Card, errorText, Loading, useAction, useLoad } from "../ui.js";
-import { RuleForm } from "./rule-form.js";
+import { Alert, Card, Loading, sayError, useAction, useLoad, type Say } from "../ui.js";
+import { RuleForm, ruleInputOf } from "./rule-form.js";
 
 const DEFAULT_KEYS = [
   "rules.default0",
@@ -26,7 +26,7 @@ function CustomRule({
   count: number;
   busy: boolean;
   onMove(from: number, to: number): void;
-  onChanged(): Promise<void>;
+  onChanged(notice: Say): Promise<void>;
 }) {
   const t = useT();
   const [editing, setEditing] = useState(false);
@@ -34,13 +34,23 @@ function CustomRule({
   const label = `${rule.type} ${rule.value}`;
   const save = async (input: RuleInput) => {
     try {
-      await api("PUT", `/rules/${rule.id}`, input);
+      await api("PUT", `/rules/${rule.id}`, ruleInputOf(input));
       setEditing(false);
-      await onChanged();
-      return "";
+      await onChanged((tr) => tr("rules.saved", { rule: `${input.type} ${input.value}` }));
+      return null;
     } catch (err) {
-      return errorText(err, t);
+      return sayError(err);
     }
+  };
+  // The switch moves at once; it goes back if the service refuses.
+  const [switching, setSwitching] = useState<boolean | null>(null);
+  const toggle = async (enabled: boolean) => {
+    setSwitching(enabled);
+    await action.run(async () => {
+      await api("PUT", `/rules/${rule.id}`, ruleInputOf({ ...rule, enabled }));
+      await onChanged((tr) => tr(enabled ? "rules.turnedOn" : "rules.turnedOff", { rule: label }));
+    });
+    setSwitching(null);
   };
   return (
     <li className={`rule${rule.enabled ? "" : " rule-off"}`} aria-label={label}>
@@ -51,6 +61,16 @@ function CustomRule({
         {rule.action}
       </span>
       {!rule.enabled ? <span className="badge">{t("rules.off")}</span> : null}
+      <label className="check rule-toggle">
+        <input
+          type="checkbox"
+          checked={switching ?? rule.enabled}
+          disabled={action.busy || busy}
+          onChange={(e) => void toggle(e.target.checked)}
+          aria-label={t("rules.toggleLabel", { rule: label })}
+        />
+        <span aria-hidden="true">{t("rules.on")}</span>
+      </label>
       <span className="button-row rule-buttons">
         <button
           type="button"
@@ -80,7 +100,10 @@ function CustomRule({
           type="button"
           onClick={() =>
             void action.run(
-              async () => (await api("DELETE", `/rules/${rule.id}`), await onChanged()),
+              async () => (
+                await api("DELETE", `/rules/${rule.id}`),
+                await onChanged((tr) => tr("rules.deleted", { rule: label }))
+              ),
             )
           }
           disabled={action.busy}
@@ -109,9 +132,13 @@ export function RulesScreen() {
   const rules = useLoad(() => api<RulesView>("GET", "/rules"));
   const reorder = useAction();
   const [order, setOrder] = useState<Rule[] | null>(null);
+  // What the last add, edit, switch or delete did, said where the person is looking.
+  const [added, setAdded] = useState<Say | null>(null);
+  const [notice, setNotice] = useState<Say | null>(null);
   const custom = order ?? rules.data?.custom ?? [];
 
   const move = async (from: number, to: number) => {
+    setNotice(null);
     const next = [...custom];
     const [item] = next.splice(from, 1);
     next.splice(to, 0, item);
@@ -131,13 +158,23 @@ export function RulesScreen() {
   };
 
   const create = async (input: RuleInput) => {
+    setAdded(null);
     try {
-      await api("POST", "/rules", input);
+      const { id } = await api<{ id: string }>("POST", "/rules", ruleInputOf(input));
       await rules.reload();
-      return "";
+      // The service stores the value normalised (lower case, network address); say that one.
+      const stored = (await api<RulesView>("GET", "/rules")).custom.find((r) => r.id === id);
+      const rule = stored ?? input;
+      setAdded(() => (tr: Translate) => tr("rules.added", { rule: `${rule.type} ${rule.value}` }));
+      return null;
     } catch (err) {
-      return errorText(err, t);
+      return sayError(err);
     }
+  };
+  const changed = async (say: Say) => {
+    reorder.clear();
+    await rules.reload();
+    setNotice(() => say);
   };
 
   const defaults = rules.data?.defaults ?? [];
@@ -145,11 +182,12 @@ export function RulesScreen() {
     <div className="grid">
       <Card title={t("rules.addTitle")}>
         <RuleForm initial={NEW_RULE} submitLabel={t("rules.add")} onSubmit={create} />
+        <Alert kind="ok" text={added ? added(t) : ""} />
       </Card>
       <Card title={t("rules.orderTitle")}>
         <p className="muted">{t("rules.orderHint")}</p>
         <Alert text={rules.error || reorder.error} />
-        <Alert kind="ok" text={reorder.done} />
+        <Alert kind="ok" text={reorder.done || (notice ? notice(t) : "")} />
         {rules.loading && !rules.data ? <Loading /> : null}
         <ol className="rule-order">
           {defaults.map((d, i) =>
@@ -168,7 +206,7 @@ export function RulesScreen() {
                       count={custom.length}
                       busy={reorder.busy}
                       onMove={(a, b) => void move(a, b)}
-                      onChanged={rules.reload}
+                      onChanged={changed}
                     />
                   ))}
                 </ol>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useT, type Translate } from "../i18n.js";
 import type { SubscriptionInput } from "../types.js";
-import { Alert, Field } from "../ui.js";
+import { Alert, Field, type Say } from "../ui.js";
 
 export const EMPTY_SUBSCRIPTION: SubscriptionInput = {
   name: "",
@@ -48,7 +48,8 @@ export function SubscriptionForm({
 }: {
   initial: SubscriptionInput;
   submitLabel: string;
-  onSubmit(input: SubscriptionInput): Promise<string>;
+  /** Resolves to null when saved, else what went wrong. */
+  onSubmit(input: SubscriptionInput): Promise<Say | null>;
   onCancel(): void;
 }) {
   const t = useT();
@@ -58,22 +59,27 @@ export function SubscriptionForm({
   });
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
+  const [error, setError] = useState<Say | null>(null);
   const problems = tried ? subscriptionProblems(draft, t) : {};
+  // The service's answer was about what was sent; once a field changes it no longer holds.
+  const edit = (next: Draft) => {
+    setDraft(next);
+    setError(null);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
     if (Object.keys(subscriptionProblems(draft, t)).length > 0) return;
     setBusy(true);
-    setError(
-      await onSubmit({
-        name: draft.name.trim(),
-        url: draft.url.trim(),
-        enabled: draft.enabled,
-        intervalHours: Number(draft.intervalHours),
-      }),
-    );
+    const failed = await onSubmit({
+      name: draft.name.trim(),
+      url: draft.url.trim(),
+      enabled: draft.enabled,
+      intervalHours: Number(draft.intervalHours),
+    });
+    // A function given to a state setter would be called as an updater: wrap it.
+    setError(() => failed);
     setBusy(false);
   };
 
@@ -85,7 +91,7 @@ export function SubscriptionForm({
             {...p}
             value={draft.name}
             maxLength={200}
-            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+            onChange={(e) => edit({ ...draft, name: e.target.value })}
           />
         )}
       </Field>
@@ -96,7 +102,7 @@ export function SubscriptionForm({
             type="url"
             value={draft.url}
             spellCheck={false}
-            onChange={(e) => setDraft({ ...draft, url: e.target.value })}
+            onChange={(e) => edit({ ...draft, url: e.target.value })}
           />
         )}
       </Field>
@@ -114,7 +120,7 @@ export function SubscriptionForm({
             step={1}
             inputMode="numeric"
             value={draft.intervalHours}
-            onChange={(e) => setDraft({ ...draft, intervalHours: e.target.value })}
+            onChange={(e) => edit({ ...draft, intervalHours: e.target.value })}
           />
         )}
       </Field>
@@ -122,7 +128,7 @@ export function SubscriptionForm({
         <input
           type="checkbox"
           checked={draft.enabled}
-          onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
+          onChange={(e) => edit({ ...draft, enabled: e.target.checked })}
         />
         {t("subs.enabled")}
       </label>
@@ -134,7 +140,7 @@ export function SubscriptionForm({
           {t("common.cancel")}
         </button>
       </div>
-      <Alert text={error} />
+      <Alert text={error ? error(t) : ""} />
     </form>
   );
 }

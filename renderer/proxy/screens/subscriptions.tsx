@@ -4,12 +4,13 @@ import { formatBytes, formatDate, formatDateTime } from "../format.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { Subscription, SubscriptionInput } from "../types.js";
-import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
+import { Alert, Card, errorText, Loading, sayError, useLoad, type Say } from "../ui.js";
 import { EMPTY_SUBSCRIPTION, SubscriptionForm } from "./subscription-form.js";
 
 interface Outcome {
   kind: "ok" | "error";
-  text: string;
+  /** Worded when shown, in the reader's language of the moment. */
+  say: Say;
 }
 
 function UsageBar({ sub }: { sub: Subscription }) {
@@ -59,9 +60,12 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
     setOutcome(null);
     try {
       await api("POST", `/subscriptions/${sub.id}/refresh`);
-      setOutcome({ kind: "ok", text: t("subs.refreshed") });
+      setOutcome({ kind: "ok", say: (tr) => tr("subs.refreshed") });
     } catch (err) {
-      setOutcome({ kind: "error", text: t("subs.refreshFailed", { error: errorText(err, t) }) });
+      setOutcome({
+        kind: "error",
+        say: (tr) => tr("subs.refreshFailed", { error: errorText(err, tr) }),
+      });
     }
     setBusy(false);
     await onChanged();
@@ -72,7 +76,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
       await api("DELETE", `/subscriptions/${sub.id}`);
       await onChanged();
     } catch (err) {
-      setOutcome({ kind: "error", text: errorText(err, t) });
+      setOutcome({ kind: "error", say: sayError(err) });
       setBusy(false);
     }
   };
@@ -109,7 +113,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
           })}
         </p>
       ) : null}
-      {outcome ? <Alert kind={outcome.kind} text={outcome.text} /> : null}
+      {outcome ? <Alert kind={outcome.kind} text={outcome.say(t)} /> : null}
       <div className="button-row">
         <button type="button" onClick={() => void refresh()} disabled={refreshing}>
           {t("subs.refresh")}
@@ -146,10 +150,11 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
             try {
               await api("PUT", `/subscriptions/${sub.id}`, input);
               setEditing(false);
+              setOutcome({ kind: "ok", say: (tr) => tr("subs.saved", { name: input.name }) });
               await onChanged();
-              return "";
+              return null;
             } catch (err) {
-              return errorText(err, t);
+              return sayError(err);
             }
           }}
         />
@@ -164,28 +169,29 @@ export function SubscriptionsScreen() {
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<Outcome | null>(null);
 
-  const create = async (input: SubscriptionInput): Promise<string> => {
+  const create = async (input: SubscriptionInput): Promise<Say | null> => {
     let id: string;
     try {
       id = (await api<{ id: string }>("POST", "/subscriptions", input)).id;
     } catch (err) {
-      return errorText(err, t);
+      return sayError(err);
     }
     setAdding(false);
     await list.reload();
     // Creating does not fetch; the console refreshes right away so nodes appear.
-    setNotice({ kind: "ok", text: t("subs.createdRefreshing", { name: input.name }) });
+    setNotice({ kind: "ok", say: (tr) => tr("subs.createdRefreshing", { name: input.name }) });
     try {
       await api("POST", `/subscriptions/${id}/refresh`);
-      setNotice({ kind: "ok", text: t("subs.createdRefreshed", { name: input.name }) });
+      setNotice({ kind: "ok", say: (tr) => tr("subs.createdRefreshed", { name: input.name }) });
     } catch (err) {
       setNotice({
         kind: "error",
-        text: t("subs.createdRefreshFailed", { name: input.name, error: errorText(err, t) }),
+        say: (tr) =>
+          tr("subs.createdRefreshFailed", { name: input.name, error: errorText(err, tr) }),
       });
     }
     await list.reload();
-    return "";
+    return null;
   };
 
   return (
@@ -205,7 +211,7 @@ export function SubscriptionsScreen() {
           onCancel={() => setAdding(false)}
         />
       ) : null}
-      {notice ? <Alert kind={notice.kind} text={notice.text} /> : null}
+      {notice ? <Alert kind={notice.kind} text={notice.say(t)} /> : null}
       <Alert text={list.error} />
       {list.loading && !list.data ? <Loading /> : null}
       {list.data && list.data.length === 0 ? <p className="muted">{t("subs.none")}</p> : null}
