@@ -312,7 +312,7 @@ test.describe("text", () => {
 });
 
 test.describe("first visit", () => {
-  test("the pickup page opens with no failed request or console error, with icons and a manifest, and no admin entry", async ({
+  test("the pickup page and My parcels open with no failed request or console error; icons, a manifest, no admin entry", async ({
     browser,
   }) => {
     for (const size of ["desktop", "phone"] as const) {
@@ -358,6 +358,27 @@ test.describe("first visit", () => {
       await expect(nav.getByRole("link", { name: "Admin" })).toBeVisible();
       await context.close();
     }
+
+    // My parcels on a first visit waits for the visitor cookie instead of being refused.
+    const fresh = await openContext(browser);
+    const mine = await fresh.newPage();
+    const refused: string[] = [];
+    mine.on("response", (r) => {
+      if (r.status() >= 400) refused.push(`${r.status()}: ${r.url()}`);
+    });
+    mine.on("console", (m) => {
+      if (m.type() === "error") refused.push(`console: ${m.text()}`);
+    });
+    // A slow answer to /policy (it sets the cookie) must not let /mine go first.
+    await mine.route("**/api/v1/policy", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.continue();
+    });
+    await mine.goto(`${site.url}/#/mine`);
+    await expect(mine.getByText("Nothing sent from this browser yet.")).toBeVisible();
+    await mine.waitForLoadState("networkidle");
+    expect(refused).toEqual([]);
+    await fresh.close();
 
     // Icons for tabs and home screens, and the manifest that names them.
     const manifest = await fetch(`${site.url}/manifest.webmanifest`);

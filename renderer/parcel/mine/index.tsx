@@ -204,6 +204,9 @@ export default function MineScreen(_props: AreaProps) {
   const t = useT(mineDict);
   const describe = useErrorText();
   const loadPolicy = useApp((s) => s.loadPolicy);
+  // `GET /policy`, asked by the shell at start, issues the visitor cookie `/mine` needs: wait
+  // for it rather than be refused (a 401 in the console) on a first visit.
+  const policyLoading = useApp((s) => s.policy.phase === "loading");
   const [items, setItems] = useState<Parcel[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
@@ -229,6 +232,7 @@ export default function MineScreen(_props: AreaProps) {
   }, [loadPolicy]);
 
   useEffect(() => {
+    if (policyLoading) return;
     alive.current = true;
     void reload();
     // Downloads happen elsewhere: keep the counts fresh while the page is open.
@@ -239,7 +243,7 @@ export default function MineScreen(_props: AreaProps) {
       alive.current = false;
       clearInterval(timer);
     };
-  }, [reload]);
+  }, [reload, policyLoading]);
 
   const replace = (p?: Parcel) => {
     if (p) setItems((list) => list?.map((x) => (x.id === p.id ? p : x)) ?? null);
