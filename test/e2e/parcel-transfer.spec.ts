@@ -466,7 +466,7 @@ test.describe("send failures", () => {
     await chooseFiles(page, /^Choose files$/, [sources[0].path, sources[2].path]);
     await page.getByRole("button", { name: /^Upload 2 files/ }).click();
     await expect(page.getByRole("heading", { name: "Uploading" })).toBeVisible();
-    await expect(page.getByText(/^Ends in 59 min|^Ends in 1 h/)).toBeVisible();
+    await expect(page.getByText(/^discarded in (59 min|1 h).* unless it is sent$/)).toBeVisible();
     // Speed and time left, per file and in total, once a few progress samples are in.
     const running = page.locator(".upload-row[data-state=uploading]");
     await expect(running.getByText(/\/s · .+ left$/)).toBeVisible();

@@ -84,7 +84,7 @@ const en = {
   cancelUnconfirmed:
     "Upload cancelled, but the gateway did not confirm that the parcel was withdrawn. No code was issued, so nobody can pick it up, and the unfinished parcel ends by itself within the hour.",
   dontCloseHint: "Keep this page open until the upload finishes.",
-  sessionEnds: "Upload session:",
+  sessionEnds: "Unfinished upload —",
   sentTitle: "Ready to pick up",
   sentLead:
     "Give the code or the link to the recipient. They open the pickup page on any device in your network.",
@@ -173,7 +173,7 @@ const zh: Record<keyof typeof en, string> = {
   cancelUnconfirmed:
     "上传已取消，但网关没有确认包裹已撤回。由于没有生成取件码，任何人都无法取件；未完成的包裹会在一小时内自动结束。",
   dontCloseHint: "上传完成前请不要关闭此页面。",
-  sessionEnds: "上传会话：",
+  sessionEnds: "上传未完成：",
   sentTitle: "可以取件了",
   sentLead: "把取件码或链接交给取件人。他们在同一网络内的任意设备上打开取件页即可。",
   files: "文件",
