@@ -41,9 +41,12 @@ export const en = {
   "auth.tokenMissing": "Enter the setup token.",
   "auth.newPassword": "New password",
   "auth.confirm": "Repeat the password",
-  "auth.passwordRule": "12 to 72 bytes.",
-  "auth.tooShort": "The password must be at least 12 bytes long.",
-  "auth.tooLong": "The password must be at most 72 bytes long.",
+  "auth.passwordRule":
+    "12 to 72 characters. Accented and non-Latin letters count as 2 to 4 each (a Chinese character as 3).",
+  "auth.tooShort":
+    "The password is too short: at least 12 characters (accented and non-Latin letters count as 2 to 4).",
+  "auth.tooLong":
+    "The password is too long: at most 72 characters (accented and non-Latin letters count as 2 to 4).",
   "auth.mismatch": "The two passwords differ.",
   "auth.setupButton": "Set password and sign in",
   "auth.loginTitle": "Sign in",
