@@ -215,6 +215,7 @@ export const en = {
   "set.selectedNode": "Manually chosen node",
   "set.selectedNodeHint": "Used in manual mode; the Nodes page sets it too.",
   "set.noNode": "None",
+  "set.nodeGone": "{name} (no longer offered by its subscription)",
   "set.mixedPort": "HTTP/SOCKS port",
   "set.mixedPortHint": "1024–65535, not 8080 or 9090.",
   "set.dnsPort": "DNS port",

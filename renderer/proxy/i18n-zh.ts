@@ -207,6 +207,7 @@ export const zh: Record<keyof typeof en, string> = {
   "set.selectedNode": "手动指定的节点",
   "set.selectedNodeHint": "手动模式下使用；也可在“节点”页设置。",
   "set.noNode": "无",
+  "set.nodeGone": "{name}（订阅已不再提供）",
   "set.mixedPort": "HTTP/SOCKS 端口",
   "set.mixedPortHint": "1024–65535，不能是 8080 或 9090。",
   "set.dnsPort": "DNS 端口",

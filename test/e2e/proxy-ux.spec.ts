@@ -474,4 +474,24 @@ test.describe("proxy console where people look", () => {
     await expect(panel).toBeHidden();
     echo.close();
   });
+
+  test("settings name a chosen node its subscription no longer offers by its name, not its id", async ({
+    page,
+  }) => {
+    await page.setViewportSize(DESKTOP);
+    await signIn(page, "#/dashboard");
+    const sub = "2f00b452053b30d98c0a41c9";
+    const settings = await call<Record<string, unknown>>(page, "GET", "/settings");
+    await call(page, "PUT", "/settings", {
+      ...settings,
+      selectionMode: "manual",
+      selectedNode: `${sub}/sub-${sub}/🇯🇵 Gone Tokyo`,
+    });
+    await page.getByRole("link", { name: "Settings" }).click();
+    const select = page.getByLabel("Manually chosen node");
+    await expect(select.locator("option:checked")).toHaveText(
+      "🇯🇵 Gone Tokyo (no longer offered by its subscription)",
+    );
+    expect(await select.locator("option:checked").innerText()).not.toMatch(RAW_ID);
+  });
 });

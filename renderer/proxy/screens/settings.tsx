@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { api } from "../api.js";
 import { useT } from "../i18n.js";
+import { nodeName } from "./dashboard.js";
 import type { NetworkInfo, NodeView, Settings } from "../types.js";
 import { Alert, Card, Field, Loading, useAction, useLoad } from "../ui.js";
 import {
@@ -134,7 +135,9 @@ export function SettingsScreen() {
                 <option value="">{t("set.noNode")}</option>
                 {String(draft.selectedNode) &&
                 !nodes.data?.some((n) => n.id === draft.selectedNode) ? (
-                  <option value={String(draft.selectedNode)}>{String(draft.selectedNode)}</option>
+                  <option value={String(draft.selectedNode)}>
+                    {t("set.nodeGone", { name: nodeName(String(draft.selectedNode)) })}
+                  </option>
                 ) : null}
                 {nodes.data?.map((n) => (
                   <option key={n.id} value={n.id}>
