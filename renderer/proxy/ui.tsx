@@ -8,8 +8,8 @@ import { useT, type Translate } from "./i18n.js";
  * English sentence beside the code is the fallback for codes the console does not know.
  */
 const CODED: Record<string, (details: Record<string, unknown>, t: Translate) => string> = {
-  rule_duplicate: (d, t) => t("rules.duplicate", { position: Number(d.position) || "?" }),
-  subscription_duplicate: (d, t) => t("subs.duplicate", { name: String(d.name ?? "") }),
+  "rule.duplicate": (d, t) => t("rules.duplicate", { position: Number(d.position) || "?" }),
+  "subscription.duplicate": (d, t) => t("subs.duplicate", { name: String(d.name ?? "") }),
 };
 
 /** Turns any failure into a sentence for the operator. */

@@ -38,7 +38,7 @@ describe("duplicate rules", () => {
     expect(r.status).toBe(409);
     expect(r.json).toEqual({
       error: "DOMAIN-SUFFIX example.com is already rule 2 (DIRECT); edit that rule instead",
-      code: "rule_duplicate",
+      code: "rule.duplicate",
       position: 2,
       ruleId: id,
     });
@@ -55,7 +55,7 @@ describe("duplicate rules", () => {
       body: rule({ type: "IP-CIDR", value: "10.1.2.3/8" }),
     });
     expect(dup.status).toBe(409);
-    expect(dup.json.code).toBe("rule_duplicate");
+    expect(dup.json.code).toBe("rule.duplicate");
     expect(dup.json.position).toBe(3);
   });
 
@@ -65,7 +65,7 @@ describe("duplicate rules", () => {
     const b = await addRule({ value: "b.example" });
     const clash = await h.request("PUT", `/rules/${b}`, { body: rule({ value: "a.example" }) });
     expect(clash.status).toBe(409);
-    expect(clash.json).toMatchObject({ code: "rule_duplicate", position: 1, ruleId: a });
+    expect(clash.json).toMatchObject({ code: "rule.duplicate", position: 1, ruleId: a });
     const self = await h.request("PUT", `/rules/${b}`, {
       body: rule({ value: "b.example", enabled: false }),
     });
@@ -102,7 +102,7 @@ describe("duplicate subscription addresses", () => {
     expect(r.status).toBe(409);
     expect(r.json).toEqual({
       error: 'The subscription "Home feed" already uses this address',
-      code: "subscription_duplicate",
+      code: "subscription.duplicate",
       name: "Home feed",
       subscriptionId: first.json.id,
     });
@@ -126,7 +126,7 @@ describe("duplicate subscription addresses", () => {
       body: { name: "B", url: FEED, enabled: true, intervalHours: 24 },
     });
     expect(clash.status).toBe(409);
-    expect(clash.json).toMatchObject({ code: "subscription_duplicate", subscriptionId: a });
+    expect(clash.json).toMatchObject({ code: "subscription.duplicate", subscriptionId: a });
     const renamed = await h.request("PUT", `/subscriptions/${a}`, {
       body: { name: "A renamed", url: FEED, enabled: true, intervalHours: 6 },
     });

@@ -22,7 +22,7 @@ function refuseDuplicate(deps: ServiceDeps, input: RuleInput, exceptId = ""): vo
   throw new HttpError(
     409,
     `${input.type} ${input.value} is already rule ${position} (${rule.action}); edit that rule instead`,
-    { extra: { code: "rule_duplicate", position, ruleId: rule.id } },
+    { extra: { code: "rule.duplicate", position, ruleId: rule.id } },
   );
 }
 

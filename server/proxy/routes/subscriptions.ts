@@ -22,7 +22,7 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
     const other = store.subscriptions.sameUrl(url, exceptId);
     if (!other) return;
     throw new HttpError(409, `The subscription "${other.name}" already uses this address`, {
-      extra: { code: "subscription_duplicate", name: other.name, subscriptionId: other.id },
+      extra: { code: "subscription.duplicate", name: other.name, subscriptionId: other.id },
     });
   };
 
