@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { hostileFeedRows } from "./hostile-feeds.js";
 import { percentile, printTable } from "./lib.js";
 import { createProxyService } from "../server/proxy/service.js";
 
@@ -169,6 +170,7 @@ async function main(): Promise<void> {
         ok: "",
       },
     ]);
+    printTable("Hostile feeds, parsed in this process (median of 3)", hostileFeedRows());
   } finally {
     server.closeAllConnections();
     server.close();

@@ -51,7 +51,11 @@ describe("npm run serve logging", () => {
   it("keeps stdout to the start-up lines and writes JSON lines with request ids to stderr", async () => {
     const s = serve(["--parcel-port", "0", "--proxy-port", "0"]);
     await s.waitFor(() => s.stdout().includes("proxy setup token: "), "start-up");
-    const out = s.stdout().trim().split("\n");
+    const lines = s.stdout().trim().split("\n");
+    // Every other entry address is printed too ("reachable at"); the rest are the four below.
+    for (const l of lines.filter((x) => x.includes(" reachable at ")))
+      expect(l).toMatch(/^parcel service reachable at http:\/\/\S+$/);
+    const out = lines.filter((x) => !x.includes(" reachable at "));
     expect(out).toHaveLength(4);
     expect(out[0]).toMatch(/^parcel service listening on http:\/\/127\.0\.0\.1:\d+$/);
     expect(out[1]).toMatch(/^parcel administrator: admin \/ \S+ /);

@@ -3,6 +3,7 @@ import { parseDocument } from "yaml";
 import { readWithLibrary } from "../../server/proxy/subscriptions/clash.js";
 import { SubscriptionError } from "../../server/proxy/subscriptions/errors.js";
 import { parseSubscription } from "../../server/proxy/subscriptions/parse.js";
+import { PARSE_BUDGET_MS } from "../../server/proxy/subscriptions/parse-pool.js";
 import {
   MAX_YAML_ALIASES,
   MAX_YAML_EXPANSION,
@@ -21,24 +22,30 @@ function timed(fn: () => unknown): { error: unknown; ms: number } {
   }
 }
 
-function expectRefused(doc: string, message: string | RegExp, withinMs = 2_000): void {
+/**
+ * The bound every parse must stay inside: the worker's budget. Before these fixes the same
+ * inputs took from 20 s to hours; how fast they are now is measured by `npm run bench:proxy`
+ * (hostile feeds table), not asserted here, where a loaded machine would make it flaky.
+ */
+const BOUND_MS = PARSE_BUDGET_MS;
+
+function expectRefused(doc: string, message: string | RegExp): void {
   const { error, ms } = timed(() => parseSubscription(doc));
   expect(error).toBeInstanceOf(SubscriptionError);
   if (typeof message === "string") expect((error as Error).message).toBe(message);
   else expect((error as Error).message).toMatch(message);
-  expect(ms).toBeLessThan(withinMs);
+  expect(ms).toBeLessThan(BOUND_MS);
 }
 
 describe("YAML aliases: linear and capped", () => {
-  it("refuses the 16,000-alias reproduction in well under a second, saying why", () => {
+  it("refuses the 16,000-alias reproduction, saying why", () => {
     expectRefused(
       `proxies:\n  - &a ${NODE}\n` + "  - *a\n".repeat(16_000),
       "The subscription uses more than 10,000 YAML aliases (*name); a feed that large is refused so that it cannot stall the service",
-      1_000,
     );
   });
 
-  it("reads 10,000 aliases of a small value (the cap itself) in linear time", () => {
+  it("reads 10,000 aliases of a small value (the cap itself)", () => {
     const doc =
       "x: &x 0042\nproxies:\n" +
       Array.from(
@@ -53,7 +60,7 @@ describe("YAML aliases: linear and capped", () => {
       expect(out.nodes[9_999]).toMatchObject({ name: "n9999", password: "0042" });
     });
     expect(error).toBeNull();
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it("refuses one alias more than the cap", () => {
@@ -74,7 +81,6 @@ describe("YAML aliases: linear and capped", () => {
     expectRefused(
       lines.join("\n"),
       "The subscription's YAML aliases expand to more than 50,000 values; a feed that large is refused so that it cannot stall the service",
-      500,
     );
   });
 
@@ -153,17 +159,16 @@ proxy-groups:
 
 describe("other formats: no quadratic corners, no untyped errors", () => {
   it("scans a document of 200,000 blank lines once", () => {
-    expectRefused("a" + "\n".repeat(200_000) + "a", /not in a recognised format/, 1_000);
-    expectRefused("a" + "\n ".repeat(100_000) + "a", /not in a recognised format/, 1_000);
+    expectRefused("a" + "\n".repeat(200_000) + "a", /not in a recognised format/);
+    expectRefused("a" + "\n ".repeat(100_000) + "a", /not in a recognised format/);
   });
 
   it("reads a YAML line with 200,000 inner blanks in linear time", () => {
     expectRefused(
       "proxies:\n  - name: x\n    a" + " ".repeat(200_000) + "b\n",
       /not in a recognised format/,
-      1_000,
     );
-    expectRefused("proxies:\n  - a" + " ".repeat(200_000) + "b: c\n", /no usable nodes/, 1_000);
+    expectRefused("proxies:\n  - a" + " ".repeat(200_000) + "b: c\n", /no usable nodes/);
   });
 
   it("renames 50,000 nodes of one name in linear time", () => {
@@ -174,7 +179,7 @@ describe("other formats: no quadratic corners, no untyped errors", () => {
       expect(new Set(out.nodes.map((n) => n.name)).size).toBe(50_000);
     });
     expect(error).toBeNull();
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it("turns nesting too deep for the stack into a SubscriptionError", () => {
@@ -208,7 +213,7 @@ describe("other formats: no quadratic corners, no untyped errors", () => {
       expect(body.length, label).toBeLessThanOrEqual(16 * MiB);
       const t0 = performance.now();
       expect(parseSubscription(body).nodes, label).toHaveLength(count);
-      expect(performance.now() - t0, label).toBeLessThan(5_000);
+      expect(performance.now() - t0, label).toBeLessThan(BOUND_MS);
     }
   });
 
@@ -222,7 +227,7 @@ describe("other formats: no quadratic corners, no untyped errors", () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       bytes[i] = seed >>> 23;
     }
-    expectRefused(bytes.toString("latin1"), /not in a recognised format/, 5_000);
-    expectRefused(bytes.toString("base64"), /not in a recognised format/, 5_000);
+    expectRefused(bytes.toString("latin1"), /not in a recognised format/);
+    expectRefused(bytes.toString("base64"), /not in a recognised format/);
   });
 });
