@@ -30,12 +30,9 @@ export interface AdminParcel extends Parcel {
 }
 
 export interface ShareUrl {
-  /** English, for API clients; pages name the entry from `kind` and `address`. */
+  /** English, for API clients; pages name the entry from the URL (`entryLabel`). */
   label: string;
   url: string;
-  /** Absent from services older than these members. */
-  kind?: "local" | "lan" | "host";
-  address?: string;
 }
 
 export interface Share {

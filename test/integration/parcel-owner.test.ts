@@ -66,26 +66,18 @@ describe("POST /uploads/:id/publish", () => {
         {
           label: "This computer",
           url: `${base}/#/pickup/${plain}`,
-          kind: "local",
-          address: "127.0.0.1",
         },
         {
           label: "This computer (localhost)",
           url: `http://localhost:${h.port}/#/pickup/${plain}`,
-          kind: "local",
-          address: "localhost",
         },
         {
           label: "LAN 192.168.1.20",
           url: `http://192.168.1.20:${h.port}/#/pickup/${plain}`,
-          kind: "lan",
-          address: "192.168.1.20",
         },
         {
           label: "gw.example (HTTPS)",
           url: `https://gw.example/#/pickup/${plain}`,
-          kind: "host",
-          address: "gw.example",
         },
       ],
     });
@@ -185,14 +177,10 @@ describe("POST /parcels/:id/code", () => {
         {
           label: "This computer",
           url: `${h.origin}/#/pickup/${r.json.code.replace("-", "")}`,
-          kind: "local",
-          address: "127.0.0.1",
         },
         {
           label: "This computer (localhost)",
           url: `http://localhost:${h.port}/#/pickup/${r.json.code.replace("-", "")}`,
-          kind: "local",
-          address: "localhost",
         },
       ],
       expires_at: pub.json.expires_at,

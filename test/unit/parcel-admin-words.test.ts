@@ -229,29 +229,15 @@ describe("share addresses in the reader's language", () => {
     (key: UiKey, vars?: Record<string, string | number>): string =>
       fill(uiDict[lang][key], vars);
 
-  it("translates this computer and LAN, keeps host names, marks HTTPS", () => {
-    const u = (kind: "local" | "lan" | "host", address: string, url: string) => ({
-      label: "English label",
-      url,
-      kind,
-      address,
-    });
-    expect(entryLabel(u("local", "127.0.0.1", "http://127.0.0.1:8000/"), t("zh-CN"))).toBe("本机");
-    expect(entryLabel(u("local", "localhost", "http://localhost:8000/"), t("zh-CN"))).toBe(
-      "本机（localhost）",
-    );
-    expect(entryLabel(u("lan", "192.168.1.20", "https://192.168.1.20/"), t("zh-CN"))).toBe(
-      "局域网 192.168.1.20（HTTPS）",
-    );
-    expect(entryLabel(u("lan", "192.168.1.20", "http://192.168.1.20:8000/"), t("en"))).toBe(
-      "LAN 192.168.1.20",
-    );
-    expect(entryLabel(u("host", "gw.example", "https://gw.example/"), t("en"))).toBe(
-      "gw.example (HTTPS)",
-    );
-    // An answer without the new members keeps its label.
-    expect(entryLabel({ label: "This computer", url: "http://127.0.0.1/" }, t("zh-CN"))).toBe(
-      "This computer",
-    );
+  it("names share addresses from their URL: this computer, LAN, host names as they are, HTTPS marked", () => {
+    const u = (url: string) => ({ label: "English label", url });
+    expect(entryLabel(u("http://127.0.0.1:8000/#/pickup"), t("zh-CN"))).toBe("本机");
+    expect(entryLabel(u("http://[::1]:8000/#/pickup"), t("zh-CN"))).toBe("本机");
+    expect(entryLabel(u("http://localhost:8000/"), t("zh-CN"))).toBe("本机（localhost）");
+    expect(entryLabel(u("https://192.168.1.20/"), t("zh-CN"))).toBe("局域网 192.168.1.20（HTTPS）");
+    expect(entryLabel(u("http://192.168.1.20:8000/"), t("en"))).toBe("LAN 192.168.1.20");
+    expect(entryLabel(u("https://gw.example/"), t("en"))).toBe("gw.example (HTTPS)");
+    // Something that is not a URL keeps the service's label.
+    expect(entryLabel(u("not a url"), t("zh-CN"))).toBe("English label");
   });
 });

@@ -3,24 +3,22 @@ import type { ShareUrl } from "../types.js";
 import type { UiKey } from "./i18n.js";
 
 /**
- * A share address named in the reader's language ("本机", "局域网 192.168.1.20（HTTPS）").
- * The service sends `kind` and `address` beside its English `label`; an answer without them
- * (an older service) keeps the label as it came.
+ * A share address named in the reader's language ("本机", "局域网 192.168.1.20（HTTPS）"),
+ * from its URL, by the same rules the service names it in English: loopback addresses are
+ * this computer, any other IP address is on the LAN, a host name is shown as it is.
  */
 export function entryLabel(entry: ShareUrl, t: Translate<UiKey>): string {
-  if (!entry.kind || entry.address === undefined) return entry.label;
-  let name: string;
-  if (entry.kind === "local")
-    name = entry.address === "localhost" ? t("entryLocalhost") : t("entryLocal");
-  else if (entry.kind === "lan") name = t("entryLan", { address: entry.address });
-  else name = entry.address;
-  return isHttps(entry.url) ? t("entryHttps", { entry: name }) : name;
-}
-
-function isHttps(url: string): boolean {
+  let url: URL;
   try {
-    return new URL(url).protocol === "https:";
+    url = new URL(entry.url);
   } catch {
-    return false;
+    return entry.label;
   }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  let name: string;
+  if (host === "localhost") name = t("entryLocalhost");
+  else if (host === "127.0.0.1" || host === "::1") name = t("entryLocal");
+  else if (/^[\d.]+$/.test(host) || host.includes(":")) name = t("entryLan", { address: host });
+  else name = host;
+  return url.protocol === "https:" ? t("entryHttps", { entry: name }) : name;
 }

@@ -1,20 +1,14 @@
 import type { Request } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { ParcelContext } from "../context.js";
-import type { EntryKind } from "../http/entries.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { formatCode, generateCode, normalizeCode } from "./codes.js";
 import { hmacHex } from "./secrets.js";
 
-/**
- * One share address. `label` is English for API clients; `kind` and `address` let a page
- * name the entry in its reader's language.
- */
+/** One share address; a page names it in its reader's language from the URL's host. */
 export interface ShareUrl {
   label: string;
   url: string;
-  kind: EntryKind;
-  address: string;
 }
 
 export interface ShareFields {
@@ -81,8 +75,6 @@ export function shareFields(
     urls: ctx.entries.list.map((e) => ({
       label: e.label,
       url: `${e.origin}${suffix}`,
-      kind: e.kind,
-      address: e.address,
     })),
     expires_at: parcel.expires_at,
     downloads_left: parcel.downloads_left,
