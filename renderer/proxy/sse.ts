@@ -10,7 +10,8 @@ export type StreamState = "connecting" | "open" | "error";
  */
 export function useEventStream(
   path: string,
-  handlers: Record<string, (data: string) => void>,
+  /** Per event name; `id` is the event's id ("" when it has none). */
+  handlers: Record<string, (data: string, id: string) => void>,
   onState: (state: StreamState) => void,
   enabled = true,
 ): void {
@@ -32,7 +33,7 @@ export function useEventStream(
     const names = Object.keys(handlersRef.current);
     const listeners = names.map((name) => {
       const listener = (e: MessageEvent<string>) => {
-        handlersRef.current[name]?.(e.data);
+        handlersRef.current[name]?.(e.data, e.lastEventId);
         // A handler may decide the stream is over (logs: `disconnected`).
         if (name === "disconnected") source.close();
       };

@@ -30,10 +30,16 @@ export interface Status {
   subscriptionCount: number;
   settings: Settings;
   configError: string;
+  /** Stable code of `configError` ("" when there is none), e.g. core.port_in_use. */
+  configErrorCode?: string;
+  /** Port of the core's controller on 127.0.0.1 (--core-controller-port). */
+  controllerPort?: number;
   actualNode: string;
   selectedAvailable: boolean;
   tunActive: boolean;
   coreError?: string;
+  /** Stable code of `coreError`: core.unreachable, core.timeout, core.port_in_use, ... */
+  coreErrorCode?: string;
   /** The service's last warnings and errors, newest first. */
   recentErrors?: RecentProblem[];
 }
@@ -112,6 +118,8 @@ export interface NetworkInfo {
   serviceControl: boolean;
   dhcpManaged: boolean;
   guidance: string;
+  /** The steps of `guidance` as codes, so they can be said in the reader's language. */
+  guidanceCodes?: string[];
 }
 
 export interface Site {
@@ -124,6 +132,8 @@ export interface Site {
 export interface SiteResult {
   status: "ok" | "failed" | "timeout";
   detail: string;
+  /** Stable code of `detail`. */
+  code?: string;
   httpStatus: number;
   durationMS: number;
   tlsVerified: boolean;
@@ -190,4 +200,6 @@ export interface ConnectionsView {
 export interface LogItem {
   type: string;
   payload: string;
+  /** When the service received the line (RFC 3339). */
+  time?: string;
 }

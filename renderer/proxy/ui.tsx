@@ -1,6 +1,7 @@
 import { AlertText, useActionState, type AlertKind } from "../shared/action.js";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { ApiError } from "./api.js";
+import { CORE_CODED } from "./core-words.js";
 import { useT, type Translate } from "./i18n.js";
 
 /**
@@ -10,6 +11,7 @@ import { useT, type Translate } from "./i18n.js";
 const CODED: Record<string, (details: Record<string, unknown>, t: Translate) => string> = {
   "rule.duplicate": (d, t) => t("rules.duplicate", { position: Number(d.position) || "?" }),
   "subscription.duplicate": (d, t) => t("subs.duplicate", { name: String(d.name ?? "") }),
+  ...CORE_CODED,
 };
 
 /** Turns any failure into a sentence for the operator. */

@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
 import { api } from "../api.js";
+import { siteDetail } from "../core-words.js";
 import { useT } from "../i18n.js";
 import type { Site, SiteResult } from "../types.js";
 import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
@@ -61,10 +62,11 @@ export function ConnectivityCard() {
         : r.status === "timeout"
           ? t("conn.siteTimeout")
           : t("conn.siteFailed");
+    // The detail says what happened (the HTTP status, or why it failed) once, in words.
     const parts = [head, `${r.durationMS} ms`];
-    if (r.httpStatus) parts.push(`HTTP ${r.httpStatus}`);
+    const detail = siteDetail(r, t);
+    if (detail) parts.push(detail);
     if (r.status === "ok") parts.push(r.tlsVerified ? t("conn.tlsOk") : t("conn.tlsNo"));
-    if (r.detail) parts.push(r.detail);
     return { text: parts.join(" · "), cls: r.status === "ok" ? "latency-good" : "latency-bad" };
   };
 

@@ -28,7 +28,16 @@ export function nodeSubscriptionId(id: string): string {
  * Start, stop and restart. `online` (when the caller knows it) disables Start while the core
  * runs: starting a running core would do nothing a person could see.
  */
-export function ServiceButtons({ onDone, online }: { onDone?: () => void; online?: boolean }) {
+export function ServiceButtons({
+  onDone,
+  online,
+  said = [],
+}: {
+  onDone?: () => void;
+  online?: boolean;
+  /** Sentences already shown above the buttons: a failure saying the same is not repeated. */
+  said?: string[];
+}) {
   const t = useT();
   const action = useAction();
   const control = async (name: "start" | "stop" | "restart") => {
@@ -55,17 +64,25 @@ export function ServiceButtons({ onDone, online }: { onDone?: () => void; online
         </button>
       </div>
       {action.busy ? <p role="status">{t("common.working")}</p> : null}
-      <Alert text={action.error} />
+      <Alert text={said.includes(action.error) ? "" : action.error} />
       <Alert kind="ok" text={action.done ? t(`service.${action.done}Done` as Key) : ""} />
     </div>
   );
 }
 
 /**
- * The service's sentence about an offline core, in the reader's language where it is one of
- * the known ones (the error code, such as ECONNREFUSED, is kept).
+ * The service's sentence about an offline core, in the reader's language by its code (or its
+ * known wording; the socket's code, such as ECONNREFUSED, is kept). A port another program
+ * holds is named with the port.
  */
-export function coreErrorText(error: string, t: ReturnType<typeof useT>): string {
+export function coreErrorText(
+  error: string,
+  t: ReturnType<typeof useT>,
+  code = "",
+  port?: number,
+): string {
+  if (code === "core.port_in_use") return t("dash.portInUse", { port: port ?? "?" });
+  if (code === "core.timeout") return t("dash.coreTimeout");
   const unreachable = /^The proxy core cannot be reached(?: \(([\w.-]+)\))?$/.exec(error);
   if (unreachable)
     return t("dash.coreUnreachable", { code: unreachable[1] ? ` (${unreachable[1]})` : "" });
@@ -171,6 +188,16 @@ export function DashboardScreen() {
   );
 
   const s = status.data;
+  const coreText = s?.coreError
+    ? coreErrorText(s.coreError, t, s.coreErrorCode, s.controllerPort)
+    : "";
+  // The same problem twice (a start refused for the port the status names) is said once.
+  const configText =
+    !s?.configError || (s.coreError && s.configErrorCode === s.coreErrorCode)
+      ? ""
+      : s.configErrorCode === "core.port_in_use"
+        ? t("dash.portInUse", { port: s.controllerPort ?? "?" })
+        : t("dash.configError", { error: s.configError });
   return (
     <div className="grid">
       <Card title={t("dash.coreTitle")}>
@@ -180,9 +207,13 @@ export function DashboardScreen() {
           <Loading />
         ) : null}
         <Alert text={status.error} />
-        {s?.coreError ? <Alert text={coreErrorText(s.coreError, t)} /> : null}
-        {s?.configError ? <Alert text={t("dash.configError", { error: s.configError })} /> : null}
-        <ServiceButtons onDone={() => void status.reload()} online={s?.coreOnline} />
+        <Alert text={coreText} />
+        <Alert text={configText} />
+        <ServiceButtons
+          onDone={() => void status.reload()}
+          online={s?.coreOnline}
+          said={[coreText, configText]}
+        />
       </Card>
       <Card title={t("dash.trafficTitle")}>
         <TrafficChart samples={samples} />

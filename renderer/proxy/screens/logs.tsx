@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useT } from "../i18n.js";
+import { codedText } from "../core-words.js";
+import { useT, type Key } from "../i18n.js";
+import { useApp } from "../store.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import type { LogItem } from "../types.js";
 import { Alert, Card } from "../ui.js";
@@ -11,23 +13,43 @@ type Level = (typeof LEVELS)[number];
 
 interface Line extends LogItem {
   seq: number;
-  at: string;
+  /** When the service received it (ms), shown in the reader's language. */
+  at: number;
 }
+
+/** The core's level names, said in the reader's language (an unknown one as it came). */
+const TYPE_WORDS: Record<string, Key> = {
+  debug: "logs.typeDebug",
+  info: "logs.typeInfo",
+  warning: "logs.typeWarning",
+  error: "logs.typeError",
+};
 
 function rank(type: string): number {
   const i = LEVELS.indexOf(type.toLowerCase() as Level);
   return i < 0 ? 1 : i;
 }
 
+/** `<epoch>.<seq>`: the service's name of a kept line. */
+function parseId(id: string): { epoch: string; seq: number } | null {
+  const m = /^([0-9a-f]+)\.(\d+)$/.exec(id);
+  return m ? { epoch: m[1], seq: Number(m[2]) } : null;
+}
+
 export function LogsScreen() {
   const t = useT();
+  const lang = useApp((s) => s.lang);
   const [lines, setLines] = useState<Line[]>([]);
   const [level, setLevel] = useState<Level>("info");
   const [paused, setPaused] = useState(false);
   const [held, setHeld] = useState(0);
   const [stream, setStream] = useState<StreamState>("connecting");
   const [disconnected, setDisconnected] = useState("");
+  const [query, setQuery] = useState("");
   const seq = useRef(0);
+  // The last line received by its service id: after a reconnection the service sends the kept
+  // lines again, and those already here are skipped (so Clear also stays cleared).
+  const seen = useRef<{ epoch: string; seq: number } | null>(null);
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
   const buffer = useRef<Line[]>([]);
@@ -38,9 +60,14 @@ export function LogsScreen() {
   useEventStream(
     "/logs",
     {
-      log: (raw) => {
+      log: (raw, id) => {
+        const named = parseId(id);
+        const last = seen.current;
+        if (named && last && named.epoch === last.epoch && named.seq <= last.seq) return;
+        if (named) seen.current = named;
         const item = JSON.parse(raw) as LogItem;
-        const line: Line = { ...item, seq: ++seq.current, at: new Date().toLocaleTimeString() };
+        const at = (item.time && Date.parse(item.time)) || Date.now();
+        const line: Line = { ...item, seq: ++seq.current, at };
         if (pausedRef.current) {
           // While paused, new lines wait so the view holds still.
           buffer.current.push(line);
@@ -61,7 +88,9 @@ export function LogsScreen() {
       disconnected: (raw) => {
         let error = "";
         try {
-          error = String((JSON.parse(raw) as { error?: unknown }).error ?? "");
+          const body = JSON.parse(raw) as { error?: unknown; code?: unknown };
+          const code = typeof body.code === "string" ? body.code : "";
+          error = codedText(code, {}, String(body.error ?? ""), t);
         } catch {
           error = raw;
         }
@@ -78,14 +107,28 @@ export function LogsScreen() {
     setHeld(0);
     setPaused(false);
   };
-  const shown = useMemo(
-    () => lines.filter((l) => rank(l.type) >= LEVELS.indexOf(level)),
-    [lines, level],
-  );
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return lines.filter(
+      (l) =>
+        rank(l.type) >= LEVELS.indexOf(level) &&
+        (!q || l.payload.toLowerCase().includes(q) || l.type.toLowerCase().includes(q)),
+    );
+  }, [lines, level, query]);
 
   return (
     <Card title={t("logs.title")}>
+      <p className="muted">{t("logs.keptHint")}</p>
       <div className="toolbar-row">
+        <label className="grow">
+          <span className="sr-only">{t("logs.search")}</span>
+          <input
+            type="search"
+            placeholder={t("logs.search")}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        </label>
         <label>
           {t("logs.level")}{" "}
           <select value={level} onChange={(e) => setLevel(e.target.value as Level)}>
@@ -137,7 +180,11 @@ export function LogsScreen() {
         </div>
       ) : null}
       {stream === "error" && !disconnected ? <Alert text={t("logs.streamLost")} /> : null}
-      {shown.length === 0 ? <p className="muted">{t("logs.empty")}</p> : null}
+      {shown.length === 0 ? (
+        <p className="muted">
+          {lines.length > 0 && query.trim() ? t("logs.noMatch") : t("logs.empty")}
+        </p>
+      ) : null}
       <div className="table log-table" role="table" aria-label={t("logs.title")}>
         <VirtualList
           items={shown}
@@ -148,10 +195,10 @@ export function LogsScreen() {
           render={(l) => (
             <>
               <span role="cell" className="muted mono">
-                {l.at}
+                {new Date(l.at).toLocaleTimeString(lang)}
               </span>
               <span role="cell" className={`level level-${l.type.toLowerCase()}`}>
-                {l.type}
+                {TYPE_WORDS[l.type.toLowerCase()] ? t(TYPE_WORDS[l.type.toLowerCase()]) : l.type}
               </span>
               <span role="cell" className="mono ellipsis" title={l.payload}>
                 {l.payload}

@@ -4,6 +4,7 @@ import { useT } from "../i18n.js";
 import { nodeName } from "./dashboard.js";
 import type { NetworkInfo, NodeView, Settings } from "../types.js";
 import { Alert, Card, Field, Loading, useAction, useLoad } from "../ui.js";
+import { GatewaySteps } from "./gateway-steps.js";
 import {
   fromDraft,
   settingsProblems,
@@ -33,7 +34,7 @@ function TunGuidance({ net, tunOn }: { net: NetworkInfo; tunOn: boolean }) {
       </ul>
       {tunOn && !net.ipForward ? <Alert text={t("set.tunWarnForward")} /> : null}
       {tunOn && !net.tunDevice ? <Alert text={t("set.tunWarnDevice")} /> : null}
-      {net.guidance ? <p className="hint-block">{net.guidance}</p> : null}
+      <GatewaySteps net={net} />
     </div>
   );
 }

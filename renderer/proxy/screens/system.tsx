@@ -1,13 +1,19 @@
 import { useRef, useState } from "react";
-import { api, request } from "../api.js";
+import { api, ApiError, request } from "../api.js";
 import { PasswordForm } from "../auth.js";
 import { formatDateTime } from "../format.js";
-import { useT } from "../i18n.js";
+import { useT, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
-import type { UpdateInfo } from "../types.js";
-import { Alert, Card, useAction } from "../ui.js";
+import type { Status, UpdateInfo } from "../types.js";
+import { Alert, Card, errorText, useAction, useLoad } from "../ui.js";
 import { ConnectivityCard } from "./connectivity.js";
 import { ServiceButtons } from "./dashboard.js";
+
+/** One sentence for a failed check: the service's own (by its code) or "failed: <why>". */
+function updateFailure(err: unknown, t: Translate): string {
+  if (err instanceof ApiError && err.code.startsWith("updates.")) return errorText(err, t);
+  return t("sys.updateFailed", { error: errorText(err, t) });
+}
 
 function UpdatesCard() {
   const t = useT();
@@ -19,13 +25,20 @@ function UpdatesCard() {
       <button
         type="button"
         onClick={() =>
-          void check.run(async () => setInfo(await api<UpdateInfo>("GET", "/system/updates")))
+          void check.run(async () => {
+            try {
+              setInfo(await api<UpdateInfo>("GET", "/system/updates"));
+            } catch (err) {
+              setInfo(null);
+              throw new Error(updateFailure(err, t));
+            }
+          })
         }
         disabled={check.busy}
       >
         {check.busy ? t("common.working") : t("sys.checkUpdates")}
       </button>
-      <Alert text={check.error ? t("sys.updateFailed", { error: check.error }) : ""} />
+      <Alert text={check.error} />
       {info ? (
         <dl className="facts" role="status">
           <div>
@@ -131,13 +144,30 @@ function BackupCard() {
   );
 }
 
+/** Start/stop, and the controller port (fixed at start-up, so shown with how to change it). */
+function ServiceCard() {
+  const t = useT();
+  const status = useLoad(() => api<Status>("GET", "/status"));
+  const port = status.data?.controllerPort;
+  return (
+    <Card title={t("sys.serviceTitle")}>
+      <ServiceButtons onDone={() => void status.reload()} />
+      <dl className="facts">
+        <div>
+          <dt>{t("sys.controllerPort")}</dt>
+          <dd data-testid="controller-port">{port ?? "—"}</dd>
+        </div>
+      </dl>
+      <p className="muted">{t("sys.controllerPortHint")}</p>
+    </Card>
+  );
+}
+
 export function SystemScreen() {
   const t = useT();
   return (
     <div className="grid">
-      <Card title={t("sys.serviceTitle")}>
-        <ServiceButtons />
-      </Card>
+      <ServiceCard />
       <ConnectivityCard />
       <UpdatesCard />
       <BackupCard />

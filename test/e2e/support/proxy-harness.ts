@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFeedServer, type FeedServer } from "../../fixtures/feed-server.js";
 import { createProxyService, type ProxyService } from "../../../server/proxy/service.js";
+import type { ProxyServiceOptions } from "../../../server/proxy/context.js";
 
 export const PASSWORD = "gatehouse console e2e";
 
@@ -59,7 +60,10 @@ export function openTunnel(proxyPort: number, port: number): Promise<net.Socket>
  * The real proxy service on 127.0.0.1 port 0 with a temp data dir, the built console
  * (renderer/dist), the fake core executable and a local subscription feed.
  */
-export async function startProxyConsole(): Promise<ProxyConsole> {
+export async function startProxyConsole(
+  /** Replaces the defaults below (a given controller port, another release source, ...). */
+  overrides: Partial<ProxyServiceOptions> = {},
+): Promise<ProxyConsole> {
   const dataDir = mkdtempSync(join(tmpdir(), "gh-proxy-e2e-"));
   const feeds = await startFeedServer();
   feeds.setRoute("/sub/clash", {
@@ -85,6 +89,7 @@ export async function startProxyConsole(): Promise<ProxyConsole> {
     controllerPort: await freePort(),
     coreReleaseURL: `${feeds.url}/release`,
     log: (line) => log.push(line),
+    ...overrides,
   });
   const server = http.createServer(service.app);
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
