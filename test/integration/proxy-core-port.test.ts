@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,6 +11,15 @@ import { createCoreManager, type CoreManager } from "../../server/proxy/core/ind
 import type { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
 import { DEFAULT_SETTINGS, type CoreInput } from "../../server/proxy/types.js";
 import { asManager, freePort, startLive, type LiveHarness } from "./proxy-core-harness.js";
+
+/** Polls an async check until it holds. */
+async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 /** The shared fake mihomo executable. */
 const FAKE_CORE = resolve("test/fixtures/fake-core.mjs");
@@ -157,5 +168,93 @@ describe("a controller port held by another program", () => {
     await core.start(input());
     expect(await core.client.version(1000)).toBe("v1.19.2");
     expect(core.configError).toBe("");
+  });
+
+  it("stops a core an earlier run left running (it knows our secret) instead of naming the port", async () => {
+    const port = await freePort();
+    dir = mkdtempSync(join(tmpdir(), "gatehouse-port-"));
+    const make = () =>
+      createCoreManager({
+        homeDir: join(dir, "core"),
+        coreBin: FAKE_CORE,
+        service: "process",
+        unit: "gatehouse-mihomo.service",
+        controllerPort: port,
+        clock: new ManualClock(),
+        log: () => undefined,
+        readyTimeoutMs: 10_000,
+      });
+    // The earlier run: its configuration and secret are in the home dir, and its core (started
+    // as that run's supervisor did, pid file included) outlived it.
+    const earlier = make();
+    await earlier.apply(input());
+    await earlier.close();
+    const home = join(dir, "core");
+    const leftover = spawn(FAKE_CORE, ["-d", home, "-f", join(home, "config.yaml")], {
+      stdio: "ignore",
+    });
+    const gone = new Promise((r) => leftover.once("exit", r));
+    writeFileSync(join(home, "core.pid"), `${leftover.pid}\n`);
+    await waitFor(
+      () =>
+        earlier.client.version(500).then(
+          () => true,
+          () => false,
+        ),
+      10_000,
+    );
+
+    m = make();
+    await m.start(input());
+    await gone;
+    expect(await m.client.version(1000)).toBe("v1.19.2");
+    expect((m.supervisor as ProcessSupervisor).pid).not.toBe(leftover.pid);
+  });
+
+  it("never stops a process the pid file names unless it runs this home dir's core", async () => {
+    const port = await freePort();
+    dir = mkdtempSync(join(tmpdir(), "gatehouse-port-"));
+    const home = join(dir, "core");
+    const make = () =>
+      createCoreManager({
+        homeDir: home,
+        coreBin: FAKE_CORE,
+        service: "process",
+        unit: "gatehouse-mihomo.service",
+        controllerPort: port,
+        clock: new ManualClock(),
+        log: () => undefined,
+        readyTimeoutMs: 10_000,
+      });
+    const earlier = make();
+    await earlier.apply(input());
+    await earlier.close();
+    const leftover = spawn(FAKE_CORE, ["-d", home, "-f", join(home, "config.yaml")], {
+      stdio: "ignore",
+    });
+    const bystander = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      // The pid file names an unrelated process (a recycled pid, say).
+      writeFileSync(join(home, "core.pid"), `${bystander.pid}\n`);
+      await waitFor(
+        () =>
+          earlier.client.version(500).then(
+            () => true,
+            () => false,
+          ),
+        10_000,
+      );
+      m = make();
+      const err = await m.start(input()).then(
+        () => null,
+        (e: unknown) => e as { extra: Record<string, unknown> },
+      );
+      expect(err?.extra.code).toBe("core.port_in_use");
+      expect(bystander.exitCode).toBeNull();
+      expect(bystander.signalCode).toBeNull();
+    } finally {
+      bystander.kill("SIGKILL");
+      leftover.kill("SIGKILL");
+    }
   });
 });

@@ -7,13 +7,14 @@ import { checkConfig } from "./check.js";
 import { compileConfig, REJECT, selectionTarget } from "./compile.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
 import { loadSecret, writeAtomic } from "./files.js";
-import { CoreLogFeed } from "./log-feed.js";
+import { stopLeftoverCore } from "./leftover.js";
+import { CoreLogFeed, withoutSecret } from "./log-feed.js";
 import { MihomoClient, type CoreApi } from "./mihomo-client.js";
 import {
+  ensurePortFree,
   PORT_IN_USE,
   portInUseError,
   portInUseMessage,
-  portTaken,
   saysControllerPortTaken,
 } from "./port-check.js";
 import { ProcessSupervisor, type Supervisor } from "./supervisor.js";
@@ -72,16 +73,11 @@ class Manager implements CoreManager {
     this.configFile = join(this.homeDir, "config.yaml");
     this.secret = loadSecret(this.homeDir);
     this.client = new MihomoClient({ port: opts.controllerPort, secret: this.secret });
-    const secret = this.secret;
-    this.logFeed = new CoreLogFeed(
-      (onItem, streamOpts) => this.client.logs("info", onItem, streamOpts),
-      {
-        retryMs: opts.logRetryMs,
-        now: () => opts.clock.now(),
-        // The controller secret never reaches the kept lines or a viewer.
-        redact: (text) => (text.includes(secret) ? text.split(secret).join("[redacted]") : text),
-      },
-    );
+    this.logFeed = new CoreLogFeed((onItem, o) => this.client.logs("info", onItem, o), {
+      retryMs: opts.logRetryMs,
+      now: () => opts.clock.now(),
+      redact: withoutSecret(this.secret),
+    });
     this.supervisor =
       opts.service === "systemd"
         ? new SystemdSupervisor({ unit: opts.unit, systemctl: opts.systemctl })
@@ -121,9 +117,20 @@ class Manager implements CoreManager {
   }
 
   /** Refuses to start a core whose controller port another program holds. */
-  private async checkPort(): Promise<void> {
-    const port = this.opts.controllerPort;
-    if (await (this.opts.portTaken ?? portTaken)(port)) throw portInUseError(port);
+  private checkPort(): Promise<void> {
+    return ensurePortFree(this.opts.controllerPort, {
+      taken: this.opts.portTaken,
+      answersOurSecret: () =>
+        this.client.version(1000).then(
+          () => true,
+          () => false,
+        ),
+      stopLeftover: () =>
+        this.supervisor.kind === "process"
+          ? stopLeftoverCore(this.homeDir)
+          : Promise.resolve(false),
+      log: this.opts.log,
+    });
   }
 
   running(): boolean {

@@ -41,6 +41,11 @@ export interface CoreLogFeedOptions {
 
 export const KEPT_LOG_LINES = 500;
 
+/** A redactor that replaces the controller secret, wherever it appears in a line. */
+export function withoutSecret(secret: string): (text: string) => string {
+  return (text) => (secret && text.includes(secret) ? text.split(secret).join("[redacted]") : text);
+}
+
 /**
  * One connection to the core's log shared by every viewer, and the last lines kept in a
  * bounded ring. It follows while the core should run (so lines are kept while nobody looks)

@@ -28,6 +28,30 @@ export function portTaken(port: number, host = "127.0.0.1"): Promise<boolean> {
   });
 }
 
+export interface PortCheck {
+  /** Default: try to bind the port. */
+  taken?: (port: number) => Promise<boolean>;
+  /** Whether whoever holds the port answers with this service's controller secret. */
+  answersOurSecret: () => Promise<boolean>;
+  /** Stops a core an earlier run left running; true when one was stopped. */
+  stopLeftover: () => Promise<boolean>;
+  log: (line: string) => void;
+}
+
+/**
+ * Throws the "port used by another program" error when the port is held. A holder that knows
+ * our secret is a core an earlier run of this service left behind: it is stopped instead.
+ */
+export async function ensurePortFree(port: number, check: PortCheck): Promise<void> {
+  const taken = check.taken ?? portTaken;
+  if (!(await taken(port))) return;
+  if ((await check.answersOurSecret()) && (await check.stopLeftover())) {
+    check.log("Stopped a proxy core that an earlier run left running");
+    if (!(await taken(port))) return;
+  }
+  throw portInUseError(port);
+}
+
 /** The core's own line when its controller could not listen (mihomo's words, Go or Node). */
 export function saysControllerPortTaken(lines: string[]): boolean {
   return lines.some((l) => /External controller listen error.*address already in use/i.test(l));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Clock } from "../../clock.js";
 import type { LineLevel, LineLog } from "../../log.js";
+import { forgetCorePid, recordCorePid } from "./leftover.js";
 
 /** One way of running the core: a supervised child process or a systemd unit. */
 export interface Supervisor {
@@ -148,9 +149,16 @@ export class ProcessSupervisor implements Supervisor {
     this.runStart = this.printed;
     this.capture(child.stdout);
     this.capture(child.stderr);
-    child.on("exit", (code, signal) => this.onExit(child, code, signal));
+    child.on("exit", (code, signal) => {
+      forgetCorePid(homeDir, child.pid);
+      this.onExit(child, code, signal);
+    });
     return new Promise((resolve, reject) => {
-      child.once("spawn", () => resolve());
+      child.once("spawn", () => {
+        // A later run finds (and stops) this core by it if the service dies without stopping it.
+        if (child.pid !== undefined) recordCorePid(homeDir, child.pid);
+        resolve();
+      });
       child.once("error", (err) => {
         if (this.child === child) this.child = null;
         reject(err);
