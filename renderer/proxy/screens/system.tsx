@@ -151,7 +151,7 @@ function ServiceCard() {
   const port = status.data?.controllerPort;
   return (
     <Card title={t("sys.serviceTitle")}>
-      <ServiceButtons onDone={() => void status.reload()} />
+      <ServiceButtons onDone={() => void status.reload()} online={status.data?.coreOnline} />
       <dl className="facts">
         <div>
           <dt>{t("sys.controllerPort")}</dt>
