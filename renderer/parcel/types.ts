@@ -1,4 +1,4 @@
-/** Shapes of the parcel service (CONTRACT section 2.3). Times are Unix seconds. */
+/** Shapes of the parcel service's answers. Times are Unix seconds. */
 
 export type ParcelState =
   "uploading" | "published" | "expired" | "exhausted" | "revoked" | "review";

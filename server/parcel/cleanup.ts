@@ -31,7 +31,7 @@ function readingJson(ctx: ParcelContext): string {
 }
 
 /**
- * Cleanup (CONTRACT 2.5). Both kinds free the bytes of ended parcels at once, delete
+ * Cleanup. Both kinds free the bytes of ended parcels at once, delete
  * unreferenced blobs, prune the audit log and expire sessions; the periodic run (`full: false`)
  * keeps ended records for 24 hours, `full` removes every ended record now.
  */

@@ -1,5 +1,5 @@
 /**
- * Pickup code input rules (CONTRACT 2.1): Crockford base32, case-insensitive, spaces and
+ * Pickup code input rules: Crockford base32, case-insensitive, spaces and
  * dashes ignored, I/L read as 1 and O as 0.
  */
 export function normalizeInput(text: string): string {

@@ -65,7 +65,7 @@ function meter(length: number, onChunk: (n: number) => void): Transform {
 }
 
 /**
- * Sends one download (CONTRACT 2.5). HEAD answers the headers and consumes nothing. GET takes
+ * Sends one download. HEAD answers the headers and consumes nothing. GET takes
  * one download atomically before anything else happens (so N concurrent requests against k
  * left yield k bodies and N-k 410s), holds the blobs against cleanup, and streams with
  * backpressure. A body that ends before its last byte stays counted; one that never sent a
@@ -95,10 +95,16 @@ export async function sendTransfer(
   })();
   if (left === null) {
     const now = getParcel(ctx.db, parcel.id);
-    if (!now) throw new HttpError(404, "This parcel no longer exists");
+    if (!now) throw new HttpError(404, "parcel.gone", "This parcel no longer exists");
     if (now.code_gen !== grant.codeGen)
-      throw new HttpError(401, "The pickup code has changed; enter the new code");
-    throw stateError(now) ?? new HttpError(410, "This parcel has no downloads left");
+      throw new HttpError(
+        401,
+        "pickup.code_changed",
+        "The pickup code has changed; enter the new code",
+      );
+    throw (
+      stateError(now) ?? new HttpError(410, "parcel.exhausted", "This parcel has no downloads left")
+    );
   }
   // Held synchronously with the deduction: no cleanup pass can run in between.
   hold(ctx, plan.blobs, 1);
@@ -115,7 +121,9 @@ export async function sendTransfer(
       source = await plan.open();
     } catch (err) {
       // The error handler logs it with its cause and the request id.
-      throw new HttpError(500, "The file could not be read", { cause: err });
+      throw new HttpError(500, "download.read_failed", "The file could not be read", {
+        cause: err,
+      });
     }
     if (gone) {
       source.destroy();

@@ -73,7 +73,7 @@ function timeWindow(db: Db, from: number | undefined, to: number | undefined): W
 }
 
 /**
- * `GET /admin/audit` (CONTRACT 2.3), newest first by id, built to stay fast on a log of a
+ * `GET /admin/audit`, newest first by id, built to stay fast on a log of a
  * million rows: the time filter becomes an id window counted from hourly totals (the log is
  * appended in time order, so the window is normally one dense run of ids and a page is plain id
  * arithmetic); fragments are

@@ -19,7 +19,7 @@ export interface Stats {
 }
 
 /**
- * `GET /admin/stats` (CONTRACT 2.3). Usage follows admission's rules (domain/admission.ts
+ * `GET /admin/stats`. Usage follows admission's rules (domain/admission.ts
  * readUsage), so the numbers an administrator sees are the ones new uploads are judged by.
  */
 export function readStats(ctx: ParcelContext): Stats {

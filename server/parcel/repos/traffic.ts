@@ -23,7 +23,7 @@ interface Pending {
 }
 
 /**
- * Daily incoming upload bytes per client IP (CONTRACT 2.5, failed retries included). Upload
+ * Daily incoming upload bytes per client IP (failed retries included). Upload
  * chunks are counted in memory and written every 8 MiB and when each transfer ends (`flush`),
  * not once per 64 KiB chunk; the limit is always checked against the full count.
  */
