@@ -1,33 +1,61 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { LogFields } from "../log.js";
+import type { CodedArgs, ErrorCode, ErrorParams } from "./error-codes.js";
 import { requestIdOf } from "./request-log.js";
 
-/** An error that maps to an HTTP status; the message is shown to the client. */
-export class HttpError extends Error {
+/** What an HttpError may carry besides its code: headers, extra body members, a cause. */
+export interface HttpErrorOptions {
+  headers?: Record<string, string>;
+  /** More members of the answer (e.g. `password_required`); never `error`, `code` or `params`. */
+  extra?: Record<string, unknown> & { error?: never; code?: never; params?: never };
+  cause?: unknown;
+}
+
+/**
+ * An error that maps to an HTTP status. The message is the English sentence shown to the
+ * client; `code` names it for pages that say it in another language, and `params` are the
+ * values the sentence mentions (never a secret). The code is a required argument checked
+ * against the registries, so no answer can go out without one.
+ */
+export class HttpError<C extends ErrorCode = ErrorCode> extends Error {
   readonly status: number;
+  readonly code: C;
+  readonly params: ErrorParams;
   readonly headers: Record<string, string>;
   readonly extra: Record<string, unknown>;
 
-  constructor(
-    status: number,
-    message: string,
-    options: {
-      headers?: Record<string, string>;
-      extra?: Record<string, unknown>;
-      cause?: unknown;
-    } = {},
-  ) {
+  constructor(status: number, code: C, message: string, ...rest: CodedArgs<C, HttpErrorOptions>) {
+    const options: HttpErrorOptions & { params?: ErrorParams } = rest[0] ?? {};
     super(message, { cause: options.cause });
     this.name = "HttpError";
     this.status = status;
+    this.code = code;
+    this.params = options.params ?? {};
     this.headers = options.headers ?? {};
     this.extra = options.extra ?? {};
+  }
+
+  /**
+   * Passes on a code and params that were checked where they were first made (a subscription
+   * failure, an error wrapped with more context), so they are not re-typed here.
+   */
+  static carrying(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    params: ErrorParams,
+    options: HttpErrorOptions = {},
+  ): HttpError {
+    return new HttpError(status, code as "server.internal", message, { ...options, params });
   }
 }
 
 /** Answers 404 JSON for any path no router claimed. */
-export function notFound(message = "No such endpoint"): RequestHandler {
-  return (_req, _res, next) => next(new HttpError(404, message));
+export function notFound(
+  message = "No such endpoint",
+  code: "request.no_endpoint" | "request.no_page" = "request.no_endpoint",
+): RequestHandler {
+  return (_req, _res, next) => next(new HttpError(404, code, message));
 }
 
 function describeCause(err: unknown): string {
@@ -52,8 +80,9 @@ export interface ProblemLog {
 }
 
 /**
- * Turns thrown errors into `{ error }` JSON. Express's own body-parser errors carry
- * `status`/`type`; anything else unexpected is logged with its cause chain and answered 500.
+ * Turns thrown errors into `{ error, code, params?, ...extra }` JSON. Express's own body-parser
+ * errors carry `status`/`type`; anything else unexpected is logged with its cause chain and
+ * answered 500 (`server.internal`).
  * Given a service log, entries carry the request id; given a plain line sink, a sentence.
  */
 export function errorHandler(
@@ -75,11 +104,15 @@ export function errorHandler(
     }
     let status = 500;
     let message = "Internal server error";
+    let code: ErrorCode = "server.internal";
+    let params: ErrorParams = {};
     let headers: Record<string, string> = {};
     let extra: Record<string, unknown> = {};
     if (err instanceof HttpError) {
       status = err.status;
       message = err.message;
+      code = err.code;
+      params = err.params;
       headers = err.headers;
       extra = err.extra;
       // The service failed (500) or ran out of room (507): the operator should hear of it.
@@ -87,27 +120,36 @@ export function errorHandler(
       else if (status === 507) problem("warn", `${where} was refused: ${message}`, res);
     } else if (isBodyParserError(err)) {
       status = err.status;
-      message =
-        err.type === "entity.parse.failed"
-          ? "The request body is not valid JSON"
-          : err.type === "entity.too.large"
-            ? "The request body is too large"
-            : "The request body could not be read";
+      if (err.type === "entity.parse.failed") {
+        message = "The request body is not valid JSON";
+        code = "request.bad_json";
+      } else if (err.type === "entity.too.large") {
+        message = "The request body is too large";
+        code = "request.too_large";
+      } else {
+        message = "The request body could not be read";
+        code = "request.unreadable";
+      }
     } else if (err instanceof URIError) {
       // The router could not percent-decode a path parameter (`/uploads/%ZZ`).
       status = 400;
       message = "The address is not correctly encoded";
+      code = "request.bad_encoding";
     } else if (isDiskFull(err)) {
       // The disk (or the database on it) has no room left: the request can be tried again
       // once space is freed, and the operator needs to hear of it.
       status = 507;
       message = "The gateway's disk is full; try again once space has been freed";
+      code = "server.disk_full";
       problem("error", `${where} failed: the disk is full`, res, err);
     } else {
       problem("error", `Unexpected error while answering ${where}`, res, err);
     }
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    res.status(status).json({ error: message, ...extra });
+    // `params` only when the sentence mentions values; extra members follow.
+    const body: Record<string, unknown> = { error: message, code };
+    if (Object.keys(params).length > 0) body.params = params;
+    res.status(status).json({ ...body, ...extra });
     void next;
   };
 }

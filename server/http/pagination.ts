@@ -16,7 +16,9 @@ export interface PageResult<T> {
 function strictInt(raw: unknown, name: string): number | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw !== "string" || !/^-?\d{1,15}$/.test(raw)) {
-    throw new HttpError(400, `${name} must be an integer`);
+    throw new HttpError(400, "request.not_integer", `${name} must be an integer`, {
+      params: { field: name },
+    });
   }
   return Number(raw);
 }
@@ -28,9 +30,11 @@ export function parsePageQuery(
 ): PageRequest {
   const page = strictInt(query.page, "page") ?? 1;
   const pageSize = strictInt(query.page_size, "page_size") ?? defaultPageSize;
-  if (page < 1) throw new HttpError(400, "page must be 1 or more");
+  if (page < 1) throw new HttpError(400, "request.page", "page must be 1 or more");
   if (pageSize < 1 || pageSize > 100)
-    throw new HttpError(400, "page_size must be between 1 and 100");
+    throw new HttpError(400, "request.page_size", "page_size must be between 1 and 100", {
+      params: { max: 100 },
+    });
   return { page, pageSize };
 }
 

@@ -148,7 +148,12 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     },
     entryFor(req) {
       const e = entries.forRequest(req);
-      if (!e) throw new HttpError(421, "This address is not one of the service's entry addresses");
+      if (!e)
+        throw new HttpError(
+          421,
+          "request.wrong_host",
+          "This address is not one of the service's entry addresses",
+        );
       return e;
     },
     routes: parcelRouteTable(() => ctx),
@@ -193,7 +198,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
   api.use(ownerRouter(ctx));
   api.use(pickupRouter(ctx));
   api.use("/admin", adminRouter(ctx));
-  api.use(notFound("No such endpoint"));
+  api.use(notFound("No such endpoint", "request.no_endpoint"));
   app.use("/api/v1", api);
   if (options.staticDir) {
     const staticDir = options.staticDir;
@@ -204,7 +209,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     });
     app.use(express.static(staticDir, { index: false, maxAge: "1h" }));
   }
-  app.use(notFound("No such page"));
+  app.use(notFound("No such page", "request.no_page"));
   app.use(errorHandler(log));
 
   const cleanupEvery = options.cleanupIntervalMs ?? 10 * 60_000;

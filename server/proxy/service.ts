@@ -158,7 +158,7 @@ export async function createProxyService(
   api.use(settingsRouter(deps));
   api.use(backupRouter(ctx, deps));
   for (const router of await liveRouters(ctx)) api.use(router);
-  api.use(notFound("No such endpoint"));
+  api.use(notFound("No such endpoint", "request.no_endpoint"));
   app.use("/api/v1", api);
   if (options.staticDir) {
     const staticDir = options.staticDir;
@@ -178,7 +178,7 @@ export async function createProxyService(
       }),
     );
   }
-  app.use(notFound("No such page"));
+  app.use(notFound("No such page", "request.no_page"));
   app.use(errorHandler(log));
 
   let closed = false;

@@ -61,6 +61,10 @@ export interface SubscriptionRecord {
   updatedAt: string | null; // RFC 3339 UTC with milliseconds
   attemptedAt: string | null;
   lastError: string;
+  /** Stable code of `lastError` ("" when there is none, or for a failure kept from before codes). */
+  lastErrorCode: string;
+  /** The values `lastError` mentions (e.g. the status the server answered). */
+  lastErrorParams: Record<string, string | number>;
   usage: SubscriptionUsage | null;
   nodeCount: number;
 }

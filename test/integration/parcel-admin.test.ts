@@ -70,7 +70,7 @@ describe("POST /admin/login, /admin/logout, GET /admin/status", () => {
     h = await startParcel();
     const wrong = await login("nope");
     expect(wrong.status).toBe(401);
-    expect(wrong.json).toEqual({ error: expect.any(String) });
+    expect(wrong.json).toEqual({ error: expect.any(String), code: "admin.login_wrong" });
     expect(wrong.headers["set-cookie"]).toBeUndefined();
     const who = await h.request("POST", "/admin/login", {
       body: { username: "root", password: "admin-password-1" },
@@ -161,7 +161,7 @@ describe("admin endpoints without a session", () => {
       for (const [method, path, body] of calls) {
         const r = await h.request(method, path, { body, jar });
         expect([path, r.status]).toEqual([path, 401]);
-        expect(r.json).toEqual({ error: expect.any(String) });
+        expect(r.json).toEqual({ error: expect.any(String), code: "admin.sign_in_required" });
       }
     }
     expect(h.service.ctx.policy().max_files).toBe(100);

@@ -41,7 +41,11 @@ describe("wrong pickup passwords say how many tries are left", () => {
     for (const pw of [undefined, ""]) {
       const r = await resolve(h, new CookieJar(), p.code, pw);
       expect(r.status).toBe(401);
-      expect(r.json).toEqual({ error: expect.any(String), password_required: true });
+      expect(r.json).toEqual({
+        error: expect.any(String),
+        code: "pickup.password_required",
+        password_required: true,
+      });
     }
   });
 

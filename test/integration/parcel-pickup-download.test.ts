@@ -111,7 +111,10 @@ describe("GET /pickup/files/:file/download", () => {
     expect(parcelRow(h, p.id).ended_at).toBe(h.service.ctx.now());
     const again = await h.request("GET", fileUrl(p.files[0].id), { jar });
     expect(again.status).toBe(410);
-    expect(again.json).toEqual({ error: expect.any(String) });
+    expect(again.json).toEqual({
+      error: "This parcel has no downloads left",
+      code: "parcel.exhausted",
+    });
     expect((await h.request("HEAD", fileUrl(p.files[0].id), { jar })).status).toBe(410);
     expect((await h.request("GET", "/pickup", { jar })).status).toBe(410);
   });
@@ -209,7 +212,7 @@ describe("GET /pickup/files/:file/download", () => {
     unlinkSync(path);
     const r = await h.request("GET", fileUrl(p.files[0].id), { jar });
     expect(r.status).toBe(500);
-    expect(r.json).toEqual({ error: expect.any(String) });
+    expect(r.json).toEqual({ error: expect.any(String), code: "download.read_failed" });
     expect(r.headers["content-disposition"]).toBeUndefined();
     // The last download came back, so the parcel is published again (it was exhausted).
     expect(parcelRow(h, p.id)).toMatchObject({ state: "published", downloads_left: 1 });

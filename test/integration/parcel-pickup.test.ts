@@ -88,7 +88,7 @@ describe("POST /pickup/resolve", () => {
     h = await startPickup();
     const r = await resolve(h, new CookieJar(), "ZZZ-ZZZ");
     expect(r.status).toBe(404);
-    expect(r.json).toEqual({ error: expect.any(String) });
+    expect(r.json).toEqual({ error: "No parcel has this code", code: "pickup.code_unknown" });
     expect(auditRows(h, "pickup.deny")).toMatchObject([{ target: "system" }]);
   });
 
@@ -121,13 +121,19 @@ describe("POST /pickup/resolve", () => {
     for (const pw of [undefined, ""]) {
       const r = await resolve(h, jar, p.code, pw);
       expect(r.status).toBe(401);
-      expect(r.json).toEqual({ error: expect.any(String), password_required: true });
+      expect(r.json).toEqual({
+        error: expect.any(String),
+        code: "pickup.password_required",
+        password_required: true,
+      });
     }
     expect(parcelRow(h, p.id).wrong_passwords).toBe(0);
     const wrong = await resolve(h, jar, p.code, "guess");
     expect(wrong.status).toBe(401);
     expect(wrong.json).toEqual({
-      error: expect.any(String),
+      error: "Wrong password",
+      code: "pickup.password_wrong",
+      params: { attempts_left: 4 },
       password_required: true,
       attempts_left: 4,
     });
@@ -200,7 +206,7 @@ describe("POST /pickup/resolve", () => {
     const blocked = await resolve(h, new CookieJar(), p.code, "pw");
     expect(blocked.status).toBe(429);
     expect(blocked.headers["retry-after"]).toBe("500");
-    expect(blocked.json).toEqual({ error: expect.any(String) });
+    expect(blocked.json).toEqual({ error: expect.any(String), code: "pickup.too_many" });
     // Another client address is not affected.
     const other = await requestFrom(h, "127.0.0.2", "POST", "/pickup/resolve", {
       code: p.code,
@@ -267,7 +273,7 @@ describe("GET /pickup", () => {
       fake.cookies.set("pt_pickup", encodeURIComponent(v));
       const f = await h.request("GET", "/pickup", { jar: fake });
       expect(f.status, v).toBe(401);
-      expect(f.json).toEqual({ error: expect.any(String) });
+      expect(f.json).toEqual({ error: expect.any(String), code: "pickup.code_first" });
     }
   });
 

@@ -57,6 +57,6 @@ describe("unknown paths", () => {
     h = await startParcel();
     const r = await h.request("GET", "/nope");
     expect(r.status).toBe(404);
-    expect(r.json).toEqual({ error: expect.any(String) });
+    expect(r.json).toEqual({ error: "No such endpoint", code: "request.no_endpoint" });
   });
 });

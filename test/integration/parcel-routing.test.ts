@@ -25,7 +25,7 @@ describe("paths in another letter case or with a trailing slash", () => {
     for (const path of ["/Admin/stats", "/admin/Stats", "/admin/stats/", "/ADMIN/STATS"]) {
       const r = await h.request("GET", path);
       expect(r.status, path).toBe(404);
-      expect(r.json).toEqual({ error: "No such endpoint" });
+      expect(r.json).toEqual({ error: "No such endpoint", code: "request.no_endpoint" });
     }
     expect((await h.request("GET", "/admin/stats")).status).toBe(200);
     const create = await h.request("POST", "/Uploads", {
@@ -58,7 +58,10 @@ describe("malformed percent-encoding in a path parameter", () => {
       const method = path.endsWith("revoke") ? "POST" : "GET";
       const r = await h.request(method, path);
       expect(r.status, path).toBe(400);
-      expect(r.json).toEqual({ error: "The address is not correctly encoded" });
+      expect(r.json).toEqual({
+        error: "The address is not correctly encoded",
+        code: "request.bad_encoding",
+      });
     }
   });
 });

@@ -97,7 +97,7 @@ describe("POST /auth/login", () => {
       noCookie: true,
     });
     expect(bad.status).toBe(401);
-    expect(bad.json).toEqual({ error: expect.any(String) });
+    expect(bad.json).toEqual({ error: "The password is wrong", code: "auth.password_wrong" });
     const good = await h.request("POST", "/auth/login", {
       body: { password: PASSWORD },
       noCookie: true,
@@ -171,7 +171,7 @@ describe("sessions", () => {
     h = await start();
     const r = await h.request("GET", "/nope");
     expect(r.status).toBe(404);
-    expect(r.json).toEqual({ error: expect.any(String) });
+    expect(r.json).toEqual({ error: "No such endpoint", code: "request.no_endpoint" });
   });
 });
 

@@ -39,7 +39,7 @@ describe("duplicate rules", () => {
     expect(r.json).toEqual({
       error: "DOMAIN-SUFFIX example.com is already rule 2 (DIRECT); edit that rule instead",
       code: "rule.duplicate",
-      position: 2,
+      params: { type: "DOMAIN-SUFFIX", value: "example.com", position: 2, action: "DIRECT" },
       ruleId: id,
     });
     expect((await h.request("GET", "/rules")).json.custom).toHaveLength(2);
@@ -56,7 +56,7 @@ describe("duplicate rules", () => {
     });
     expect(dup.status).toBe(409);
     expect(dup.json.code).toBe("rule.duplicate");
-    expect(dup.json.position).toBe(3);
+    expect(dup.json.params.position).toBe(3);
   });
 
   it("refuses an edit that would copy another rule, but saves a rule over itself", async () => {
@@ -65,7 +65,11 @@ describe("duplicate rules", () => {
     const b = await addRule({ value: "b.example" });
     const clash = await h.request("PUT", `/rules/${b}`, { body: rule({ value: "a.example" }) });
     expect(clash.status).toBe(409);
-    expect(clash.json).toMatchObject({ code: "rule.duplicate", position: 1, ruleId: a });
+    expect(clash.json).toMatchObject({
+      code: "rule.duplicate",
+      params: { position: 1 },
+      ruleId: a,
+    });
     const self = await h.request("PUT", `/rules/${b}`, {
       body: rule({ value: "b.example", enabled: false }),
     });
@@ -103,7 +107,7 @@ describe("duplicate subscription addresses", () => {
     expect(r.json).toEqual({
       error: 'The subscription "Home feed" already uses this address',
       code: "subscription.duplicate",
-      name: "Home feed",
+      params: { name: "Home feed" },
       subscriptionId: first.json.id,
     });
     expect(r.text).not.toContain("s3cret");

@@ -73,7 +73,11 @@ export class FakeCore implements CoreControl {
     },
   };
   async apply(input: CoreInput): Promise<void> {
-    if (this.failApply) throw new HttpError(400, this.failApply);
+    if (this.failApply) {
+      throw new HttpError(400, "core.config_rejected", this.failApply, {
+        params: { detail: this.failApply },
+      });
+    }
     this.applied.push(structuredClone(input));
   }
   async applySelection(input: CoreInput): Promise<void> {

@@ -46,7 +46,10 @@ describe("proxy service HTTP basics", () => {
     await h.setup();
     const bad = await h.request("POST", "/rules", { body: "{not json" });
     expect(bad.status).toBe(400);
-    expect(bad.json).toEqual({ error: expect.any(String) });
+    expect(bad.json).toEqual({
+      error: "The request body is not valid JSON",
+      code: "request.bad_json",
+    });
     const big = await h.request("POST", "/rules", {
       body: JSON.stringify({ value: "a".repeat(3 * 1024 * 1024) }),
     });

@@ -46,6 +46,8 @@ describe("POST /subscriptions", () => {
         updatedAt: null,
         attemptedAt: null,
         lastError: "",
+        lastErrorCode: "",
+        lastErrorParams: {},
         usage: null,
         nodeCount: 0,
         refreshing: false,
@@ -131,6 +133,7 @@ describe("POST /subscriptions/{id}/refresh", () => {
     expect(item).toMatchObject({
       nodeCount: 1,
       lastError: "The server answered 502",
+      lastErrorCode: "subscription.refresh_failed",
       updatedAt: "2026-01-01T12:00:00.000Z",
       attemptedAt: "2026-01-01T12:01:00.000Z",
     });

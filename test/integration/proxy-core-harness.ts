@@ -66,6 +66,8 @@ export class MemoryStore implements ProxyStore {
       updatedAt: null,
       attemptedAt: null,
       lastError: "",
+      lastErrorCode: "",
+      lastErrorParams: {},
       usage: null,
       nodeCount: nodes.length,
       nodes,

@@ -95,7 +95,7 @@ describe("a controller port held by another program", () => {
     const r = await h.request("POST", "/system/service", { action: "start" });
     expect(r.status).toBe(400);
     expect(r.json.error).toMatch(sentence(port));
-    expect(r.json).toMatchObject({ code: "core.port_in_use", port });
+    expect(r.json).toMatchObject({ code: "core.port_in_use", params: { port } });
     // Nothing was started behind the refusal.
     expect((asManager(h.core).supervisor as ProcessSupervisor).pid).toBeUndefined();
     expect(h.core.running()).toBe(false);
@@ -137,11 +137,11 @@ describe("a controller port held by another program", () => {
     const core = managerWithoutPrecheck(port);
     const err = await core.start(input()).then(
       () => null,
-      (e: unknown) => e as { status: number; message: string; extra: Record<string, unknown> },
+      (e: unknown) => e as { status: number; message: string; code: string; params: object },
     );
     expect(err?.status).toBe(400);
     expect(err?.message).toMatch(sentence(port));
-    expect(err?.extra).toMatchObject({ code: "core.port_in_use", port });
+    expect(err).toMatchObject({ code: "core.port_in_use", params: { port } });
     expect(core.running()).toBe(false);
     expect(await core.supervisor.active()).toBe(false);
     expect(core.configErrorCode).toBe("core.port_in_use");
@@ -154,10 +154,10 @@ describe("a controller port held by another program", () => {
     const started = Date.now();
     const err = await core.start(input()).then(
       () => null,
-      (e: unknown) => e as { message: string; extra: Record<string, unknown> },
+      (e: unknown) => e as { message: string; code: string },
     );
     expect(err?.message).toMatch(sentence(port));
-    expect(err?.extra.code).toBe("core.port_in_use");
+    expect(err?.code).toBe("core.port_in_use");
     // Found from the core's output, well before the 10 s readiness deadline.
     expect(Date.now() - started).toBeLessThan(8000);
     expect(await core.supervisor.active()).toBe(false);
@@ -247,9 +247,9 @@ describe("a controller port held by another program", () => {
       m = make();
       const err = await m.start(input()).then(
         () => null,
-        (e: unknown) => e as { extra: Record<string, unknown> },
+        (e: unknown) => e as { code: string },
       );
-      expect(err?.extra.code).toBe("core.port_in_use");
+      expect(err?.code).toBe("core.port_in_use");
       expect(bystander.exitCode).toBeNull();
       expect(bystander.signalCode).toBeNull();
     } finally {

@@ -190,7 +190,10 @@ describe("malformed percent-encoding in a path parameter", () => {
     ]) {
       const r = await h.request(method, path, { body: {} });
       expect(r.status, path).toBe(400);
-      expect(r.json).toEqual({ error: "The address is not correctly encoded" });
+      expect(r.json).toEqual({
+        error: "The address is not correctly encoded",
+        code: "request.bad_encoding",
+      });
     }
   });
 });

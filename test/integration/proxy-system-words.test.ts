@@ -49,7 +49,7 @@ describe("GET /system/updates when the check fails", () => {
     expect(r.json).toEqual({
       error: "The update check failed: the release server answered with HTTP status 503",
       code: "updates.http_status",
-      status: 503,
+      params: { status: 503 },
     });
     expect(r.json.error.match(/update check failed/gi)).toHaveLength(1);
   });

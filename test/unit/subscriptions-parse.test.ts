@@ -208,8 +208,20 @@ describe("parseSubscription: names", () => {
 describe("parseSubscription: unusable documents", () => {
   it("fails when no node is valid, saying how many were skipped", () => {
     expect(() => parseSubscription(feed("all-invalid.txt"))).toThrow(
-      new SubscriptionError("The subscription contains no usable nodes (4 skipped)"),
+      new SubscriptionError(
+        "subscription.no_nodes",
+        "The subscription contains no usable nodes (4 skipped)",
+        { params: { skipped: 4 } },
+      ),
     );
+    const err = (() => {
+      try {
+        parseSubscription(feed("all-invalid.txt"));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toMatchObject({ code: "subscription.no_nodes", params: { skipped: 4 } });
     expect(() => parseSubscription("proxies: []\n")).toThrow(
       "The subscription contains no usable nodes (0 skipped)",
     );

@@ -42,17 +42,35 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const FORMAT = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Why a file name is refused: a stable reason (sent as a param) and the English words. */
+export interface FileNameIssue {
+  reason: "empty" | "encoding" | "too_long" | "slash" | "control" | "invisible" | "dots";
+  text: string;
+}
+
 /** Why a file name is refused, or null when it is acceptable. */
-export function fileNameProblem(name: string): string | null {
-  if (name.length === 0) return "a file name must not be empty";
-  if (LONE_SURROGATE.test(name)) return "a file name must be valid UTF-8";
-  if (Buffer.byteLength(name, "utf8") > 255) return "a file name must be at most 255 bytes";
-  if (name.includes("/") || name.includes("\\")) return "a file name must not contain / or \\";
-  if (CONTROL.test(name)) return "a file name must not contain control characters";
+export function fileNameIssue(name: string): FileNameIssue | null {
+  const issue = (reason: FileNameIssue["reason"], text: string) => ({ reason, text });
+  if (name.length === 0) return issue("empty", "a file name must not be empty");
+  if (LONE_SURROGATE.test(name)) return issue("encoding", "a file name must be valid UTF-8");
+  if (Buffer.byteLength(name, "utf8") > 255)
+    return issue("too_long", "a file name must be at most 255 bytes");
+  if (name.includes("/") || name.includes("\\"))
+    return issue("slash", "a file name must not contain / or \\");
+  if (CONTROL.test(name))
+    return issue("control", "a file name must not contain control characters");
   if (FORMAT.test(name))
-    return "a file name must not contain invisible or text-direction characters";
-  if (name === "." || name === "..") return "a file name must not be . or ..";
+    return issue(
+      "invisible",
+      "a file name must not contain invisible or text-direction characters",
+    );
+  if (name === "." || name === "..") return issue("dots", "a file name must not be . or ..");
   return null;
+}
+
+/** Why a file name is refused, in English, or null when it is acceptable. */
+export function fileNameProblem(name: string): string | null {
+  return fileNameIssue(name)?.text ?? null;
 }
 
 /**
@@ -86,41 +104,70 @@ export function nameKey(name: string): string {
 export function parseManifest(policy: Policy, body: unknown): Manifest {
   const m = parseOr400(manifestSchema, body);
   if (m.files.length > policy.max_files)
-    throw new HttpError(400, `A parcel may hold at most ${policy.max_files} files`);
+    throw new HttpError(
+      400,
+      "upload.too_many_files",
+      `A parcel may hold at most ${policy.max_files} files`,
+      { params: { limit: policy.max_files } },
+    );
   const seen = new Map<string, string>();
   for (const [i, f] of m.files.entries()) {
-    const problem = fileNameProblem(f.name);
+    const problem = fileNameIssue(f.name);
     if (problem)
       throw new HttpError(
         400,
-        `The name of file ${i + 1} ("${printableName(f.name)}") is refused: ${problem}.`,
+        "upload.file_name",
+        `The name of file ${i + 1} ("${printableName(f.name)}") is refused: ${problem.text}.`,
+        { params: { index: i + 1, name: printableName(f.name), reason: problem.reason } },
       );
     const key = nameKey(f.name);
     const earlier = seen.get(key);
     if (earlier !== undefined)
       throw new HttpError(
         400,
+        "upload.same_name",
         `The file names "${printableName(earlier)}" and "${printableName(f.name)}" are the same name written differently; every file needs its own name.`,
+        { params: { first: printableName(earlier), second: printableName(f.name) } },
       );
     seen.set(key, f.name);
   }
   const days = m.days ?? policy.default_days;
   if (days > policy.max_days)
-    throw new HttpError(400, `Invalid days: at most ${policy.max_days} days are allowed`);
+    throw new HttpError(
+      400,
+      "upload.days",
+      `Invalid days: at most ${policy.max_days} days are allowed`,
+      { params: { max: policy.max_days } },
+    );
   const downloads = m.downloads ?? policy.default_downloads;
   if (downloads > policy.max_downloads)
-    throw new HttpError(400, `Invalid downloads: at most ${policy.max_downloads} are allowed`);
+    throw new HttpError(
+      400,
+      "upload.downloads",
+      `Invalid downloads: at most ${policy.max_downloads} are allowed`,
+      { params: { max: policy.max_downloads } },
+    );
   const password = m.password ? m.password : null;
   if (policy.require_password && password === null)
-    throw new HttpError(400, "A password is required for every parcel");
+    throw new HttpError(400, "upload.password_required", "A password is required for every parcel");
   let totalBytes = 0;
   for (const f of m.files) {
     if (f.size > policy.max_file_bytes)
-      throw new HttpError(413, `${f.name} is larger than ${policy.max_file_bytes} bytes`);
+      throw new HttpError(
+        413,
+        "upload.file_too_large",
+        `${f.name} is larger than ${policy.max_file_bytes} bytes`,
+        { params: { name: printableName(f.name), limit: policy.max_file_bytes } },
+      );
     totalBytes += f.size;
   }
   if (totalBytes > policy.max_parcel_bytes)
-    throw new HttpError(413, `The parcel is larger than ${policy.max_parcel_bytes} bytes`);
+    throw new HttpError(
+      413,
+      "upload.parcel_too_large",
+      `The parcel is larger than ${policy.max_parcel_bytes} bytes`,
+      { params: { limit: policy.max_parcel_bytes } },
+    );
   return {
     files: m.files,
     days,
@@ -153,12 +200,25 @@ export function admissionProblem(
   request: { bytes: number; files: number },
   runtime: Pick<Runtime, "file_budget" | "data_budget_bytes" | "disk_headroom_bytes">,
 ): string | null {
+  return admissionRefusal(usage, request, runtime)?.message ?? null;
+}
+
+/** `admissionProblem` as the 507 to answer, with its code. */
+export function admissionRefusal(
+  usage: Usage,
+  request: { bytes: number; files: number },
+  runtime: Pick<Runtime, "file_budget" | "data_budget_bytes" | "disk_headroom_bytes">,
+): HttpError | null {
   if (usage.files + request.files > runtime.file_budget)
-    return "The service's file budget is used up";
+    return new HttpError(507, "storage.file_budget", "The service's file budget is used up");
   if (usage.storedBytes + usage.reservedBytes + request.bytes > runtime.data_budget_bytes)
-    return "The service's data budget is used up";
+    return new HttpError(507, "storage.data_budget", "The service's data budget is used up");
   if (usage.diskFree - runtime.disk_headroom_bytes - usage.reservedBytes - request.bytes < 0)
-    return "There is not enough free disk space for this parcel";
+    return new HttpError(
+      507,
+      "storage.disk_space",
+      "There is not enough free disk space for this parcel",
+    );
   return null;
 }
 

@@ -36,18 +36,19 @@ export function pickupActor(ctx: ParcelContext, req: Request): Actor {
 export function stateError(p: Pick<ParcelRow, "state">): HttpError | null {
   switch (p.state) {
     case "expired":
-      return new HttpError(410, "This parcel has expired");
+      return new HttpError(410, "parcel.expired", "This parcel has expired");
     case "exhausted":
-      return new HttpError(410, "This parcel has no downloads left");
+      return new HttpError(410, "parcel.exhausted", "This parcel has no downloads left");
     case "revoked":
-      return new HttpError(410, "This parcel has been withdrawn");
+      return new HttpError(410, "parcel.revoked", "This parcel has been withdrawn");
     case "review":
       return new HttpError(
         423,
+        "parcel.locked",
         "This parcel is locked after too many wrong passwords; the sender can ask the administrator to reissue it",
       );
     case "uploading":
-      return new HttpError(404, "No parcel has this code");
+      return new HttpError(404, "pickup.code_unknown", "No parcel has this code");
     default:
       return null;
   }
@@ -63,9 +64,14 @@ export function checkFailureLimit(ctx: ParcelContext, repo: PickupRepo, ip: stri
   const times = repo.recentFailures(ip, now, PICKUP_FAILURE_WINDOW);
   if (times.length < limit) return;
   const freedAt = times[times.length - limit] + PICKUP_FAILURE_WINDOW;
-  throw new HttpError(429, "Too many failed pickup attempts from this address; try again later", {
-    headers: { "Retry-After": String(Math.max(1, freedAt - now)) },
-  });
+  throw new HttpError(
+    429,
+    "pickup.too_many",
+    "Too many failed pickup attempts from this address; try again later",
+    {
+      headers: { "Retry-After": String(Math.max(1, freedAt - now)) },
+    },
+  );
 }
 
 /**
@@ -83,9 +89,14 @@ export function checkServiceBudget(
   const count = repo.serviceFailures(now, PICKUP_FAILURE_WINDOW);
   if (count < budget || holdsPickup(ctx, req)) return;
   const oldest = repo.serviceFailureTime(now, PICKUP_FAILURE_WINDOW, count - budget) ?? now;
-  throw new HttpError(429, "Too many failed pickup attempts on this service; try again later", {
-    headers: { "Retry-After": String(Math.max(1, oldest + PICKUP_FAILURE_WINDOW - now)) },
-  });
+  throw new HttpError(
+    429,
+    "pickup.service_busy",
+    "Too many failed pickup attempts on this service; try again later",
+    {
+      headers: { "Retry-After": String(Math.max(1, oldest + PICKUP_FAILURE_WINDOW - now)) },
+    },
+  );
 }
 
 /** Whether the request carries a pickup cookie that still opens its parcel's current code. */
@@ -102,12 +113,14 @@ function holdsPickup(ctx: ParcelContext, req: Request): boolean {
  * more wrong tries the parcel takes before it locks (0: this one locked it).
  */
 const passwordRequired = (message: string, attemptsLeft?: number) =>
-  new HttpError(401, message, {
-    extra:
-      attemptsLeft === undefined
-        ? { password_required: true }
-        : { password_required: true, attempts_left: attemptsLeft },
-  });
+  attemptsLeft === undefined
+    ? new HttpError(401, "pickup.password_required", message, {
+        extra: { password_required: true },
+      })
+    : new HttpError(401, "pickup.password_wrong", message, {
+        params: { attempts_left: attemptsLeft },
+        extra: { password_required: true, attempts_left: attemptsLeft },
+      });
 
 /**
  * `POST /pickup/resolve`: finds the parcel behind a code and checks its password. Unknown
@@ -133,7 +146,7 @@ export async function resolvePickup(
   if (!found || found.state === "uploading") {
     repo.addFailure(ip, ctx.now());
     ctx.audit(req, actor, "pickup.deny", "system", { reason: "unknown_code" });
-    throw new HttpError(404, "No parcel has this code");
+    throw new HttpError(404, "pickup.code_unknown", "No parcel has this code");
   }
   const target = `parcel:${found.id}`;
   const early = stateError(found);
@@ -161,7 +174,8 @@ export async function resolvePickup(
     repo.dropFailure(pending);
     // The parcel may have changed while scrypt ran (locked by a parallel guess, new code).
     const now = getParcel(ctx.db, found.id);
-    if (!now || now.code_hash !== hash) throw new HttpError(404, "No parcel has this code");
+    if (!now || now.code_hash !== hash)
+      throw new HttpError(404, "pickup.code_unknown", "No parcel has this code");
     const late = stateError(now);
     if (late) {
       ctx.audit(req, actor, "pickup.deny", target, { reason: now.state });
@@ -193,11 +207,15 @@ export function grantedParcel(
 ): { parcel: ParcelRow; grant: PickupGrant } {
   const value = readCookie(ctx, req, PICKUP_COOKIE);
   const grant = value ? verifyPickup(ctx.keys.cookie, value, ctx.now()) : null;
-  if (!grant) throw new HttpError(401, "Enter the pickup code first");
+  if (!grant) throw new HttpError(401, "pickup.code_first", "Enter the pickup code first");
   const parcel = getParcel(ctx.db, grant.parcelId);
-  if (!parcel) throw new HttpError(404, "This parcel no longer exists");
+  if (!parcel) throw new HttpError(404, "parcel.gone", "This parcel no longer exists");
   if (parcel.code_gen !== grant.codeGen)
-    throw new HttpError(401, "The pickup code has changed; enter the new code");
+    throw new HttpError(
+      401,
+      "pickup.code_changed",
+      "The pickup code has changed; enter the new code",
+    );
   const err = stateError(parcel);
   if (err) throw err;
   return { parcel, grant };

@@ -50,11 +50,16 @@ export function issueCode(ctx: ParcelContext, parcelId: string): string {
       const code = generateCode(length);
       const hash = codeHash(ctx, code);
       if (taken.get(hash)) continue;
-      if (store.run(hash, parcelId).changes !== 1) throw new HttpError(404, "No such parcel");
+      if (store.run(hash, parcelId).changes !== 1)
+        throw new HttpError(404, "parcel.not_found", "No such parcel");
       return code;
     }
     // 32^6 codes: only reachable when the code space is practically full.
-    throw new HttpError(507, "No free pickup code is available; try again later");
+    throw new HttpError(
+      507,
+      "storage.no_code",
+      "No free pickup code is available; try again later",
+    );
   })();
 }
 

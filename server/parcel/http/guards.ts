@@ -10,7 +10,13 @@ export function hostGuard(ctx: ParcelContext): RequestHandler {
   return (req, _res, next) => {
     if (req.path === "/health") return next();
     if (!ctx.entries.hostKnown(req.get("host"))) {
-      return next(new HttpError(421, "This address is not one of the service's entry addresses"));
+      return next(
+        new HttpError(
+          421,
+          "request.wrong_host",
+          "This address is not one of the service's entry addresses",
+        ),
+      );
     }
     next();
   };
@@ -25,16 +31,23 @@ export function hostGuard(ctx: ParcelContext): RequestHandler {
 export function originGuard(ctx: ParcelContext): RequestHandler {
   return (req, _res, next) => {
     if (req.get("sec-fetch-site")?.trim().toLowerCase() === "cross-site") {
-      return next(new HttpError(403, "Cross-site requests are not allowed"));
+      return next(new HttpError(403, "auth.cross_site", "Cross-site requests are not allowed"));
     }
     if (SAFE.has(req.method)) return next();
     const origin = req.get("origin");
-    if (!origin) return next(new HttpError(403, "The Origin header is required"));
+    if (!origin)
+      return next(new HttpError(403, "auth.origin_required", "The Origin header is required"));
     const entry = ctx.entries.byOrigin(origin);
-    if (!entry) return next(new HttpError(403, "This origin is not allowed"));
+    if (!entry) return next(new HttpError(403, "auth.origin", "This origin is not allowed"));
     const declared = req.get("x-service-origin");
     if (declared !== undefined && ctx.entries.byOrigin(declared) !== entry) {
-      return next(new HttpError(403, "X-Service-Origin must equal Origin and be an entry address"));
+      return next(
+        new HttpError(
+          403,
+          "auth.service_origin",
+          "X-Service-Origin must equal Origin and be an entry address",
+        ),
+      );
     }
     next();
   };

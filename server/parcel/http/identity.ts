@@ -87,7 +87,12 @@ export function bearerToken(req: Request): string | undefined {
   const h = req.get("authorization");
   if (!h) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  if (!m) throw new HttpError(401, "The Authorization header must be a Bearer token");
+  if (!m)
+    throw new HttpError(
+      401,
+      "auth.bearer_format",
+      "The Authorization header must be a Bearer token",
+    );
   return m[1];
 }
 
@@ -104,7 +109,8 @@ export function currentAdmin(ctx: ParcelContext, req: Request): string | null {
 
 export function requireAdmin(ctx: ParcelContext, req: Request): Actor & { kind: "admin" } {
   const username = currentAdmin(ctx, req);
-  if (!username) throw new HttpError(401, "Administrator sign-in required");
+  if (!username)
+    throw new HttpError(401, "admin.sign_in_required", "Administrator sign-in required");
   return { kind: "admin", username };
 }
 
@@ -140,15 +146,21 @@ export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string)
     if (row && hash === row.tokenHash) return { kind: "token" };
     // The owner's own token of a parcel whose record cleanup removed: it is gone, not foreign.
     if (!row && issuedFor(ctx.keys.cookie, token, parcelId))
-      throw new HttpError(404, "No such parcel");
+      throw new HttpError(404, "parcel.not_found", "No such parcel");
     const known = ctx.db.prepare("SELECT 1 FROM parcels WHERE token_hash = ? LIMIT 1").get(hash);
-    if (!known) throw new HttpError(401, "This manage token is not valid");
-    if (!row) throw new HttpError(404, "No such parcel");
-    throw new HttpError(403, "This manage token belongs to another parcel");
+    if (!known) throw new HttpError(401, "owner.token_invalid", "This manage token is not valid");
+    if (!row) throw new HttpError(404, "parcel.not_found", "No such parcel");
+    throw new HttpError(403, "owner.token_other", "This manage token belongs to another parcel");
   }
   const visitor = currentVisitor(ctx, req);
-  if (!visitor) throw new HttpError(401, "A visitor cookie or a manage token is required");
-  if (!row) throw new HttpError(404, "No such parcel");
-  if (row.owner !== visitor.id) throw new HttpError(403, "This parcel belongs to someone else");
+  if (!visitor)
+    throw new HttpError(
+      401,
+      "owner.credential_required",
+      "A visitor cookie or a manage token is required",
+    );
+  if (!row) throw new HttpError(404, "parcel.not_found", "No such parcel");
+  if (row.owner !== visitor.id)
+    throw new HttpError(403, "owner.not_yours", "This parcel belongs to someone else");
   return { kind: "visitor", id: visitor.id };
 }

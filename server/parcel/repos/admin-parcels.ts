@@ -77,7 +77,7 @@ export function listParcels(
 
 function mustGetParcel(ctx: ParcelContext, id: string): ParcelRow {
   const row = getParcel(ctx.db, id);
-  if (!row) throw new HttpError(404, "No such parcel");
+  if (!row) throw new HttpError(404, "parcel.not_found", "No such parcel");
   return row;
 }
 
@@ -113,7 +113,7 @@ export function deleteFile(ctx: ParcelContext, fileId: string): AdminParcelView 
   const { db } = ctx;
   const view = db.transaction(() => {
     const file = db.prepare("SELECT * FROM files WHERE id = ?").get(fileId) as FileRow | undefined;
-    if (!file) throw new HttpError(404, "No such file");
+    if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file");
     const parcel = mustGetParcel(ctx, file.parcel_id);
     db.prepare("DELETE FROM files WHERE id = ?").run(fileId);
     const rest = getFiles(db, parcel.id);
@@ -147,7 +147,11 @@ export function reissueParcel(
   return db.transaction(() => {
     const row = mustGetParcel(ctx, id);
     if (row.state !== "review")
-      throw new HttpError(409, "Only a parcel awaiting review can be reissued");
+      throw new HttpError(
+        409,
+        "parcel.not_in_review",
+        "Only a parcel awaiting review can be reissued",
+      );
     const policy = ctx.policy();
     const code = issueCode(ctx, id);
     db.prepare(

@@ -16,12 +16,16 @@ export function adminAuditRouter(ctx: ParcelContext): Router {
     const page = parsePageQuery(query, 20);
     const action = queryString(query, "action");
     if (action !== undefined && !ACTION_FORM.test(action)) {
-      throw new HttpError(400, "action must look like scope.verb (lower-case letters, digits, _)");
+      throw new HttpError(
+        400,
+        "admin.action_filter",
+        "action must look like scope.verb (lower-case letters, digits, _)",
+      );
     }
     const from = parseIntQuery(query, "from");
     const to = parseIntQuery(query, "to");
     if (from !== undefined && to !== undefined && from > to) {
-      throw new HttpError(400, "from must not be later than to");
+      throw new HttpError(400, "admin.time_range", "from must not be later than to");
     }
     const filter = {
       action,

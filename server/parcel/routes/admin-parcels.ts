@@ -25,7 +25,11 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
     const page = parsePageQuery(query, 10);
     const state = queryString(query, "state");
     if (state !== undefined && !PARCEL_STATES.includes(state as ParcelState)) {
-      throw new HttpError(400, `state must be one of ${PARCEL_STATES.join(", ")}`);
+      throw new HttpError(
+        400,
+        "admin.state_filter",
+        `state must be one of ${PARCEL_STATES.join(", ")}`,
+      );
     }
     const q = queryString(query, "q");
     res.json(

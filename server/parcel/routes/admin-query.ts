@@ -4,7 +4,13 @@ import { HttpError } from "../../http/errors.js";
 export function queryString(query: Record<string, unknown>, name: string): string | undefined {
   const v = query[name];
   if (v === undefined) return undefined;
-  if (typeof v !== "string") throw new HttpError(400, `${name} must be given once`);
-  if (v.length > 500) throw new HttpError(400, `${name} is too long`);
+  if (typeof v !== "string")
+    throw new HttpError(400, "admin.query_repeated", `${name} must be given once`, {
+      params: { field: name },
+    });
+  if (v.length > 500)
+    throw new HttpError(400, "admin.query_too_long", `${name} is too long`, {
+      params: { field: name },
+    });
   return v;
 }

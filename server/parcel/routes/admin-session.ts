@@ -48,7 +48,7 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
     const recent = failuresSince.get(ip, now - LOGIN_WINDOW) as { n: number; first: number | null };
     if (recent.n >= LOGIN_FAILURES) {
       const retry = Math.max(1, (recent.first ?? now) + LOGIN_WINDOW - now);
-      throw new HttpError(429, "Too many failed sign-ins; try again later", {
+      throw new HttpError(429, "admin.login_limit", "Too many failed sign-ins; try again later", {
         headers: { "Retry-After": String(retry) },
       });
     }
@@ -61,7 +61,7 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
       ctx.audit(req, { kind: "anonymous" }, "admin.login_fail", "system", {
         username: username.slice(0, 64),
       });
-      throw new HttpError(401, "Wrong username or password");
+      throw new HttpError(401, "admin.login_wrong", "Wrong username or password");
     }
     dropFailure.run(pending);
     const token = randomToken();

@@ -45,9 +45,8 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
     // Checked on the merged result: a patch of one member can contradict a saved one.
     const conflicts = policyConflicts(next);
     if (conflicts.length > 0)
-      throw new HttpError(400, conflicts.map(conflictSentence).join("; "), {
+      throw new HttpError(400, "policy.conflict", conflicts.map(conflictSentence).join("; "), {
         extra: {
-          code: "policy.conflict",
           conflicts: conflicts.map((c) => ({
             field: c.field,
             value: c.value,

@@ -24,7 +24,8 @@ export function ownerRouter(ctx: ParcelContext): Router {
 
   r.get("/mine", (req, res) => {
     const visitor = currentVisitor(ctx, req);
-    if (!visitor) throw new HttpError(401, "A visitor cookie is required");
+    if (!visitor)
+      throw new HttpError(401, "owner.visitor_required", "A visitor cookie is required");
     const rows = mine.all(visitor.id, MINE_LIMIT) as ParcelRow[];
     const files = getFilesOf(
       ctx.db,
@@ -56,7 +57,11 @@ export function ownerRouter(ctx: ParcelContext): Router {
       .transaction(() => {
         const p = ownedParcel(ctx, id);
         if (p.state !== "published")
-          throw new HttpError(409, "A new code can only be issued for a published parcel");
+          throw new HttpError(
+            409,
+            "parcel.not_published",
+            "A new code can only be issued for a published parcel",
+          );
         const issued = issueCode(ctx, id);
         return { parcel: ownedParcel(ctx, id), code: issued };
       })

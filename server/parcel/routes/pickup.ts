@@ -43,14 +43,14 @@ export function pickupRouter(ctx: ParcelContext): Router {
   /** The blob of a file that can be sent, or 410 when its bytes are gone. */
   const readyBlob = (f: FileRow): string => {
     if (f.state !== "ready" || f.sha256 === null)
-      throw new HttpError(410, "This file is no longer available");
+      throw new HttpError(410, "parcel.file_gone", "This file is no longer available");
     return f.sha256;
   };
 
   const download = async (req: Request, res: Response) => {
     const { parcel, grant } = grantedParcel(ctx, req);
     const file = getFiles(ctx.db, parcel.id).find((f) => f.id === req.params.file);
-    if (!file) throw new HttpError(404, "No such file in this parcel");
+    if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
     const sha = readyBlob(file);
     await sendTransfer(ctx, repo, req, res, {
       parcel,
@@ -84,11 +84,12 @@ export function pickupRouter(ctx: ParcelContext): Router {
   const archive = async (req: Request, res: Response) => {
     const { parcel, grant } = grantedParcel(ctx, req);
     const files = getFiles(ctx.db, parcel.id);
-    if (files.length === 0) throw new HttpError(410, "This parcel has no files left");
+    if (files.length === 0)
+      throw new HttpError(410, "parcel.no_files", "This parcel has no files left");
     const sources = files.map((f) => {
       const sha = readyBlob(f);
       const blob = blobOf.get(sha) as { size: number; crc32: number } | undefined;
-      if (!blob) throw new HttpError(410, "This file is no longer available");
+      if (!blob) throw new HttpError(410, "parcel.file_gone", "This file is no longer available");
       return { file: f, sha, crc32: blob.crc32 };
     });
     const zip = createZip(

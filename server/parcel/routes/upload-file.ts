@@ -72,15 +72,15 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
     const actor = requireOwner(ctx, req, parcelId);
     // Past its deadline counts as ended even before a sweep has revoked it.
     if (!sessionOpen(parcelId))
-      throw new HttpError(409, "This parcel is no longer accepting uploads");
+      throw new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
     const file = fileOf.get(req.params.file, parcelId) as FileRow | undefined;
-    if (!file) throw new HttpError(404, "No such file in this parcel");
+    if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
     if (file.state === "ready") {
       res.json(fileView(file));
       return;
     }
     if (ctx.activity.uploading.has(file.id))
-      throw new HttpError(409, "This file is already being uploaded");
+      throw new HttpError(409, "upload.busy", "This file is already being uploaded");
 
     // The body is not read on these answers: close the connection instead of draining it.
     const length = req.get("content-length");
@@ -89,12 +89,16 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
       if (n > file.size) {
         fail(req, actor, file, "too-long", 0);
         res.setHeader("Connection", "close");
-        throw new HttpError(413, "The body is longer than the declared size");
+        throw new HttpError(413, "upload.too_long", "The body is longer than the declared size");
       }
       if (n < file.size) {
         fail(req, actor, file, "too-short", 0);
         res.setHeader("Connection", "close");
-        throw new HttpError(400, "The body length does not match the declared size");
+        throw new HttpError(
+          400,
+          "upload.length_mismatch",
+          "The body length does not match the declared size",
+        );
       }
     }
 
@@ -134,9 +138,14 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
           onBytes: (n) => {
             const now = ctx.now();
             if (traffic.add(ip, now, n) > limit) {
-              throw new HttpError(429, "Today's upload allowance for this address is used up", {
-                headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) },
-              });
+              throw new HttpError(
+                429,
+                "upload.daily_limit",
+                "Today's upload allowance for this address is used up",
+                {
+                  headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) },
+                },
+              );
             }
           },
         });
@@ -155,7 +164,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
       if (!sessionOpen(parcelId)) {
         await ctx.storage.discard(tmpPath);
         fail(req, actor, file, "session-ended", got.bytes);
-        throw new HttpError(409, "This parcel is no longer accepting uploads");
+        throw new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
       }
       // Held like a blob being read, so background reclamation cannot delete an existing
       // copy between the dedup check and the moment this file references it.
@@ -166,7 +175,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
           // Nothing references bytes that were only just added: drop them again.
           if (added && !blobExists.get(got.sha256)) ctx.storage.remove(got.sha256);
           fail(req, actor, file, "session-ended", got.bytes);
-          throw new HttpError(409, "This parcel is no longer accepting uploads");
+          throw new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
         }
       } finally {
         hold(got.sha256, -1);
@@ -193,16 +202,19 @@ function answerFor(
 ): HttpError {
   switch (err.kind) {
     case "cut-off":
-      return err.cause instanceof HttpError ? err.cause : new HttpError(400, err.message);
+      return err.cause instanceof HttpError
+        ? err.cause
+        : new HttpError(400, "upload.cut_off", err.message);
     case "too-long":
-      return new HttpError(413, err.message);
+      return new HttpError(413, "upload.too_long", err.message);
     case "slow":
       return new HttpError(
         408,
+        "upload.slow",
         "The upload was too slow and has been stopped; send the whole file again",
       );
     case "stopped":
-      return new HttpError(409, "This parcel is no longer accepting uploads");
+      return new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
     case "io":
       // The operator hears of it (the admin's problem list), with the request it ended.
       ctx.log.warn(`The upload of file ${fileId} could not be stored`, {
@@ -210,11 +222,18 @@ function answerFor(
         err: err.cause,
       });
       if (isDiskFull(err))
-        return new HttpError(507, "There is not enough free disk space to store this file", {
-          cause: err,
-        });
-      return new HttpError(500, "The file could not be stored", { cause: err });
+        return new HttpError(
+          507,
+          "upload.disk_full",
+          "There is not enough free disk space to store this file",
+          {
+            cause: err,
+          },
+        );
+      return new HttpError(500, "upload.store_failed", "The file could not be stored", {
+        cause: err,
+      });
     default:
-      return new HttpError(400, err.message);
+      return new HttpError(400, "upload.aborted", err.message);
   }
 }

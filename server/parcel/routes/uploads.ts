@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { Actor, ParcelContext } from "../context.js";
-import { admissionProblem, parseManifest, readUsage } from "../domain/admission.js";
+import { admissionRefusal, parseManifest, readUsage } from "../domain/admission.js";
 import { issueManageToken } from "../domain/manage-token.js";
 import { randomId, sha256Hex, hashPassword } from "../domain/secrets.js";
 import { issueCode, shareFields } from "../domain/share.js";
@@ -17,7 +17,7 @@ export const SESSION_SECONDS = 3600;
 /** The parcel of an owner request; 404 when it vanished between auth and read. */
 export function ownedParcel(ctx: ParcelContext, id: string): ParcelRow {
   const p = getParcel(ctx.db, id);
-  if (!p) throw new HttpError(404, "No such parcel");
+  if (!p) throw new HttpError(404, "parcel.not_found", "No such parcel");
   return p;
 }
 
@@ -42,16 +42,21 @@ export function uploadsRouter(ctx: ParcelContext): Router {
   r.post("/uploads", jsonBody, async (req, res) => {
     const policy = ctx.policy();
     if (!policy.uploads_enabled)
-      throw new HttpError(403, "Uploads are switched off by the administrator");
+      throw new HttpError(403, "upload.disabled", "Uploads are switched off by the administrator");
     const manifest = parseManifest(policy, req.body);
     const ip = clientIp(req);
     const now = ctx.now();
     const used = traffic.used(ip, now);
     if (used + manifest.totalBytes > policy.daily_upload_bytes) {
       const wait = secondsUntilUtcMidnight(now);
-      throw new HttpError(429, "Today's upload allowance for this address is used up", {
-        headers: { "Retry-After": String(wait) },
-      });
+      throw new HttpError(
+        429,
+        "upload.daily_limit",
+        "Today's upload allowance for this address is used up",
+        {
+          headers: { "Retry-After": String(wait) },
+        },
+      );
     }
     const visitor = currentVisitor(ctx, req);
     const passwordHash = manifest.password ? await hashPassword(manifest.password) : null;
@@ -64,12 +69,12 @@ export function uploadsRouter(ctx: ParcelContext): Router {
     ctx.db
       .transaction(() => {
         const usage = readUsage(ctx.db, ctx.diskFree(), ctx.now());
-        const problem = admissionProblem(
+        const refusal = admissionRefusal(
           usage,
           { bytes: manifest.totalBytes, files: files.length },
           ctx.runtime(),
         );
-        if (problem) throw new HttpError(507, problem);
+        if (refusal) throw refusal;
         insertParcel.run(
           id,
           visitor?.id ?? null,
@@ -114,10 +119,19 @@ export function uploadsRouter(ctx: ParcelContext): Router {
         // Only the first publish hands out a code; later ones get the plain pickup page.
         if (p.sent_at !== null) return { parcel: p, code: null };
         if (p.state !== "uploading")
-          throw new HttpError(409, "This upload session has ended and cannot be published");
+          throw new HttpError(
+            409,
+            "upload.session_ended",
+            "This upload session has ended and cannot be published",
+          );
         const pending = getFiles(ctx.db, id).filter((f) => f.state !== "ready");
         if (pending.length > 0)
-          throw new HttpError(409, `${pending.length} file(s) are not uploaded yet`);
+          throw new HttpError(
+            409,
+            "upload.not_ready",
+            `${pending.length} file(s) are not uploaded yet`,
+            { params: { count: pending.length } },
+          );
         const now = ctx.now();
         publish.run(now, now, now + p.days * 86400, id);
         const issued = issueCode(ctx, id);

@@ -53,14 +53,14 @@ function parseOrigin(value: string): string | null {
 export const sameOriginGuard: RequestHandler = (req, _res, next) => {
   if (!isStateChanging(req)) return next();
   if ((req.get("sec-fetch-site") ?? "").trim().toLowerCase() === "cross-site") {
-    return next(new HttpError(403, "Cross-site requests are not allowed"));
+    return next(new HttpError(403, "auth.cross_site", "Cross-site requests are not allowed"));
   }
   const own = ownOrigin(req);
   for (const header of ["origin", "x-service-origin"]) {
     const value = req.get(header);
     if (value === undefined) continue;
     if (!own || parseOrigin(value) !== own) {
-      return next(new HttpError(403, "This origin is not allowed"));
+      return next(new HttpError(403, "auth.origin", "This origin is not allowed"));
     }
   }
   next();
@@ -108,7 +108,9 @@ export function hostGuard(
       name !== null &&
       (named.has(name) || (isIP(name) !== 0 && (machineIps().has(name) || isLoopback(name))));
     if (!known) {
-      return next(new HttpError(421, "This address is not one this console answers on"));
+      return next(
+        new HttpError(421, "request.wrong_host", "This address is not one this console answers on"),
+      );
     }
     next();
   };
@@ -125,7 +127,7 @@ export function sessionFrom(accounts: Accounts, req: Request): Session | null {
 /** The session the route's guard admitted (routes of `session` access only). */
 export function sessionOf(res: Response): Session {
   const session = res.locals.session as Session | undefined;
-  if (!session) throw new HttpError(401, "Sign in first");
+  if (!session) throw new HttpError(401, "auth.sign_in", "Sign in first");
   return session;
 }
 
@@ -137,11 +139,11 @@ export function sessionOf(res: Response): Session {
 export function requireSession(accounts: Accounts): RequestHandler {
   return (req, res, next) => {
     const session = sessionFrom(accounts, req);
-    if (!session) return next(new HttpError(401, "Sign in first"));
+    if (!session) return next(new HttpError(401, "auth.sign_in", "Sign in first"));
     if (isStateChanging(req)) {
       const token = req.get("x-csrf-token") ?? "";
       if (!tokensEqual(token, session.csrf)) {
-        return next(new HttpError(403, "The CSRF token is missing or wrong"));
+        return next(new HttpError(403, "auth.csrf", "The CSRF token is missing or wrong"));
       }
     }
     res.locals.sessionId = session.idHash;

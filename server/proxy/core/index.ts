@@ -163,9 +163,12 @@ class Manager implements CoreManager {
       rmSync(staged, { force: true });
       if (!result.ok) {
         this.setError(result.message);
-        throw new HttpError(400, `The core rejected the configuration: ${result.message}`, {
-          extra: { code: "core.config_rejected", detail: result.message },
-        });
+        throw new HttpError(
+          400,
+          "core.config_rejected",
+          `The core rejected the configuration: ${result.message}`,
+          { params: { detail: result.message } },
+        );
       }
     }
     for (const [id, text] of compiled.providers) writeAtomic(providerFile(id), text);
@@ -197,9 +200,12 @@ class Manager implements CoreManager {
           return;
         }
         this.setError(errorMessage(err));
-        throw new HttpError(400, `The core did not load the configuration: ${this.error}`, {
-          cause: err,
-        });
+        throw new HttpError(
+          400,
+          "core.config_load",
+          `The core did not load the configuration: ${this.error}`,
+          { params: { detail: this.error }, cause: err },
+        );
       }
       await this.selectNow(input);
     });
@@ -252,9 +258,7 @@ class Manager implements CoreManager {
 
   private async bringUp(input: CoreInput, how: "start" | "restart"): Promise<void> {
     if (!this.installed) {
-      throw new HttpError(400, "The proxy core is not installed", {
-        extra: { code: "core.not_installed" },
-      });
+      throw new HttpError(400, "core.not_installed", "The proxy core is not installed");
     }
     await this.stage(input);
     try {
@@ -280,14 +284,16 @@ class Manager implements CoreManager {
       await this.selectNow(input);
       this.logFeed.setFollowing(true);
     } catch (err) {
-      if (err instanceof HttpError && err.extra.code === PORT_IN_USE) {
+      if (err instanceof HttpError && err.code === PORT_IN_USE) {
         this.setError(portInUseMessage(this.opts.controllerPort), PORT_IN_USE);
       }
       if (err instanceof HttpError) throw err;
-      throw new HttpError(400, `Could not ${how} the proxy core: ${errorMessage(err)}`, {
-        extra: { code: `core.${how}_failed`, detail: errorMessage(err) },
-        cause: err,
-      });
+      throw new HttpError(
+        400,
+        `core.${how}_failed`,
+        `Could not ${how} the proxy core: ${errorMessage(err)}`,
+        { params: { detail: errorMessage(err) }, cause: err },
+      );
     }
   }
 
@@ -317,10 +323,12 @@ class Manager implements CoreManager {
         this.wanted = false;
         this.logFeed.setFollowing(false);
       } catch (err) {
-        throw new HttpError(400, `Could not stop the proxy core: ${errorMessage(err)}`, {
-          extra: { code: "core.stop_failed", detail: errorMessage(err) },
-          cause: err,
-        });
+        throw new HttpError(
+          400,
+          "core.stop_failed",
+          `Could not stop the proxy core: ${errorMessage(err)}`,
+          { params: { detail: errorMessage(err) }, cause: err },
+        );
       }
     });
   }

@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import { HttpError } from "../../http/errors.js";
 
 /** Stable code of "another program holds the controller port" (the console translates it). */
-export const PORT_IN_USE = "core.port_in_use";
+export const PORT_IN_USE = "core.port_in_use" as const;
 
 /** The sentence for a controller port another program holds. */
 export function portInUseMessage(port: number): string {
@@ -10,10 +10,7 @@ export function portInUseMessage(port: number): string {
 }
 
 export function portInUseError(port: number, cause?: unknown): HttpError {
-  return new HttpError(400, portInUseMessage(port), {
-    extra: { code: PORT_IN_USE, port },
-    cause,
-  });
+  return new HttpError(400, PORT_IN_USE, portInUseMessage(port), { params: { port }, cause });
 }
 
 /**

@@ -5,7 +5,14 @@ import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
 import { SESSION_TTL_MS, type Accounts } from "../auth/accounts.js";
 import { SESSION_COOKIE, sessionFrom, sessionOf } from "../auth/guards.js";
-import { hashPassword, passwordProblem, tokensEqual, verifyPassword } from "../auth/passwords.js";
+import {
+  hashPassword,
+  MAX_PASSWORD_BYTES,
+  MIN_PASSWORD_BYTES,
+  passwordProblem,
+  tokensEqual,
+  verifyPassword,
+} from "../auth/passwords.js";
 import type { ServiceDeps } from "./deps.js";
 
 const setupBody = z.object({
@@ -32,16 +39,24 @@ function setSessionCookie(res: Response, id: string): void {
 
 function checkNewPassword(password: string): void {
   const problem = passwordProblem(password);
-  if (problem) throw new HttpError(400, problem);
+  if (!problem) return;
+  throw Buffer.byteLength(password, "utf8") < MIN_PASSWORD_BYTES
+    ? new HttpError(400, "auth.password_short", problem, { params: { min: MIN_PASSWORD_BYTES } })
+    : new HttpError(400, "auth.password_long", problem, { params: { max: MAX_PASSWORD_BYTES } });
 }
 
 /** Counts this attempt before the password is checked; 429 once the client has used them up. */
 function countAttempt(accounts: Accounts, ip: string): void {
   const retry = accounts.beginLoginAttempt(ip);
   if (retry > 0) {
-    throw new HttpError(429, "Too many failed sign-in attempts; try again later", {
-      headers: { "Retry-After": String(retry) },
-    });
+    throw new HttpError(
+      429,
+      "auth.login_limit",
+      "Too many failed sign-in attempts; try again later",
+      {
+        headers: { "Retry-After": String(retry) },
+      },
+    );
   }
 }
 
@@ -62,15 +77,23 @@ export function authRouter(deps: ServiceDeps): Router {
   router.post("/auth/setup", async (req, res) => {
     const body = parseOr400(setupBody, req.body);
     if (accounts.initialized()) {
-      throw new HttpError(400, "The administrator password has already been set");
+      throw new HttpError(
+        400,
+        "auth.already_set_up",
+        "The administrator password has already been set",
+      );
     }
     const expected = deps.setupToken.value;
     if (!expected || !tokensEqual(body.token.trim(), expected)) {
-      throw new HttpError(401, "The setup token is wrong");
+      throw new HttpError(401, "auth.setup_token", "The setup token is wrong");
     }
     checkNewPassword(body.password);
     if (!accounts.createAdmin(await hashPassword(body.password))) {
-      throw new HttpError(400, "The administrator password has already been set");
+      throw new HttpError(
+        400,
+        "auth.already_set_up",
+        "The administrator password has already been set",
+      );
     }
     deps.setupToken.consume();
     const session = accounts.openSession();
@@ -82,10 +105,10 @@ export function authRouter(deps: ServiceDeps): Router {
     const body = parseOr400(loginBody, req.body);
     const ip = clientIp(req);
     const hash = accounts.passwordHash();
-    if (!hash) throw new HttpError(401, "The service has not been set up yet");
+    if (!hash) throw new HttpError(401, "auth.not_set_up", "The service has not been set up yet");
     countAttempt(accounts, ip);
     if (!(await verifyPassword(body.password, hash))) {
-      throw new HttpError(401, "The password is wrong");
+      throw new HttpError(401, "auth.password_wrong", "The password is wrong");
     }
     accounts.clearLoginFailures(ip);
     const session = accounts.openSession();
@@ -107,7 +130,7 @@ export function authRouter(deps: ServiceDeps): Router {
     countAttempt(accounts, ip);
     const hash = accounts.passwordHash();
     if (!hash || !(await verifyPassword(body.currentPassword, hash))) {
-      throw new HttpError(401, "The current password is wrong");
+      throw new HttpError(401, "auth.current_password_wrong", "The current password is wrong");
     }
     accounts.clearLoginFailures(ip);
     checkNewPassword(body.password);

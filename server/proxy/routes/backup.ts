@@ -15,15 +15,28 @@ const backupRule = z.object({
   enabled: z.boolean("must be true or false"),
 });
 
-function prefixed(prefix: string, err: unknown): never {
-  if (err instanceof HttpError) throw new HttpError(400, `${prefix}: ${err.message}`);
-  throw err;
+/**
+ * A part of the backup that was refused: the sentence says where, and the inner refusal's
+ * code, words and values come along so the console can say both where and why.
+ */
+function invalidPart(rule: number | null, err: unknown): never {
+  if (!(err instanceof HttpError)) throw err;
+  const why = { ...err.params, reason: err.message, reason_code: err.code };
+  throw rule === null
+    ? HttpError.carrying(400, "backup.invalid_settings", `Invalid settings: ${err.message}`, why)
+    : HttpError.carrying(400, "backup.invalid_rule", `Invalid rule ${rule}: ${err.message}`, {
+        ...why,
+        rule,
+      });
 }
 
-function uniqueIds(items: Array<{ id: string }>, what: string): void {
+function uniqueIds(items: Array<{ id: string }>, kind: "subscription" | "rule"): void {
   const seen = new Set<string>();
   for (const { id } of items) {
-    if (seen.has(id)) throw new HttpError(400, `The backup lists ${what} ${id} twice`);
+    if (seen.has(id))
+      throw new HttpError(400, "backup.duplicate_id", `The backup lists ${kind} ${id} twice`, {
+        params: { kind, id },
+      });
     seen.add(id);
   }
 }
@@ -65,22 +78,18 @@ export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
       Array.isArray(raw) ||
       (!("version" in raw) && !("state" in raw))
     ) {
-      throw new HttpError(400, "This file is not a Gatehouse backup", {
-        extra: { code: "backup.not_backup" },
-      });
+      throw new HttpError(400, "backup.not_backup", "This file is not a Gatehouse backup");
     }
     const body = jsonObject(raw);
     if (body.version !== 1) {
-      throw new HttpError(400, "Unsupported backup version (only 1 is accepted)", {
-        extra: { code: "backup.version" },
-      });
+      throw new HttpError(400, "backup.version", "Unsupported backup version (only 1 is accepted)");
     }
     const backup = parseOr400(backupShape, body);
     let settings;
     try {
       settings = validateSettings(backup.state.settings, deps.machine());
     } catch (err) {
-      prefixed("Invalid settings", err);
+      invalidPart(null, err);
     }
     const subs = backup.state.subscriptions;
     uniqueIds(subs, "subscription");
@@ -95,7 +104,7 @@ export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
         });
         return { id: raw.id, ...valid };
       } catch (err) {
-        return prefixed(`Invalid rule ${i + 1}`, err);
+        return invalidPart(i + 1, err);
       }
     });
     uniqueIds(rules, "rule");
@@ -118,6 +127,8 @@ export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
             updated_at: old?.updated_at ?? null,
             attempted_at: old?.attempted_at ?? null,
             last_error: old?.last_error ?? "",
+            last_error_code: old?.last_error_code ?? "",
+            last_error_params: old?.last_error_params ?? "{}",
             usage_json: old?.usage_json ?? null,
             node_count: old?.node_count ?? 0,
           };

@@ -31,7 +31,10 @@ function as400(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   const message =
     err instanceof Error && err.message ? err.message : "Applying the configuration failed";
-  return new HttpError(400, message, { cause: err });
+  return new HttpError(400, "core.apply_failed", message, {
+    params: { detail: message },
+    cause: err,
+  });
 }
 
 export interface Changes {

@@ -12,10 +12,12 @@ const DEADLINE_MS = 5000;
  * its code); the socket's own words stay in the cause.
  */
 function coreDown(cause?: unknown): HttpError {
-  return new HttpError(503, "The proxy core is not running or cannot be reached", {
-    extra: { code: "core.unreachable" },
-    cause,
-  });
+  return new HttpError(
+    503,
+    "core.unreachable",
+    "The proxy core is not running or cannot be reached",
+    { cause },
+  );
 }
 
 function api(ctx: ProxyContext): CoreApi {

@@ -118,7 +118,11 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
     const settings = deps.store.getSettings();
     if (body.mode === "manual") {
       if (!listNodes().ids.has(body.id)) {
-        throw new HttpError(400, "Unknown node, or its subscription is disabled");
+        throw new HttpError(
+          400,
+          "node.unavailable",
+          "Unknown node, or its subscription is disabled",
+        );
       }
       deps.store.saveSettings({ ...settings, selectionMode: "manual", selectedNode: body.id });
     } else {
@@ -130,9 +134,12 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
       // A core that is not running gets the selection on its next start.
       if (ctx.core.running()) {
         const message = err instanceof Error ? err.message : String(err);
-        throw new HttpError(400, `The selection was saved but the core refused it: ${message}`, {
-          cause: err,
-        });
+        throw new HttpError(
+          400,
+          "node.select_refused",
+          `The selection was saved but the core refused it: ${message}`,
+          { params: { detail: message }, cause: err },
+        );
       }
       ctx.log(`selection staged for the next core start (${String(err)})`);
     }
@@ -143,7 +150,11 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
     const { ids } = parseOr400(testBody, jsonObject(req.body));
     const known = listNodes().ids;
     const unknown = ids.find((id) => !known.has(id));
-    if (unknown !== undefined) throw new HttpError(400, `Unknown node: ${unknown}`);
+    if (unknown !== undefined) {
+      throw new HttpError(400, "node.unknown", `Unknown node: ${unknown}`, {
+        params: { node: unknown },
+      });
+    }
     const { testURL, testTimeoutMS } = deps.store.getSettings();
     const unique = [...new Set(ids)];
     const results: Record<string, { delay: number; error: string }> = {};

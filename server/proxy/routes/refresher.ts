@@ -1,5 +1,8 @@
 import type { Clock } from "../../clock.js";
+import type { ErrorCode } from "../../http/error-codes.js";
 import { HttpError } from "../../http/errors.js";
+import type { RefreshFailure } from "../store/subscriptions.js";
+import { SubscriptionError } from "../subscriptions/errors.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { MihomoProxy, SubscriptionUsage } from "../types.js";
 
@@ -25,9 +28,20 @@ export type ApplyCore = (
   onApplied?: () => void,
 ) => Promise<void>;
 
-function reason(err: unknown): string {
-  if (err instanceof Error && err.message) return err.message;
-  return "The subscription could not be refreshed";
+/**
+ * Why a refresh failed, as it is kept and answered: a subscription failure or a refusal of the
+ * core keeps its own code and values; anything else is the generic sentence with its words.
+ */
+function failureOf(err: unknown): RefreshFailure & { code: ErrorCode } {
+  if (err instanceof SubscriptionError || err instanceof HttpError)
+    return { message: err.message, code: err.code, params: err.params };
+  if (err instanceof Error && err.message)
+    return { message: err.message, code: "subscription.refresh_failed", params: {} };
+  return {
+    message: "The subscription could not be refreshed",
+    code: "subscription.refresh_failed",
+    params: {},
+  };
 }
 
 /**
@@ -68,7 +82,7 @@ export class Refresher {
 
   private async run(id: string): Promise<void> {
     const sub = this.store.subscriptions.get(id);
-    if (!sub) throw new HttpError(400, "Unknown subscription");
+    if (!sub) throw new HttpError(400, "subscription.unknown", "Unknown subscription");
     const abort = new AbortController();
     this.aborts.add(abort);
     try {
@@ -79,7 +93,13 @@ export class Refresher {
         signal: abort.signal,
       });
       const parsed = await this.source.parse(feed.body);
-      if (parsed.nodes.length === 0) throw new Error("The subscription contains no valid nodes");
+      if (parsed.nodes.length === 0) {
+        throw new SubscriptionError(
+          "subscription.no_nodes",
+          "The subscription contains no valid nodes",
+          { params: { skipped: parsed.skipped } },
+        );
+      }
       const staged = this.store.snapshots.stage(id, parsed.nodes);
       try {
         await this.applyCore({ id, nodes: parsed.nodes }, () => {
@@ -99,13 +119,13 @@ export class Refresher {
         this.log(`subscription ${id}: ${parsed.skipped} invalid node(s) skipped`);
       }
     } catch (err) {
-      const message = reason(err);
+      const failure = failureOf(err);
       if (this.store.subscriptions.get(id)) {
-        this.store.subscriptions.recordFailure(id, this.clock.now(), message);
+        this.store.subscriptions.recordFailure(id, this.clock.now(), failure);
       }
       throw err instanceof HttpError && err.status === 400
         ? err
-        : new HttpError(400, message, { cause: err });
+        : HttpError.carrying(400, failure.code, failure.message, failure.params, { cause: err });
     } finally {
       this.aborts.delete(abort);
     }

@@ -21,8 +21,12 @@ function refuseDuplicate(deps: ServiceDeps, input: RuleInput, exceptId = ""): vo
   const [rule, position] = found;
   throw new HttpError(
     409,
+    "rule.duplicate",
     `${input.type} ${input.value} is already rule ${position} (${rule.action}); edit that rule instead`,
-    { extra: { code: "rule.duplicate", position, ruleId: rule.id } },
+    {
+      params: { type: input.type, value: input.value, position, action: rule.action },
+      extra: { ruleId: rule.id },
+    },
   );
 }
 
@@ -60,7 +64,7 @@ export function rulesRouter(deps: ServiceDeps): Router {
         ids.length !== current.length ||
         current.some((id) => !wanted.has(id))
       ) {
-        throw new HttpError(400, "ids must list every rule exactly once");
+        throw new HttpError(400, "rule.order", "ids must list every rule exactly once");
       }
       store.rules.reorder(ids);
     });
@@ -71,7 +75,7 @@ export function rulesRouter(deps: ServiceDeps): Router {
     const id = req.params.id;
     const input = parseOr400(ruleInput, jsonObject(req.body));
     await changes.change(() => {
-      if (!store.rules.get(id)) throw new HttpError(400, "Unknown rule");
+      if (!store.rules.get(id)) throw new HttpError(400, "rule.unknown", "Unknown rule");
       refuseDuplicate(deps, input, id);
       store.rules.edit(id, input);
     });
@@ -81,7 +85,7 @@ export function rulesRouter(deps: ServiceDeps): Router {
   router.delete("/rules/:id", async (req, res) => {
     const id = req.params.id;
     await changes.change(() => {
-      if (!store.rules.remove(id)) throw new HttpError(400, "Unknown rule");
+      if (!store.rules.remove(id)) throw new HttpError(400, "rule.unknown", "Unknown rule");
     });
     res.json({ ok: true });
   });

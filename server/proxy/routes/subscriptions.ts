@@ -12,7 +12,7 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
 
   const known = (id: string): string => {
     if (!ID_PATTERN.test(id) || !store.subscriptions.get(id)) {
-      throw new HttpError(400, "Unknown subscription");
+      throw new HttpError(400, "subscription.unknown", "Unknown subscription");
     }
     return id;
   };
@@ -21,9 +21,12 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
   const refuseSameUrl = (url: string, exceptId = ""): void => {
     const other = store.subscriptions.sameUrl(url, exceptId);
     if (!other) return;
-    throw new HttpError(409, `The subscription "${other.name}" already uses this address`, {
-      extra: { code: "subscription.duplicate", name: other.name, subscriptionId: other.id },
-    });
+    throw new HttpError(
+      409,
+      "subscription.duplicate",
+      `The subscription "${other.name}" already uses this address`,
+      { params: { name: other.name }, extra: { subscriptionId: other.id } },
+    );
   };
 
   router.get("/subscriptions", (_req, res) => {
@@ -42,7 +45,12 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
       return true;
     })();
     if (!created)
-      throw new HttpError(400, `At most ${MAX_SUBSCRIPTIONS} subscriptions can be kept`);
+      throw new HttpError(
+        400,
+        "subscription.limit",
+        `At most ${MAX_SUBSCRIPTIONS} subscriptions can be kept`,
+        { params: { max: MAX_SUBSCRIPTIONS } },
+      );
     // A new subscription has no nodes, so the core configuration does not change yet.
     res.json({ id, ok: true });
   });
@@ -53,7 +61,8 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
     // Enabling or disabling changes which nodes the core gets; a stopped core stages it.
     await deps.changes.change(() => {
       refuseSameUrl(input.url, id);
-      if (!store.subscriptions.edit(id, input)) throw new HttpError(400, "Unknown subscription");
+      if (!store.subscriptions.edit(id, input))
+        throw new HttpError(400, "subscription.unknown", "Unknown subscription");
     });
     res.json({ id, ok: true });
   });
@@ -62,7 +71,8 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
     const id = known(req.params.id);
     await deps.changes.change(
       () => {
-        if (!store.subscriptions.remove(id)) throw new HttpError(400, "Unknown subscription");
+        if (!store.subscriptions.remove(id))
+          throw new HttpError(400, "subscription.unknown", "Unknown subscription");
       },
       () => store.snapshots.remove(id),
     );

@@ -42,10 +42,12 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
       else await ctx.core.restart(ctx.store.coreInput());
     } catch (err) {
       if (err instanceof HttpError && err.status === 400) throw err;
-      throw new HttpError(400, `The core could not ${action}: ${errorMessage(err)}`, {
-        extra: { code: `core.${action}_failed`, detail: errorMessage(err) },
-        cause: err,
-      });
+      throw new HttpError(
+        400,
+        `core.${action}_failed`,
+        `The core could not ${action}: ${errorMessage(err)}`,
+        { params: { detail: errorMessage(err) }, cause: err },
+      );
     }
     res.json({ ok: true });
   });
@@ -62,13 +64,12 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
       // The network library's own words go to the log only; people get the sentence.
       ctx.log.info("The update check failed", { err });
       const known = err instanceof UpdateCheckError;
-      throw new HttpError(
+      throw HttpError.carrying(
         502,
+        known ? err.code : "updates.unreachable",
         `The update check failed: ${known ? err.message : "the release server could not be reached"}`,
-        {
-          extra: { code: known ? err.code : "updates.unreachable", ...(known ? err.params : {}) },
-          cause: err,
-        },
+        known ? err.params : {},
+        { cause: err },
       );
     }
   });
@@ -81,14 +82,16 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
     const { siteId } = parseOr400(connectivityBody, jsonObject(req.body));
     const site = CONNECTIVITY_SITES.find((s) => s.id === siteId);
     if (!site) {
-      throw new HttpError(400, `Unknown site: ${siteId}`, {
-        extra: { code: "connectivity.unknown_site" },
+      throw new HttpError(400, "connectivity.unknown_site", `Unknown site: ${siteId}`, {
+        params: { site: siteId },
       });
     }
     if (testsRunning >= MAX_CONNECTIVITY_TESTS) {
-      throw new HttpError(429, "Three connectivity tests are already running; try again shortly", {
-        extra: { code: "connectivity.busy" },
-      });
+      throw new HttpError(
+        429,
+        "connectivity.busy",
+        "Three connectivity tests are already running; try again shortly",
+      );
     }
     testsRunning++;
     try {

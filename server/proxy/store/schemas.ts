@@ -58,40 +58,117 @@ export interface MachineContext {
 /** Validates a whole settings object (PUT /settings and restore); throws 400 with the reason. */
 export function validateSettings(raw: unknown, machine: MachineContext): Settings {
   const s = parseOr400(settingsShape, raw);
-  const bad = (message: string): never => {
-    throw new HttpError(400, message);
+  const bad = (refusal: HttpError): never => {
+    throw refusal;
   };
-  if (s.mixedPort === s.dnsPort) bad("mixedPort must differ from dnsPort");
-  if (s.mixedPort === 8080 || s.mixedPort === 9090) bad("mixedPort must not be 8080 or 9090");
+  const port = { params: { port: s.mixedPort } };
+  if (s.mixedPort === s.dnsPort)
+    bad(new HttpError(400, "settings.mixed_port_dns", "mixedPort must differ from dnsPort"));
+  if (s.mixedPort === 8080 || s.mixedPort === 9090)
+    bad(
+      new HttpError(
+        400,
+        "settings.mixed_port_reserved",
+        "mixedPort must not be 8080 or 9090",
+        port,
+      ),
+    );
   if (s.mixedPort === machine.controllerPort)
-    bad("mixedPort must differ from the core controller port");
+    bad(
+      new HttpError(
+        400,
+        "settings.mixed_port_controller",
+        "mixedPort must differ from the core controller port",
+        port,
+      ),
+    );
   if (machine.ownPort > 0 && s.mixedPort === machine.ownPort) {
-    bad("mixedPort must differ from the port of this service");
+    bad(
+      new HttpError(
+        400,
+        "settings.mixed_port_own",
+        "mixedPort must differ from the port of this service",
+        port,
+      ),
+    );
   }
-  if (s.lanIP && !isIPv4(s.lanIP)) bad("lanIP must be an IPv4 address");
-  if (s.gateway && !isIp(s.gateway)) bad("gateway must be an IP address");
+  if (s.lanIP && !isIPv4(s.lanIP))
+    bad(new HttpError(400, "settings.lan_ip_format", "lanIP must be an IPv4 address"));
+  if (s.gateway && !isIp(s.gateway))
+    bad(new HttpError(400, "settings.gateway_format", "gateway must be an IP address"));
   if (s.lanCIDR) {
     const cidr = normaliseCidr(s.lanCIDR);
-    if (!cidr || !s.lanCIDR.includes("/")) bad("lanCIDR must be a CIDR such as 192.168.1.0/24");
+    if (!cidr || !s.lanCIDR.includes("/"))
+      bad(
+        new HttpError(
+          400,
+          "settings.lan_cidr_format",
+          "lanCIDR must be a CIDR such as 192.168.1.0/24",
+        ),
+      );
     s.lanCIDR = cidr ?? s.lanCIDR;
-    if (s.lanCIDR.endsWith("/0")) bad("lanCIDR must be the LAN, not every address");
+    if (s.lanCIDR.endsWith("/0"))
+      bad(
+        new HttpError(
+          400,
+          "settings.lan_cidr_everything",
+          "lanCIDR must be the LAN, not every address",
+        ),
+      );
   }
   // The core listens on lanIP and admits lanCIDR there (see compile.ts).
   if (s.lanIP) {
-    if (!lanListenAddress(s)) bad("lanIP must be a unicast address other than 127.0.0.1");
-    if (!s.lanCIDR) bad("lanIP needs lanCIDR, the network of the LAN clients");
+    if (!lanListenAddress(s))
+      bad(
+        new HttpError(
+          400,
+          "settings.lan_ip_loopback",
+          "lanIP must be a unicast address other than 127.0.0.1",
+        ),
+      );
+    if (!s.lanCIDR)
+      bad(
+        new HttpError(
+          400,
+          "settings.lan_ip_needs_cidr",
+          "lanIP needs lanCIDR, the network of the LAN clients",
+        ),
+      );
     const bits = s.lanCIDR.split("/")[1];
-    if (normaliseCidr(`${s.lanIP}/${bits}`) !== s.lanCIDR) bad("lanIP must lie inside lanCIDR");
+    if (normaliseCidr(`${s.lanIP}/${bits}`) !== s.lanCIDR)
+      bad(new HttpError(400, "settings.lan_ip_outside", "lanIP must lie inside lanCIDR"));
   }
   if (s.tunEnabled) {
-    if (s.dnsPort !== 53) bad("dnsPort must be 53 when TUN is enabled");
+    if (s.dnsPort !== 53)
+      bad(new HttpError(400, "settings.tun_dns_port", "dnsPort must be 53 when TUN is enabled"));
     if (!s.lanIP || !s.lanCIDR || !s.gateway || !s.interface) {
-      bad("TUN mode needs lanIP, lanCIDR, gateway and interface");
+      bad(
+        new HttpError(
+          400,
+          "settings.tun_needs",
+          "TUN mode needs lanIP, lanCIDR, gateway and interface",
+        ),
+      );
     }
     const addrs = machine.interfaces()[s.interface];
-    if (!addrs) bad(`The network interface ${s.interface} does not exist on this machine`);
+    if (!addrs)
+      bad(
+        new HttpError(
+          400,
+          "settings.interface_missing",
+          `The network interface ${s.interface} does not exist on this machine`,
+          { params: { interface: s.interface } },
+        ),
+      );
     if (!addrs?.some((a) => a.address === s.lanIP)) {
-      bad(`${s.lanIP} is not an address of the network interface ${s.interface}`);
+      bad(
+        new HttpError(
+          400,
+          "settings.interface_address",
+          `${s.lanIP} is not an address of the network interface ${s.interface}`,
+          { params: { address: s.lanIP, interface: s.interface } },
+        ),
+      );
     }
   }
   return s;

@@ -11,6 +11,9 @@ interface Row {
   updated_at: number | null;
   attempted_at: number | null;
   last_error: string;
+  last_error_code: string;
+  /** JSON object of the values `last_error` mentions. */
+  last_error_params: string;
   usage_json: string | null;
   node_count: number;
 }
@@ -23,6 +26,24 @@ export interface SubscriptionFields {
   intervalHours: number;
 }
 
+function readParams(json: string): Record<string, string | number> {
+  try {
+    const value: unknown = JSON.parse(json);
+    if (value && typeof value === "object" && !Array.isArray(value))
+      return value as Record<string, string | number>;
+  } catch {
+    // a damaged value is only a missing translation: the English sentence stays
+  }
+  return {};
+}
+
+/** A refresh failure as it is kept: the English sentence, its code and its values. */
+export interface RefreshFailure {
+  message: string;
+  code: string;
+  params: Readonly<Record<string, string | number>>;
+}
+
 function toRecord(row: Row): SubscriptionRecord {
   return {
     id: row.id,
@@ -33,6 +54,8 @@ function toRecord(row: Row): SubscriptionRecord {
     updatedAt: row.updated_at === null ? null : isoNow(row.updated_at),
     attemptedAt: row.attempted_at === null ? null : isoNow(row.attempted_at),
     lastError: row.last_error,
+    lastErrorCode: row.last_error ? row.last_error_code : "",
+    lastErrorParams: row.last_error ? readParams(row.last_error_params) : {},
     usage: row.usage_json ? (JSON.parse(row.usage_json) as SubscriptionUsage) : null,
     nodeCount: row.node_count,
   };
@@ -64,18 +87,23 @@ export class SubscriptionsRepo {
       nextPos: db.prepare("SELECT COALESCE(MAX(position), 0) + 1 AS p FROM subscriptions"),
       insert: db.prepare(
         `INSERT INTO subscriptions (id, position, name, url, enabled, interval_hours, updated_at,
-           attempted_at, last_error, usage_json, node_count)
+           attempted_at, last_error, last_error_code, last_error_params, usage_json, node_count)
          VALUES (@id, @position, @name, @url, @enabled, @interval_hours, @updated_at,
-           @attempted_at, @last_error, @usage_json, @node_count)`,
+           @attempted_at, @last_error, @last_error_code, @last_error_params, @usage_json,
+           @node_count)`,
       ),
       edit: db.prepare(
         "UPDATE subscriptions SET name = ?, url = ?, enabled = ?, interval_hours = ? WHERE id = ?",
       ),
       success: db.prepare(
-        `UPDATE subscriptions SET updated_at = ?, attempted_at = ?, last_error = '', usage_json = ?,
-           node_count = ? WHERE id = ?`,
+        `UPDATE subscriptions SET updated_at = ?, attempted_at = ?, last_error = '',
+           last_error_code = '', last_error_params = '{}', usage_json = ?, node_count = ?
+         WHERE id = ?`,
       ),
-      failure: db.prepare("UPDATE subscriptions SET attempted_at = ?, last_error = ? WHERE id = ?"),
+      failure: db.prepare(
+        `UPDATE subscriptions SET attempted_at = ?, last_error = ?, last_error_code = ?,
+           last_error_params = ? WHERE id = ?`,
+      ),
       remove: db.prepare("DELETE FROM subscriptions WHERE id = ?"),
       removeAll: db.prepare("DELETE FROM subscriptions"),
     };
@@ -116,6 +144,8 @@ export class SubscriptionsRepo {
       updated_at: null,
       attempted_at: null,
       last_error: "",
+      last_error_code: "",
+      last_error_params: "{}",
       usage_json: null,
       node_count: 0,
     });
@@ -130,8 +160,8 @@ export class SubscriptionsRepo {
     this.stmts.success.run(at, at, usage ? JSON.stringify(usage) : null, nodeCount, id);
   }
 
-  recordFailure(id: string, at: number, error: string): void {
-    this.stmts.failure.run(at, error, id);
+  recordFailure(id: string, at: number, failure: RefreshFailure): void {
+    this.stmts.failure.run(at, failure.message, failure.code, JSON.stringify(failure.params), id);
   }
 
   remove(id: string): boolean {

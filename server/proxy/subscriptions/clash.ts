@@ -83,10 +83,17 @@ export function readWithLibrary(text: string): ClashReadResult {
     if (err instanceof SubscriptionError) throw err;
     // The library reports most faults as document errors; what it throws is just as fatal.
     if (err instanceof RangeError && /call stack/i.test(err.message)) {
-      throw new SubscriptionError("The subscription's YAML is nested too deeply to read");
+      throw new SubscriptionError(
+        "subscription.yaml_depth",
+        "The subscription's YAML is nested too deeply to read",
+      );
     }
     const detail = err instanceof Error ? err.message : String(err);
-    throw new SubscriptionError(`The subscription's YAML could not be read: ${detail}`);
+    throw new SubscriptionError(
+      "subscription.yaml_invalid",
+      `The subscription's YAML could not be read: ${detail}`,
+      { params: { detail } },
+    );
   }
 }
 

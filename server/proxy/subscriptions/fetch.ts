@@ -33,6 +33,14 @@ function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
+function tooLarge(maxBytes: number): SubscriptionError {
+  return new SubscriptionError(
+    "subscription.too_large",
+    `The subscription is larger than ${formatBytes(maxBytes)}`,
+    { params: { limit: maxBytes } },
+  );
+}
+
 function formatSeconds(ms: number): string {
   const s = Number((ms / 1000).toFixed(3));
   return `${s} second${s === 1 ? "" : "s"}`;
@@ -43,18 +51,23 @@ function parseTarget(raw: string, base?: URL): URL {
   try {
     url = new URL(raw, base);
   } catch {
-    throw new SubscriptionError(
-      base
-        ? "The subscription server redirected to an invalid address"
-        : "The subscription URL is not valid",
-    );
+    throw base
+      ? new SubscriptionError(
+          "subscription.redirect_invalid",
+          "The subscription server redirected to an invalid address",
+        )
+      : new SubscriptionError("subscription.url_invalid", "The subscription URL is not valid");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SubscriptionError(
-      base
-        ? "The subscription server redirected to an address that is not http or https"
-        : "The subscription URL must use http or https",
-    );
+    throw base
+      ? new SubscriptionError(
+          "subscription.redirect_scheme",
+          "The subscription server redirected to an address that is not http or https",
+        )
+      : new SubscriptionError(
+          "subscription.url_scheme",
+          "The subscription URL must use http or https",
+        );
   }
   return url;
 }
@@ -80,23 +93,45 @@ interface Attempt {
   result: FetchedSubscription | null;
 }
 
-function describeNetworkError(err: unknown): string {
+function describeNetworkError(err: unknown): SubscriptionError {
   const code = (err as { code?: string }).code ?? "";
+  const because = { cause: err };
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    return "The subscription server's name could not be resolved";
+    return new SubscriptionError(
+      "subscription.dns",
+      "The subscription server's name could not be resolved",
+      because,
+    );
   }
-  if (code === "ECONNREFUSED") return "The subscription server refused the connection";
+  if (code === "ECONNREFUSED")
+    return new SubscriptionError(
+      "subscription.refused",
+      "The subscription server refused the connection",
+      because,
+    );
   if (
     code.startsWith("ERR_TLS") ||
     code.includes("CERT") ||
     code === "DEPTH_ZERO_SELF_SIGNED_CERT"
   ) {
-    return "The subscription server's certificate is not trusted";
+    return new SubscriptionError(
+      "subscription.tls",
+      "The subscription server's certificate is not trusted",
+      because,
+    );
   }
   if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE") {
-    return "The subscription server closed the connection before the download finished";
+    return new SubscriptionError(
+      "subscription.closed",
+      "The subscription server closed the connection before the download finished",
+      because,
+    );
   }
-  return "The subscription server could not be reached";
+  return new SubscriptionError(
+    "subscription.unreachable",
+    "The subscription server could not be reached",
+    because,
+  );
 }
 
 /**
@@ -112,7 +147,11 @@ export async function fetchSubscription(
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const outer = options.signal;
-  if (outer?.aborted) throw new SubscriptionError("The subscription download was cancelled");
+  if (outer?.aborted)
+    throw new SubscriptionError(
+      "subscription.cancelled",
+      "The subscription download was cancelled",
+    );
 
   const abort = new AbortController();
   let timedOut = false;
@@ -126,15 +165,20 @@ export async function fetchSubscription(
   const fail = (err: unknown): SubscriptionError => {
     if (timedOut) {
       return new SubscriptionError(
+        "subscription.timeout",
         `The subscription server did not answer within ${formatSeconds(timeoutMs)}`,
-        { cause: err },
+        { params: { seconds: Number((timeoutMs / 1000).toFixed(3)) }, cause: err },
       );
     }
     if (outer?.aborted) {
-      return new SubscriptionError("The subscription download was cancelled", { cause: err });
+      return new SubscriptionError(
+        "subscription.cancelled",
+        "The subscription download was cancelled",
+        { cause: err },
+      );
     }
     if (err instanceof SubscriptionError) return err;
-    return new SubscriptionError(describeNetworkError(err), { cause: err });
+    return describeNetworkError(err);
   };
 
   try {
@@ -149,9 +193,16 @@ export async function fetchSubscription(
         throw fail(err);
       });
       if (attempt.result) return attempt.result;
-      if (!attempt.redirect) throw new SubscriptionError("The subscription server gave no answer");
+      if (!attempt.redirect)
+        throw new SubscriptionError(
+          "subscription.no_answer",
+          "The subscription server gave no answer",
+        );
       if (hop >= MAX_REDIRECTS) {
-        throw new SubscriptionError("The subscription server redirected too many times");
+        throw new SubscriptionError(
+          "subscription.redirects",
+          "The subscription server redirected too many times",
+        );
       }
       target = attempt.redirect;
     }
@@ -189,7 +240,11 @@ function request(
         const location = res.headers.location;
         if (!location) {
           reject(
-            new SubscriptionError(`The subscription server answered ${status} without a location`),
+            new SubscriptionError(
+              "subscription.redirect_no_location",
+              `The subscription server answered ${status} without a location`,
+              { params: { status } },
+            ),
           );
           return;
         }
@@ -202,16 +257,20 @@ function request(
       }
       if (status < 200 || status >= 300) {
         res.resume();
-        reject(new SubscriptionError(`The subscription server answered ${status}`));
+        reject(
+          new SubscriptionError(
+            "subscription.fetch_status",
+            `The subscription server answered ${status}`,
+            { params: { status } },
+          ),
+        );
         return;
       }
       const declared = Number(res.headers["content-length"]);
       const unzip = decoder(res.headers["content-encoding"]);
       if (!unzip && Number.isFinite(declared) && declared > opts.maxBytes) {
         res.destroy();
-        reject(
-          new SubscriptionError(`The subscription is larger than ${formatBytes(opts.maxBytes)}`),
-        );
+        reject(tooLarge(opts.maxBytes));
         return;
       }
       const source: Readable = unzip ? res.pipe(unzip) : res;
@@ -225,9 +284,7 @@ function request(
           settled = true;
           source.destroy();
           res.destroy();
-          reject(
-            new SubscriptionError(`The subscription is larger than ${formatBytes(opts.maxBytes)}`),
-          );
+          reject(tooLarge(opts.maxBytes));
           return;
         }
         chunks.push(chunk);
@@ -237,7 +294,11 @@ function request(
         settled = true;
         if (unzip && !(err as { code?: string }).code?.startsWith("ECONN")) {
           reject(
-            new SubscriptionError("The subscription could not be decompressed", { cause: err }),
+            new SubscriptionError(
+              "subscription.decompress",
+              "The subscription could not be decompressed",
+              { cause: err },
+            ),
           );
         } else reject(err);
       });

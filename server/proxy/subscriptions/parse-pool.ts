@@ -124,7 +124,12 @@ export class ParsePool {
     else this.keepIdle(worker);
     const reply = outcome.reply;
     if (reply.ok) job.resolve(reply.result);
-    else job.reject(reply.typed ? new SubscriptionError(reply.message) : new Error(reply.message));
+    else
+      job.reject(
+        reply.code
+          ? SubscriptionError.revive(reply.code, reply.message, reply.params)
+          : new Error(reply.message),
+      );
   }
 
   /** Sends one document and waits for the answer, the budget, or the worker's end. */
@@ -151,7 +156,9 @@ export class ParsePool {
         const budget = seconds(this.budgetMs);
         settle({
           error: new SubscriptionError(
+            "subscription.read_timeout",
             `The subscription took longer than ${budget} to read; reading it was stopped`,
+            { params: { seconds: this.budgetMs / 1000 } },
           ),
         });
       }, this.budgetMs);
@@ -237,7 +244,9 @@ function stopped(): Error {
 function workerFault(err: Error, memoryMb: number): Error {
   if ((err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY") {
     return new SubscriptionError(
+      "subscription.read_memory",
       `The subscription needs more than ${memoryMb} MB of memory to read; it was not read`,
+      { params: { limit: memoryMb } },
     );
   }
   return new Error(`The subscription reader failed: ${err.message}`);

@@ -1,4 +1,5 @@
 import { parentPort } from "node:worker_threads";
+import type { ErrorParams } from "../../http/error-codes.js";
 import { SubscriptionError } from "./errors.js";
 import { parseSubscription, type ParsedSubscription } from "./parse.js";
 
@@ -8,10 +9,13 @@ export interface ParseRequest {
   body: Uint8Array | string;
 }
 
-/** What the worker answers; `typed` tells a SubscriptionError from an unexpected fault. */
+/**
+ * What the worker answers; a SubscriptionError comes back with its code and params, an
+ * unexpected fault with an empty code.
+ */
 export type ParseReply =
   | { id: number; ok: true; result: ParsedSubscription }
-  | { id: number; ok: false; typed: boolean; message: string };
+  | { id: number; ok: false; code: string; params: ErrorParams; message: string };
 
 function answer(req: ParseRequest): ParseReply {
   try {
@@ -22,7 +26,14 @@ function answer(req: ParseRequest): ParseReply {
     return { id: req.id, ok: true, result: parseSubscription(body) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { id: req.id, ok: false, typed: err instanceof SubscriptionError, message };
+    const typed = err instanceof SubscriptionError;
+    return {
+      id: req.id,
+      ok: false,
+      code: typed ? err.code : "",
+      params: typed ? err.params : {},
+      message,
+    };
   }
 }
 

@@ -171,7 +171,11 @@ function uniqueNames(nodes: MihomoProxy[]): void {
 export function parseSubscription(body: Buffer | string): ParsedSubscription {
   const text = typeof body === "string" ? body : body.toString("utf8");
   const found = detect(text, false);
-  if (!found) throw new SubscriptionError("The subscription is not in a recognised format");
+  if (!found)
+    throw new SubscriptionError(
+      "subscription.format",
+      "The subscription is not in a recognised format",
+    );
   const nodes: MihomoProxy[] = [];
   let skipped = found.broken;
   for (const item of found.items) {
@@ -180,7 +184,11 @@ export function parseSubscription(body: Buffer | string): ParsedSubscription {
     else skipped++;
   }
   if (nodes.length === 0) {
-    throw new SubscriptionError(`The subscription contains no usable nodes (${skipped} skipped)`);
+    throw new SubscriptionError(
+      "subscription.no_nodes",
+      `The subscription contains no usable nodes (${skipped} skipped)`,
+      { params: { skipped } },
+    );
   }
   uniqueNames(nodes);
   return { nodes, skipped, format: found.format };

@@ -33,18 +33,26 @@ export function inlineAliases(doc: Document): void {
   // is set before the node's own content (so an alias inside it points back at it).
   const inline = (node: unknown, depth: number): unknown => {
     if (isAlias(node)) {
-      if (targets.length >= MAX_YAML_ALIASES) throw new SubscriptionError(TOO_MANY_ALIASES);
+      if (targets.length >= MAX_YAML_ALIASES)
+        throw new SubscriptionError("subscription.yaml_aliases", TOO_MANY_ALIASES, {
+          params: { limit: MAX_YAML_ALIASES },
+        });
       const target = anchors.get(node.source);
       if (target === undefined) {
         throw new SubscriptionError(
+          "subscription.yaml_alias_unknown",
           `The subscription's YAML uses the alias *${node.source} without an anchor &${node.source} before it`,
+          { params: { alias: node.source } },
         );
       }
       targets.push(target);
       return target;
     }
     if (!isNode(node)) return node;
-    if (depth > MAX_YAML_DEPTH) throw new SubscriptionError(TOO_DEEP);
+    if (depth > MAX_YAML_DEPTH)
+      throw new SubscriptionError("subscription.yaml_depth", TOO_DEEP, {
+        params: { limit: MAX_YAML_DEPTH },
+      });
     if (node.anchor) anchors.set(node.anchor, node);
     if (isCollection(node)) {
       const items = node.items as unknown[];
@@ -72,7 +80,9 @@ export function inlineAliases(doc: Document): void {
     if (open.has(node)) {
       const name = node.anchor ? ` &${node.anchor}` : "";
       throw new SubscriptionError(
+        "subscription.yaml_alias_loop",
         `The subscription's YAML anchor${name} contains an alias to itself`,
+        { params: { alias: node.anchor ?? "" } },
       );
     }
     open.add(node);
@@ -91,6 +101,9 @@ export function inlineAliases(doc: Document): void {
   let added = 0;
   for (const target of targets) {
     added += size(target);
-    if (added > MAX_YAML_EXPANSION) throw new SubscriptionError(TOO_BIG);
+    if (added > MAX_YAML_EXPANSION)
+      throw new SubscriptionError("subscription.yaml_expansion", TOO_BIG, {
+        params: { limit: MAX_YAML_EXPANSION },
+      });
   }
 }

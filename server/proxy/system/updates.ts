@@ -1,4 +1,5 @@
 import type { Clock } from "../../clock.js";
+import type { ProxyErrorCode } from "../../http/error-codes.js";
 import { isoNow } from "../types.js";
 
 export const DEFAULT_RELEASE_URL = "https://api.github.com/repos/MetaCubeX/mihomo/releases/latest";
@@ -41,7 +42,7 @@ export interface Release {
 export class UpdateCheckError extends Error {
   constructor(
     message: string,
-    readonly code: string,
+    readonly code: Extract<ProxyErrorCode, `updates.${string}`>,
     readonly params: Record<string, number> = {},
     options?: { cause?: unknown },
   ) {
