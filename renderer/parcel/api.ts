@@ -4,18 +4,30 @@
  * cookies, so there is nothing to attach here except, for owners, a `manage_token`.
  */
 
+import { paramsOf } from "../shared/error-table.js";
+
 export class ApiError extends Error {
   constructor(
     /** HTTP status, or 0 when the service could not be reached at all. */
     readonly status: number,
     message: string,
-    /** The JSON error body (e.g. `password_required`), or {}. */
+    /** The JSON error body (`error`, `code`, `params`, e.g. `password_required`), or {}. */
     readonly body: Record<string, unknown> = {},
     /** Seconds from `Retry-After` on 429, or null. */
     readonly retryAfter: number | null = null,
   ) {
     super(message);
     this.name = "ApiError";
+  }
+
+  /** The service's stable name for the failure ("" when it gave none, or was not reached). */
+  get code(): string {
+    return typeof this.body.code === "string" ? this.body.code : "";
+  }
+
+  /** The values the service's sentence mentions (a limit, a count, a name). */
+  get params(): Record<string, string | number> {
+    return paramsOf(this.body);
   }
 }
 

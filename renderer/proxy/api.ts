@@ -3,6 +3,8 @@
  * state-changing call; a 401 on a signed-in call tells the app the session is gone.
  */
 
+import { paramsOf } from "../shared/error-table.js";
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -17,6 +19,11 @@ export class ApiError extends Error {
   /** The service's stable name for the failure ("" when it gave none). */
   get code(): string {
     return typeof this.details.code === "string" ? this.details.code : "";
+  }
+
+  /** The values the service's sentence mentions (a port, a status, a name). */
+  get params(): Record<string, string | number> {
+    return paramsOf(this.details);
   }
 }
 

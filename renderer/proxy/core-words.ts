@@ -1,4 +1,6 @@
+import { serviceText } from "./errors-i18n.js";
 import type { Key, Translate } from "./i18n.js";
+import { useApp } from "./store.js";
 
 /**
  * The service's sentences about the core, updates, connectivity and backups, said in the
@@ -66,7 +68,10 @@ export function siteDetail(
   return key ? t(key) : result.detail;
 }
 
-/** A coded sentence, or the service's English one when the code is not known here. */
+/**
+ * A coded sentence (these words where they fit the place, else the console's sentence for the
+ * code), or the service's English one when the code is not known here.
+ */
 export function codedText(
   code: string | undefined,
   details: Record<string, unknown>,
@@ -74,5 +79,7 @@ export function codedText(
   t: Translate,
 ): string {
   const say = code ? CORE_CODED[code] : undefined;
-  return say ? say(details, t) : fallback;
+  if (say) return say(details, t);
+  const said = code ? serviceText({ code, params: details }, useApp.getState().lang) : null;
+  return said ?? fallback;
 }

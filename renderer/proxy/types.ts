@@ -72,6 +72,10 @@ export interface Subscription extends SubscriptionInput {
   updatedAt: string | null;
   attemptedAt: string | null;
   lastError: string;
+  /** Stable code of `lastError` ("" for none, or for a failure kept from before codes). */
+  lastErrorCode?: string;
+  /** The values `lastError` mentions (e.g. the status the server answered). */
+  lastErrorParams?: Record<string, string | number>;
   usage: Usage | null;
   nodeCount: number;
   refreshing: boolean;

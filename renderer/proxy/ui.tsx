@@ -1,24 +1,19 @@
 import { AlertText, useActionState, type AlertKind } from "../shared/action.js";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { ApiError } from "./api.js";
-import { CORE_CODED } from "./core-words.js";
+import { serviceText } from "./errors-i18n.js";
 import { useT, type Translate } from "./i18n.js";
+import { useApp } from "./store.js";
 
 /**
- * Failures the service names with a stable `code`, said in the reader's language; the
- * English sentence beside the code is the fallback for codes the console does not know.
+ * Turns any failure into a sentence for the operator. Every failure the service names with
+ * a stable `code` is said in the reader's language (`t` changes with the language, so callers
+ * re-word on a switch); the English sentence beside the code is the fallback for codes the
+ * console does not know.
  */
-const CODED: Record<string, (details: Record<string, unknown>, t: Translate) => string> = {
-  "rule.duplicate": (d, t) => t("rules.duplicate", { position: Number(d.position) || "?" }),
-  "subscription.duplicate": (d, t) => t("subs.duplicate", { name: String(d.name ?? "") }),
-  ...CORE_CODED,
-};
-
-/** Turns any failure into a sentence for the operator. */
 export function errorText(err: unknown, t: Translate): string {
   if (err instanceof ApiError) {
-    const coded = CODED[err.code];
-    if (coded) return coded(err.details, t);
+    if (err.code) return serviceText(err, useApp.getState().lang) ?? err.message;
     if (err.status === 0) return t("error.unreachable");
     if (err.status === 429) return err.message || t("error.busy");
     if (err.status === 503) return `${t("error.coreDown")} ${err.message}`;

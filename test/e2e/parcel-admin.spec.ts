@@ -500,7 +500,7 @@ test.describe("parcel admin console", () => {
     await json("POST", "/admin/cleanup");
     await row.getByRole("button", { name: /^Delete/ }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
-    await expect(page.getByRole("alert")).toHaveText("No such parcel");
+    await expect(page.getByRole("alert")).toHaveText("No such parcel.");
     await expect(page.getByTestId("parcel-count")).toHaveText("0 parcels match");
     await expect(page.getByText("No parcel matches this search.")).toBeVisible();
   });

@@ -155,7 +155,7 @@ test.describe("proxy console forms", () => {
     await form.getByLabel("New password").fill("a brand new passphrase");
     await form.getByLabel("Repeat the password").fill("a brand new passphrase");
     await form.getByRole("button", { name: "Change password" }).click();
-    await expect(form.getByRole("alert")).toHaveText("The current password is wrong");
+    await expect(form.getByRole("alert")).toHaveText("The current password is wrong.");
     await form.getByLabel("Current password").fill(PASSWORD);
     await form.getByRole("button", { name: "Change password" }).click();
     await expect(form.getByText("Password changed. Other sessions were signed out.")).toBeVisible();

@@ -192,7 +192,9 @@ test.describe("proxy console where people look", () => {
     await addForm.getByLabel("Domain or address range").fill("example.com");
     await addForm.getByRole("button", { name: "Add rule" }).click();
     await expect(
-      addForm.getByText("The same rule is already rule 1 in the list; change that one instead."),
+      addForm.getByText(
+        "DOMAIN-SUFFIX example.com is already rule 1 in the list (DIRECT); change that one instead.",
+      ),
     ).toBeVisible();
     expect((await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom).toHaveLength(1);
 
@@ -256,9 +258,7 @@ test.describe("proxy console where people look", () => {
     await page.getByLabel("Subscription URL").fill(svc.feedUrl);
     await page.getByRole("button", { name: "Add and refresh" }).click();
     await expect(
-      page.getByText(
-        "The subscription Provider A already uses this address; it was not added again.",
-      ),
+      page.getByText("The subscription Provider A already uses this address."),
     ).toBeVisible();
     const subs = await call<Array<{ name: string }>>(page, "GET", "/subscriptions");
     expect(subs.map((s) => s.name)).toEqual(["Provider A"]);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from "react";
 import { api, ApiError, request } from "../api.js";
+import { knowsCode } from "../errors-i18n.js";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { navigate } from "../route.js";
@@ -93,7 +94,8 @@ export default function PickupScreen({ rest }: AreaProps) {
               : err.status === 423
                 ? "locked"
                 : undefined;
-        setProblem(key ? { key } : { error: err });
+        // The service's code says which ending it is (expired, used up, withdrawn).
+        setProblem(key && !knowsCode(err.code) ? { key } : { error: err });
         if (err.status === 404 || err.status === 410 || err.status === 423) {
           // While the files are on screen (e.g. after the last download) they stay listed.
           if (quiet) setEnded(true);
@@ -124,7 +126,7 @@ export default function PickupScreen({ rest }: AreaProps) {
         }
       } else if (err instanceof ApiError && (err.status === 410 || err.status === 404)) {
         setEnded(true);
-        setProblem({ key: "gone" });
+        setProblem(knowsCode(err.code) ? { error: err } : { key: "gone" });
       } else setProblem({ error: err });
     }
   }, [resolve]);

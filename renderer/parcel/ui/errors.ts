@@ -2,6 +2,7 @@ import { useCallback } from "react";
 import { formatDuration } from "../../shared/format.js";
 import type { Lang } from "../../shared/lang.js";
 import { ApiError } from "../api.js";
+import { serviceText } from "../errors-i18n.js";
 import { useT, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import { uiDict, type UiKey } from "./i18n.js";
@@ -24,9 +25,11 @@ const BY_STATUS: Record<number, UiKey> = {
 };
 
 /**
- * One sentence for the user. English pages show the service's own sentence (it is specific,
- * e.g. "3 file(s) are not uploaded yet"); Chinese pages a translated one for the status.
- * 429 always says when to try again.
+ * One sentence for the user. A service error is said by its code in the page's language
+ * (with the values it names, e.g. "2 files are not uploaded yet"); a code this page does not
+ * know falls back to the service's own English sentence, and an answer without a code (the
+ * service not reached, a proxy in between) to a sentence for its status. 429 always says when
+ * to try again.
  */
 export function describeError(
   err: unknown,
@@ -39,6 +42,7 @@ export function describeError(
   }
   const key = BY_STATUS[err.status] ?? (err.status >= 500 ? "errServer" : "errUnknown");
   let text = overrides[err.status];
+  if (text === undefined && err.code) text = serviceText(err, lang) ?? err.message;
   if (text === undefined) {
     const own = err.status !== 0 && !err.message.startsWith("HTTP ") ? err.message : "";
     text = lang === "en" && own ? own : t(key);

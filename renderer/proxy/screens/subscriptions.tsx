@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { api } from "../api.js";
 import { formatBytes, formatDate, formatDateTime } from "../format.js";
+import { lastErrorText } from "../errors-i18n.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { Subscription, SubscriptionInput } from "../types.js";
@@ -108,7 +109,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
       {sub.lastError ? (
         <p className="alert alert-error">
           {t("subs.lastError", {
-            error: sub.lastError,
+            error: lastErrorText(sub, lang),
             when: formatDateTime(sub.attemptedAt, lang),
           })}
         </p>

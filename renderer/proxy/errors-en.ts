@@ -1,0 +1,131 @@
+import type { ProxyErrorCode } from "../../server/http/error-codes.js";
+import type { ErrorTable } from "../shared/error-table.js";
+import { formatBytes } from "../shared/format.js";
+
+const seconds = (n: string | number) => `${n} second${Number(n) === 1 ? "" : "s"}`;
+
+/**
+ * The proxy service's errors in English, by code (see renderer/shared/error-table.ts).
+ * `backup.invalid_*` name what was wrong inside; errors-i18n.ts words that part.
+ */
+export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
+  "auth.sign_in": () => "Sign in first.",
+  "auth.csrf": () => "This page's session key is out of date; reload the page and try again.",
+  "auth.already_set_up": () => "The administrator password has already been set.",
+  "auth.setup_token": () => "The setup token is wrong.",
+  "auth.not_set_up": () => "The console has not been set up yet.",
+  "auth.password_wrong": () => "The password is wrong.",
+  "auth.current_password_wrong": () => "The current password is wrong.",
+  "auth.login_limit": () => "Too many failed sign-in attempts; try again later.",
+  "auth.password_short": (p) =>
+    `The password is too short: at least ${p.min} characters (accented and non-Latin letters count as 2 to 4).`,
+  "auth.password_long": (p) =>
+    `The password is too long: at most ${p.max} characters (accented and non-Latin letters count as 2 to 4).`,
+  "subscription.unknown": () => "This subscription no longer exists.",
+  "subscription.duplicate": (p) => `The subscription ${p.name} already uses this address.`,
+  "subscription.limit": (p) => `At most ${p.max} subscriptions can be kept.`,
+  "subscription.url_invalid": () => "The subscription address is not valid.",
+  "subscription.url_scheme": () => "The subscription address must start with http:// or https://.",
+  "subscription.redirect_invalid": () =>
+    "The subscription server sent the download to an invalid address.",
+  "subscription.redirect_scheme": () =>
+    "The subscription server sent the download to an address that is not http or https.",
+  "subscription.redirect_no_location": (p) =>
+    `The subscription server answered ${p.status} without saying where to go.`,
+  "subscription.redirects": () => "The subscription server redirected too many times.",
+  "subscription.no_answer": () => "The subscription server gave no answer.",
+  "subscription.cancelled": () => "The subscription download was cancelled.",
+  "subscription.timeout": (p) =>
+    `The subscription server did not answer within ${seconds(p.seconds)}.`,
+  "subscription.dns": () => "The subscription server's name could not be found.",
+  "subscription.refused": () => "The subscription server refused the connection.",
+  "subscription.tls": () => "The subscription server's certificate is not trusted.",
+  "subscription.closed": () =>
+    "The subscription server closed the connection before the download finished.",
+  "subscription.unreachable": () => "The subscription server could not be reached.",
+  "subscription.fetch_status": (p) => `The subscription server answered ${p.status}.`,
+  "subscription.too_large": (p) =>
+    `The subscription is larger than ${formatBytes(Number(p.limit))}.`,
+  "subscription.decompress": () => "The subscription could not be unpacked.",
+  "subscription.format": () => "The subscription is not in a format Gatehouse can read.",
+  "subscription.no_nodes": (p) =>
+    Number(p.skipped) > 0
+      ? `The subscription has no usable nodes (${p.skipped} could not be used).`
+      : "The subscription has no nodes.",
+  "subscription.yaml_invalid": (p) => `The subscription's YAML could not be read: ${p.detail}`,
+  "subscription.yaml_depth": (p) =>
+    p.limit === undefined
+      ? "The subscription's YAML is nested too deeply to read."
+      : `The subscription's YAML is nested more than ${p.limit} levels deep.`,
+  "subscription.yaml_aliases": (p) =>
+    `The subscription uses more than ${p.limit} YAML aliases; a feed that large is refused.`,
+  "subscription.yaml_expansion": (p) =>
+    `The subscription's YAML aliases expand to more than ${p.limit} values; a feed that large is refused.`,
+  "subscription.yaml_alias_unknown": (p) =>
+    `The subscription's YAML uses the alias *${p.alias} before its anchor is set.`,
+  "subscription.yaml_alias_loop": (p) =>
+    `The subscription's YAML anchor ${p.alias} contains an alias to itself.`,
+  "subscription.read_timeout": (p) =>
+    `Reading the subscription took longer than ${seconds(p.seconds)} and was stopped.`,
+  "subscription.read_memory": (p) =>
+    `Reading the subscription needs more than ${p.limit} MB of memory; it was not read.`,
+  "subscription.reader_failed": () => "The subscription could not be read; try again.",
+  "subscription.refresh_failed": () => "The subscription could not be refreshed.",
+  "rule.unknown": () => "This rule no longer exists.",
+  "rule.order": () => "The new order must list every rule exactly once; reload and try again.",
+  "rule.duplicate": (p) =>
+    `${p.type} ${p.value} is already rule ${p.position} in the list (${p.action}); change that one instead.`,
+  "node.unknown": (p) => `The node ${p.node} is not known.`,
+  "node.unavailable": () => "That node is gone, or its subscription is switched off.",
+  "node.select_refused": (p) => `The selection was saved, but the core refused it: ${p.detail}`,
+  "settings.mixed_port_dns": () => "The proxy port must differ from the DNS port.",
+  "settings.mixed_port_reserved": (p) =>
+    `The proxy port cannot be ${p.port}; 8080 and 9090 are kept for Gatehouse and the core.`,
+  "settings.mixed_port_controller": (p) =>
+    `The proxy port cannot be ${p.port}: the core's controller uses it.`,
+  "settings.mixed_port_own": (p) => `The proxy port cannot be ${p.port}: this console uses it.`,
+  "settings.lan_ip_format": () => "The LAN address must be an IPv4 address.",
+  "settings.gateway_format": () => "The gateway must be an IP address.",
+  "settings.lan_cidr_format": () => "The LAN network must be written like 192.168.1.0/24.",
+  "settings.lan_cidr_everything": () => "The LAN network must be the LAN, not every address.",
+  "settings.lan_ip_loopback": () => "The LAN address must be an address other than 127.0.0.1.",
+  "settings.lan_ip_needs_cidr": () =>
+    "A LAN address needs the LAN network too (the network of the LAN devices).",
+  "settings.lan_ip_outside": () => "The LAN address must lie inside the LAN network.",
+  "settings.tun_dns_port": () => "With TUN mode on, the DNS port must be 53.",
+  "settings.tun_needs": () =>
+    "TUN mode needs the LAN address, the LAN network, the gateway and the network interface.",
+  "settings.interface_missing": (p) =>
+    `The network interface ${p.interface} does not exist on this machine.`,
+  "settings.interface_address": (p) =>
+    `${p.address} is not an address of the network interface ${p.interface}.`,
+  "backup.not_backup": () => "This file is not a Gatehouse backup.",
+  "backup.version": () => "Unsupported backup version: only backups of version 1 can be restored.",
+  "backup.invalid_settings": (p) => `The backup's settings are not valid: ${p.reason}`,
+  "backup.invalid_rule": (p) => `Rule ${p.rule} of the backup is not valid: ${p.reason}`,
+  "backup.duplicate_id": (p) => `The backup lists the ${p.kind} ${p.id} twice.`,
+  "core.not_installed": () =>
+    "The proxy core is not installed: put the mihomo program at resources/core/mihomo, or give its path with --core-bin.",
+  "core.port_in_use": (p) =>
+    `Port ${p.port} is used by another program, so the proxy core cannot be controlled there. Stop that program, or start Gatehouse with --core-controller-port set to a free port.`,
+  "core.unreachable": () =>
+    "The proxy core is not running or cannot be reached. Start it on the Dashboard.",
+  "core.timeout": () => "The proxy core did not answer in time.",
+  "core.error": () => "The proxy core answered with an error.",
+  "core.config": () => "The proxy core's configuration has a problem.",
+  "core.config_rejected": (p) => `The core rejected the configuration: ${p.detail}`,
+  "core.config_load": (p) => `The core did not load the configuration: ${p.detail}`,
+  "core.apply_failed": (p) => `The change could not be applied to the core: ${p.detail}`,
+  "core.start_failed": (p) => `The proxy core could not be started: ${p.detail}`,
+  "core.restart_failed": (p) => `The proxy core could not be restarted: ${p.detail}`,
+  "core.stop_failed": (p) => `The proxy core could not be stopped: ${p.detail}`,
+  "core.logs_ended": () => "The proxy core ended its log stream.",
+  "updates.unreachable": () => "The update check failed: the release server could not be reached.",
+  "updates.timeout": () => "The update check failed: the release server did not answer in time.",
+  "updates.http_status": (p) =>
+    `The update check failed: the release server answered with HTTP status ${p.status}.`,
+  "updates.bad_answer": () =>
+    "The update check failed: the release server's answer could not be read.",
+  "connectivity.unknown_site": (p) => `There is no test site called ${p.site}.`,
+  "connectivity.busy": () => "Three connectivity tests are already running; try again shortly.",
+};
