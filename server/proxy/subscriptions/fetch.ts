@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import type { Readable } from "node:stream";
 import type { SubscriptionUsage } from "../types.js";
 import { SubscriptionError } from "./errors.js";
+import { badTarget, networkFailure, timeoutFailure, tooLarge } from "./fetch-errors.js";
 import { parseContentDisposition, parseUpdateInterval, parseUserinfo } from "./userinfo.js";
 
 /** Providers pick the Clash/mihomo format for clients that say `clash.meta`. */
@@ -27,48 +28,14 @@ export interface FetchedSubscription {
   filename: string | null;
 }
 
-function formatBytes(n: number): string {
-  const mib = n / (1024 * 1024);
-  if (Number.isInteger(mib)) return `${mib} MiB`;
-  return `${n} bytes`;
-}
-
-function tooLarge(maxBytes: number): SubscriptionError {
-  return new SubscriptionError(
-    "subscription.too_large",
-    `The subscription is larger than ${formatBytes(maxBytes)}`,
-    { params: { limit: maxBytes } },
-  );
-}
-
-function formatSeconds(ms: number): string {
-  const s = Number((ms / 1000).toFixed(3));
-  return `${s} second${s === 1 ? "" : "s"}`;
-}
-
 function parseTarget(raw: string, base?: URL): URL {
   let url: URL;
   try {
     url = new URL(raw, base);
   } catch {
-    throw base
-      ? new SubscriptionError(
-          "subscription.redirect_invalid",
-          "The subscription server redirected to an invalid address",
-        )
-      : new SubscriptionError("subscription.url_invalid", "The subscription URL is not valid");
+    throw badTarget(base, "invalid");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw base
-      ? new SubscriptionError(
-          "subscription.redirect_scheme",
-          "The subscription server redirected to an address that is not http or https",
-        )
-      : new SubscriptionError(
-          "subscription.url_scheme",
-          "The subscription URL must use http or https",
-        );
-  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw badTarget(base, "scheme");
   return url;
 }
 
@@ -93,51 +60,10 @@ interface Attempt {
   result: FetchedSubscription | null;
 }
 
-function describeNetworkError(err: unknown): SubscriptionError {
-  const code = (err as { code?: string }).code ?? "";
-  const because = { cause: err };
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    return new SubscriptionError(
-      "subscription.dns",
-      "The subscription server's name could not be resolved",
-      because,
-    );
-  }
-  if (code === "ECONNREFUSED")
-    return new SubscriptionError(
-      "subscription.refused",
-      "The subscription server refused the connection",
-      because,
-    );
-  if (
-    code.startsWith("ERR_TLS") ||
-    code.includes("CERT") ||
-    code === "DEPTH_ZERO_SELF_SIGNED_CERT"
-  ) {
-    return new SubscriptionError(
-      "subscription.tls",
-      "The subscription server's certificate is not trusted",
-      because,
-    );
-  }
-  if (code === "ECONNRESET" || code === "EPIPE" || code === "ERR_STREAM_PREMATURE_CLOSE") {
-    return new SubscriptionError(
-      "subscription.closed",
-      "The subscription server closed the connection before the download finished",
-      because,
-    );
-  }
-  return new SubscriptionError(
-    "subscription.unreachable",
-    "The subscription server could not be reached",
-    because,
-  );
-}
-
 /**
  * Downloads a subscription: up to 5 redirects (http/https only), one overall deadline for
  * the whole exchange, a size limit checked while streaming, non-2xx answers are errors.
- * Every failure is a SubscriptionError with an English message.
+ * Every failure is a SubscriptionError with an English message, a code and its values.
  */
 export async function fetchSubscription(
   url: string,
@@ -164,11 +90,7 @@ export async function fetchSubscription(
 
   const fail = (err: unknown): SubscriptionError => {
     if (timedOut) {
-      return new SubscriptionError(
-        "subscription.timeout",
-        `The subscription server did not answer within ${formatSeconds(timeoutMs)}`,
-        { params: { seconds: Number((timeoutMs / 1000).toFixed(3)) }, cause: err },
-      );
+      return timeoutFailure(timeoutMs, err);
     }
     if (outer?.aborted) {
       return new SubscriptionError(
@@ -178,7 +100,7 @@ export async function fetchSubscription(
       );
     }
     if (err instanceof SubscriptionError) return err;
-    return describeNetworkError(err);
+    return networkFailure(err);
   };
 
   try {
