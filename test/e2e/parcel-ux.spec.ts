@@ -269,9 +269,7 @@ test.describe("text", () => {
     await expect(page.getByRole("tab", { name: "Text" })).toHaveAttribute("aria-selected", "true");
     const box = page.getByLabel("Text to send");
     await box.fill(words);
-    await expect(
-      page.getByText("Sent as the file “Wi-Fi for guests gatehouse-guest.txt”"),
-    ).toBeVisible();
+    await expect(page.getByText("Sent as the file “text.txt”")).toBeVisible();
     await shootThemes(page, "parcel-ux", "send-text-desktop");
     await page.getByLabel("Language").selectOption("zh-CN");
     await page.setViewportSize(VIEWPORTS.phone);
@@ -297,6 +295,9 @@ test.describe("text", () => {
       const left = mobile.getByTestId("downloads-left");
       const before = Number(await left.textContent());
       // Opening the page costs nothing; reading the text is a real download of the file.
+      // Nothing the sender typed shows before the text is opened (not even in the file's name).
+      await expect(mobile.getByText("text.txt").first()).toBeVisible();
+      await expect(mobile.getByText(/Wi-Fi for guests/)).toHaveCount(0);
       const show = lang === "en" ? "Show the text of" : "查看";
       await mobile.getByRole("button", { name: new RegExp(`^${show}`) }).click();
       const shown = mobile.locator(".pickup-text-body");
