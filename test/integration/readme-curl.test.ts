@@ -11,7 +11,7 @@ import { startParcel, type Harness } from "../helpers/parcel-harness.js";
 function readmeScript(): string {
   const readme = readFileSync("README.md", "utf8");
   const section = readme.slice(readme.indexOf("## Sending and picking up with curl"));
-  const block = /```sh\n([\s\S]*?)```/.exec(section);
+  const block = /```bash\n([\s\S]*?)```/.exec(section);
   if (!block) throw new Error("the README has no curl script");
   return block[1];
 }
