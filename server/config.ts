@@ -251,10 +251,23 @@ export function parseConfig(
 }
 
 /** Creates the data dir and checks it is writable. */
+/**
+ * `mkdir -p`, one level at a time. Node's recursive mkdir never returns where a file system
+ * answers ENOENT for a directory whose parent exists (under /proc it spins forever).
+ */
+function makeDirs(dir: string, mode: number): void {
+  const missing: string[] = [];
+  for (let cur = resolve(dir); !existsSync(cur); cur = dirname(cur)) {
+    missing.unshift(cur);
+    if (dirname(cur) === cur) break;
+  }
+  for (const d of missing) mkdirSync(d, { mode });
+}
+
 export function prepareDataDir(dir: string): void {
   try {
     // Private when we create it; an existing dir keeps the mode its owner chose.
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
     accessSync(dir, constants.W_OK | constants.R_OK);
   } catch (err) {
     throw new ConfigError(

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, defaultDataDir, deriveEntries, parseConfig } from "../../server/config.js";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  ConfigError,
+  defaultDataDir,
+  deriveEntries,
+  parseConfig,
+  prepareDataDir,
+} from "../../server/config.js";
 
 const lan = {
   lo: [{ address: "127.0.0.1", family: "IPv4", internal: true }],
@@ -100,4 +109,21 @@ describe("parseConfig", () => {
       '--log-level must be one of fatal, error, warn, info, debug, trace, silent, not "loud"',
     );
   });
+});
+
+describe("prepareDataDir", () => {
+  it("creates missing levels private to the user", () => {
+    const base = mkdtempSync(join(tmpdir(), "gh-dd-"));
+    const dir = join(base, "a", "b", "gatehouse");
+    prepareDataDir(dir);
+    expect(statSync(dir).isDirectory()).toBe(true);
+    expect(statSync(join(base, "a")).mode & 0o777).toBe(0o700);
+  });
+
+  it.skipIf(!existsSync("/proc/self"))(
+    "refuses a place no directory can be made in, at once (Node's recursive mkdir spins forever under /proc)",
+    () => {
+      expect(() => prepareDataDir("/proc/gatehouse-nope/data")).toThrow(ConfigError);
+    },
+  );
 });
