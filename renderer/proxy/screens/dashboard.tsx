@@ -1,3 +1,4 @@
+import { coreErrorText } from "../core-error-text.js";
 import { useEffect, useRef, useState } from "react";
 import { api } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../format.js";
@@ -68,26 +69,6 @@ export function ServiceButtons({
       <Alert kind="ok" text={action.done ? t(`service.${action.done}Done` as Key) : ""} />
     </div>
   );
-}
-
-/**
- * The service's sentence about an offline core, in the reader's language by its code (or its
- * known wording; the socket's code, such as ECONNREFUSED, is kept). A port another program
- * holds is named with the port.
- */
-export function coreErrorText(
-  error: string,
-  t: ReturnType<typeof useT>,
-  code = "",
-  port?: number,
-): string {
-  if (code === "core.port_in_use") return t("dash.portInUse", { port: port ?? "?" });
-  if (code === "core.timeout") return t("dash.coreTimeout");
-  const unreachable = /^The proxy core cannot be reached(?: \(([\w.-]+)\))?$/.exec(error);
-  if (unreachable)
-    return t("dash.coreUnreachable", { code: unreachable[1] ? ` (${unreachable[1]})` : "" });
-  if (error === "The proxy core is offline") return t("dash.coreOffline");
-  return t("dash.coreError", { error });
 }
 
 function StatusCard({
