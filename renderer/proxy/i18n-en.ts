@@ -166,6 +166,7 @@ const base = {
   "nodes.none": "No nodes yet. Add a subscription and refresh it.",
   "nodes.noMatch": "No node matches the filter.",
   "nodes.count": "{n} nodes",
+  "nodes.countOne": "1 node",
   "nodes.failed": "failed",
   "nodes.untested": "not tested",
   "nodes.fast": "fast",
