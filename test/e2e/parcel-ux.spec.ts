@@ -281,7 +281,7 @@ test.describe("text", () => {
     await expect(page.getByRole("heading", { name: /Ready to pick up/ })).toBeVisible();
     const code = (await page.getByRole("status", { name: "Pickup code" }).textContent()) ?? "";
     // Sent: the text box starts empty for the next parcel.
-    await page.getByRole("button", { name: "Send more files" }).click();
+    await page.getByRole("button", { name: "Send something else" }).click();
     await expect(page.getByLabel("Text to send")).toHaveValue("");
 
     for (const [size, lang] of [

@@ -221,6 +221,7 @@ export const en = {
   "form.reload": "Reload",
   "form.noChanges": "No unsaved changes.",
   "form.changed": "{n} unsaved changes.",
+  "form.changedOne": "1 unsaved change.",
   "form.fix": "Correct the highlighted fields first.",
 
   "audit.filters": "Audit filters",

@@ -218,6 +218,7 @@ export const zh: Record<keyof typeof en, string> = {
   "form.reload": "重新加载",
   "form.noChanges": "没有未保存的修改。",
   "form.changed": "{n} 项未保存的修改。",
+  "form.changedOne": "1 项未保存的修改。",
   "form.fix": "请先更正标出的字段。",
 
   "audit.filters": "审计筛选",

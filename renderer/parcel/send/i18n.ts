@@ -89,7 +89,7 @@ const en = {
   sentLead:
     "Give the code or the link to the recipient. They open the pickup page on any device in your network.",
   files: "Files",
-  sendMore: "Send more files",
+  sendMore: "Send something else",
   seeMine: "See my parcels",
   passwordSet: "Protected with a password",
   fileRow: "{name}, {size}",
@@ -177,7 +177,7 @@ const zh: Record<keyof typeof en, string> = {
   sentTitle: "可以取件了",
   sentLead: "把取件码或链接交给取件人。他们在同一网络内的任意设备上打开取件页即可。",
   files: "文件",
-  sendMore: "继续发送文件",
+  sendMore: "继续发送",
   seeMine: "查看我的包裹",
   passwordSet: "已设置密码保护",
   fileRow: "{name}，{size}",
