@@ -37,6 +37,8 @@ const en = {
   newCodeHint: "The old code and any open pickup stop working at once.",
   newCodeConfirm: "Issue a new code? The old code stops working at once.",
   newCodeYes: "Yes, new code",
+  newCodeRefused:
+    "No new code was issued: the parcel changed in the meantime and cannot get one now. Its state is shown above.",
   newShare: "New pickup code",
   close: "Close",
   parcelOf: "Parcel {name}",
@@ -81,6 +83,8 @@ const zh: Record<keyof typeof en, string> = {
   newCodeHint: "旧取件码和正在进行的取件会立即失效。",
   newCodeConfirm: "生成新的取件码？旧取件码将立即失效。",
   newCodeYes: "确认生成",
+  newCodeRefused:
+    "未生成新的取件码：包裹的状态在此期间已经改变，现在无法生成新的取件码。当前状态见上方。",
   newShare: "新的取件码",
   close: "关闭",
   parcelOf: "包裹 {name}",

@@ -59,6 +59,7 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [refused, setRefused] = useState(false);
   const [share, setShare] = useState<Share | null>(null);
   const size = parcel.files.reduce((sum, f) => sum + f.size, 0);
   const live =
@@ -69,6 +70,7 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
   const act = async (kind: "revoke" | "code") => {
     setBusy(true);
     setError(null);
+    setRefused(false);
     try {
       if (kind === "revoke") {
         const p = await ownerCall<Parcel>(
@@ -87,7 +89,14 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
       }
       setConfirm(null);
     } catch (err) {
-      setError(err);
+      if (kind === "code" && err instanceof ApiError && err.code === "parcel.not_published") {
+        // The parcel changed since the list was loaded (most often: wrong passwords locked
+        // it). Say so in the reader's words and show its state now, which explains the rest.
+        setConfirm(null);
+        setError(null);
+        setRefused(true);
+        onChanged();
+      } else setError(err);
     } finally {
       setBusy(false);
     }
@@ -163,7 +172,7 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
           <SharePanel share={share} />
         </div>
       ) : null}
-      <Notice kind="error">{error ? describe(error) : null}</Notice>
+      <Notice kind="error">{error ? describe(error) : refused ? t("newCodeRefused") : null}</Notice>
       {parcel.state === "published" || parcel.state === "uploading" || parcel.state === "review" ? (
         <div className="button-row" role="group" aria-label={t("actionsFor", { name })}>
           {confirm ? (
