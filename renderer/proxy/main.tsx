@@ -6,5 +6,6 @@ import "./styles-screens.css";
 import "./styles-latency.css";
 import "./styles-conn-details.css";
 import "./styles-phone-menu.css";
+import "./styles-phone-tables.css";
 
 mount(App);

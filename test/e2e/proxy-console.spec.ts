@@ -171,6 +171,7 @@ test.describe("proxy console", () => {
     });
     expect(del.status()).toBe(200);
     await page.getByTestId("restore-input").setInputFiles(file);
+    await page.getByRole("button", { name: "Restore", exact: true }).click();
     await expect(page.getByText("The backup was restored.")).toBeVisible();
     const restored = (await (await page.request.get(api("/rules"))).json()) as {
       custom: Array<{ value: string }>;
@@ -183,6 +184,7 @@ test.describe("proxy console", () => {
       mimeType: "application/json",
       buffer: Buffer.from("{nope"),
     });
+    await page.getByRole("button", { name: "Restore", exact: true }).click();
     await expect(
       page.getByText(/Restore failed, nothing was changed: The file is not a Gatehouse backup/),
     ).toBeVisible();
@@ -191,6 +193,7 @@ test.describe("proxy console", () => {
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify({ ...backup, version: 2 })),
     });
+    await page.getByRole("button", { name: "Restore", exact: true }).click();
     await expect(
       page.getByText(/Restore failed, nothing was changed: Unsupported backup version/),
     ).toBeVisible();

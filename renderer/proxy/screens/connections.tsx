@@ -5,6 +5,7 @@ import { useT, type Key } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { Connection, ConnectionsView } from "../types.js";
 import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
+import { useNarrow } from "../use-narrow.js";
 import { VirtualList } from "../virtual-list.js";
 import { ConnectionDetails } from "./connection-details.js";
 import { chainText, host } from "./connection-text.js";
@@ -45,6 +46,8 @@ export function ConnectionsScreen() {
   const lang = useApp((s) => s.lang);
   const list = useLoad(() => api<ConnectionsView>("GET", "/connections"), 2000);
   const close = useAction();
+  // On a phone each connection is a card (destination first), not a row wider than the screen.
+  const narrow = useNarrow();
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: "start", desc: true });
   // The connection whose details are open; its last known state stays once it has ended.
@@ -146,13 +149,18 @@ export function ConnectionsScreen() {
       <Alert kind="ok" text={close.done} />
       {list.loading && !list.data ? <Loading /> : null}
       <div
-        className="table conn-table"
+        className={`table conn-table${narrow ? " conn-cards" : ""}`}
         role="table"
         aria-label={t("conn.title")}
         aria-rowcount={rows.length + 1}
       >
         <div role="rowgroup">
           <div role="row" className="thead" aria-rowindex={1}>
+            {narrow ? (
+              <span className="muted" aria-hidden="true">
+                {t("conn.sortBy")}
+              </span>
+            ) : null}
             {COLUMNS.map((col) => (
               <span
                 key={col.key}
@@ -181,14 +189,14 @@ export function ConnectionsScreen() {
         </div>
         <VirtualList
           items={rows}
-          rowHeight={36}
+          rowHeight={narrow ? 96 : 36}
           height="min(60vh, 640px)"
           label={t("conn.rows")}
           onRowClick={open}
           rowClass={(c) => (picked?.id === c.id ? "vrow-picked" : "")}
           render={(c) => (
             <>
-              <span role="cell" className="ellipsis" title={host(c)}>
+              <span role="cell" className="ellipsis c-host" title={host(c)}>
                 <button
                   type="button"
                   className="linkish conn-open"
@@ -199,22 +207,29 @@ export function ConnectionsScreen() {
                   {host(c)}
                 </button>
               </span>
-              <span role="cell">
+              <span role="cell" className="c-net">
                 {c.metadata.network} {c.metadata.type}
               </span>
-              <span role="cell" className="ellipsis" title={chainText(c)}>
+              <span role="cell" className="ellipsis c-chain" title={chainText(c)}>
                 {chainText(c)}
               </span>
-              <span role="cell" className="ellipsis">
+              <span role="cell" className="ellipsis c-rule">
+                {narrow ? <span className="muted">{t("conn.rule")}: </span> : null}
                 {c.rule}
                 {c.rulePayload ? ` ${c.rulePayload}` : ""}
               </span>
-              <span role="cell">{formatBytes(c.upload)}</span>
-              <span role="cell">{formatBytes(c.download)}</span>
-              <span role="cell">
+              <span role="cell" className="c-up">
+                {narrow ? <span className="muted">{t("conn.upShort")} </span> : null}
+                {formatBytes(c.upload)}
+              </span>
+              <span role="cell" className="c-down">
+                {narrow ? <span className="muted">{t("conn.downShort")} </span> : null}
+                {formatBytes(c.download)}
+              </span>
+              <span role="cell" className="c-age">
                 {formatDuration((now - (Date.parse(c.start) || now)) / 1000, lang)}
               </span>
-              <span role="cell">
+              <span role="cell" className="c-close">
                 <button
                   type="button"
                   className="small"

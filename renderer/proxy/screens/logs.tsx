@@ -46,6 +46,13 @@ export function LogsScreen() {
   const [stream, setStream] = useState<StreamState>("connecting");
   const [disconnected, setDisconnected] = useState("");
   const [query, setQuery] = useState("");
+  // The line shown whole above the list (a long one is cut in its row, worst on a phone).
+  const [opened, setOpened] = useState<Line | null>(null);
+  const whole = useRef<HTMLDivElement>(null);
+  const open = (l: Line) => {
+    setOpened(l);
+    requestAnimationFrame(() => whole.current?.scrollIntoView({ block: "nearest" }));
+  };
   const seq = useRef(0);
   // The last line received by its service id: after a reconnection the service sends the kept
   // lines again, and those already here are skipped (so Clear also stays cleared).
@@ -185,6 +192,23 @@ export function LogsScreen() {
           {lines.length > 0 && query.trim() ? t("logs.noMatch") : t("logs.empty")}
         </p>
       ) : null}
+      {shown.length > 0 ? <p className="muted log-tap-hint">{t("logs.tapHint")}</p> : null}
+      {opened ? (
+        <div className="log-whole" ref={whole} role="region" aria-label={t("logs.wholeLine")}>
+          <div className="log-whole-head">
+            <span className="muted mono">{new Date(opened.at).toLocaleTimeString(lang)}</span>
+            <span className={`level level-${opened.type.toLowerCase()}`}>
+              {TYPE_WORDS[opened.type.toLowerCase()]
+                ? t(TYPE_WORDS[opened.type.toLowerCase()])
+                : opened.type}
+            </span>
+            <button type="button" className="small" onClick={() => setOpened(null)}>
+              {t("logs.wholeClose")}
+            </button>
+          </div>
+          <p className="mono log-whole-text">{opened.payload}</p>
+        </div>
+      ) : null}
       <div className="table log-table" role="table" aria-label={t("logs.title")}>
         <VirtualList
           items={shown}
@@ -192,6 +216,8 @@ export function LogsScreen() {
           height="min(65vh, 700px)"
           label={t("logs.lines")}
           stickToEnd={!paused}
+          onRowClick={open}
+          rowClass={(l) => (opened?.seq === l.seq ? "vrow-picked" : "")}
           render={(l) => (
             <>
               <span role="cell" className="muted mono">
@@ -201,7 +227,13 @@ export function LogsScreen() {
                 {TYPE_WORDS[l.type.toLowerCase()] ? t(TYPE_WORDS[l.type.toLowerCase()]) : l.type}
               </span>
               <span role="cell" className="mono ellipsis" title={l.payload}>
-                {l.payload}
+                <button
+                  type="button"
+                  className="linkish log-open"
+                  onClick={(e) => (e.stopPropagation(), open(l))}
+                >
+                  {l.payload}
+                </button>
               </span>
             </>
           )}

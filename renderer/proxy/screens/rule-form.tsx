@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useT, type Translate } from "../i18n.js";
 import type { RuleAction, RuleInput, RuleType } from "../types.js";
+import { ruleActionWord, ruleTypeWord } from "../rule-words.js";
 import { Alert, Field, type Say } from "../ui.js";
 
 const HOST =
@@ -80,9 +81,11 @@ export function RuleForm({
             value={draft.type}
             onChange={(e) => edit({ ...draft, type: e.target.value as RuleType })}
           >
-            <option value="DOMAIN">DOMAIN</option>
-            <option value="DOMAIN-SUFFIX">DOMAIN-SUFFIX</option>
-            <option value="IP-CIDR">IP-CIDR</option>
+            {(["DOMAIN", "DOMAIN-SUFFIX", "IP-CIDR"] as const).map((k) => (
+              <option key={k} value={k}>
+                {ruleTypeWord(k, t)} ({k})
+              </option>
+            ))}
           </select>
         )}
       </Field>
@@ -104,8 +107,11 @@ export function RuleForm({
             value={draft.action}
             onChange={(e) => edit({ ...draft, action: e.target.value as RuleAction })}
           >
-            <option value="DIRECT">DIRECT</option>
-            <option value="PROXY">PROXY</option>
+            {(["DIRECT", "PROXY"] as const).map((k) => (
+              <option key={k} value={k}>
+                {ruleActionWord(k, t)} ({k})
+              </option>
+            ))}
           </select>
         )}
       </Field>

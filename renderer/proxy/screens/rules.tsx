@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { api } from "../api.js";
 import { useT, type Translate } from "../i18n.js";
+import { ruleActionWord, ruleTypeWord } from "../rule-words.js";
 import type { Rule, RuleInput, RulesView } from "../types.js";
 import { Alert, Card, Loading, sayError, useAction, useLoad, type Say } from "../ui.js";
 import { RuleForm, ruleInputOf } from "./rule-form.js";
@@ -55,10 +56,15 @@ function CustomRule({
   return (
     <li className={`rule${rule.enabled ? "" : " rule-off"}`} aria-label={label}>
       <span className="rule-pos">{index + 1}</span>
-      <span className="rule-type">{rule.type}</span>
+      <span className="rule-type" title={rule.type}>
+        {ruleTypeWord(rule.type, t)} <span className="keyword">{rule.type}</span>
+      </span>
       <span className="rule-value">{rule.value}</span>
-      <span className={`badge ${rule.action === "DIRECT" ? "badge-info" : "badge-good"}`}>
-        {rule.action}
+      <span
+        className={`badge ${rule.action === "DIRECT" ? "badge-info" : "badge-good"}`}
+        title={rule.action}
+      >
+        {ruleActionWord(rule.action, t)}
       </span>
       {!rule.enabled ? <span className="badge">{t("rules.off")}</span> : null}
       <label className="check rule-toggle">
@@ -214,7 +220,8 @@ export function RulesScreen() {
             ) : (
               <li key={i} className="default-rule" aria-readonly="true">
                 <span className="badge">{t("rules.builtIn")}</span>{" "}
-                {defaults.length === 4 ? t(DEFAULT_KEYS[i]) : d.match} → <strong>{d.action}</strong>
+                {defaults.length === 4 ? t(DEFAULT_KEYS[i]) : d.match} →{" "}
+                <strong title={d.action}>{ruleActionWord(d.action, t)}</strong>
               </li>
             ),
           )}

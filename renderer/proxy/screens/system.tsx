@@ -87,9 +87,35 @@ function BackupCard() {
   const download = useAction();
   const restore = useAction();
   const input = useRef<HTMLInputElement>(null);
+  // A chosen backup waits here until the person confirms that it replaces everything.
+  const [pending, setPending] = useState<File | null>(null);
+  const [cancelled, setCancelled] = useState(false);
+  // One notice at a time: an earlier one would sit beside the answer to this action.
+  const forget = () => {
+    download.clear();
+    restore.clear();
+    setCancelled(false);
+    setPending(null);
+  };
+  const choose = (file: File) => {
+    forget();
+    setPending(file);
+    // Emptied at once, so the same file chosen again is offered again.
+    if (input.current) input.current.value = "";
+  };
+  const dismiss = () => {
+    setPending(null);
+    setCancelled(true);
+  };
+  const confirm = () => {
+    const file = pending;
+    setPending(null);
+    if (file) void upload(file);
+  };
 
-  const save = () =>
-    download.run(async () => {
+  const save = () => {
+    forget();
+    return download.run(async () => {
       const res = await request("GET", "/system/backup");
       const blob = await res.blob();
       const url = URL.createObjectURL(blob);
@@ -101,6 +127,7 @@ function BackupCard() {
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     }, t("sys.backupSaved"));
+  };
 
   const upload = (file: File) =>
     restore.run(async () => {
@@ -130,12 +157,25 @@ function BackupCard() {
             data-testid="restore-input"
             onChange={(e) => {
               const file = e.target.files?.[0];
-              if (file)
-                void upload(file).finally(() => input.current && (input.current.value = ""));
+              if (file) choose(file);
             }}
           />
         </label>
       </div>
+      {pending ? (
+        <div className="confirm-box" role="group" aria-label={t("sys.restoreAskLabel")}>
+          <p>{t("sys.restoreAsk", { file: pending.name })}</p>
+          <div className="button-row">
+            <button type="button" className="danger" onClick={confirm}>
+              {t("sys.restoreYes")}
+            </button>
+            <button type="button" onClick={dismiss}>
+              {t("common.cancel")}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <Alert kind="info" text={cancelled ? t("sys.restoreCancelled") : ""} />
       <Alert text={download.error} />
       <Alert kind="ok" text={download.done} />
       <Alert text={restore.error ? t("sys.restoreFailed", { error: restore.error }) : ""} />
