@@ -168,6 +168,17 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     await signIn(page, "#/connections");
     const card = page.locator(".conn-table .vrow").filter({ hasText: "cdn-1." });
     await expect(card).toBeVisible();
+    // Found by what a person sees, not by class: the destination and its Close button.
+    await expectOnScreen(
+      page.getByRole("button", {
+        name: "Details of the connection to cdn-1.images.example-content-delivery.net:443",
+      }),
+    );
+    await expectOnScreen(
+      page.getByRole("button", {
+        name: "Close the connection to cdn-1.images.example-content-delivery.net:443",
+      }),
+    );
     for (const cell of [".c-host", ".c-chain", ".c-rule", ".c-up", ".c-down", ".c-close"])
       await expectOnScreen(card.locator(cell));
     await expect(card.locator(".c-host")).toContainText("cdn-1.images");
