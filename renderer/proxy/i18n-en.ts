@@ -196,6 +196,7 @@ const base = {
   "rules.typeCidr": "Address range",
   "rules.actionDirect": "Direct",
   "rules.actionProxy": "Through the proxy",
+  "rules.keywordHint": "In the core's terms: {keyword}",
   "rules.valueMissing": "Enter a value.",
   "rules.valueLong": "The value is too long.",
   "rules.cidrBad": "Enter an address range such as 10.0.0.0/8.",

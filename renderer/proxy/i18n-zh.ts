@@ -189,6 +189,7 @@ const base: Record<Exclude<keyof typeof en, keyof typeof enScreens>, string> = {
   "rules.typeCidr": "地址段",
   "rules.actionDirect": "直连",
   "rules.actionProxy": "走代理",
+  "rules.keywordHint": "内核写法：{keyword}",
   "rules.valueMissing": "请输入内容。",
   "rules.valueLong": "内容过长。",
   "rules.cidrBad": "请输入地址段，例如 10.0.0.0/8。",

@@ -271,15 +271,17 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     const form = page.getByRole("form", { name: "Add rule" });
     const type = form.getByLabel("Type");
     await expect(type.locator("option")).toHaveText([
-      "Exact domain (DOMAIN)",
-      "Domain and subdomains (DOMAIN-SUFFIX)",
-      "Address range (IP-CIDR)",
+      "Exact domain",
+      "Domain and subdomains",
+      "Address range",
     ]);
     await expect(form.getByLabel("Route").locator("option")).toHaveText([
-      "Direct (DIRECT)",
-      "Through the proxy (PROXY)",
+      "Direct",
+      "Through the proxy",
     ]);
     await type.selectOption("DOMAIN-SUFFIX");
+    // The keyword stays in sight under the field, small.
+    await expect(form.getByText("In the core's terms: DOMAIN-SUFFIX")).toBeVisible();
     await form.getByLabel("Domain or address range").fill("words.example");
     await form.getByLabel("Route").selectOption("PROXY");
     await form.getByRole("button", { name: "Add rule" }).click();
@@ -300,7 +302,8 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     await expect(builtIn.locator("strong")).toHaveText("直连");
     await expect(
       page.getByRole("form", { name: "添加规则" }).locator("select").first().locator("option"),
-    ).toHaveText(["精确域名 (DOMAIN)", "域名及子域名 (DOMAIN-SUFFIX)", "地址段 (IP-CIDR)"]);
+    ).toHaveText(["精确域名", "域名及子域名", "地址段"]);
+    await expect(page.getByText("内核写法：DOMAIN-SUFFIX")).toBeVisible();
     await row.scrollIntoViewIfNeeded();
     await shot(page, "rules-words", "zh-CN");
     await context.close();

@@ -74,7 +74,7 @@ export function RuleForm({
 
   return (
     <form className="rule-form" onSubmit={submit} noValidate aria-label={submitLabel}>
-      <Field label={t("rules.type")}>
+      <Field label={t("rules.type")} hint={t("rules.keywordHint", { keyword: draft.type })}>
         {(p) => (
           <select
             {...p}
@@ -82,8 +82,8 @@ export function RuleForm({
             onChange={(e) => edit({ ...draft, type: e.target.value as RuleType })}
           >
             {(["DOMAIN", "DOMAIN-SUFFIX", "IP-CIDR"] as const).map((k) => (
-              <option key={k} value={k}>
-                {ruleTypeWord(k, t)} ({k})
+              <option key={k} value={k} title={k}>
+                {ruleTypeWord(k, t)}
               </option>
             ))}
           </select>
@@ -100,7 +100,7 @@ export function RuleForm({
           />
         )}
       </Field>
-      <Field label={t("rules.action")}>
+      <Field label={t("rules.action")} hint={t("rules.keywordHint", { keyword: draft.action })}>
         {(p) => (
           <select
             {...p}
@@ -108,8 +108,8 @@ export function RuleForm({
             onChange={(e) => edit({ ...draft, action: e.target.value as RuleAction })}
           >
             {(["DIRECT", "PROXY"] as const).map((k) => (
-              <option key={k} value={k}>
-                {ruleActionWord(k, t)} ({k})
+              <option key={k} value={k} title={k}>
+                {ruleActionWord(k, t)}
               </option>
             ))}
           </select>
