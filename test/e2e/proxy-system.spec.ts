@@ -241,6 +241,8 @@ test("the update check, a connectivity test, offline connections and a file that
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify({ hello: 1 })),
     });
+    // Restoring asks first.
+    await restore.getByRole("button", { name: "Restore", exact: true }).click();
     await expect(restore.getByRole("alert")).toHaveText(
       "Restore failed, nothing was changed: This file is not a Gatehouse backup.",
     );
@@ -275,6 +277,7 @@ test("the update check, a connectivity test, offline connections and a file that
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify({ hello: 1 })),
     });
+    await zhRestore.getByRole("button", { name: "恢复", exact: true }).click();
     await expect(zhRestore.getByRole("alert")).toHaveText(
       "恢复失败，未做任何更改：该文件不是 Gatehouse 备份。",
     );
