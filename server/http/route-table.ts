@@ -62,9 +62,9 @@ export class RouteTable<A extends string> {
 }
 
 /**
- * The routes an Express app really answers, read from its router stack (mount prefixes given
- * by the caller through `mounts`, since Express does not keep them as text). A test compares
- * this with a table so that a route registered around the table cannot go unnoticed.
+ * How many method-and-path routes an Express router really answers, counted through its
+ * mounted sub-routers. A test compares this with a table's length so that a route registered
+ * around the table cannot go unnoticed.
  */
 export function countRoutes(router: unknown): number {
   const stack = (router as { stack?: unknown[] }).stack ?? [];
