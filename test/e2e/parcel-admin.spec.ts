@@ -510,6 +510,12 @@ test.describe("parcel admin console", () => {
     context,
   }) => {
     await signIn(page, "stats");
+    // The overview's own calls must have answered first: one still in flight when the
+    // cookie goes would end the session before the click, and the link would be gone.
+    await expect(page.getByTestId("stats-total")).toBeVisible();
+    await expect(
+      page.getByTestId("problems-empty").or(page.getByTestId("problem").first()),
+    ).toBeVisible();
     await context.clearCookies();
     await page.getByRole("link", { name: "Parcels", exact: true }).click();
     await expect(page.getByText(/Your session has ended/)).toBeVisible();
