@@ -277,6 +277,12 @@ test("audit: filters apply as they change, a quick range is lit only while in fo
   await expect(row.locator("[data-action]")).toHaveAttribute("title", "Code pickup.deny");
   await expect(row).toContainText("Reason: wrong password");
   await expect(row).toContainText(/Anonymous · 127\.0\.0\.1/);
+  // The parcel is named by its file; its id is only in the cell's tooltip.
+  const target = row.locator("td").nth(3);
+  await expect(target).toContainText("Parcel: contract.pdf");
+  const targetId = (await target.locator("[title]").first().getAttribute("title")) ?? "";
+  expect(targetId).toMatch(/^parcel:./);
+  await expect(target).not.toContainText(targetId.slice("parcel:".length));
 
   // Quick ranges: lit while in force, unlit once From or Until is changed by hand.
   const lastHour = page.getByRole("button", { name: "Last hour" });
@@ -310,6 +316,7 @@ test("audit: filters apply as they change, a quick range is lit only while in fo
   await chinese(page);
   await page.getByLabel("操作").selectOption({ label: "取件被拒绝" });
   await expect(page.getByTestId("audit-row").first()).toContainText("原因：密码错误");
+  await expect(page.getByTestId("audit-row").first()).toContainText("包裹：contract.pdf");
   await page.getByLabel("操作").selectOption("");
   await expect(page.getByTestId("audit-row").first()).toBeVisible();
   const table = page.getByRole("table", { name: "审计日志" });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
@@ -35,6 +36,7 @@ describe("GET /admin/audit", () => {
       target: "system",
       time: now + 24,
       detail: {},
+      target_name: null,
     });
     const ids = r.json.items.map((i: { id: number }) => i.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -44,6 +46,48 @@ describe("GET /admin/audit", () => {
       "admin.login",
       "system.start",
     ]);
+  });
+
+  it("names files and parcels by their files, even after a file was deleted", async () => {
+    await start();
+    const up = await createUpload(h, { "report.pdf": 3, "photo.jpg": 4, "notes.txt": 5 });
+    const published = await uploadAndPublish(h, up);
+    expect(published.status).toBe(200);
+    const recipient = new CookieJar();
+    const resolved = await h.request("POST", "/pickup/resolve", {
+      jar: recipient,
+      body: { code: published.json.code },
+    });
+    expect(resolved.status).toBe(200);
+    const [report, photo] = up.files;
+    const got = await h.request("GET", `/pickup/files/${report.id}/download`, { jar: recipient });
+    expect(got.status).toBe(200);
+    const del = await h.request("POST", `/admin/files/${photo.id}/delete`);
+    expect(del.status).toBe(200);
+    addAudit("test.row", "anonymous@local", "parcel:long-gone", h.service.ctx.now());
+    addAudit("test.row", "anonymous@local", "file:long-gone", h.service.ctx.now());
+
+    const r = await h.request("GET", "/admin/audit?page_size=100");
+    expect(r.status).toBe(200);
+    type Item = { action: string; target: string; target_name: unknown; detail: object };
+    const items = r.json.items as Item[];
+    const by = (action: string, target: string) =>
+      items.find((i) => i.action === action && i.target === target);
+    // The parcel now holds two files; its name follows what it holds.
+    expect(by("parcel.publish", `parcel:${up.id}`)?.target_name).toEqual({
+      files: ["report.pdf", "notes.txt"],
+      total: 2,
+    });
+    expect(by("download.complete", `file:${report.id}`)?.target_name).toEqual({
+      files: ["report.pdf"],
+      total: 1,
+    });
+    // The deleted file's row is gone: the record kept its name.
+    const deleted = by("admin.file_delete", `file:${photo.id}`);
+    expect(deleted?.target_name).toEqual({ files: ["photo.jpg"], total: 1 });
+    expect(deleted?.detail).toMatchObject({ name: "photo.jpg", parcel: up.id });
+    expect(by("test.row", "parcel:long-gone")?.target_name).toBeNull();
+    expect(by("test.row", "file:long-gone")?.target_name).toBeNull();
   });
 
   it("filters by exact action, literal source and target fragments and inclusive times", async () => {

@@ -56,9 +56,10 @@ describe("audit records in words", () => {
     expect(detailText({ reason: "review" }, en, "en")).toBe(
       "Reason: Locked (too many wrong passwords)",
     );
-    expect(detailText({ parcel: "p1", reason: "too-short", bytes: 2048 }, en, "en")).toBe(
-      `Parcel: p1 · Reason: less data than declared · Size: ${formatBytes(2048)}`,
-    );
+    // The file's name and its parcel's id are said by the target column, not here.
+    expect(
+      detailText({ name: "a.pdf", parcel: "p1", reason: "too-short", bytes: 2048 }, en, "en"),
+    ).toBe(`Reason: less data than declared · Size: ${formatBytes(2048)}`);
     expect(detailText({ changed: { max_days: 5, uploads_enabled: false } }, en, "en")).toBe(
       "Changed: Longest term (days) = 5, Accept new uploads = No",
     );
@@ -74,15 +75,25 @@ describe("audit records in words", () => {
     expect(detailText({ something_new: "x" }, en, "en")).toBe("something_new: x");
   });
 
-  it("names the source and the target, keeping ids, names and addresses", () => {
+  it("names the source, and the target by its files, never by an id", () => {
     expect(sourceText("admin:root@192.168.1.20", en)).toBe("Administrator root · 192.168.1.20");
     expect(sourceText("visitor:ab12cd34@10.0.0.2", zh)).toBe("浏览器 ab12cd34 · 10.0.0.2");
     expect(sourceText("token@127.0.0.1", en)).toBe("Script (token) · 127.0.0.1");
     expect(sourceText("anonymous@local", zh)).toBe("匿名 · 服务自身");
-    expect(targetText("parcel:AbC123", en)).toBe("Parcel AbC123");
-    expect(targetText("file:F9", zh)).toBe("文件 F9");
-    expect(targetText("system", zh)).toBe("服务");
-    expect(targetText("policy", en)).toBe("Policy");
+    const files = (names: string[], total: number) => ({ files: names, total });
+    expect(
+      targetText({ target: "parcel:AbC123", target_name: files(["a.pdf", "b.png"], 5) }, en),
+    ).toBe("Parcel: a.pdf, b.png +3 more");
+    expect(targetText({ target: "parcel:AbC123", target_name: files(["a.pdf"], 1) }, zh)).toBe(
+      "包裹：a.pdf",
+    );
+    expect(targetText({ target: "file:F9", target_name: files(["报告.pdf"], 1) }, zh)).toBe(
+      "文件 报告.pdf",
+    );
+    expect(targetText({ target: "file:F9", target_name: null }, en)).toBe("A file no longer kept");
+    expect(targetText({ target: "parcel:AbC123", target_name: null }, zh)).toBe("已不保留的包裹");
+    expect(targetText({ target: "system", target_name: null }, zh)).toBe("服务");
+    expect(targetText({ target: "policy", target_name: null }, en)).toBe("Policy");
   });
 });
 

@@ -1,6 +1,7 @@
 import { formatBytes } from "../../shared/format.js";
 import type { Lang } from "../../shared/lang.js";
 import type { AdminKey, AT } from "./i18n.js";
+import type { AuditRecord } from "./types.js";
 import { en } from "./i18n-en.js";
 import { formatTime } from "./format.js";
 
@@ -88,8 +89,12 @@ export function detailPart(
   return { label, value: plainValue(key, value, t, lang) };
 }
 
+/** Members the target column already says (the file's name, its parcel). */
+const SAID_BY_TARGET = new Set(["name", "parcel"]);
+
 export function detailText(detail: Record<string, unknown>, t: AT, lang: Lang): string {
   return Object.entries(detail)
+    .filter(([k]) => !SAID_BY_TARGET.has(k))
     .map(([k, v]) => {
       const part = detailPart(k, v, t, lang);
       return t("audit.detailPair", { label: part.label, value: part.value });
@@ -116,13 +121,27 @@ export function sourceText(source: string, t: AT): string {
   return `${who} · ${where}`;
 }
 
-/** `parcel:<id>` as "Parcel <id>", `policy` as "Policy", and so on. */
-export function targetText(target: string, t: AT): string {
+/**
+ * A target as people know it: `file:<id>` by the file's name, `parcel:<id>` by its first
+ * file names, `policy` as "Policy". Ids are never the words: a file or parcel that is gone
+ * and left no name is said to be gone (the id stays in the cell's tooltip).
+ */
+export function targetText(record: Pick<AuditRecord, "target" | "target_name">, t: AT): string {
+  const { target } = record;
   const colon = target.indexOf(":");
   if (colon < 0) return known(`target.${target}`, target, t);
   const kind = target.slice(0, colon);
-  const id = target.slice(colon + 1);
-  if (kind === "parcel") return t("target.parcel", { id });
-  if (kind === "file") return t("target.file", { id });
+  const name = record.target_name;
+  if (kind === "file") {
+    return name ? t("target.file", { name: name.files[0] ?? "" }) : t("target.fileGone");
+  }
+  if (kind === "parcel") {
+    if (!name) return t("target.parcelGone");
+    const rest = name.total - name.files.length;
+    const shown = name.files.join(", ");
+    return t("target.parcel", {
+      names: rest > 0 ? `${shown} ${t("parcels.moreFiles", { n: rest })}` : shown,
+    });
+  }
   return target;
 }

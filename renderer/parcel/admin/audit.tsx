@@ -115,7 +115,7 @@ export function AuditTab() {
                   </td>
                   <td data-label={t("audit.target")}>
                     <span className="adm-break" title={r.target}>
-                      <Breakable text={targetText(r.target, t)} />
+                      <Breakable text={targetText(r, t)} />
                     </span>
                     {r.target.startsWith("parcel:") ? (
                       <button

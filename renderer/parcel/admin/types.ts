@@ -59,4 +59,6 @@ export interface AuditRecord {
   target: string;
   time: number;
   detail: Record<string, unknown>;
+  /** The file's or parcel's names, when the service still knows them. */
+  target_name: { files: string[]; total: number } | null;
 }

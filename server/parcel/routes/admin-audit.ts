@@ -3,6 +3,7 @@ import { HttpError } from "../../http/errors.js";
 import { parseIntQuery, parsePageQuery } from "../../http/pagination.js";
 import type { ParcelContext } from "../context.js";
 import { listAudit } from "../repos/admin-audit.js";
+import { nameAuditTargets } from "../repos/audit-names.js";
 import { queryString } from "./admin-query.js";
 
 /** `<scope>.<verb>`: lower-case letters, digits, `_`, one dot. */
@@ -34,7 +35,11 @@ export function adminAuditRouter(ctx: ParcelContext): Router {
       from,
       to,
     };
-    res.json(ctx.db.transaction(() => listAudit(ctx.db, filter, page))());
+    const result = ctx.db.transaction(() => {
+      const list = listAudit(ctx.db, filter, page);
+      return { ...list, items: nameAuditTargets(ctx.db, list.items) };
+    })();
+    res.json(result);
   });
   return router;
 }

@@ -4,6 +4,7 @@ import { parsePageQuery } from "../../http/pagination.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { shareFields } from "../domain/share.js";
 import { deleteFile, deleteParcel, listParcels, reissueParcel } from "../repos/admin-parcels.js";
+import { fileNameOf } from "../repos/audit-names.js";
 import { adminParcelView, PARCEL_STATES, type ParcelState } from "../repos/parcels.js";
 import { readStats } from "../repos/stats.js";
 import { queryString } from "./admin-query.js";
@@ -44,8 +45,11 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
   });
 
   router.post("/files/:id/delete", (req, res) => {
+    // The row goes with the file: its name is kept in the record for the audit view.
+    const name = fileNameOf(ctx.db, req.params.id);
     const view = deleteFile(ctx, req.params.id);
     ctx.audit(req, admin(res), "admin.file_delete", `file:${req.params.id}`, {
+      name,
       parcel: view.id,
       state: view.state,
     });

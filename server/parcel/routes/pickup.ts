@@ -56,7 +56,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
       parcel,
       grant,
       target: `file:${file.id}`,
-      detail: { parcel: parcel.id },
+      detail: { parcel: parcel.id, name: file.name },
       blobs: [sha],
       length: file.size,
       filename: file.name,

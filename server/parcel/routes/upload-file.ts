@@ -61,6 +61,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
   const fail = (req: Request, actor: Actor, file: FileRow, reason: string, bytes: number) => {
     failFile.run(file.id);
     ctx.audit(req, actor, "upload.fail", `file:${file.id}`, {
+      name: file.name,
       parcel: file.parcel_id,
       reason,
       bytes,
