@@ -77,6 +77,11 @@ async function main(): Promise<void> {
   if (started.proxy) {
     console.log(`proxy service listening on ${started.proxy.url}`);
     if (started.proxy.setupToken) console.log(`proxy setup token: ${started.proxy.setupToken}`);
+    if (started.proxy.generatedPassword) {
+      console.log(
+        `proxy console password: ${started.proxy.generatedPassword} (shown once; every session was signed out; change it on the console's System page)`,
+      );
+    }
   }
 }
 

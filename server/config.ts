@@ -27,6 +27,8 @@ export interface GatehouseConfig {
   adminPassword: string | undefined;
   /** Give the parcel administrator a new generated password (printed once) at this start. */
   resetAdminPassword: boolean;
+  /** Give the proxy console a new generated password (printed once) at this start. */
+  resetProxyPassword: boolean;
   /** Least severe level written to the JSON log on stderr. */
   logLevel: LogLevel;
 }
@@ -125,6 +127,7 @@ export const USAGE = `Usage: npm run serve -- [options]
                             (GATEHOUSE_CORE_CONTROLLER_PORT; default 9090)
   --parcel-only, --proxy-only
   --reset-admin-password    give the parcel administrator a new password, printed once
+  --reset-proxy-password    give the proxy console a new password, printed once
   --log-level LEVEL         ${LOG_LEVELS.join(", ")} (GATEHOUSE_LOG_LEVEL; default ${DEFAULT_LOG_LEVEL});
                             JSON lines on stderr, one per request with its X-Request-Id
 Environment: GATEHOUSE_ADMIN_USER, GATEHOUSE_ADMIN_PASSWORD set the parcel administrator.`;
@@ -157,6 +160,7 @@ export function parseConfig(
         "parcel-only": { type: "boolean" },
         "proxy-only": { type: "boolean" },
         "reset-admin-password": { type: "boolean" },
+        "reset-proxy-password": { type: "boolean" },
         "log-level": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -243,6 +247,7 @@ export function parseConfig(
     coreControllerPort,
     parcel: !values["proxy-only"],
     resetAdminPassword: Boolean(values["reset-admin-password"]),
+    resetProxyPassword: Boolean(values["reset-proxy-password"]),
     proxy: !values["parcel-only"],
     adminUser: env.GATEHOUSE_ADMIN_USER || "admin",
     adminPassword: env.GATEHOUSE_ADMIN_PASSWORD || undefined,

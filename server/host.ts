@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { APP_ROOT, deriveEntries, type GatehouseConfig } from "./config.js";
 import { loadOrCreateCertificate } from "./tls.js";
 import { createParcelService, type ParcelService } from "./parcel/service.js";
+import { resetConsolePassword } from "./proxy/auth/reset-password.js";
 import type { ProxyService } from "./proxy/service.js";
 
 export interface RunningGatehouse {
@@ -18,7 +19,12 @@ export interface RunningGatehouse {
     adminUser: string;
     generatedAdminPassword: string | null;
   } | null;
-  proxy: { url: string; setupToken: string | null } | null;
+  proxy: {
+    url: string;
+    setupToken: string | null;
+    /** The console's new password after `--reset-proxy-password` (shown once), else null. */
+    generatedPassword: string | null;
+  } | null;
   stop(): Promise<void>;
 }
 
@@ -143,11 +149,20 @@ export async function startGatehouse(
         logger: logger.child({ service: "proxy" }),
       });
       proxyService.setOwnPort(port);
+      // Before the console answers anyone, so no request sees the old password.
+      const generatedPassword = config.resetProxyPassword
+        ? await resetConsolePassword(
+            proxyService.ctx.db,
+            proxyService.ctx.clock,
+            proxyService.ctx.log,
+          )
+        : null;
       app = proxyService.app;
       await proxyService.start();
       proxyInfo = {
         url: urlFor("http", config.host, port, []),
         setupToken: proxyService.setupToken,
+        generatedPassword,
       };
     }
   } catch (err) {

@@ -35,6 +35,8 @@ export class Accounts {
       setCsrf: db.prepare("UPDATE sessions SET csrf = ? WHERE id_hash = ?"),
       deleteSession: db.prepare("DELETE FROM sessions WHERE id_hash = ?"),
       deleteOthers: db.prepare("DELETE FROM sessions WHERE id_hash != ?"),
+      deleteAll: db.prepare("DELETE FROM sessions"),
+      clearAllFailures: db.prepare("DELETE FROM login_failures"),
       deleteExpired: db.prepare("DELETE FROM sessions WHERE expires_at <= ?"),
       failures: db.prepare(
         "SELECT at FROM login_failures WHERE ip = ? AND at > ? ORDER BY at DESC LIMIT ?",
@@ -65,6 +67,18 @@ export class Accounts {
 
   setPassword(hash: string): void {
     this.stmts.setPassword.run(hash);
+  }
+
+  /**
+   * A password reset by the machine's operator: the new password, no session signed in with
+   * the old one, and no sign-in lockout left from guessing it.
+   */
+  resetPassword(hash: string): void {
+    this.db.transaction(() => {
+      this.stmts.setPassword.run(hash);
+      this.stmts.deleteAll.run();
+      this.stmts.clearAllFailures.run();
+    })();
   }
 
   /** Opens a session; answers the cookie value (only its hash is stored) and CSRF token. */
