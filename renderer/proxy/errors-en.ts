@@ -1,6 +1,9 @@
 import type { ProxyErrorCode } from "../../server/http/error-codes.js";
 import type { ErrorTable } from "../shared/error-table.js";
 import { formatBytes } from "../shared/format.js";
+import { fill } from "../shared/lang.js";
+import { en } from "./i18n-en.js";
+import { ruleInWords } from "./rule-words.js";
 
 const seconds = (n: string | number) => `${n} second${Number(n) === 1 ? "" : "s"}`;
 
@@ -74,7 +77,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "rule.unknown": () => "This rule no longer exists.",
   "rule.order": () => "The new order must list every rule exactly once; reload and try again.",
   "rule.duplicate": (p) =>
-    `${p.type} ${p.value} is already rule ${p.position} in the list (${p.action}); change that one instead.`,
+    `Rule ${p.position} in the list is already ${ruleInWords(p, (k, v) => fill(en[k], v))}; change that one instead.`,
   "node.unknown": (p) => `The node ${p.node} is not known.`,
   "node.unavailable": () => "That node is gone, or its subscription is switched off.",
   "node.select_refused": (p) => `The selection was saved, but the core refused it: ${p.detail}`,
@@ -84,6 +87,8 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "settings.mixed_port_controller": (p) =>
     `The proxy port cannot be ${p.port}: the core's controller uses it.`,
   "settings.mixed_port_own": (p) => `The proxy port cannot be ${p.port}: this console uses it.`,
+  "settings.port_in_use": (p) =>
+    `Port ${p.port} is used by another program; choose another port, or stop that program.`,
   "settings.lan_ip_format": () => "The LAN address must be an IPv4 address.",
   "settings.gateway_format": () => "The gateway must be an IP address.",
   "settings.lan_cidr_format": () => "The LAN network must be written like 192.168.1.0/24.",

@@ -1,9 +1,11 @@
 import type { ProxyErrorCode } from "../../server/http/error-codes.js";
 import type { ErrorTable } from "../shared/error-table.js";
 import { formatBytes } from "../shared/format.js";
+import { fill } from "../shared/lang.js";
+import { zh } from "./i18n-zh.js";
+import { ruleInWords } from "./rule-words.js";
 
 const KINDS: Record<string, string> = { subscription: "订阅", rule: "规则" };
-const ACTIONS: Record<string, string> = { DIRECT: "直连", PROXY: "代理" };
 
 /** The proxy service's errors in Simplified Chinese, by code. */
 export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
@@ -62,7 +64,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "rule.unknown": () => "此规则已不存在。",
   "rule.order": () => "新的顺序必须恰好包含每条规则一次；请刷新后重试。",
   "rule.duplicate": (p) =>
-    `${p.type} ${p.value} 已是列表中的第 ${p.position} 条规则（${ACTIONS[p.action] ?? p.action}），请修改那一条。`,
+    `列表中的第 ${p.position} 条规则已是 ${ruleInWords(p, (k, v) => fill(zh[k], v))}，请修改那一条。`,
   "node.unknown": (p) => `无法识别节点 ${p.node}。`,
   "node.unavailable": () => "该节点已不存在，或它所在的订阅已停用。",
   "node.select_refused": (p) => `选择已保存，但内核拒绝了它：${p.detail}`,
@@ -71,6 +73,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
     `代理端口不能是 ${p.port}；8080 和 9090 留给 Gatehouse 和内核使用。`,
   "settings.mixed_port_controller": (p) => `代理端口不能是 ${p.port}：内核的控制端口正在使用它。`,
   "settings.mixed_port_own": (p) => `代理端口不能是 ${p.port}：本控制台正在使用它。`,
+  "settings.port_in_use": (p) => `端口 ${p.port} 已被其他程序占用；请换一个端口，或停止该程序。`,
   "settings.lan_ip_format": () => "局域网地址必须是 IPv4 地址。",
   "settings.gateway_format": () => "网关必须是 IP 地址。",
   "settings.lan_cidr_format": () => "局域网网段的写法应类似 192.168.1.0/24。",

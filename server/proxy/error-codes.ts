@@ -63,6 +63,7 @@ export const PROXY_ERRORS = {
   "settings.mixed_port_reserved": ["port"],
   "settings.mixed_port_controller": ["port"],
   "settings.mixed_port_own": ["port"],
+  "settings.port_in_use": ["port", "field?", "address?"],
   "settings.lan_ip_format": [],
   "settings.gateway_format": [],
   "settings.lan_cidr_format": [],

@@ -184,7 +184,9 @@ test.describe("proxy console where people look", () => {
     await addForm.getByLabel("Type").selectOption("DOMAIN-SUFFIX");
     await addForm.getByLabel("Domain or address range").fill("Example.COM");
     await addForm.getByRole("button", { name: "Add rule" }).click();
-    await expect(page.getByText("Rule added: DOMAIN-SUFFIX example.com.")).toBeVisible();
+    await expect(
+      page.getByText("Rule added: example.com and its subdomains → direct."),
+    ).toBeVisible();
     const row = page.getByRole("listitem", { name: "DOMAIN-SUFFIX example.com" });
     await expect(row).toBeVisible();
 
@@ -193,7 +195,7 @@ test.describe("proxy console where people look", () => {
     await addForm.getByRole("button", { name: "Add rule" }).click();
     await expect(
       addForm.getByText(
-        "DOMAIN-SUFFIX example.com is already rule 1 in the list (DIRECT); change that one instead.",
+        "Rule 1 in the list is already example.com and its subdomains → direct; change that one instead.",
       ),
     ).toBeVisible();
     expect((await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom).toHaveLength(1);
@@ -204,7 +206,9 @@ test.describe("proxy console where people look", () => {
     await edit.getByLabel("Domain or address range").fill("example.org");
     await edit.getByLabel("Route").selectOption("PROXY");
     await edit.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText("Rule saved: DOMAIN-SUFFIX example.org.")).toBeVisible();
+    await expect(
+      page.getByText("Rule saved: example.org and its subdomains → through the proxy."),
+    ).toBeVisible();
     let custom = (await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
     expect(custom).toEqual([
       {
@@ -225,7 +229,9 @@ test.describe("proxy console where people look", () => {
     await expect(toggle).toBeChecked();
     await toggle.uncheck();
     await expect(
-      page.getByText("The rule DOMAIN-SUFFIX example.org is off; it is kept in the list."),
+      page.getByText(
+        "Rule off (kept in the list): example.org and its subdomains → through the proxy.",
+      ),
     ).toBeVisible();
     await expect(edited.getByText("off", { exact: true })).toBeVisible();
     custom = (await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
@@ -234,7 +240,9 @@ test.describe("proxy console where people look", () => {
     ]);
     await shoot(page, "rules");
     await toggle.check();
-    await expect(page.getByText("The rule DOMAIN-SUFFIX example.org is on again.")).toBeVisible();
+    await expect(
+      page.getByText("Rule on again: example.org and its subdomains → through the proxy."),
+    ).toBeVisible();
     custom = (await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
     expect(custom[0].enabled).toBe(true);
     expect(puts).toHaveLength(3);

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { api } from "../api.js";
 import { useT, type Translate } from "../i18n.js";
-import { ruleActionWord, ruleTypeWord } from "../rule-words.js";
+import { ruleActionWord, ruleInWords, ruleTypeWord } from "../rule-words.js";
 import type { Rule, RuleInput, RulesView } from "../types.js";
 import { Alert, Card, Loading, sayError, useAction, useLoad, type Say } from "../ui.js";
 import { RuleForm, ruleInputOf } from "./rule-form.js";
@@ -37,7 +37,7 @@ function CustomRule({
     try {
       await api("PUT", `/rules/${rule.id}`, ruleInputOf(input));
       setEditing(false);
-      await onChanged((tr) => tr("rules.saved", { rule: `${input.type} ${input.value}` }));
+      await onChanged((tr) => tr("rules.saved", { rule: ruleInWords(input, tr) }));
       return null;
     } catch (err) {
       return sayError(err);
@@ -49,7 +49,9 @@ function CustomRule({
     setSwitching(enabled);
     await action.run(async () => {
       await api("PUT", `/rules/${rule.id}`, ruleInputOf({ ...rule, enabled }));
-      await onChanged((tr) => tr(enabled ? "rules.turnedOn" : "rules.turnedOff", { rule: label }));
+      await onChanged((tr) =>
+        tr(enabled ? "rules.turnedOn" : "rules.turnedOff", { rule: ruleInWords(rule, tr) }),
+      );
     });
     setSwitching(null);
   };
@@ -108,7 +110,7 @@ function CustomRule({
             void action.run(
               async () => (
                 await api("DELETE", `/rules/${rule.id}`),
-                await onChanged((tr) => tr("rules.deleted", { rule: label }))
+                await onChanged((tr) => tr("rules.deleted", { rule: ruleInWords(rule, tr) }))
               ),
             )
           }
@@ -171,7 +173,7 @@ export function RulesScreen() {
       // The service stores the value normalised (lower case, network address); say that one.
       const stored = (await api<RulesView>("GET", "/rules")).custom.find((r) => r.id === id);
       const rule = stored ?? input;
-      setAdded(() => (tr: Translate) => tr("rules.added", { rule: `${rule.type} ${rule.value}` }));
+      setAdded(() => (tr: Translate) => tr("rules.added", { rule: ruleInWords(rule, tr) }));
       return null;
     } catch (err) {
       return sayError(err);

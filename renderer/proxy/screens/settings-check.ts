@@ -1,3 +1,4 @@
+import { ApiError } from "../api.js";
 import type { Translate } from "../i18n.js";
 import type { Settings } from "../types.js";
 
@@ -52,6 +53,35 @@ export function settingsProblems(d: SettingsDraft, t: Translate): Problems {
     if (!out.dnsPort && str("dnsPort") !== "53") out.dnsPort = t("set.tunDns");
   }
   return out;
+}
+
+/** Refusals about one field, said beside it (the port ones name the port). */
+const FIELD_OF_CODE: Record<string, keyof Settings> = {
+  "settings.mixed_port_dns": "mixedPort",
+  "settings.mixed_port_reserved": "mixedPort",
+  "settings.mixed_port_controller": "mixedPort",
+  "settings.mixed_port_own": "mixedPort",
+  "settings.tun_dns_port": "dnsPort",
+  "settings.lan_ip_format": "lanIP",
+  "settings.lan_ip_loopback": "lanIP",
+  "settings.lan_ip_outside": "lanIP",
+  "settings.lan_cidr_format": "lanCIDR",
+  "settings.lan_cidr_everything": "lanCIDR",
+  "settings.gateway_format": "gateway",
+  "settings.interface_missing": "interface",
+};
+
+/**
+ * The field a refusal of the service is about, or null. A port another program holds names
+ * its field (the HTTP/SOCKS or the DNS port) in the answer.
+ */
+export function refusedField(err: unknown): keyof Settings | null {
+  if (!(err instanceof ApiError)) return null;
+  if (err.code === "settings.port_in_use") {
+    const field = err.params.field;
+    return field === "mixedPort" || field === "dnsPort" ? field : null;
+  }
+  return FIELD_OF_CODE[err.code] ?? null;
 }
 
 export function toDraft(s: Settings): SettingsDraft {

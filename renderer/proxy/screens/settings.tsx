@@ -3,10 +3,11 @@ import { api } from "../api.js";
 import { useT } from "../i18n.js";
 import { nodeName } from "./dashboard.js";
 import type { NetworkInfo, NodeView, Settings } from "../types.js";
-import { Alert, Card, Field, Loading, useAction, useLoad } from "../ui.js";
+import { Alert, Card, Field, Loading, sayError, useAction, useLoad, type Say } from "../ui.js";
 import { GatewaySteps } from "./gateway-steps.js";
 import {
   fromDraft,
+  refusedField,
   settingsProblems,
   splitAddress,
   toDraft,
@@ -46,6 +47,9 @@ export function SettingsScreen() {
   const nodes = useLoad(() => api<NodeView[]>("GET", "/nodes"));
   const [draft, setDraft] = useState<SettingsDraft | null>(null);
   const [tried, setTried] = useState(false);
+  // The service's refusal of one field (a port another program holds), said beside it until
+  // that field changes.
+  const [refused, setRefused] = useState<{ field: keyof Settings; say: Say } | null>(null);
   const save = useAction();
 
   useEffect(() => {
@@ -60,7 +64,11 @@ export function SettingsScreen() {
     );
   }
   const problems = tried ? settingsProblems(draft, t) : {};
-  const set = (k: keyof Settings, v: string | boolean) => setDraft({ ...draft, [k]: v });
+  if (refused && !problems[refused.field]) problems[refused.field] = refused.say(t);
+  const set = (k: keyof Settings, v: string | boolean) => {
+    if (refused?.field === k) setRefused(null);
+    setDraft({ ...draft, [k]: v });
+  };
   const text = (k: keyof Settings, label: string, hint?: string, type = "text") => (
     <Field label={label} error={problems[k]} hint={hint}>
       {(p) => (
@@ -79,6 +87,7 @@ export function SettingsScreen() {
   const pickInterface = (name: string) => {
     const iface = network.data?.interfaces.find((i) => i.name === name);
     const first = iface?.addresses.map(splitAddress).find((a) => a !== null);
+    if (refused && ["interface", "lanIP", "lanCIDR"].includes(refused.field)) setRefused(null);
     // Offer the interface's own address and network; the operator can still edit them.
     setDraft({
       ...draft,
@@ -92,8 +101,16 @@ export function SettingsScreen() {
     e.preventDefault();
     setTried(true);
     if (Object.keys(settingsProblems(draft, t)).length > 0) return;
+    setRefused(null);
     await save.run(async () => {
-      const saved = await api<Settings>("PUT", "/settings", fromDraft(draft));
+      let saved: Settings;
+      try {
+        saved = await api<Settings>("PUT", "/settings", fromDraft(draft));
+      } catch (err) {
+        const field = refusedField(err);
+        if (field) setRefused({ field, say: sayError(err) });
+        throw err;
+      }
       setDraft(toDraft(saved));
       setTried(false);
       await loaded.reload();
@@ -201,14 +218,17 @@ export function SettingsScreen() {
           type="button"
           onClick={() =>
             loaded.data
-              ? (setDraft(toDraft(loaded.data)), setTried(false), save.clear())
+              ? (setDraft(toDraft(loaded.data)), setTried(false), setRefused(null), save.clear())
               : undefined
           }
         >
           {t("set.revert")}
         </button>
-        {tried && Object.keys(problems).length > 0 ? <Alert text={t("set.fixFields")} /> : null}
-        <Alert text={save.error} />
+        {(tried && Object.keys(problems).length > 0) || refused ? (
+          <Alert text={t("set.fixFields")} />
+        ) : null}
+        {/* A refusal shown beside its field is not repeated here. */}
+        <Alert text={refused ? "" : save.error} />
         <Alert kind="ok" text={save.done} />
       </div>
     </form>

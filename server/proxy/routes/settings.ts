@@ -1,5 +1,6 @@
 import { type Router } from "express";
 import { jsonObject } from "../../http/validate.js";
+import { firstTakenPort, listenPortInUse } from "../core/listen-ports.js";
 import { validateSettings } from "../store/schemas.js";
 import type { ServiceDeps } from "./deps.js";
 
@@ -14,6 +15,10 @@ export function settingsRouter(deps: ServiceDeps): Router {
 
   router.put("/settings", async (req, res) => {
     const settings = validateSettings(jsonObject(req.body), deps.machine());
+    // A port another program holds would be saved and "applied" while the core cannot listen
+    // there (it logs the failure and carries on): refuse it here, naming the port.
+    const taken = await firstTakenPort(settings, store.getSettings());
+    if (taken) throw listenPortInUse(taken);
     await changes.change(() => store.saveSettings(settings));
     res.json(store.getSettings());
   });

@@ -1,0 +1,183 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import net from "node:net";
+import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { SHOTS_DIR } from "./support/proxy-shots.js";
+
+/**
+ * Two leftovers of the first hour: a proxy port another program holds is refused beside its
+ * field (it was saved, and the core could not listen there), and the notices that quote a
+ * rule say it in words, in the reader's language, not in the core's keywords.
+ */
+
+let svc: ProxyConsole;
+const holders: net.Server[] = [];
+
+test.beforeAll(async () => {
+  svc = await startProxyConsole();
+  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+});
+test.afterAll(async () => {
+  for (const s of holders.splice(0)) await new Promise((r) => s.close(r));
+  await svc?.close();
+});
+test.describe.configure({ mode: "serial" });
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const KEYWORD = /DOMAIN|IP-CIDR|DIRECT|PROXY/;
+
+/** Another program listening on a free port of 127.0.0.1; answers the port. */
+async function holdPort(): Promise<number> {
+  const s = net.createServer((sock) => sock.destroy());
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  holders.push(s);
+  return (s.address() as net.AddressInfo).port;
+}
+
+async function signIn(page: Page, hash: string): Promise<void> {
+  await page.goto(`${svc.url}/${hash}`);
+  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
+  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
+  await expect(page.locator("nav#console-nav")).toBeAttached();
+}
+
+/** Switches the language as a person would: the picker in the bar, or in the phone menu. */
+async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
+  const menu = page.locator(".menu-button");
+  const phone = (await menu.count()) > 0;
+  if (phone) await menu.click();
+  await page.locator("#lang-pick").selectOption(lang);
+  if (phone) await page.keyboard.press("Escape");
+  await expect(page.locator("html")).toHaveAttribute("lang", lang);
+}
+
+/** Light and dark of what `target` shows, scrolled into view, in the language set now. */
+async function shoot(page: Page, name: string, target: Locator): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const lang = await page.locator("html").getAttribute("lang");
+  const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
+  await target.scrollIntoViewIfNeeded();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+    await page.screenshot({ path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+async function storedMixedPort(page: Page): Promise<number> {
+  const r = await page.request.get(`${svc.url}/api/v1/settings`);
+  return ((await r.json()) as { mixedPort: number }).mixedPort;
+}
+
+for (const viewport of [DESKTOP, PHONE]) {
+  test(`settings at ${viewport.width} px: a port another program holds is refused beside its field, in both languages`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    const port = await holdPort();
+    await signIn(page, "#/settings");
+    const before = await storedMixedPort(page);
+    const field = page.locator(".field").filter({ has: page.getByLabel("HTTP/SOCKS port") });
+    await field.getByLabel("HTTP/SOCKS port").fill(String(port));
+    await page.getByRole("button", { name: "Save settings" }).click();
+
+    const en = `Port ${port} is used by another program; choose another port, or stop that program.`;
+    await expect(field.locator(".field-error")).toHaveText(en);
+    await expect(field.getByLabel("HTTP/SOCKS port")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Correct the marked fields.")).toBeVisible();
+    await expect(page.getByText("Settings saved.")).toHaveCount(0);
+    // Said once, beside the field, not again under the buttons.
+    await expect(page.getByText(en)).toHaveCount(1);
+    expect(await storedMixedPort(page)).toBe(before);
+    await shoot(page, "settings-port-in-use", field);
+
+    await setLang(page, "zh-CN");
+    const zhField = page.locator(".field").filter({ has: page.getByLabel("HTTP/SOCKS 端口") });
+    await expect(zhField.locator(".field-error")).toHaveText(
+      `端口 ${port} 已被其他程序占用；请换一个端口，或停止该程序。`,
+    );
+    await expect(page.locator("main")).not.toContainText("used by another program");
+    await shoot(page, "settings-port-in-use", zhField);
+    await setLang(page, "en");
+
+    // Another port: the refusal goes with the edit, and the save goes through.
+    const free = await holdPort();
+    await new Promise((r) => holders.pop()?.close(r));
+    await field.getByLabel("HTTP/SOCKS port").fill(String(free));
+    await expect(field.locator(".field-error")).toHaveCount(0);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Settings saved.")).toBeVisible();
+    expect(await storedMixedPort(page)).toBe(free);
+  });
+}
+
+const RULE_RUNS = [
+  { viewport: DESKTOP, domain: "example.net", cidr: "10.1.0.0/16", position: 1 },
+  // The desktop run leaves its domain rule in the list, so this one is the second.
+  { viewport: PHONE, domain: "phone.example.net", cidr: "10.2.0.0/16", position: 2 },
+];
+
+for (const { viewport, domain, cidr, position } of RULE_RUNS) {
+  test(`rules at ${viewport.width} px: notices say the rule in words, in English and in Chinese`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await signIn(page, "#/rules");
+    const addForm = page.getByRole("form", { name: "Add rule" });
+    await addForm.getByLabel("Type").selectOption("DOMAIN-SUFFIX");
+    await addForm.getByLabel("Domain or address range").fill(domain);
+    await addForm.getByLabel("Route").selectOption("PROXY");
+    await addForm.getByRole("button", { name: "Add rule" }).click();
+    const added = page
+      .getByRole("status")
+      .filter({ hasText: `Rule added: ${domain} and its subdomains → through the proxy.` });
+    await expect(added).toBeVisible();
+    await expect(added).not.toContainText(KEYWORD);
+    await shoot(page, "rules-notice-added", added);
+
+    await setLang(page, "zh-CN");
+    const zhAdded = page
+      .getByRole("status")
+      .filter({ hasText: `已添加规则：${domain} 及其子域名 → 走代理。` });
+    await expect(zhAdded).toBeVisible();
+    await expect(zhAdded).not.toContainText(KEYWORD);
+    await shoot(page, "rules-notice-added", zhAdded);
+
+    // The same rule again: the refusal quotes it in words too.
+    const zhForm = page.getByRole("form", { name: "添加规则" });
+    await zhForm.getByLabel("域名或地址段").fill(domain);
+    await zhForm.getByRole("button", { name: "添加规则" }).click();
+    const dup = page.getByText(
+      `列表中的第 ${position} 条规则已是 ${domain} 及其子域名 → 走代理，请修改那一条。`,
+    );
+    await expect(dup).toBeVisible();
+    await shoot(page, "rules-duplicate", dup);
+
+    // An address range switched off, then deleted, in Chinese.
+    await zhForm.getByLabel("类型").selectOption("IP-CIDR");
+    await zhForm.getByLabel("域名或地址段").fill(cidr);
+    await zhForm.getByLabel("路由").selectOption("DIRECT");
+    await zhForm.getByRole("button", { name: "添加规则" }).click();
+    await expect(page.getByText(`已添加规则：${cidr} 内的地址 → 直连。`)).toBeVisible();
+    const row = page.getByRole("listitem", { name: `IP-CIDR ${cidr}` });
+    await row.getByRole("checkbox").uncheck();
+    const off = page.getByText(`规则已停用（仍保留在列表中）：${cidr} 内的地址 → 直连。`);
+    await expect(off).toBeVisible();
+    await shoot(page, "rules-notice-off", off);
+    await row.getByRole("button", { name: "删除" }).click();
+    await expect(page.getByText(`已删除规则：${cidr} 内的地址 → 直连。`)).toBeVisible();
+
+    await setLang(page, "en");
+    const deleted = page.getByText(`Rule deleted: addresses in ${cidr} → direct.`);
+    await expect(deleted).toBeVisible();
+    await shoot(page, "rules-notice-deleted", deleted);
+    await expect(page.getByRole("status").filter({ hasText: KEYWORD })).toHaveCount(0);
+  });
+}
