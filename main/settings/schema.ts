@@ -1,63 +1,121 @@
+import { isIP, isIPv4 } from "node:net";
+import { isAbsolute } from "node:path";
+import { z } from "zod";
+
 /**
- * Desktop settings kept with electron-store. The schema and migrations live here, apart from
- * `electron`, so tests can load them with `conf` (which electron-store wraps).
+ * Desktop settings kept with electron-store. The field rules live here once, as zod schemas:
+ * the JSON schema conf/electron-store checks the file with is generated from them, and the
+ * settings screen's patches are checked with them. Nothing here imports `electron`, so tests
+ * load it with `conf` (which electron-store wraps).
  */
-export interface DesktopSettings {
-  language: "system" | "en" | "zh-CN";
-  theme: "system" | "light" | "dark";
-  parcelPort: number;
-  proxyPort: number;
-  host: string;
-  startMinimized: boolean;
-  closeToTray: boolean;
-  window: { width: number; height: number; x?: number; y?: number; maximized: boolean };
-}
+
+const port = z.number().int().min(1).max(65535);
+
+/** At most this many chosen LAN addresses (each gives one or two entries). */
+export const MAX_CHOSEN_ENTRIES = 16;
+
+export const SETTINGS_FIELDS = {
+  language: z.enum(["system", "en", "zh-CN"]),
+  theme: z.enum(["system", "light", "dark"]),
+  /** HTTP port of the parcel desk. */
+  parcelPort: port,
+  /** Serve the parcel desk over HTTPS too (a self-signed certificate unless one is given). */
+  httpsEnabled: z.boolean(),
+  /** Its HTTPS port; kept while HTTPS is off so turning it back on restores it. */
+  parcelHttpsPort: port,
+  proxyPort: port,
+  /** Address both services listen on: an IP literal (0.0.0.0 = every interface). */
+  host: z
+    .string()
+    .max(45)
+    .refine((v) => isIP(v) !== 0),
+  /** Which interface addresses become LAN entries: every detected one, or those chosen. */
+  entries: z.union([
+    z.literal("all"),
+    z
+      .array(z.string().refine((v) => isIPv4(v)))
+      .max(MAX_CHOSEN_ENTRIES)
+      .refine((list) => new Set(list).size === list.length),
+  ]),
+  startAtLogin: z.boolean(),
+  closeToTray: z.boolean(),
+  startMinimized: z.boolean(),
+  /** The mihomo executable; null = the bundled one, then `mihomo` on PATH. */
+  coreBinary: z
+    .string()
+    .min(1)
+    .max(4096)
+    .refine((v) => isAbsolute(v))
+    .nullable(),
+  /** How the core runs: a child process of the services, or a systemd unit they control. */
+  coreServiceMode: z.enum(["process", "systemd"]),
+  coreUnit: z
+    .string()
+    .max(256)
+    .regex(/^[\w@.-]+\.service$/),
+  window: z.object({
+    width: z.number().int().min(480).max(10000),
+    height: z.number().int().min(400).max(10000),
+    x: z.number().int().optional(),
+    y: z.number().int().optional(),
+    maximized: z.boolean(),
+  }),
+};
+
+export type SettingKey = keyof typeof SETTINGS_FIELDS;
+export type DesktopSettings = { [K in SettingKey]: z.infer<(typeof SETTINGS_FIELDS)[K]> };
+export const SETTING_KEYS = Object.keys(SETTINGS_FIELDS) as SettingKey[];
 
 export const DESKTOP_DEFAULTS: DesktopSettings = {
   language: "system",
   theme: "system",
   parcelPort: 8000,
+  httpsEnabled: false,
+  parcelHttpsPort: 8443,
   proxyPort: 8080,
   host: "0.0.0.0",
-  startMinimized: false,
+  entries: "all",
+  startAtLogin: false,
   closeToTray: true,
+  startMinimized: false,
+  coreBinary: null,
+  coreServiceMode: "process",
+  coreUnit: "gatehouse-mihomo.service",
   window: { width: 1200, height: 820, maximized: false },
 };
 
-const port = { type: "integer", minimum: 0, maximum: 65535 } as const;
+/** Checks a whole settings object, field by field (cross-field rules are in validate.ts). */
+export const settingsSchema = z.object(SETTINGS_FIELDS);
+
+function jsonSchemaOf(key: SettingKey): Record<string, unknown> {
+  // Refinements (IP literal, absolute path) have no JSON form; zod is the real gate and
+  // the repair step checks the file with it before conf opens it.
+  const { $schema: _drop, ...schema } = z.toJSONSchema(SETTINGS_FIELDS[key], {
+    target: "draft-7",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
+  return { ...schema, default: DESKTOP_DEFAULTS[key] };
+}
 
 /** JSON schema (ajv, used by conf/electron-store) of the settings file. */
-export const DESKTOP_SCHEMA = {
-  language: { type: "string", enum: ["system", "en", "zh-CN"], default: DESKTOP_DEFAULTS.language },
-  theme: { type: "string", enum: ["system", "light", "dark"], default: DESKTOP_DEFAULTS.theme },
-  parcelPort: { ...port, default: DESKTOP_DEFAULTS.parcelPort },
-  proxyPort: { ...port, default: DESKTOP_DEFAULTS.proxyPort },
-  host: { type: "string", minLength: 1, maxLength: 64, default: DESKTOP_DEFAULTS.host },
-  startMinimized: { type: "boolean", default: DESKTOP_DEFAULTS.startMinimized },
-  closeToTray: { type: "boolean", default: DESKTOP_DEFAULTS.closeToTray },
-  window: {
-    type: "object",
-    properties: {
-      width: { type: "integer", minimum: 480, maximum: 10000 },
-      height: { type: "integer", minimum: 400, maximum: 10000 },
-      x: { type: "integer" },
-      y: { type: "integer" },
-      maximized: { type: "boolean" },
-    },
-    required: ["width", "height", "maximized"],
-    default: DESKTOP_DEFAULTS.window,
-  },
-} as const;
+export const DESKTOP_SCHEMA = Object.fromEntries(
+  SETTING_KEYS.map((key) => [key, jsonSchemaOf(key)]),
+) as Record<SettingKey, Record<string, unknown>>;
 
-type Store = {
+/** What conf and electron-store hand a migration. */
+export interface MigrationStore {
   get(key: string): unknown;
   set(key: string, value: unknown): void;
   delete(key: string): void;
   has(key: string): boolean;
-};
+}
 
-/** Forward-only migrations keyed by the app version that introduced them. */
-export const DESKTOP_MIGRATIONS: Record<string, (store: Store) => void> = {
+/**
+ * Forward-only migrations of key names, keyed by the settings format version that introduced
+ * them. conf checks the file against the schema before these run, so a value the current
+ * rules refuse is upgraded (or reset) by `repairSettingsFile` first.
+ */
+export const DESKTOP_MIGRATIONS: Record<string, (store: MigrationStore) => void> = {
   "0.1.0": (store) => {
     // Early builds stored `lang`; it became `language`.
     if (store.has("lang")) {
@@ -71,11 +129,29 @@ export const DESKTOP_MIGRATIONS: Record<string, (store: Store) => void> = {
   },
 };
 
+/**
+ * Version of the settings format (not of the app): bumped with each new migration, so a
+ * release that changes nothing in the file migrates nothing.
+ */
+export const SETTINGS_FORMAT_VERSION = "0.1.0";
+export const SETTINGS_FILE_NAME = "desktop-settings.json";
+
 export const DESKTOP_STORE_OPTIONS = {
   projectName: "gatehouse",
-  projectVersion: "0.1.0",
+  projectVersion: SETTINGS_FORMAT_VERSION,
   configName: "desktop-settings",
   schema: DESKTOP_SCHEMA,
+  defaults: DESKTOP_DEFAULTS,
   migrations: DESKTOP_MIGRATIONS,
   clearInvalidConfig: true,
 } as const;
+
+/** A settings object from whatever the store holds: known keys, defaults for the rest. */
+export function settingsFrom(raw: Record<string, unknown>): DesktopSettings {
+  const out: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    const parsed = SETTINGS_FIELDS[key].safeParse(raw[key]);
+    out[key] = parsed.success ? parsed.data : DESKTOP_DEFAULTS[key];
+  }
+  return out as DesktopSettings;
+}

@@ -1,0 +1,173 @@
+/**
+ * Words the main process shows itself (tray, notifications, settings errors), in English and
+ * Simplified Chinese. The web UIs have their own tables; these are the few strings that never
+ * pass through a page. Loaded by Node tests, so nothing here imports `electron`.
+ */
+
+export type DesktopLanguage = "en" | "zh-CN";
+export type LanguageSetting = "system" | DesktopLanguage;
+
+const en = {
+  "app.name": "Gatehouse",
+
+  "tray.services.starting": "Starting the services…",
+  "tray.services.ready": "Services running",
+  "tray.services.restarting": "The services stopped; restarting them…",
+  "tray.services.failed": "The services could not start",
+  "tray.core.online": "Proxy core running",
+  "tray.core.offline": "Proxy core stopped",
+  "tray.core.notInstalled": "Proxy core not installed",
+  "tray.core.waiting": "Proxy core: waiting for the services",
+  "tray.node": "Node: {node}",
+  "tray.noNode": "No node selected",
+  "tray.lan": "LAN addresses",
+  "tray.lan.none": "No LAN address (connect this computer to a network)",
+  "tray.lan.noneChosen": "No LAN address chosen (see Settings)",
+  "tray.lan.missing": "{address} is not on this computer now",
+  "tray.lan.copy": "Copy address",
+  "tray.lan.qr": "Show QR code",
+  "tray.open.window": "Open Gatehouse",
+  "tray.open.send": "Send",
+  "tray.open.mine": "My parcels",
+  "tray.open.admin": "Parcel admin",
+  "tray.open.proxy": "Proxy console",
+  "tray.open.settings": "Settings…",
+  "tray.core.start": "Start proxy core",
+  "tray.core.stop": "Stop proxy core",
+  "tray.core.restart": "Restart proxy core",
+  "tray.quit": "Quit Gatehouse",
+  "tray.tooltip.node": "{core} ({node})",
+
+  "notify.pickedUp.title": "Parcel picked up",
+  "notify.pickedUp.file": "{file} was picked up by {from} at {time}.",
+  "notify.pickedUp.zipOne": "The parcel was picked up as a ZIP by {from} at {time}.",
+  "notify.pickedUp.zipMany": "All {count} files were picked up as one ZIP by {from} at {time}.",
+  "notify.pickedUp.parcel": "The parcel was picked up by {from} at {time}.",
+  "notify.unknownAddress": "an unknown address",
+  "notify.uploaded.title": "Upload finished",
+  "notify.uploaded.one": "{file} finished uploading at {time} and can be picked up now.",
+  "notify.uploaded.many": "{count} files finished uploading at {time} and can be picked up now.",
+  "notify.uploaded.none": "The upload finished at {time}.",
+
+  "settings.field.language": "Language",
+  "settings.field.theme": "Theme",
+  "settings.field.parcelPort": "Parcel port",
+  "settings.field.httpsEnabled": "HTTPS",
+  "settings.field.parcelHttpsPort": "Parcel HTTPS port",
+  "settings.field.proxyPort": "Proxy console port",
+  "settings.field.host": "Listen address",
+  "settings.field.entries": "LAN addresses",
+  "settings.field.startAtLogin": "Start at login",
+  "settings.field.closeToTray": "Close to tray",
+  "settings.field.startMinimized": "Start minimised",
+  "settings.field.coreBinary": "Proxy core program",
+  "settings.field.coreServiceMode": "Proxy core service mode",
+  "settings.field.coreUnit": "Proxy core systemd unit",
+  "settings.error.port_range": "{field} must be a whole number from 1 to 65535.",
+  "settings.error.port_clash": "{field} is the same as {other}; choose another port.",
+  "settings.error.port_core": "{field} cannot be {port}: the proxy core uses that port itself.",
+  "settings.error.host_ip": "{field} must be an IP address such as 0.0.0.0 or 192.168.1.20.",
+  "settings.error.entries": "{field} must be “all” or a list of up to {count} IPv4 addresses.",
+  "settings.error.path_absolute": "{field} must be a full path, such as /usr/local/bin/mihomo.",
+  "settings.error.unit_name": "{field} must be a systemd unit name ending in .service.",
+  "settings.error.choice": "{field} has a value that is not one of its choices.",
+  "settings.error.boolean": "{field} must be on or off.",
+  "settings.error.unknown": "{field} is not a setting of this app.",
+  "settings.error.not_object": "The settings change must be a set of named values.",
+} as const;
+
+export type DesktopKey = keyof typeof en;
+
+const zh: Record<DesktopKey, string> = {
+  "app.name": "Gatehouse",
+
+  "tray.services.starting": "正在启动服务…",
+  "tray.services.ready": "服务运行中",
+  "tray.services.restarting": "服务已停止，正在重新启动…",
+  "tray.services.failed": "服务未能启动",
+  "tray.core.online": "代理内核运行中",
+  "tray.core.offline": "代理内核已停止",
+  "tray.core.notInstalled": "未安装代理内核",
+  "tray.core.waiting": "代理内核：等待服务启动",
+  "tray.node": "节点：{node}",
+  "tray.noNode": "未选择节点",
+  "tray.lan": "局域网地址",
+  "tray.lan.none": "没有局域网地址（请把这台电脑连接到网络）",
+  "tray.lan.noneChosen": "未选择局域网地址（见“设置”）",
+  "tray.lan.missing": "{address} 目前不在这台电脑上",
+  "tray.lan.copy": "复制地址",
+  "tray.lan.qr": "显示二维码",
+  "tray.open.window": "打开 Gatehouse",
+  "tray.open.send": "发送",
+  "tray.open.mine": "我的包裹",
+  "tray.open.admin": "包裹管理",
+  "tray.open.proxy": "代理控制台",
+  "tray.open.settings": "设置…",
+  "tray.core.start": "启动代理内核",
+  "tray.core.stop": "停止代理内核",
+  "tray.core.restart": "重启代理内核",
+  "tray.quit": "退出 Gatehouse",
+  "tray.tooltip.node": "{core}（{node}）",
+
+  "notify.pickedUp.title": "包裹已被取走",
+  "notify.pickedUp.file": "{file} 已于 {time} 被 {from} 取走。",
+  "notify.pickedUp.zipOne": "包裹已于 {time} 被 {from} 以 ZIP 压缩包取走。",
+  "notify.pickedUp.zipMany": "全部 {count} 个文件已于 {time} 被 {from} 打包成一个 ZIP 取走。",
+  "notify.pickedUp.parcel": "包裹已于 {time} 被 {from} 取走。",
+  "notify.unknownAddress": "未知地址",
+  "notify.uploaded.title": "上传完成",
+  "notify.uploaded.one": "{file} 已于 {time} 上传完成，现在可以取件。",
+  "notify.uploaded.many": "{count} 个文件已于 {time} 上传完成，现在可以取件。",
+  "notify.uploaded.none": "上传已于 {time} 完成。",
+
+  "settings.field.language": "语言",
+  "settings.field.theme": "主题",
+  "settings.field.parcelPort": "包裹服务端口",
+  "settings.field.httpsEnabled": "HTTPS",
+  "settings.field.parcelHttpsPort": "包裹服务 HTTPS 端口",
+  "settings.field.proxyPort": "代理控制台端口",
+  "settings.field.host": "监听地址",
+  "settings.field.entries": "局域网地址",
+  "settings.field.startAtLogin": "登录时启动",
+  "settings.field.closeToTray": "关闭时最小化到托盘",
+  "settings.field.startMinimized": "启动时最小化",
+  "settings.field.coreBinary": "代理内核程序",
+  "settings.field.coreServiceMode": "代理内核运行方式",
+  "settings.field.coreUnit": "代理内核 systemd 单元",
+  "settings.error.port_range": "{field}必须是 1 到 65535 之间的整数。",
+  "settings.error.port_clash": "{field}与{other}相同，请换一个端口。",
+  "settings.error.port_core": "{field}不能是 {port}：代理内核自己使用这个端口。",
+  "settings.error.host_ip": "{field}必须是 IP 地址，例如 0.0.0.0 或 192.168.1.20。",
+  "settings.error.entries": "{field}必须是“全部”或最多 {count} 个 IPv4 地址。",
+  "settings.error.path_absolute": "{field}必须是完整路径，例如 /usr/local/bin/mihomo。",
+  "settings.error.unit_name": "{field}必须是以 .service 结尾的 systemd 单元名。",
+  "settings.error.choice": "{field}的值不在可选范围内。",
+  "settings.error.boolean": "{field}只能是开或关。",
+  "settings.error.unknown": "{field}不是本应用的设置项。",
+  "settings.error.not_object": "设置的修改必须是一组带名称的值。",
+};
+
+export const DESKTOP_STRINGS: Record<DesktopLanguage, Record<DesktopKey, string>> = {
+  en,
+  "zh-CN": zh,
+};
+
+export type Translate = (key: DesktopKey, vars?: Record<string, string | number>) => string;
+
+/** The words of one language; `{name}` placeholders are filled from `vars`. */
+export function translator(lang: DesktopLanguage): Translate {
+  const table = DESKTOP_STRINGS[lang];
+  return (key, vars) =>
+    table[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+      vars && name in vars ? String(vars[name]) : whole,
+    );
+}
+
+/**
+ * The language the app speaks: the setting, or for "system" the OS locale (any Chinese
+ * locale gets the Simplified Chinese words, the only Chinese the app has; anything else English).
+ */
+export function resolveLanguage(setting: LanguageSetting, systemLocale: string): DesktopLanguage {
+  if (setting !== "system") return setting;
+  return /^zh\b/i.test(systemLocale) ? "zh-CN" : "en";
+}
