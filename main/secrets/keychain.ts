@@ -17,28 +17,43 @@ export const KEYCHAIN_SERVICE = "Gatehouse";
 
 const ACCOUNT = /^[\w.:@/-]{1,200}$/;
 
-function checkAccount(account: string): void {
+export function checkAccount(account: string): void {
   if (!ACCOUNT.test(account))
     throw new Error(`invalid keychain account name: ${JSON.stringify(account)}`);
+}
+
+/**
+ * The native module's messages carry a Rust backtrace after the first line; only that line
+ * says what went wrong ("Couldn't access platform storage: ...").
+ */
+function keychainCall<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (err) {
+    const first = String((err as Error)?.message ?? err).split("\n")[0];
+    throw new Error(`keychain: ${first}`, { cause: err });
+  }
 }
 
 export function createKeychain(service: string = KEYCHAIN_SERVICE): SecretStore {
   return {
     get(account) {
       checkAccount(account);
-      return new Entry(service, account).getPassword() ?? null;
+      return keychainCall(() => new Entry(service, account).getPassword() ?? null);
     },
     set(account, secret) {
       checkAccount(account);
       if (!secret) throw new Error("refusing to store an empty secret");
-      new Entry(service, account).setPassword(secret);
+      keychainCall(() => new Entry(service, account).setPassword(secret));
     },
     delete(account) {
       checkAccount(account);
-      return new Entry(service, account).deleteCredential();
+      return keychainCall(() => new Entry(service, account).deleteCredential());
     },
     list() {
-      return findCredentials(service).map((c) => ({ account: c.account, secret: c.password }));
+      return keychainCall(() =>
+        findCredentials(service).map((c) => ({ account: c.account, secret: c.password })),
+      );
     },
   };
 }
