@@ -1,14 +1,37 @@
 /**
- * The API the desktop preload exposes to the web UIs as `window.gatehouse`. The renderer
- * imports only this type; it never sees an IPC channel name. In a plain browser on the LAN
- * `window.gatehouse` is undefined and the UIs work without it.
+ * The API the desktop preload exposes to the web UIs as `window.gatehouse`, and the one
+ * definition of its IPC channel names (the preload is bundled, so it imports them from here).
+ * The renderer imports only the types; it never sees a channel name. In a plain browser on
+ * the LAN `window.gatehouse` is undefined and the UIs work without it.
  */
+import type { OperatorService, PasswordRefusalCode } from "../main/operator/types.js";
+
+export type { OperatorService };
+
 export interface ServiceInfo {
   parcel: { url: string; entries: string[] } | null;
   proxy: { url: string } | null;
   dataDir: string;
   error: string | null;
 }
+
+/**
+ * A password change or a remembered password. On success the window's session already holds
+ * the new sign-in (its cookies never reach the page); a refusal says why in one sentence.
+ */
+export type DesktopPasswordResult =
+  | { ok: true }
+  | {
+      ok: false;
+      code: PasswordRefusalCode;
+      message: string;
+      /** The service's own error code and values, when the service refused. */
+      serviceCode?: string;
+      params?: Record<string, unknown>;
+    };
+
+/** Desktop settings as plain JSON; the settings module defines and checks the members. */
+export type DesktopSettingsView = Record<string, unknown>;
 
 export interface GatehouseDesktopApi {
   app: {
@@ -22,22 +45,72 @@ export interface GatehouseDesktopApi {
     save(parcelId: string, token: string): Promise<void>;
     get(parcelId: string): Promise<string | null>;
     remove(parcelId: string): Promise<void>;
+    /** Ids of the parcels whose tokens are kept (nothing else the keychain holds). */
     list(): Promise<string[]>;
   };
   proxy: {
     /** The first-setup token, read by the desktop itself so the operator never types it. */
     setupToken(): Promise<string | null>;
   };
+  operator: {
+    /** The administrator password the desktop keeps for a console, or null when it has none. */
+    revealPassword(service: OperatorService): Promise<string | null>;
+    changePassword(
+      service: OperatorService,
+      currentPassword: string,
+      newPassword: string,
+    ): Promise<DesktopPasswordResult>;
+    /** Keeps a password the operator knows (checked by signing in with it first). */
+    rememberPassword(service: OperatorService, password: string): Promise<DesktopPasswordResult>;
+  };
+  settings: {
+    get(): Promise<DesktopSettingsView>;
+    /** Changes the given members; answers what the settings module answers. */
+    set(patch: DesktopSettingsView): Promise<unknown>;
+  };
+  entries: {
+    /** The machine's network interfaces and which of them are parcel entries. */
+    list(): Promise<unknown>;
+    /** Makes exactly these interfaces (by name) the parcel's LAN entries. */
+    choose(interfaces: string[]): Promise<unknown>;
+  };
 }
 
-/** IPC channel names; shared by main and preload only. */
-export const CHANNELS = {
+/** Channels the page invokes (`ipcRenderer.invoke`); each has one checked handler in main. */
+export const INVOKE_CHANNELS = {
   info: "gatehouse:info",
-  status: "gatehouse:status",
   openExternal: "gatehouse:open-external",
   tokenSave: "gatehouse:token-save",
   tokenGet: "gatehouse:token-get",
   tokenRemove: "gatehouse:token-remove",
   tokenList: "gatehouse:token-list",
   setupToken: "gatehouse:setup-token",
+  operatorRevealPassword: "gatehouse:operator.reveal-password",
+  operatorChangePassword: "gatehouse:operator.change-password",
+  operatorRememberPassword: "gatehouse:operator.remember-password",
+  settingsGet: "gatehouse:settings.get",
+  settingsSet: "gatehouse:settings.set",
+  entriesList: "gatehouse:entries.list",
+  entriesChoose: "gatehouse:entries.choose",
 } as const;
+
+/** Channels main sends to the page (`webContents.send`). */
+export const EVENT_CHANNELS = {
+  status: "gatehouse:status",
+} as const;
+
+/** IPC channel names; shared by main and preload only. */
+export const CHANNELS = { ...INVOKE_CHANNELS, ...EVENT_CHANNELS } as const;
+
+export type InvokeChannel = keyof typeof INVOKE_CHANNELS;
+
+/** Why main refused a call (besides refusals a result type carries itself). */
+export type IpcRefusalCode =
+  "ipc.foreign_sender" | "ipc.bad_arguments" | "ipc.failed" | "secrets.no_keychain";
+
+/**
+ * What every handler answers over IPC. The preload unwraps it: the value, or an Error with
+ * the refusal's sentence (Electron keeps only an Error's message across the bridge).
+ */
+export type IpcReply<T = unknown> =
+  { ok: true; value: T } | { ok: false; code: IpcRefusalCode; message: string };

@@ -1,42 +1,60 @@
-// Sandboxed preloads must be CommonJS; this file only bridges typed calls to IPC.
+// Sandboxed preloads must be one CommonJS file that requires nothing but `electron`:
+// `npm run build:preload` bundles this file and the channel names it imports from contract.ts.
+// It only bridges typed calls to IPC and unwraps main's replies.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from "electron";
-import type { GatehouseDesktopApi, ServiceInfo } from "./contract.js";
+import {
+  EVENT_CHANNELS,
+  INVOKE_CHANNELS,
+  type GatehouseDesktopApi,
+  type IpcReply,
+  type ServiceInfo,
+} from "./contract.js";
 
-// Duplicated from contract.ts on purpose: a sandboxed preload cannot require local modules.
-const CHANNELS = {
-  info: "gatehouse:info",
-  status: "gatehouse:status",
-  openExternal: "gatehouse:open-external",
-  tokenSave: "gatehouse:token-save",
-  tokenGet: "gatehouse:token-get",
-  tokenRemove: "gatehouse:token-remove",
-  tokenList: "gatehouse:token-list",
-  setupToken: "gatehouse:setup-token",
-} as const;
+type Channel = (typeof INVOKE_CHANNELS)[keyof typeof INVOKE_CHANNELS];
+
+async function invoke<T>(channel: Channel, ...args: unknown[]): Promise<T> {
+  const reply = (await ipcRenderer.invoke(channel, ...args)) as IpcReply<T>;
+  if (reply.ok) return reply.value;
+  // Only the message survives the context bridge; the code leads it so a page can still tell.
+  throw new Error(`${reply.code}: ${reply.message}`);
+}
 
 const api = {
   app: {
-    info: () => ipcRenderer.invoke(CHANNELS.info) as Promise<ServiceInfo>,
+    info: () => invoke<ServiceInfo>(INVOKE_CHANNELS.info),
     onServiceStatus(listener: (info: ServiceInfo) => void) {
       const handler = (_event: IpcRendererEvent, info: ServiceInfo) => listener(info);
-      ipcRenderer.on(CHANNELS.status, handler);
+      ipcRenderer.on(EVENT_CHANNELS.status, handler);
       return () => {
-        ipcRenderer.removeListener(CHANNELS.status, handler);
+        ipcRenderer.removeListener(EVENT_CHANNELS.status, handler);
       };
     },
-    openExternal: (url: string) => ipcRenderer.invoke(CHANNELS.openExternal, url) as Promise<void>,
+    openExternal: (url: string) => invoke<void>(INVOKE_CHANNELS.openExternal, url),
   },
   tokens: {
     save: (parcelId: string, token: string) =>
-      ipcRenderer.invoke(CHANNELS.tokenSave, parcelId, token) as Promise<void>,
-    get: (parcelId: string) =>
-      ipcRenderer.invoke(CHANNELS.tokenGet, parcelId) as Promise<string | null>,
-    remove: (parcelId: string) =>
-      ipcRenderer.invoke(CHANNELS.tokenRemove, parcelId) as Promise<void>,
-    list: () => ipcRenderer.invoke(CHANNELS.tokenList) as Promise<string[]>,
+      invoke<void>(INVOKE_CHANNELS.tokenSave, parcelId, token),
+    get: (parcelId: string) => invoke<string | null>(INVOKE_CHANNELS.tokenGet, parcelId),
+    remove: (parcelId: string) => invoke<void>(INVOKE_CHANNELS.tokenRemove, parcelId),
+    list: () => invoke<string[]>(INVOKE_CHANNELS.tokenList),
   },
   proxy: {
-    setupToken: () => ipcRenderer.invoke(CHANNELS.setupToken) as Promise<string | null>,
+    setupToken: () => invoke<string | null>(INVOKE_CHANNELS.setupToken),
+  },
+  operator: {
+    revealPassword: (service) => invoke(INVOKE_CHANNELS.operatorRevealPassword, service),
+    changePassword: (service, currentPassword, newPassword) =>
+      invoke(INVOKE_CHANNELS.operatorChangePassword, service, currentPassword, newPassword),
+    rememberPassword: (service, password) =>
+      invoke(INVOKE_CHANNELS.operatorRememberPassword, service, password),
+  },
+  settings: {
+    get: () => invoke(INVOKE_CHANNELS.settingsGet),
+    set: (patch) => invoke(INVOKE_CHANNELS.settingsSet, patch),
+  },
+  entries: {
+    list: () => invoke(INVOKE_CHANNELS.entriesList),
+    choose: (interfaces) => invoke(INVOKE_CHANNELS.entriesChoose, interfaces),
   },
 } satisfies GatehouseDesktopApi;
 
