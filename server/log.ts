@@ -1,6 +1,10 @@
 import pino, { type DestinationStream, type Logger } from "pino";
 import { constants } from "node:os";
 import type { Clock } from "./clock.js";
+import { COMMON_ERRORS, type ErrorParams } from "./http/error-codes.js";
+import { PARCEL_ERRORS } from "./parcel/error-codes.js";
+import type { LineProblem, ProblemArgs, ProblemCode } from "./problem-codes.js";
+import { PROXY_ERRORS } from "./proxy/error-codes.js";
 
 /** The levels `--log-level` accepts, most severe first; `silent` writes nothing. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -107,14 +111,19 @@ export function loggerForLines(sink: (line: string) => void, level?: LogLevel): 
 }
 
 export type LineLevel = "info" | "warn" | "error";
-/** The plain form modules take: a sentence and, for a problem, its level (default info). */
-export type LineLog = (line: string, level?: LineLevel) => void;
+/**
+ * The plain form modules take: a sentence, and for a warning or an error its code and params
+ * (`log("...", problem("warn", "core.restart_partial"))`, see server/problem-codes.ts).
+ */
+export type LineLog = (line: string, problem?: LineProblem) => void;
 
 export interface LogFields {
   /** The request the entry belongs to, when there is one. */
   requestId?: string | null;
   /** An error; logged with its cause chain. */
   err?: unknown;
+  /** The coded error a problem is about when `err` is its cause (kept for the list only). */
+  reason?: unknown;
   [field: string]: unknown;
 }
 
@@ -123,7 +132,14 @@ export interface RecentProblem {
   /** ms since the epoch, from the service's clock. */
   timeMs: number;
   level: "warn" | "error";
-  /** A sentence a person can read. */
+  /** Names the problem for pages that say it in the reader's language. */
+  code: ProblemCode;
+  /**
+   * The values its sentence names; with `reason_code` (and that error's own values) when the
+   * error behind it has a code.
+   */
+  params: ErrorParams;
+  /** The English sentence, as the log file has it. */
   message: string;
   requestId: string | null;
 }
@@ -131,16 +147,17 @@ export interface RecentProblem {
 export const RECENT_PROBLEMS = 20;
 
 /**
- * A service's logger: structured entries (`log.warn("...", { requestId, err })`), the plain
+ * A service's logger: structured entries (`log.warn(code, "...", { requestId, err })`), the plain
  * line form older modules call (`log("...")`), and the last warnings and errors kept in
- * memory for the console, whatever level the output is filtered at.
+ * memory for the console, whatever level the output is filtered at. `C` is the set of problem
+ * codes the service may record (its pages have a sentence for each).
  */
-export interface ServiceLog extends LineLog {
+export interface ServiceLog<C extends ProblemCode = ProblemCode> extends LineLog {
   readonly pino: Logger;
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
+  warn<K extends C>(code: K, message: string, ...rest: ProblemArgs<K, LogFields>): void;
+  error<K extends C>(code: K, message: string, ...rest: ProblemArgs<K, LogFields>): void;
   /** The last warnings and errors, newest first. */
   recent(): RecentProblem[];
 }
@@ -150,33 +167,91 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
-export function createServiceLog(logger: Logger, clock: Clock, keep = RECENT_PROBLEMS): ServiceLog {
+const ERROR_CODES = new Set<string>([
+  ...Object.keys(COMMON_ERRORS),
+  ...Object.keys(PARCEL_ERRORS),
+  ...Object.keys(PROXY_ERRORS),
+]);
+/** Values of an error that are someone else's own words (the core's, a parser's): left out. */
+const OWN_WORDS = new Set(["detail", "reason"]);
+const MAX_PARAM = 200;
+
+/** A value small enough to keep, with any address cut down to its host. */
+function keptParam(value: unknown): string | number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "string") return null;
+  const text = scrubUrls(value);
+  return text.length > MAX_PARAM ? `${text.slice(0, MAX_PARAM)}…` : text;
+}
+
+/** The coded error behind a problem, as `reason_code` and that error's own values. */
+function reasonOf(err: unknown): ErrorParams {
+  if (typeof err !== "object" || err === null) return {};
+  const { code, params } = err as { code?: unknown; params?: unknown };
+  if (typeof code !== "string" || !ERROR_CODES.has(code)) return {};
+  const out: Record<string, string | number> = { reason_code: code };
+  if (typeof params === "object" && params !== null) {
+    for (const [k, v] of Object.entries(params)) {
+      const kept = OWN_WORDS.has(k) ? null : keptParam(v);
+      if (kept !== null) out[k] = kept;
+    }
+  }
+  return out;
+}
+
+function paramsOf(given: unknown, err: unknown): ErrorParams {
+  const out: Record<string, string | number> = { ...reasonOf(err) };
+  if (typeof given === "object" && given !== null) {
+    for (const [k, v] of Object.entries(given)) {
+      const kept = keptParam(v);
+      if (kept !== null) out[k] = kept;
+    }
+  }
+  return out;
+}
+
+export function createServiceLog<C extends ProblemCode = ProblemCode>(
+  logger: Logger,
+  clock: Clock,
+  keep = RECENT_PROBLEMS,
+): ServiceLog<C> {
   const ring: RecentProblem[] = [];
   const write = (
     level: "debug" | "info" | "warn" | "error",
     message: string,
     fields: LogFields = {},
+    code?: ProblemCode,
   ): void => {
     const text = scrubUrls(message);
-    if (level === "warn" || level === "error") {
+    let entry = fields;
+    if (code !== undefined && (level === "warn" || level === "error")) {
+      const params = paramsOf(fields.params, fields.reason ?? fields.err);
       const detail = fields.err === undefined ? "" : `: ${scrubUrls(errorText(fields.err))}`;
       ring.push({
         timeMs: clock.now(),
         level,
+        code,
+        params,
         message: text + detail,
         requestId: fields.requestId ?? null,
       });
       if (ring.length > keep) ring.shift();
+      // The file names the problem too (`code` itself is a redacted field name).
+      const { reason: _reason, ...rest } = fields;
+      entry = { ...rest, problem: code, params };
     }
-    if (logger.isLevelEnabled(level)) logger[level](fields, text);
+    if (logger.isLevelEnabled(level)) logger[level](entry, text);
   };
-  const log = ((line: string, level: LineLevel = "info") => write(level, line)) as ServiceLog;
+  const log = ((line: string, p?: LineProblem) =>
+    p
+      ? write(p.level, line, { params: p.params, err: p.err }, p.code)
+      : write("info", line)) as ServiceLog<C>;
   return Object.assign(log, {
     pino: logger,
     debug: (m: string, f?: LogFields) => write("debug", m, f),
     info: (m: string, f?: LogFields) => write("info", m, f),
-    warn: (m: string, f?: LogFields) => write("warn", m, f),
-    error: (m: string, f?: LogFields) => write("error", m, f),
+    warn: (code: C, m: string, f?: LogFields) => write("warn", m, f, code),
+    error: (code: C, m: string, f?: LogFields) => write("error", m, f, code),
     recent: () => ring.slice().reverse(),
   });
 }

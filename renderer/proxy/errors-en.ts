@@ -122,6 +122,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "core.config_load": (p) => `The core did not load the configuration: ${p.detail}`,
   "core.apply_failed": (p) => `The change could not be applied to the core: ${p.detail}`,
   "core.start_failed": (p) => `The proxy core could not be started: ${p.detail}`,
+  "core.exited_at_start": () => "The proxy core stopped right after starting.",
   "core.restart_failed": (p) => `The proxy core could not be restarted: ${p.detail}`,
   "core.stop_failed": (p) => `The proxy core could not be stopped: ${p.detail}`,
   "core.logs_ended": () => "The proxy core ended its log stream.",

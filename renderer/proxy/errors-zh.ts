@@ -103,6 +103,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "core.config_load": (p) => `内核没有加载该配置：${p.detail}`,
   "core.apply_failed": (p) => `无法把更改应用到内核：${p.detail}`,
   "core.start_failed": (p) => `无法启动代理内核：${p.detail}`,
+  "core.exited_at_start": () => "代理内核刚启动就停止了。",
   "core.restart_failed": (p) => `无法重启代理内核：${p.detail}`,
   "core.stop_failed": (p) => `无法停止代理内核：${p.detail}`,
   "core.logs_ended": () => "代理内核结束了日志流。",

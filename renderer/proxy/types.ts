@@ -48,7 +48,11 @@ export interface RecentProblem {
   /** RFC 3339. */
   time: string;
   level: "warn" | "error";
-  /** The service's English sentence. */
+  /** Names the problem; the console says it in the reader's language. */
+  code?: string;
+  /** The values its sentence names (with `reason_code`, the error behind it). */
+  params?: Record<string, string | number>;
+  /** The service's English sentence (its log file's words). */
   message: string;
   requestId: string | null;
 }

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { LogFields } from "../log.js";
+import type { CommonProblemCode } from "../problem-codes.js";
 import type { CodedArgs, ErrorCode, ErrorParams } from "./error-codes.js";
 import { requestIdOf } from "./request-log.js";
 
@@ -73,10 +74,10 @@ function describeCause(err: unknown): string {
   return parts.join("\ncaused by: ");
 }
 
-/** The part of a service's logger the error handler needs. */
+/** The part of a service's logger the error handler needs (the problems it records are coded). */
 export interface ProblemLog {
-  warn(message: string, fields: LogFields): void;
-  error(message: string, fields: LogFields): void;
+  warn(code: CommonProblemCode, message: string, fields: LogFields): void;
+  error(code: CommonProblemCode, message: string, fields: LogFields): void;
 }
 
 /**
@@ -88,9 +89,18 @@ export interface ProblemLog {
 export function errorHandler(
   log: ((line: string) => void) | ProblemLog = (l) => console.error(l),
 ): ErrorRequestHandler {
-  const problem = (level: "warn" | "error", message: string, res: Response, err?: unknown) => {
-    // Structured: the request id ties it to the request's entry; the cause chain is kept.
-    if ("error" in log) log[level](message, { requestId: requestIdOf(res) || null, err });
+  const problem = (
+    level: "warn" | "error",
+    code: CommonProblemCode,
+    message: string,
+    res: Response,
+    err?: unknown,
+    reason?: HttpError,
+  ) => {
+    // Structured: the request id ties it to the request's entry; the cause chain is kept, and
+    // the answer's own code says why in the console's list.
+    if ("error" in log)
+      log[level](code, message, { requestId: requestIdOf(res) || null, err, reason });
     else log(err === undefined ? message : `${message}: ${describeCause(err)}`);
   };
   return (err: unknown, req, res, next) => {
@@ -98,7 +108,13 @@ export function errorHandler(
     const where = `${req.method} ${req.path}`;
     if (res.headersSent) {
       if (!(err instanceof HttpError))
-        problem("error", `Unexpected error while answering ${where}`, res, err);
+        problem(
+          "error",
+          "request.unexpected",
+          `Unexpected error while answering ${where}`,
+          res,
+          err,
+        );
       res.destroy();
       return;
     }
@@ -116,8 +132,17 @@ export function errorHandler(
       headers = err.headers;
       extra = err.extra;
       // The service failed (500) or ran out of room (507): the operator should hear of it.
-      if (status === 500) problem("error", `${where} failed: ${message}`, res, err.cause ?? err);
-      else if (status === 507) problem("warn", `${where} was refused: ${message}`, res);
+      if (status === 500)
+        problem(
+          "error",
+          "request.failed",
+          `${where} failed: ${message}`,
+          res,
+          err.cause ?? err,
+          err,
+        );
+      else if (status === 507)
+        problem("warn", "request.no_room", `${where} was refused: ${message}`, res, undefined, err);
     } else if (isBodyParserError(err)) {
       status = err.status;
       if (err.type === "entity.parse.failed") {
@@ -141,9 +166,9 @@ export function errorHandler(
       status = 507;
       message = "The gateway's disk is full; try again once space has been freed";
       code = "server.disk_full";
-      problem("error", `${where} failed: the disk is full`, res, err);
+      problem("error", "request.disk_full", `${where} failed: the disk is full`, res, err);
     } else {
-      problem("error", `Unexpected error while answering ${where}`, res, err);
+      problem("error", "request.unexpected", `Unexpected error while answering ${where}`, res, err);
     }
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     // `params` only when the sentence mentions values; extra members follow.

@@ -2,6 +2,7 @@ import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
 import type { Logger } from "pino";
 import type { LineLog, ServiceLog } from "../log.js";
+import type { ProxyProblemCode } from "../problem-codes.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { ProxyAccess } from "./auth/guards.js";
 import type { CoreInput, RuleRecord, Settings, SubscriptionRecord } from "./types.js";
@@ -93,8 +94,8 @@ export interface CoreControl {
 export interface ProxyContext {
   db: Db;
   clock: Clock;
-  /** Structured log (`ctx.log.warn("...", { requestId, err })`) and the plain `ctx.log("...")`. */
-  log: ServiceLog;
+  /** Structured log (`ctx.log.warn(code, "...", { requestId, err })`) and the plain `ctx.log("...")`. */
+  log: ServiceLog<ProxyProblemCode>;
   /** `<dataDir>/proxy` */
   dir: string;
   options: ProxyServiceOptions;
@@ -119,6 +120,6 @@ export interface CoreManagerOptions {
   unit: string;
   controllerPort: number;
   clock: Clock;
-  /** A sentence per event; problems name their level (`log("...", "error")`). */
+  /** A sentence per event; problems name their level and code (`log("...", problem(...))`). */
   log: LineLog;
 }

@@ -81,7 +81,8 @@ export const PROXY_ERRORS = {
   "backup.invalid_settings": ["reason", "reason_code"],
   "backup.invalid_rule": ["rule", "reason", "reason_code"],
   "backup.duplicate_id": ["kind", "id"],
-  // The proxy core (`detail` is the core's or the system's own words, shown as they are).
+  // The proxy core (`detail` is the core's or the system's own words, shown as they are). A
+  // start that ends in `core.timeout` also carries the core's last lines as `output`.
   "core.not_installed": [],
   "core.port_in_use": ["port"],
   "core.unreachable": [],
@@ -92,6 +93,8 @@ export const PROXY_ERRORS = {
   "core.config_load": ["detail"],
   "core.apply_failed": ["detail"],
   "core.start_failed": ["detail"],
+  /** The core exited while starting; its last lines come as `output` beside the code. */
+  "core.exited_at_start": [],
   "core.restart_failed": ["detail"],
   "core.stop_failed": ["detail"],
   "core.logs_ended": [],

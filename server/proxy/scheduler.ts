@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { LineLog } from "../log.js";
+import { problem } from "../problem-codes.js";
 import type { Refresher } from "./routes/refresher.js";
 import type { SqlProxyStore } from "./store/proxy-store.js";
 
@@ -68,8 +69,8 @@ export class Scheduler {
         // Named as the operator named it; the address is never logged (it can hold a token).
         const name = this.store.subscriptions.get(id)?.name ?? id;
         this.log(
-          `Scheduled refresh of subscription "${name}" failed: ${(err as Error).message}`,
-          "warn",
+          `Scheduled refresh of subscription "${name}" failed`,
+          problem("warn", "subscription.scheduled_refresh_failed", { params: { name }, err }),
         );
       }
     }

@@ -10,6 +10,7 @@ import { errorHandler, notFound } from "../http/errors.js";
 import { EXACT } from "../http/route-table.js";
 import { requestLog } from "../http/request-log.js";
 import { createLogger, createServiceLog, loggerForLines } from "../log.js";
+import type { ProxyProblemCode } from "../problem-codes.js";
 import { Accounts } from "./auth/accounts.js";
 import { hostGuard, proxyRouteTable, sameOriginGuard } from "./auth/guards.js";
 import { SetupToken } from "./auth/setup-token.js";
@@ -66,7 +67,7 @@ export async function createProxyService(
   options: ProxyServiceOptions & ProxyServiceExtras,
 ): Promise<ProxyService> {
   const clock = options.clock ?? systemClock;
-  const log = createServiceLog(
+  const log = createServiceLog<ProxyProblemCode>(
     options.logger ?? (options.log ? loggerForLines(options.log) : createLogger()),
     clock,
   );
@@ -198,7 +199,7 @@ export async function createProxyService(
       if (wanted && core.installed) {
         // A gateway comes back the way it was shut down; a failure is reported, not fatal.
         await core.start(store.coreInput()).catch((err: unknown) => {
-          log.error("The proxy core did not start", { err });
+          log.error("core.did_not_start", "The proxy core did not start", { err });
         });
       }
     },
@@ -212,7 +213,9 @@ export async function createProxyService(
       store.setFlag(CORE_WAS_RUNNING, core.running());
       await core
         .close()
-        .catch((err: unknown) => log.error("Closing the proxy core failed", { err }));
+        .catch((err: unknown) =>
+          log.error("core.close_failed", "Closing the proxy core failed", { err }),
+        );
       db.close();
     },
   };

@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { FATAL_LINE, failingCore } from "../helpers/failing-core.js";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole } from "./support/proxy-harness.js";
@@ -9,6 +10,31 @@ import { shootThemes } from "./support/shots.js";
 
 /** Times are shown in the reader's zone: a fixed one, so the expected text is known. */
 test.use({ timezoneId: "Asia/Shanghai", locale: "en-GB" });
+
+/** The two sizes every screen is looked at in: a laptop and a phone. */
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+/** Shots of the page at both sizes (`shoot` takes both themes), back at the laptop size. */
+async function atBothSizes(page: Page, shoot: (suffix: string) => Promise<void>): Promise<void> {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await shoot(`${size.width}`);
+  }
+  await page.setViewportSize(SIZES[0]);
+}
+
+/**
+ * Latin words a Chinese text still holds once the values a person gave (a file's or a
+ * subscription's name) and the request id are taken out: none may be left.
+ */
+async function englishIn(where: Locator, own: string[] = []): Promise<string[]> {
+  let text = await where.innerText();
+  for (const value of own) text = text.replaceAll(value, "");
+  return text.match(/[A-Za-z]{2,}/g) ?? [];
+}
 
 /** The date and time the page shows for an instant, formatted in the browser itself. */
 function shownTime(page: Page, iso: string, lang: string): Promise<string> {
@@ -48,9 +74,11 @@ test("the parcel admin lists a failed download among the recent problems, in bot
     await page.getByRole("button", { name: "Refresh" }).click();
     const problem = card.getByTestId("problem");
     await expect(problem).toHaveCount(1);
-    await expect(problem).toContainText(
-      `GET /api/v1/pickup/files/${fileId}/download failed: The file could not be read`,
+    // Said by its code, with the reason the download's answer named; no path, no file id.
+    await expect(problem.locator("p").first()).toHaveText(
+      "A request could not be answered: The file could not be read; try again.",
     );
+    await expect(problem).not.toContainText(fileId);
     await expect(problem).toContainText("Error");
     await expect(problem).toContainText(`Request ${requestId}`);
     const iso = (await problem.locator("time").getAttribute("datetime")) ?? "";
@@ -61,10 +89,20 @@ test("the parcel admin lists a failed download among the recent problems, in bot
 
     await page.getByLabel("Language").selectOption("zh-CN");
     const zhCard = page.getByRole("region", { name: "最近的问题" });
-    await expect(zhCard.getByTestId("problem")).toContainText("错误");
-    await expect(zhCard.getByTestId("problem")).toContainText(`请求 ${requestId}`);
+    const zhProblem = zhCard.getByTestId("problem");
+    await expect(zhProblem).toContainText("错误");
+    await expect(zhProblem).toContainText(`请求 ${requestId}`);
+    await expect(zhProblem.locator("p").first()).toHaveText(
+      "一个请求未能完成：文件无法读取；请重试。",
+    );
     await expect(zhCard.locator("time")).toHaveText(await shownTime(page, iso, "zh-CN"));
-    await shootThemes(page, "parcel-admin", "problems-zh");
+    // Every sentence of the card is Chinese: nothing in English, nothing marked as English.
+    expect(await englishIn(zhCard, [requestId])).toEqual([]);
+    await expect(zhCard.locator('[lang="en"]')).toHaveCount(0);
+    await atBothSizes(page, async (size) => {
+      await zhCard.scrollIntoViewIfNeeded();
+      await shootThemes(page, "parcel-admin", `problems-zh-${size}`);
+    });
   } finally {
     await site.close();
   }
@@ -104,8 +142,8 @@ test("the proxy dashboard lists a failed scheduled refresh among the recent prob
 
     const problem = card.getByTestId("problem");
     await expect(problem).toHaveCount(1, { timeout: 15_000 });
-    await expect(problem).toContainText(
-      'Scheduled refresh of subscription "Broken provider" failed: The subscription server answered 503',
+    await expect(problem.locator("p").first()).toHaveText(
+      "The scheduled refresh of subscription “Broken provider” failed: The subscription server answered 503.",
     );
     await expect(problem).toContainText("Warning");
     // The address (here with a token in its query) is never shown or logged.
@@ -118,9 +156,72 @@ test("the proxy dashboard lists a failed scheduled refresh among the recent prob
     await page.getByLabel("Language").selectOption("zh-CN");
     const zhCard = page.getByRole("region", { name: "最近的问题" });
     await expect(zhCard.getByTestId("problem")).toContainText("警告");
+    await expect(zhCard.getByTestId("problem").locator("p").first()).toHaveText(
+      "订阅“Broken provider”的定时刷新失败：订阅服务器返回了 503。",
+    );
     await expect(zhCard.locator("time")).toHaveText(await shownTime(page, iso, "zh-CN"));
-    await shootBothThemes(page, "dashboard-problems-zh");
+    // Only the subscription's own name is in Latin letters; no sentence is marked English.
+    expect(await englishIn(zhCard, ["Broken provider"])).toEqual([]);
+    await expect(zhCard.locator('[lang="en"]')).toHaveCount(0);
+    await atBothSizes(page, (size) => shootBothThemes(page, `dashboard-problems-zh-${size}`));
   } finally {
     await svc.close();
+  }
+});
+
+test("a core that stops right after starting is said in Chinese, its own words folded apart", async ({
+  page,
+}) => {
+  const core = failingCore();
+  // The core was running at the last shutdown, so the service starts it, and it fails.
+  const svc = await startProxyConsole({ coreBin: core.bin, autoStartCore: true });
+  try {
+    await page.goto(`${svc.url}/?lang=zh-CN`);
+    await page.getByLabel("初始化令牌").fill(svc.token);
+    await page.getByLabel("新密码").fill(PASSWORD);
+    await page.getByLabel("再次输入密码").fill(PASSWORD);
+    await page.getByRole("button", { name: "设置密码并登录" }).click();
+    const coreCard = page.getByRole("region", { name: "代理内核" });
+    await expect(coreCard.getByText("代理内核刚启动就停止了。")).toBeVisible();
+    // The core's own lines: folded, labelled, and marked as English.
+    const output = coreCard.getByTestId("core-output");
+    await expect(output.locator("summary")).toHaveText("内核输出");
+    await expect(output).not.toHaveAttribute("open");
+    await expect(output.locator('pre[lang="en"]')).toContainText(FATAL_LINE);
+    await expect(output.locator("pre")).toBeHidden();
+    // Outside the fold, every sentence of the card and of the problem list is Chinese.
+    const outside = async (where: Locator) => {
+      const all = await englishIn(where, [
+        svc.service.ctx.options.controllerPort?.toString() ?? "",
+      ]);
+      const folded = (await output.count()) > 0 ? await englishIn(output) : [];
+      return all.filter((w) => !folded.includes(w));
+    };
+    expect(await outside(coreCard)).toEqual([]);
+    const problems = page.getByRole("region", { name: "最近的问题" });
+    await expect(problems.getByTestId("problem").first()).toBeVisible();
+    await expect(
+      problems.getByText("代理内核未能随服务启动：代理内核刚启动就停止了。"),
+    ).toBeVisible();
+    expect(await englishIn(problems)).toEqual([]);
+    await atBothSizes(page, (size) => shootBothThemes(page, `core-failed-start-zh-${size}`));
+
+    // Starting it again from System says the same in Chinese, with the core's lines folded.
+    await page.goto(`${svc.url}/?lang=zh-CN#/system`);
+    await page.getByRole("button", { name: "启动", exact: true }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "代理内核刚启动就停止了。" });
+    await expect(alert).toBeVisible({ timeout: 15_000 });
+    const again = page.getByTestId("core-output");
+    await expect(again.locator("summary")).toHaveText("内核输出");
+    await again.locator("summary").click();
+    await expect(again.locator('pre[lang="en"]')).toBeVisible();
+    await expect(again.locator("pre")).toContainText(FATAL_LINE);
+    await atBothSizes(page, async (size) => {
+      await again.scrollIntoViewIfNeeded();
+      await shootBothThemes(page, `core-failed-start-system-zh-${size}`);
+    });
+  } finally {
+    await svc.close();
+    rmSync(core.dir, { recursive: true, force: true });
   }
 });

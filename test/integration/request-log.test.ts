@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../server/log.js";
+import { problem } from "../../server/problem-codes.js";
 import { startParcel, type Harness } from "../helpers/parcel-harness.js";
 import {
   bearer,
@@ -128,6 +129,9 @@ describe("request log (parcel service)", () => {
     expect(errors.json.items[0]).toEqual({
       time: parcel.service.ctx.now(),
       level: "error",
+      // The answer's own code says why, for the page to word it; the path is not kept.
+      code: "request.failed",
+      params: { reason_code: "download.read_failed" },
       message: expect.stringContaining("The file could not be read: ENOENT"),
       request_id: id,
     });
@@ -209,21 +213,28 @@ describe("request log (proxy service)", () => {
     const log = captured();
     proxy = await startProxy({ core: new FakeCore(), logger: log.logger });
     await proxy.setup();
-    proxy.service.ctx.log.warn("first problem");
+    proxy.service.ctx.log.warn("core.close_failed", "first problem");
     proxy.clock.advance(1500);
-    proxy.service.ctx.log("second problem", "error");
+    proxy.service.ctx.log(
+      "second problem",
+      problem("error", "subscription.scheduled_refresh_failed", { params: { name: "Home" } }),
+    );
     const r = await proxy.request("GET", "/status");
     expect(r.status).toBe(200);
     expect(r.json.recentErrors).toEqual([
       {
         time: new Date(proxy.clock.now()).toISOString(),
         level: "error",
+        code: "subscription.scheduled_refresh_failed",
+        params: { name: "Home" },
         message: "second problem",
         requestId: null,
       },
       {
         time: new Date(proxy.clock.now() - 1500).toISOString(),
         level: "warn",
+        code: "core.close_failed",
+        params: {},
         message: "first problem",
         requestId: null,
       },

@@ -11,6 +11,7 @@ import {
   scrubUrls,
   type LogLevel,
 } from "../../server/log.js";
+import { problem } from "../../server/problem-codes.js";
 
 /** A logger that keeps its JSON lines, parsed. */
 function capture(level: LogLevel = "trace") {
@@ -95,19 +96,38 @@ describe("createServiceLog", () => {
     const log = createServiceLog(c.logger, clock);
     log.info("not a problem");
     log("a plain line");
-    log.warn("disk nearly full", { requestId: "r1" });
+    log.warn("upload.not_stored", "disk nearly full", {
+      requestId: "r1",
+      params: { name: "a.txt" },
+    });
     clock.advance(1000);
-    log.error("cleanup failed", { err: new Error("database is locked") });
-    log("core exited", "error");
+    log.error("cleanup.failed", "cleanup failed", { err: new Error("database is locked") });
+    log("core exited", problem("error", "core.exited", { params: { exit_code: 2 } }));
     expect(log.recent()).toEqual([
-      { timeMs: clock.now(), level: "error", message: "core exited", requestId: null },
       {
         timeMs: clock.now(),
         level: "error",
+        code: "core.exited",
+        params: { exit_code: 2 },
+        message: "core exited",
+        requestId: null,
+      },
+      {
+        timeMs: clock.now(),
+        level: "error",
+        code: "cleanup.failed",
+        params: {},
         message: "cleanup failed: database is locked",
         requestId: null,
       },
-      { timeMs: clock.now() - 1000, level: "warn", message: "disk nearly full", requestId: "r1" },
+      {
+        timeMs: clock.now() - 1000,
+        level: "warn",
+        code: "upload.not_stored",
+        params: { name: "a.txt" },
+        message: "disk nearly full",
+        requestId: "r1",
+      },
     ]);
     expect(c.entries().map((e) => [e.level, e.msg])).toEqual([
       ["info", "not a problem"],
@@ -120,7 +140,7 @@ describe("createServiceLog", () => {
   });
   it("holds a bounded number of problems", () => {
     const log = createServiceLog(capture().logger, new ManualClock());
-    for (let i = 0; i < RECENT_PROBLEMS + 15; i++) log.warn(`problem ${i}`);
+    for (let i = 0; i < RECENT_PROBLEMS + 15; i++) log.warn("cleanup.failed", `problem ${i}`);
     const recent = log.recent();
     expect(recent).toHaveLength(RECENT_PROBLEMS);
     expect(recent[0].message).toBe(`problem ${RECENT_PROBLEMS + 14}`);
@@ -129,16 +149,20 @@ describe("createServiceLog", () => {
   it("keeps problems for the console even when the output is silent", () => {
     const c = capture("silent");
     const log = createServiceLog(c.logger, new ManualClock());
-    log.error("broken");
+    log.error("cleanup.failed", "broken");
     expect(c.lines).toEqual([]);
     expect(log.recent().map((p) => p.message)).toEqual(["broken"]);
   });
   it("never writes an address's path, query or user part, in the log or the list", () => {
     const c = capture();
     const log = createServiceLog(c.logger, new ManualClock());
-    log.warn("refresh of https://feed.example/sub/TOKEN1?token=TOKEN2 failed", {
-      err: new Error("redirected to https://u:TOKEN3@cdn.example/x"),
-    });
+    log.warn(
+      "core.close_failed",
+      "refresh of https://feed.example/sub/TOKEN1?token=TOKEN2 failed",
+      {
+        err: new Error("redirected to https://u:TOKEN3@cdn.example/x"),
+      },
+    );
     const text = c.lines.join("") + JSON.stringify(log.recent());
     for (const secret of ["TOKEN1", "TOKEN2", "TOKEN3"]) expect(text).not.toContain(secret);
     expect(log.recent()[0].message).toBe(

@@ -82,7 +82,7 @@ export const en = {
     "New uploads are refused: the free disk space is below the headroom plus open reservations.",
   "problems.title": "Recent problems",
   "problems.none": "No problems since the service started.",
-  "problems.intro": "The service's last warnings and errors, newest first, in its own words.",
+  "problems.intro": "The service's last warnings and errors, newest first.",
   "problems.error": "Error",
   "problems.warning": "Warning",
   "problems.request": "Request",

@@ -82,7 +82,7 @@ export const zh: Record<keyof typeof en, string> = {
   "stats.diskFull": "新上传会被拒绝：可用磁盘空间低于保留空间加预留。",
   "problems.title": "最近的问题",
   "problems.none": "服务启动以来没有出现问题。",
-  "problems.intro": "服务最近的警告和错误，最新的在前，内容为服务的原文（英文）。",
+  "problems.intro": "服务最近的警告和错误，最新的在前。",
   "problems.error": "错误",
   "problems.warning": "警告",
   "problems.request": "请求",

@@ -24,7 +24,11 @@ export interface RecentProblems {
     /** Unix seconds. */
     time: number;
     level: "warn" | "error";
-    /** The service's English sentence. */
+    /** Names the problem; the page says it in the reader's language. */
+    code?: string;
+    /** The values its sentence names (with `reason_code`, the error behind it). */
+    params?: Record<string, string | number>;
+    /** The service's English sentence (its log file's words). */
     message: string;
     request_id: string | null;
   }>;

@@ -1,5 +1,7 @@
 import { coreErrorText } from "../core-error-text.js";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useActionState } from "../../shared/action.js";
+import { CoreOutput, coreFailure, coreOutputOf, statusFailure } from "../core-failure.js";
 import { api } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../format.js";
 import { useT, type Key } from "../i18n.js";
@@ -8,7 +10,7 @@ import { useApp } from "../store.js";
 import { TrafficChart, type Sample } from "../traffic-chart.js";
 import { RecentProblemsCard } from "./recent-problems.js";
 import type { Metrics, Status, Subscription } from "../types.js";
-import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
+import { Alert, Card, Loading, useLoad } from "../ui.js";
 
 const KEEP_MS = 130_000;
 
@@ -40,12 +42,23 @@ export function ServiceButtons({
   said?: string[];
 }) {
   const t = useT();
-  const action = useAction();
+  const action = useActionState(useCallback((err: unknown) => coreFailure(err, t).text, [t]));
+  // The core's own words of the last failure, shown folded under the sentence.
+  const [output, setOutput] = useState("");
   const control = async (name: "start" | "stop" | "restart") => {
+    setOutput("");
     // The action's name, worded when shown (so it follows a change of language).
-    await action.run(() => api("POST", "/system/service", { action: name }), name);
+    await action.run(
+      () =>
+        api("POST", "/system/service", { action: name }).catch((err: unknown) => {
+          setOutput(coreOutputOf(err));
+          throw err;
+        }),
+      name,
+    );
     onDone?.();
   };
+  const repeated = said.includes(action.error);
   return (
     <div>
       <div className="button-row" role="group" aria-label={t("service.controls")}>
@@ -65,7 +78,8 @@ export function ServiceButtons({
         </button>
       </div>
       {action.busy ? <p role="status">{t("common.working")}</p> : null}
-      <Alert text={said.includes(action.error) ? "" : action.error} />
+      <Alert text={repeated ? "" : action.error} />
+      {action.error && !repeated ? <CoreOutput text={output} t={t} /> : null}
       <Alert kind="ok" text={action.done ? t(`service.${action.done}Done` as Key) : ""} />
     </div>
   );
@@ -173,12 +187,8 @@ export function DashboardScreen() {
     ? coreErrorText(s.coreError, t, s.coreErrorCode, s.controllerPort)
     : "";
   // The same problem twice (a start refused for the port the status names) is said once.
-  const configText =
-    !s?.configError || (s.coreError && s.configErrorCode === s.coreErrorCode)
-      ? ""
-      : s.configErrorCode === "core.port_in_use"
-        ? t("dash.portInUse", { port: s.controllerPort ?? "?" })
-        : t("dash.configError", { error: s.configError });
+  const config = statusFailure(s, t);
+  const configText = config.text;
   return (
     <div className="grid">
       <Card title={t("dash.coreTitle")}>
@@ -190,6 +200,7 @@ export function DashboardScreen() {
         <Alert text={status.error} />
         <Alert text={coreText} />
         <Alert text={configText} />
+        <CoreOutput text={config.output} t={t} />
         <ServiceButtons
           onDone={() => void status.reload()}
           online={s?.coreOnline}

@@ -1,12 +1,23 @@
+import { RecentProblemsList, type ProblemClasses } from "../../shared/recent-problems.js";
 import { useT } from "../i18n.js";
+import { proxyProblemText } from "../problem-words.js";
 import { useApp } from "../store.js";
 import type { RecentProblem } from "../types.js";
 import { Card } from "../ui.js";
 
+const CLASSES: ProblemClasses = {
+  empty: "muted",
+  intro: "muted note",
+  list: "problem-list",
+  head: "problem-head",
+  message: "problem-message",
+  request: "muted problem-request",
+  badge: (level) => `badge ${level === "error" ? "badge-bad" : "badge-fair"}`,
+};
+
 /**
- * The service's last warnings and errors (`recentErrors` of `/status`), newest first. The
- * messages are the service's own English sentences, marked as such for screen readers; the
- * request id finds the entry in the service's log.
+ * The service's last warnings and errors (`recentErrors` of `/status`), newest first, each
+ * said in the reader's language by its code.
  */
 export function RecentProblemsCard({ items }: { items: RecentProblem[] }) {
   const t = useT();
@@ -14,40 +25,24 @@ export function RecentProblemsCard({ items }: { items: RecentProblem[] }) {
   return (
     <div className="problems-wide">
       <Card title={t("problems.title")}>
-        {items.length === 0 ? (
-          <p className="muted" data-testid="problems-empty">
-            {t("problems.none")}
-          </p>
-        ) : (
-          <>
-            <p className="muted note">{t("problems.intro")}</p>
-            <ol className="problem-list" aria-label={t("problems.title")}>
-              {items.map((p, i) => (
-                <li key={`${p.time}-${i}`} data-testid="problem">
-                  <div className="problem-head">
-                    <span className={`badge ${p.level === "error" ? "badge-bad" : "badge-fair"}`}>
-                      {t(p.level === "error" ? "problems.error" : "problems.warning")}
-                    </span>
-                    <time dateTime={p.time}>
-                      {new Date(p.time).toLocaleString(lang, {
-                        dateStyle: "medium",
-                        timeStyle: "medium",
-                      })}
-                    </time>
-                  </div>
-                  <p className="problem-message" lang="en">
-                    {p.message}
-                  </p>
-                  {p.requestId ? (
-                    <p className="muted problem-request">
-                      {t("problems.request")} <code>{p.requestId}</code>
-                    </p>
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-          </>
-        )}
+        <RecentProblemsList
+          items={items.map((p) => ({
+            timeMs: Date.parse(p.time),
+            level: p.level,
+            text: proxyProblemText(p, lang),
+            requestId: p.requestId,
+          }))}
+          lang={lang}
+          classes={CLASSES}
+          labels={{
+            title: t("problems.title"),
+            none: t("problems.none"),
+            intro: t("problems.intro"),
+            error: t("problems.error"),
+            warning: t("problems.warning"),
+            request: t("problems.request"),
+          }}
+        />
       </Card>
     </div>
   );

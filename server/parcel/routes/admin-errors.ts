@@ -4,7 +4,8 @@ import type { ParcelContext } from "../context.js";
 /**
  * `GET /admin/errors` (behind `requireAdmin`): the service's last warnings and errors, newest
  * first, so the administrator sees a failing disk or a crashed cleanup without reading logs.
- * Kept in memory: a restart starts the list afresh.
+ * Kept in memory: a restart starts the list afresh. `code` and `params` name each one for the
+ * page to say in the reader's language; `message` is the log file's English sentence.
  */
 export function adminErrorsRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
@@ -13,6 +14,8 @@ export function adminErrorsRouter(ctx: ParcelContext): Router {
       items: ctx.log.recent().map((p) => ({
         time: Math.floor(p.timeMs / 1000),
         level: p.level,
+        code: p.code,
+        params: p.params,
         message: p.message,
         request_id: p.requestId,
       })),

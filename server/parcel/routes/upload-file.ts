@@ -158,7 +158,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
         fail(req, actor, file, reason, err.bytes);
         // The rest of the body is not read: the connection is closed after the answer.
         res.setHeader("Connection", "close");
-        throw answerFor(ctx, file.id, err, requestIdOf(res) || null);
+        throw answerFor(ctx, file, err, requestIdOf(res) || null);
       }
       clearInterval(watch);
       traffic.flush();
@@ -197,7 +197,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
 /** The answer to a body that could not be received. */
 function answerFor(
   ctx: ParcelContext,
-  fileId: string,
+  file: { id: string; name: string },
   err: ReceiveError,
   requestId: string | null,
 ): HttpError {
@@ -218,9 +218,10 @@ function answerFor(
       return new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
     case "io":
       // The operator hears of it (the admin's problem list), with the request it ended.
-      ctx.log.warn(`The upload of file ${fileId} could not be stored`, {
+      ctx.log.warn("upload.not_stored", `The upload of file ${file.id} could not be stored`, {
         requestId,
         err: err.cause,
+        params: { name: file.name },
       });
       if (isDiskFull(err))
         return new HttpError(

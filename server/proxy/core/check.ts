@@ -26,9 +26,12 @@ function run(
   });
 }
 
-function lastLines(text: string, n: number): string {
-  return text
-    .split(/\r?\n/)
+/**
+ * The core's last `n` non-blank lines of output, at most 2000 characters: its own words,
+ * which the console shows apart from its sentence (folded, as "Core output").
+ */
+export function lastLines(text: string | readonly string[], n: number): string {
+  return (typeof text === "string" ? text.split(/\r?\n/) : text.flatMap((l) => l.split(/\r?\n/)))
     .map((l) => l.trim())
     .filter(Boolean)
     .slice(-n)

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HttpError } from "../../http/errors.js";
+import { problem } from "../../problem-codes.js";
 import type { CoreControl, CoreManagerOptions } from "../context.js";
 import { GROUP_PROXY, type CoreInput } from "../types.js";
-import { checkConfig } from "./check.js";
+import { checkConfig, lastLines } from "./check.js";
 import { compileConfig, REJECT, selectionTarget } from "./compile.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
 import { loadSecret, writeAtomic } from "./files.js";
@@ -162,7 +163,7 @@ class Manager implements CoreManager {
       const result = await checkConfig(this.opts.coreBin as string, this.homeDir, staged);
       rmSync(staged, { force: true });
       if (!result.ok) {
-        this.setError(result.message);
+        this.setError(result.message, "core.config_rejected");
         throw new HttpError(
           400,
           "core.config_rejected",
@@ -231,8 +232,10 @@ class Manager implements CoreManager {
   }
 
   private async waitReady(): Promise<void> {
-    const deadline = Date.now() + (this.opts.readyTimeoutMs ?? 20_000);
+    const waitMs = this.opts.readyTimeoutMs ?? 20_000;
+    const deadline = Date.now() + waitMs;
     let last: unknown = null;
+    let exited = false;
     const port = this.opts.controllerPort;
     for (;;) {
       try {
@@ -246,14 +249,35 @@ class Manager implements CoreManager {
       }
       // The core says its controller could not listen: someone holds the port.
       if (saysControllerPortTaken(this.supervisor.runOutput())) throw portInUseError(port);
-      if (this.supervisor.kind === "process" && !(await this.supervisor.active())) break;
+      if (this.supervisor.kind === "process" && !(await this.supervisor.active())) {
+        exited = true;
+        break;
+      }
       if (Date.now() >= deadline) break;
       await new Promise((r) => setTimeout(r, READY_POLL_MS));
     }
-    const output = this.supervisor.recentOutput().slice(-5).join("\n");
-    throw new Error(
-      `The proxy core did not come up: ${errorMessage(last)}${output ? `\n${output}` : ""}`,
-    );
+    // What the core said on its way down: the reader gets a sentence by code, and its own
+    // words apart (`output`), since they are the core's, in English.
+    const run = this.supervisor.runOutput();
+    const output = lastLines(run.length > 0 ? run : this.supervisor.recentOutput(), 6);
+    const tail = output ? `\n${output}` : "";
+    if (exited) {
+      throw new HttpError(
+        400,
+        "core.exited_at_start",
+        `The proxy core stopped right after starting${tail}`,
+        { extra: { output }, cause: last },
+      );
+    }
+    if (!(last instanceof CoreApiError)) {
+      throw new HttpError(
+        400,
+        "core.timeout",
+        `The proxy core did not answer within ${Math.ceil(waitMs / 1000)} s of starting${tail}`,
+        { extra: { output }, cause: last },
+      );
+    }
+    throw new Error(`The proxy core did not come up: ${errorMessage(last)}${tail}`);
   }
 
   private async bringUp(input: CoreInput, how: "start" | "restart"): Promise<void> {
@@ -286,6 +310,13 @@ class Manager implements CoreManager {
     } catch (err) {
       if (err instanceof HttpError && err.code === PORT_IN_USE) {
         this.setError(portInUseMessage(this.opts.controllerPort), PORT_IN_USE);
+      } else if (
+        err instanceof HttpError &&
+        (err.code === "core.exited_at_start" || err.code === "core.timeout")
+      ) {
+        // The status names it until the next start: the core's words, under its code.
+        const output = err.extra.output;
+        this.setError(typeof output === "string" && output ? output : err.message, err.code);
       }
       if (err instanceof HttpError) throw err;
       throw new HttpError(
@@ -304,7 +335,10 @@ class Manager implements CoreManager {
       this.logFeed.setFollowing(this.wanted);
       this.opts.log("proxy core restarted; selection re-applied");
     } catch (err) {
-      this.opts.log(`The proxy core restarted only partly: ${errorMessage(err)}`, "warn");
+      this.opts.log(
+        "The proxy core restarted only partly",
+        problem("warn", "core.restart_partial", { err }),
+      );
     }
   }
 

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Clock } from "../../clock.js";
-import type { LineLevel, LineLog } from "../../log.js";
+import type { LineLog } from "../../log.js";
+import { problem, type LineProblem } from "../../problem-codes.js";
 import { forgetCorePid, recordCorePid } from "./leftover.js";
 
 /** One way of running the core: a supervised child process or a systemd unit. */
@@ -23,8 +24,8 @@ export interface Supervisor {
  * The core's own errors are the operator's business; its warnings (one per failed dial to a
  * node) and everything else are traffic detail, kept out of the list of recent problems.
  */
-function coreLineLevel(line: string): LineLevel {
-  return /\blevel=(error|fatal)\b/.test(line) ? "warn" : "info";
+function coreLineProblem(line: string): LineProblem | undefined {
+  return /\blevel=(error|fatal)\b/.test(line) ? problem("warn", "core.log_error") : undefined;
 }
 
 export interface ProcessSupervisorOptions {
@@ -133,7 +134,7 @@ export class ProcessSupervisor implements Supervisor {
       this.lines.push(line);
       this.printed++;
       if (this.lines.length > KEEP_LINES) this.lines.shift();
-      this.opts.log(`core: ${line}`, coreLineLevel(line));
+      this.opts.log(`core: ${line}`, coreLineProblem(line));
     });
   }
 
@@ -171,7 +172,9 @@ export class ProcessSupervisor implements Supervisor {
     if (!this.wanted) return;
     this.opts.log(
       `The proxy core exited unexpectedly (code ${code ?? "-"}, signal ${signal ?? "-"})`,
-      "error",
+      problem("error", "core.exited", {
+        params: { ...(code === null ? {} : { exit_code: code }), ...(signal ? { signal } : {}) },
+      }),
     );
     if (this.opts.clock.now() - this.startedAt >= (this.opts.stableMs ?? 60_000)) {
       this.failures = 0;
@@ -187,7 +190,10 @@ export class ProcessSupervisor implements Supervisor {
       this.spawnChild()
         .then(() => this.opts.onRestarted?.())
         .catch((err: unknown) => {
-          this.opts.log(`Restarting the proxy core failed: ${String(err)}`, "error");
+          this.opts.log(
+            `Restarting the proxy core failed: ${String(err)}`,
+            problem("error", "core.auto_restart_failed"),
+          );
         });
     }, delay);
   }

@@ -71,10 +71,13 @@ export function statusRouter(ctx: ProxyContext): Router {
       actualNode,
       selectedAvailable: actualNode !== "" && actualNode !== "REJECT",
       tunActive: online && settings.tunEnabled && tunInterfaceExists(ctx),
-      // The service's last warnings and errors, newest first (kept in memory only).
+      // The service's last warnings and errors, newest first (kept in memory only); `code`
+      // and `params` let the console say each in the reader's language.
       recentErrors: ctx.log.recent().map((p) => ({
         time: new Date(p.timeMs).toISOString(),
         level: p.level,
+        code: p.code,
+        params: p.params,
         message: p.message,
         requestId: p.requestId,
       })),

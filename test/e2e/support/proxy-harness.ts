@@ -4,7 +4,11 @@ import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFeedServer, type FeedServer } from "../../fixtures/feed-server.js";
-import { createProxyService, type ProxyService } from "../../../server/proxy/service.js";
+import {
+  createProxyService,
+  type ProxyService,
+  type ProxyServiceExtras,
+} from "../../../server/proxy/service.js";
 import type { ProxyServiceOptions } from "../../../server/proxy/context.js";
 
 export const PASSWORD = "gatehouse console e2e";
@@ -62,7 +66,7 @@ export function openTunnel(proxyPort: number, port: number): Promise<net.Socket>
  */
 export async function startProxyConsole(
   /** Replaces the defaults below (a given controller port, another release source, ...). */
-  overrides: Partial<ProxyServiceOptions> = {},
+  overrides: Partial<ProxyServiceOptions> & ProxyServiceExtras = {},
 ): Promise<ProxyConsole> {
   const dataDir = mkdtempSync(join(tmpdir(), "gh-proxy-e2e-"));
   const feeds = await startFeedServer();

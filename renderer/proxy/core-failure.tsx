@@ -1,0 +1,63 @@
+import { ApiError } from "./api.js";
+import { briefServiceText, isDetailCode } from "./brief-errors.js";
+import type { Translate } from "./i18n.js";
+import { useApp } from "./store.js";
+import type { Status } from "./types.js";
+import { errorText } from "./ui.js";
+import "./styles-core-output.css";
+
+/**
+ * A failure of the core in the reader's language, and apart from it the core's own words
+ * (its last lines, in English), which the screen shows folded as "Core output".
+ */
+export interface CoreFailure {
+  text: string;
+  output: string;
+}
+
+const NONE: CoreFailure = { text: "", output: "" };
+
+/** The core's own words an error carries: `output` beside the code, or a code's `detail`. */
+export function coreOutputOf(err: unknown): string {
+  if (!(err instanceof ApiError)) return "";
+  const output = err.details.output;
+  if (typeof output === "string" && output.trim()) return output;
+  const detail = err.params.detail;
+  return isDetailCode(err.code) && typeof detail === "string" ? detail : "";
+}
+
+/** A failed start, stop or restart: the sentence by code, the core's words apart. */
+export function coreFailure(err: unknown, t: Translate): CoreFailure {
+  const output = coreOutputOf(err);
+  if (output && err instanceof ApiError) {
+    const text = briefServiceText(err, useApp.getState().lang);
+    if (text) return { text, output };
+  }
+  return { text: errorText(err, t), output: "" };
+}
+
+/**
+ * The last configuration or start problem `/status` names (`configError` under its code):
+ * said by the code, with the core's words apart. Nothing when the core's own error (shown
+ * above it) already says the same.
+ */
+export function statusFailure(s: Status | null, t: Translate): CoreFailure {
+  if (!s?.configError || (s.coreError && s.configErrorCode === s.coreErrorCode)) return NONE;
+  const code = s.configErrorCode ?? "";
+  if (code === "core.port_in_use")
+    return { text: t("dash.portInUse", { port: s.controllerPort ?? "?" }), output: "" };
+  const lang = useApp.getState().lang;
+  const said = code && code !== "core.config" ? briefServiceText({ code, params: {} }, lang) : null;
+  return { text: said ?? t("dash.configProblem"), output: s.configError };
+}
+
+/** The core's own words, folded under a label and marked as English. */
+export function CoreOutput({ text, t }: { text: string; t: Translate }) {
+  if (!text) return null;
+  return (
+    <details className="core-output" data-testid="core-output">
+      <summary>{t("dash.coreOutput")}</summary>
+      <pre lang="en">{text}</pre>
+    </details>
+  );
+}

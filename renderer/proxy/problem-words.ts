@@ -1,0 +1,70 @@
+import type { ProxyProblemCode } from "../../server/problem-codes.js";
+import type { Lang } from "../shared/lang.js";
+import {
+  because,
+  COMMON_PROBLEMS_EN,
+  COMMON_PROBLEMS_ZH,
+  problemText,
+  type ProblemTables,
+  type RecordedProblem,
+} from "../shared/recent-problems-words.js";
+import { briefServiceText } from "./brief-errors.js";
+
+const exitedEn = (p: { exit_code?: string | number; signal?: string | number }): string => {
+  const how =
+    p.exit_code !== undefined
+      ? ` (exit code ${p.exit_code})`
+      : p.signal !== undefined
+        ? ` (signal ${p.signal})`
+        : "";
+  return `The proxy core stopped unexpectedly${how}.`;
+};
+
+const exitedZh = (p: { exit_code?: string | number; signal?: string | number }): string => {
+  const how =
+    p.exit_code !== undefined
+      ? `（退出码 ${p.exit_code}）`
+      : p.signal !== undefined
+        ? `（信号 ${p.signal}）`
+        : "";
+  return `代理内核意外退出${how}。`;
+};
+
+/** The proxy service's recorded problems, by code, in both languages. */
+export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
+  en: {
+    ...COMMON_PROBLEMS_EN,
+    "core.did_not_start": (p) =>
+      because("The proxy core did not start with the service", p.reason, "en"),
+    "core.close_failed": () => "Stopping the proxy core as the service closed failed.",
+    "core.exited": exitedEn,
+    "core.auto_restart_failed": () => "Starting the proxy core again after it stopped failed.",
+    "core.restart_partial": (p) =>
+      because("The proxy core was started again but did not come back fully", p.reason, "en"),
+    "core.log_error": () =>
+      "The proxy core wrote an error in its own log; the service's log file keeps its words.",
+    "subscription.scheduled_refresh_failed": (p) =>
+      because(`The scheduled refresh of subscription “${p.name}” failed`, p.reason, "en"),
+  },
+  "zh-CN": {
+    ...COMMON_PROBLEMS_ZH,
+    "core.did_not_start": (p) => because("代理内核未能随服务启动", p.reason, "zh-CN"),
+    "core.close_failed": () => "服务关闭时停止代理内核失败。",
+    "core.exited": exitedZh,
+    "core.auto_restart_failed": () => "代理内核停止后，自动重新启动失败。",
+    "core.restart_partial": (p) => because("代理内核已重新启动，但没有完全恢复", p.reason, "zh-CN"),
+    "core.log_error": () => "代理内核在自己的日志中报告了一个错误；原文记录在服务的日志文件中。",
+    "subscription.scheduled_refresh_failed": (p) =>
+      because(`订阅“${p.name}”的定时刷新失败`, p.reason, "zh-CN"),
+  },
+};
+
+/**
+ * A problem the proxy service recorded, in the reader's language. Its reason is said without
+ * the core's own words (the list never carries them; the Logs page does).
+ */
+export function proxyProblemText(problem: RecordedProblem, lang: Lang): string {
+  return problemText(PROXY_PROBLEM_TABLES, lang, problem, (code, params) =>
+    briefServiceText({ code, params }, lang),
+  );
+}

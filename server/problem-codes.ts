@@ -1,0 +1,95 @@
+import type { ErrorParams, ErrorRegistry, ParamValue } from "./http/error-codes.js";
+
+/**
+ * Every warning or error a service keeps for its console (the "Recent problems" lists) has a
+ * stable `code`, so a page can say it in the reader's language, and the values its sentence
+ * names (`params`: a file's or a subscription's name, an exit code; never a secret, an address
+ * or a path). Codes follow the rules of the error codes (server/http/error-codes.ts): `area.reason`,
+ * lower case, never reused for another meaning, and none shared with an error code.
+ *
+ * `reason_code?` marks a problem whose error names its own code (an HttpError, a subscription
+ * failure): the log adds that code and its params, so the page can say why in the same
+ * language. The pages' tables are typed by these registries, so a code without a sentence does
+ * not compile; test/unit/problem-codes.test.ts checks that every call site names a code here.
+ */
+
+/** Problems both services record: the shared error handler's. */
+export const COMMON_PROBLEMS = {
+  /** A request failed on the service's side (a 500 answer); the reason is its error's code. */
+  "request.failed": ["reason_code?"],
+  /** A request was refused for lack of room (a 507 answer). */
+  "request.no_room": ["reason_code?"],
+  /** The disk or the database filled up while a request was answered. */
+  "request.disk_full": [],
+  /** Something the service did not foresee broke while a request was answered. */
+  "request.unexpected": [],
+} as const satisfies ErrorRegistry;
+
+/** The parcel service's problems. */
+export const PARCEL_PROBLEMS = {
+  "cleanup.failed": [],
+  "cleanup.reclaim_failed": [],
+  /** `name`: the downloaded file's name (or the archive's). */
+  "download.record_failed": ["name"],
+  /** `name`: the uploaded file's name. */
+  "upload.not_stored": ["name"],
+} as const satisfies ErrorRegistry;
+
+/** The proxy service's problems. */
+export const PROXY_PROBLEMS = {
+  /** The core did not start with the service (it was running at the last shutdown). */
+  "core.did_not_start": ["reason_code?"],
+  "core.close_failed": [],
+  /** The core stopped by itself; `exit_code` or `signal` says how, when known. */
+  "core.exited": ["exit_code?", "signal?"],
+  "core.auto_restart_failed": [],
+  /** The core was started again after it stopped, but did not come back fully. */
+  "core.restart_partial": ["reason_code?"],
+  /** The core wrote an error line to its own output (kept in the log file, as `message`). */
+  "core.log_error": [],
+  /** `name`: the subscription's name as the operator gave it. */
+  "subscription.scheduled_refresh_failed": ["name", "reason_code?"],
+} as const satisfies ErrorRegistry;
+
+type AllProblems = typeof COMMON_PROBLEMS & typeof PARCEL_PROBLEMS & typeof PROXY_PROBLEMS;
+
+export type CommonProblemCode = keyof typeof COMMON_PROBLEMS;
+export type ParcelProblemCode = CommonProblemCode | keyof typeof PARCEL_PROBLEMS;
+export type ProxyProblemCode = CommonProblemCode | keyof typeof PROXY_PROBLEMS;
+/** Every code a service records. */
+export type ProblemCode = keyof AllProblems & string;
+
+type Names<C extends ProblemCode> = AllProblems[C][number];
+type RequiredName<N> = N extends `${string}?` ? never : N;
+type OptionalName<N> = N extends `${infer B}?` ? B : never;
+
+/** The values a problem's sentence names, as its registry entry declares them. */
+export type ProblemParamsOf<C extends ProblemCode> = {
+  [K in RequiredName<Names<C>>]: ParamValue;
+} & { [K in OptionalName<Names<C>>]?: ParamValue };
+
+/** What a call site gives besides the code and the sentence: the params, when it declares any. */
+export type ProblemArgs<C extends ProblemCode, Base> = [RequiredName<Names<C>>] extends [never]
+  ? [fields?: Base & { params?: ProblemParamsOf<C> }]
+  : [fields: Base & { params: ProblemParamsOf<C> }];
+
+/** A problem as the line form of the log takes it (`log("...", problem("warn", ...))`). */
+export interface LineProblem {
+  level: "warn" | "error";
+  code: ProblemCode;
+  params: ErrorParams;
+  err?: unknown;
+}
+
+/**
+ * Names a warning or an error for a module that logs through the plain line form; the code
+ * and its params are checked against the registries here.
+ */
+export function problem<C extends ProblemCode>(
+  level: "warn" | "error",
+  code: C,
+  ...rest: ProblemArgs<C, { err?: unknown }>
+): LineProblem {
+  const fields: { params?: ErrorParams; err?: unknown } = rest[0] ?? {};
+  return { level, code, params: fields.params ?? {}, err: fields.err };
+}
