@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { CHANNELS } from "../preload/contract.js";
 import { DESKTOP_STORE_OPTIONS, type DesktopSettings } from "./settings/schema.js";
 import { createKeychain, tokenAccount } from "./secrets/keychain.js";
-import { ServiceHost, serviceEntry } from "./services.js";
+import { ServiceHost } from "./host/service-host.js";
+import { forkForApp, serviceEntry } from "./host/fork-electron.js";
 import { isAllowedNavigation, CSP } from "./security.js";
 
 if (!app.requestSingleInstanceLock()) app.quit();
@@ -15,9 +16,10 @@ const settings = new Store<DesktopSettings>(
 );
 const keychain = createKeychain();
 const dataDir = process.env.GATEHOUSE_DATA_DIR ?? join(app.getPath("userData"), "data");
-const services = new ServiceHost(
-  serviceEntry(),
-  [
+const services = new ServiceHost({
+  fork: forkForApp(),
+  entry: serviceEntry(),
+  args: [
     "--data-dir",
     dataDir,
     "--host",
@@ -28,7 +30,7 @@ const services = new ServiceHost(
     process.env.GATEHOUSE_PROXY_PORT ?? String(settings.get("proxyPort")),
   ],
   dataDir,
-);
+});
 
 let win: BrowserWindow | null = null;
 let tray: Tray | null = null;
@@ -248,7 +250,6 @@ app.on("will-quit", (event) => {
   if (services.info.parcel || services.info.proxy) {
     event.preventDefault();
     void services.stop().finally(() => {
-      services.info = { ...services.info, parcel: null, proxy: null };
       app.quit();
     });
   }
@@ -262,7 +263,7 @@ void app.whenReady().then(() => {
     done(permission === "clipboard-sanitized-write"),
   );
   registerIpc();
-  services.on("status", (info) => {
+  services.on("info", (info) => {
     buildMenus();
     win?.webContents.send(CHANNELS.status, info);
     const current = win?.webContents.getURL() ?? "";

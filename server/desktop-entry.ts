@@ -1,50 +1,36 @@
-import { parseConfig, prepareDataDir } from "./config.js";
-import { startGatehouse } from "./host.js";
-import { createLogger } from "./log.js";
+import { parentChannel, type ProcessSide } from "./desktop/parent-channel.js";
+import { runDesktopServices } from "./desktop/run.js";
+import { createLogger, DEFAULT_LOG_LEVEL, isLogLevel } from "./log.js";
 
 /**
- * Entry of the services when the desktop app hosts them in a child process. Options come as
- * command-line arguments (the same as `npm run serve`); status goes to the parent as messages.
+ * Entry of the services when the desktop app hosts them: an Electron utility process when
+ * packaged, a Node child in development and tests. Options come as command-line arguments
+ * (the same as `npm run serve`); everything else goes through the host protocol
+ * (server/desktop/protocol.ts). JSON log lines go to stderr as in headless mode.
  */
-type Post = (message: unknown) => void;
 
-function parentPost(): Post {
-  const port = (process as unknown as { parentPort?: { postMessage(m: unknown): void } })
-    .parentPort;
-  if (port) return (m) => port.postMessage(m);
-  if (process.send) return (m) => process.send?.(m);
-  return (m) => console.log(JSON.stringify(m));
-}
+// What the services and the proxy core create is private to this user, as with `npm run serve`.
+process.umask(0o077);
 
-async function main(): Promise<void> {
-  const post = parentPost();
-  try {
-    const config = parseConfig(process.argv.slice(2));
-    if (config === "help") return;
-    prepareDataDir(config.dataDir);
-    const running = await startGatehouse(config, createLogger({ level: config.logLevel }));
-    post({
-      type: "ready",
-      dataDir: config.dataDir,
-      parcel: running.parcel && { url: running.parcel.url, entries: running.parcel.entries },
-      proxy: running.proxy && { url: running.proxy.url },
-      generatedAdminPassword: running.parcel?.generatedAdminPassword ?? null,
-    });
-    const stop = (): void => {
-      running.stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    };
+const levelArg = process.argv.indexOf("--log-level");
+const level = levelArg > 0 ? process.argv[levelArg + 1] : process.env.GATEHOUSE_LOG_LEVEL;
+const logger = createLogger({ level: level && isLogLevel(level) ? level : DEFAULT_LOG_LEVEL });
+
+const channel = parentChannel(process as unknown as ProcessSide, (problem) =>
+  logger.warn({ service: "desktop", problem }, "ignored a malformed message from the host"),
+);
+
+void runDesktopServices({
+  argv: process.argv.slice(2),
+  channel,
+  logger,
+  // Electron's `kill()` of a utility process is a SIGTERM: a clean stop as well.
+  onStopSignal: (stop) => {
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
-    process.on("message", (m) => {
-      if (m === "stop") stop();
-    });
-  } catch (err) {
-    post({ type: "error", error: (err as Error).message });
-    process.exit(1);
-  }
-}
-
-void main();
+  },
+  exit: (code) => process.exit(code),
+}).catch((err: unknown) => {
+  logger.error({ err }, "the desktop services failed");
+  process.exit(1);
+});

@@ -8,6 +8,8 @@ import type { Logger } from "pino";
 import { APP_ROOT, deriveEntries, type GatehouseConfig } from "./config.js";
 import { loadOrCreateCertificate } from "./tls.js";
 import { createParcelService, type ParcelService } from "./parcel/service.js";
+import type { ParcelEventListener } from "./parcel/events.js";
+import type { CoreControl } from "./proxy/context.js";
 import { resetConsolePassword } from "./proxy/auth/reset-password.js";
 import type { ProxyService } from "./proxy/service.js";
 
@@ -25,7 +27,25 @@ export interface RunningGatehouse {
     /** The console's new password after `--reset-proxy-password` (shown once), else null. */
     generatedPassword: string | null;
   } | null;
+  /**
+   * Puts other parcel entry addresses in place while running: share addresses, `Host` and
+   * origin checks follow at once, the generated HTTPS certificate once it covers the new
+   * hosts. Throws (changing nothing) for an address that is no http(s) origin.
+   */
+  setParcelEntries(entries: string[]): Promise<string[]>;
+  /** The proxy core, for a host that shows whether it runs (null without the proxy service). */
+  core: CoreControl | null;
   stop(): Promise<void>;
+}
+
+/** What a host process (the desktop app) wants to hear from the services. */
+export interface GatehouseHooks {
+  onParcelEvent?: ParcelEventListener;
+}
+
+/** Host names of entry origins, as a certificate names them. */
+function entryHosts(entries: string[]): string[] {
+  return entries.map((e) => new URL(e).hostname.replace(/^\[|\]$/g, ""));
 }
 
 type AnyServer = http.Server | https.Server;
@@ -74,6 +94,7 @@ export async function startGatehouse(
   config: GatehouseConfig,
   /** The process's JSON logger; each service logs through a child that names it. */
   logger: Logger,
+  hooks: GatehouseHooks = {},
 ): Promise<RunningGatehouse> {
   const servers: AnyServer[] = [];
   let parcelService: ParcelService | null = null;
@@ -81,6 +102,7 @@ export async function startGatehouse(
   const ui = staticDir();
   let parcelInfo: RunningGatehouse["parcel"] = null;
   let proxyInfo: RunningGatehouse["proxy"] = null;
+  let httpsServer: https.Server | null = null;
 
   try {
     if (config.parcel) {
@@ -93,16 +115,14 @@ export async function startGatehouse(
       let httpsPort: number | null = null;
       if (config.parcelHttpsPort !== null) {
         // Hosts first (ports don't matter for the certificate), then listen, then entries.
-        const hosts = config.entries.length
-          ? config.entries.map((e) => new URL(e).hostname.replace(/^\[|\]$/g, ""))
-          : deriveEntries(config.host, 1, null).map((e) =>
-              new URL(e).hostname.replace(/^\[|\]$/g, ""),
-            );
+        const hosts = entryHosts(
+          config.entries.length ? config.entries : deriveEntries(config.host, 1, null),
+        );
         const tls = await loadOrCreateCertificate(config.dataDir, hosts, {
           cert: config.tlsCert,
           key: config.tlsKey,
         });
-        const httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
+        httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
         servers.push(httpsServer);
         httpsPort = await listen(httpsServer, config.parcelHttpsPort, config.host);
       }
@@ -117,6 +137,7 @@ export async function startGatehouse(
         resetAdminPassword: config.resetAdminPassword,
         staticDir: ui,
         logger: logger.child({ service: "parcel" }),
+        onEvent: hooks.onParcelEvent,
       });
       app = parcelService.app;
       parcelInfo = {
@@ -172,9 +193,24 @@ export async function startGatehouse(
     throw err;
   }
 
+  const parcel = parcelService;
   return {
     parcel: parcelInfo,
     proxy: proxyInfo,
+    core: proxyService?.ctx.core ?? null,
+    async setParcelEntries(entries) {
+      if (!parcel || !parcelInfo) throw new Error("the parcel service is not running");
+      parcel.ctx.entries.replace(entries);
+      parcelInfo.entries = [...entries];
+      if (httpsServer) {
+        const tls = await loadOrCreateCertificate(config.dataDir, entryHosts(entries), {
+          cert: config.tlsCert,
+          key: config.tlsKey,
+        });
+        httpsServer.setSecureContext({ cert: tls.cert, key: tls.key });
+      }
+      return parcelInfo.entries;
+    },
     async stop() {
       await Promise.all(servers.map(closeServer));
       await parcelService?.close();

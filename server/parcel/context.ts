@@ -3,9 +3,9 @@ import type { Logger } from "pino";
 import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
 import type { ServiceLog } from "../log.js";
-import type { ParcelProblemCode } from "../problem-codes.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { Entries, Entry } from "./http/entries.js";
+import type { ParcelEvent, ParcelEventListener } from "./events.js";
 import type { ParcelAccess } from "./http/route-access.js";
 import type { Policy, Runtime } from "./domain/policy.js";
 import type { BlobStore } from "./storage/blob-store.js";
@@ -41,6 +41,8 @@ export interface ParcelServiceOptions {
    * Injectable so tests need not wait a minute.
    */
   uploadFloor?: { bytes: number; windowMs: number };
+  /** Told when a download completes and when an upload is published (desktop notifications). */
+  onEvent?: ParcelEventListener;
 }
 
 /** In-memory activity counters (concurrency stats, blobs being read). */
@@ -65,8 +67,8 @@ export type Actor =
 export interface ParcelContext {
   db: Db;
   clock: Clock;
-  /** Structured log (`ctx.log.warn(code, "...", { requestId, err })`) and the plain `ctx.log("...")`. */
-  log: ServiceLog<ParcelProblemCode>;
+  /** Structured log (`ctx.log.warn("...", { requestId, err })`) and the plain `ctx.log("...")`. */
+  log: ServiceLog;
   /** `<dataDir>/parcel` */
   dir: string;
   options: ParcelServiceOptions;
@@ -99,4 +101,6 @@ export interface ParcelContext {
   entryFor(req: Request): Entry;
   /** Every route of the service; routers are made from it (exact paths, guarded by access). */
   routes: RouteTable<ParcelAccess>;
+  /** Hands an event to `options.onEvent`; a listener that throws does not affect the request. */
+  emit(event: ParcelEvent): void;
 }

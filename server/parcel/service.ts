@@ -10,7 +10,6 @@ import { errorHandler, HttpError, notFound } from "../http/errors.js";
 import { EXACT } from "../http/route-table.js";
 import { requestLog } from "../http/request-log.js";
 import { createLogger, createServiceLog, loggerForLines } from "../log.js";
-import type { ParcelProblemCode } from "../problem-codes.js";
 import type { Activity, ParcelContext, ParcelServiceOptions } from "./context.js";
 import { DEFAULT_POLICY, DEFAULT_RUNTIME, type Policy, type Runtime } from "./domain/policy.js";
 import { hashPassword } from "./domain/secrets.js";
@@ -54,7 +53,7 @@ function freeBytes(dir: string): number {
 
 export async function createParcelService(options: ParcelServiceOptions): Promise<ParcelService> {
   const clock = options.clock ?? systemClock;
-  const log = createServiceLog<ParcelProblemCode>(
+  const log = createServiceLog(
     options.logger ?? (options.log ? loggerForLines(options.log) : createLogger()),
     clock,
   );
@@ -142,7 +141,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
       reclaimTimer = setTimeout(() => {
         reclaimTimer = null;
         reclaimBlobs(ctx).catch((err: unknown) =>
-          log.error("cleanup.reclaim_failed", "Freeing the space of deleted files failed", { err }),
+          log.error("Freeing the space of deleted files failed", { err }),
         );
       }, options.reclaimDelayMs ?? 1000);
       reclaimTimer.unref();
@@ -158,6 +157,13 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
       return e;
     },
     routes: parcelRouteTable(() => ctx),
+    emit(event) {
+      try {
+        options.onEvent?.(event);
+      } catch (err) {
+        log.pino.warn({ err, event: event.kind }, "A listener of the parcel events failed");
+      }
+    },
   };
 
   // Start-up recovery: every unpublished session is revoked and its partial data released.
@@ -218,7 +224,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     cleanupEvery > 0
       ? setInterval(() => {
           runCleanup(ctx, { full: false }).catch((err: unknown) =>
-            log.error("cleanup.failed", "The periodic cleanup failed", { err }),
+            log.error("The periodic cleanup failed", { err }),
           );
         }, cleanupEvery)
       : null;

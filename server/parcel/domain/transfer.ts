@@ -4,6 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { HttpError } from "../../http/errors.js";
 import { requestIdOf } from "../../http/request-log.js";
 import type { ParcelContext } from "../context.js";
+import { clientIp } from "../http/identity.js";
 import { getParcel, type ParcelRow } from "../repos/parcels.js";
 import type { PickupRepo } from "../repos/pickup.js";
 import { renewedExpiry } from "./policy.js";
@@ -25,6 +26,8 @@ export interface TransferPlan {
   /** Exact body length. */
   length: number;
   filename: string;
+  /** What a completed download tells the host: the file's name (null for the ZIP) and count. */
+  picked: { file: string | null; files: number };
   /** Opens the body; throwing here is before any byte (the download is returned). */
   open(): Promise<Readable>;
 }
@@ -183,6 +186,13 @@ function settle(
         bytes: sent,
         ...(expiry === null ? {} : { expires_at: expiry }),
       });
+      ctx.emit({
+        kind: "parcel.picked_up",
+        parcelId: plan.parcel.id,
+        ...plan.picked,
+        from: clientIp(req),
+        at: ctx.clock.now(),
+      });
     } else if (sent === 0) {
       repo.refund(plan.parcel.id);
     }
@@ -190,15 +200,10 @@ function settle(
     if (!now || now.state !== "published") ctx.scheduleReclaim();
   } catch (err) {
     // The database may already be closing on shutdown; nothing else to undo here.
-    ctx.log.error(
-      "download.record_failed",
-      `Recording the end of the download of ${plan.target} failed`,
-      {
-        requestId: req.res ? requestIdOf(req.res) || null : null,
-        err,
-        params: { name: plan.filename },
-      },
-    );
+    ctx.log.error(`Recording the end of the download of ${plan.target} failed`, {
+      requestId: req.res ? requestIdOf(req.res) || null : null,
+      err,
+    });
   }
 }
 

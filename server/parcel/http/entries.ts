@@ -60,18 +60,25 @@ export function parseEntry(raw: string): Entry {
 
 /** The set of entries of one running parcel service, and the request-to-entry rules. */
 export class Entries {
-  readonly list: Entry[];
+  private current: readonly Entry[];
 
   constructor(origins: string[]) {
-    const seen = new Set<string>();
-    this.list = [];
-    for (const raw of origins) {
-      const e = parseEntry(raw);
-      if (!seen.has(e.origin)) {
-        seen.add(e.origin);
-        this.list.push(e);
-      }
-    }
+    this.current = parseAll(origins);
+  }
+
+  /** The entries now; a new array after `replace`, so a caller's copy never changes under it. */
+  get list(): readonly Entry[] {
+    return this.current;
+  }
+
+  /**
+   * Puts another set of entries in place at once (the desktop app follows the machine's
+   * addresses while running). Every origin is checked first: on any bad one nothing changes.
+   */
+  replace(origins: string[]): void {
+    const next = parseAll(origins);
+    if (next.length === 0) throw new Error("a parcel service needs at least one entry address");
+    this.current = next;
   }
 
   get origins(): string[] {
@@ -122,6 +129,20 @@ export class Entries {
       this.list.find((e) => e.host === host)
     );
   }
+}
+
+/** Parsed entries without duplicate origins, in the order given. */
+function parseAll(origins: string[]): Entry[] {
+  const seen = new Set<string>();
+  const list: Entry[] = [];
+  for (const raw of origins) {
+    const e = parseEntry(raw);
+    if (!seen.has(e.origin)) {
+      seen.add(e.origin);
+      list.push(e);
+    }
+  }
+  return list;
 }
 
 /** The serialised origin of an `Origin`-style header value, or null when it is not one. */

@@ -60,6 +60,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
       blobs: [sha],
       length: file.size,
       filename: file.name,
+      picked: { file: file.name, files: 1 },
       open: async () => {
         const handle = await open(ctx.storage.pathOf(sha), "r");
         try {
@@ -108,6 +109,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
       detail: { archive: true, files: files.length },
       blobs: sources.map((s) => s.sha),
       length: zip.length,
+      picked: { file: null, files: files.length },
       // Named after the first file, in the page's language (`?lang=`) or the browser's.
       filename: archiveName(
         files.map((f) => f.name),

@@ -140,8 +140,17 @@ export function uploadsRouter(ctx: ParcelContext): Router {
         return { parcel: ownedParcel(ctx, id), code: issued };
       })
       .immediate();
+    const files = getFiles(ctx.db, id);
+    // Only the first publish finishes an upload (it is the one that hands out a code).
+    if (code !== null)
+      ctx.emit({
+        kind: "upload.finished",
+        parcelId: id,
+        files: files.map((f) => f.name),
+        at: ctx.clock.now(),
+      });
     res.json({
-      ...parcelView(parcel, getFiles(ctx.db, id)),
+      ...parcelView(parcel, files),
       ...shareFields(ctx, req, code, parcel),
     });
   });
