@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
 import type { ServiceLog } from "../log.js";
+import type { ParcelProblemCode } from "../problem-codes.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { Entries, Entry } from "./http/entries.js";
 import type { ParcelEvent, ParcelEventListener } from "./events.js";
@@ -67,8 +68,8 @@ export type Actor =
 export interface ParcelContext {
   db: Db;
   clock: Clock;
-  /** Structured log (`ctx.log.warn("...", { requestId, err })`) and the plain `ctx.log("...")`. */
-  log: ServiceLog;
+  /** Structured log (`ctx.log.warn(code, "...", { requestId, err })`) and the plain `ctx.log("...")`. */
+  log: ServiceLog<ParcelProblemCode>;
   /** `<dataDir>/parcel` */
   dir: string;
   options: ParcelServiceOptions;

@@ -10,6 +10,7 @@ import { errorHandler, HttpError, notFound } from "../http/errors.js";
 import { EXACT } from "../http/route-table.js";
 import { requestLog } from "../http/request-log.js";
 import { createLogger, createServiceLog, loggerForLines } from "../log.js";
+import type { ParcelProblemCode } from "../problem-codes.js";
 import type { Activity, ParcelContext, ParcelServiceOptions } from "./context.js";
 import { DEFAULT_POLICY, DEFAULT_RUNTIME, type Policy, type Runtime } from "./domain/policy.js";
 import { hashPassword } from "./domain/secrets.js";
@@ -53,7 +54,7 @@ function freeBytes(dir: string): number {
 
 export async function createParcelService(options: ParcelServiceOptions): Promise<ParcelService> {
   const clock = options.clock ?? systemClock;
-  const log = createServiceLog(
+  const log = createServiceLog<ParcelProblemCode>(
     options.logger ?? (options.log ? loggerForLines(options.log) : createLogger()),
     clock,
   );
@@ -141,7 +142,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
       reclaimTimer = setTimeout(() => {
         reclaimTimer = null;
         reclaimBlobs(ctx).catch((err: unknown) =>
-          log.error("Freeing the space of deleted files failed", { err }),
+          log.error("cleanup.reclaim_failed", "Freeing the space of deleted files failed", { err }),
         );
       }, options.reclaimDelayMs ?? 1000);
       reclaimTimer.unref();
@@ -224,7 +225,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     cleanupEvery > 0
       ? setInterval(() => {
           runCleanup(ctx, { full: false }).catch((err: unknown) =>
-            log.error("The periodic cleanup failed", { err }),
+            log.error("cleanup.failed", "The periodic cleanup failed", { err }),
           );
         }, cleanupEvery)
       : null;

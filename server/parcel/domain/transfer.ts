@@ -200,10 +200,15 @@ function settle(
     if (!now || now.state !== "published") ctx.scheduleReclaim();
   } catch (err) {
     // The database may already be closing on shutdown; nothing else to undo here.
-    ctx.log.error(`Recording the end of the download of ${plan.target} failed`, {
-      requestId: req.res ? requestIdOf(req.res) || null : null,
-      err,
-    });
+    ctx.log.error(
+      "download.record_failed",
+      `Recording the end of the download of ${plan.target} failed`,
+      {
+        requestId: req.res ? requestIdOf(req.res) || null : null,
+        err,
+        params: { name: plan.filename },
+      },
+    );
   }
 }
 
