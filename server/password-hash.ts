@@ -60,3 +60,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export function passwordWork(): { running: number; waiting: number } {
   return { running, waiting: waiting.length };
 }
+
+/** Passwords people choose for either console: 12 to 72 UTF-8 bytes. */
+export const MIN_PASSWORD_BYTES = 12;
+export const MAX_PASSWORD_BYTES = 72;
+
+/** Why a chosen password is refused, or null when it is fine. */
+export function passwordProblem(password: string): string | null {
+  const bytes = Buffer.byteLength(password, "utf8");
+  if (bytes < MIN_PASSWORD_BYTES)
+    return `The password must be at least ${MIN_PASSWORD_BYTES} bytes long`;
+  if (bytes > MAX_PASSWORD_BYTES)
+    return `The password must be at most ${MAX_PASSWORD_BYTES} bytes long`;
+  return null;
+}

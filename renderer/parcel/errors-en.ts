@@ -29,6 +29,9 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "admin.sign_in_required": () => "Sign in as the administrator first.",
   "admin.login_wrong": () => "Wrong username or password.",
   "admin.login_limit": () => "Too many failed sign-ins; try again later.",
+  "admin.current_password_wrong": () => "The current password is wrong.",
+  "admin.password_short": (p) => `The new password must be at least ${p.min} characters long.`,
+  "admin.password_long": (p) => `The new password must be at most ${p.max} bytes long.`,
   "owner.credential_required": () =>
     "This browser is not known as the parcel's sender (no visitor identity or manage token).",
   "owner.visitor_required": () => "This browser has no visitor identity yet; reload the page.",

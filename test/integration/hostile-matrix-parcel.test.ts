@@ -145,6 +145,10 @@ const RECIPES: Record<string, ParcelRecipe> = {
   "POST /admin/files/:id/delete": { consumes: true },
   "POST /admin/parcels/:id/reissue": { state: "review", consumes: true },
   // The same values the matrix set up: the route answers, nothing changes.
+  // The same password again: later variations still sign in with it.
+  "PUT /admin/password": {
+    body: () => ({ json: { current_password: ADMIN_PASSWORD, password: ADMIN_PASSWORD } }),
+  },
   "PUT /admin/policy": { body: () => ({ json: { password_attempts: 1 } }) },
   "PUT /admin/runtime": { body: () => ({ json: { audit_retention_days: 90 } }) },
 };

@@ -26,6 +26,7 @@ export const ACTIONS = [
   "admin.login",
   "admin.login_fail",
   "admin.logout",
+  "admin.password",
   "admin.parcel_delete",
   "admin.file_delete",
   "admin.reissue",

@@ -263,6 +263,7 @@ export const en = {
   "action.download.start": "Download started",
   "action.download.complete": "Download finished",
   "action.admin.login": "Administrator signed in",
+  "action.admin.password": "Administrator password changed",
   "action.admin.login_fail": "Failed administrator sign-in",
   "action.admin.logout": "Administrator signed out",
   "action.admin.parcel_delete": "Parcel deleted by an administrator",

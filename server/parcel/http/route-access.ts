@@ -32,6 +32,7 @@ export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "POST /admin/login": "admin-session",
   "POST /admin/logout": "admin-session",
   "GET /admin/status": "admin-session",
+  "PUT /admin/password": "admin",
   "GET /admin/stats": "admin",
   "GET /admin/parcels": "admin",
   "POST /admin/parcels/:id/delete": "admin",

@@ -3,6 +3,7 @@ import type { ParcelContext } from "../context.js";
 import { adminAuditRouter } from "./admin-audit.js";
 import { adminErrorsRouter } from "./admin-errors.js";
 import { adminParcelsRouter } from "./admin-parcels.js";
+import { adminPasswordRouter } from "./admin-password.js";
 import { adminSessionRouter } from "./admin-session.js";
 import { adminSettingsRouter } from "./admin-settings.js";
 
@@ -13,6 +14,7 @@ import { adminSettingsRouter } from "./admin-settings.js";
 export function adminRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
   router.use(adminSessionRouter(ctx));
+  router.use(adminPasswordRouter(ctx));
   router.use(adminParcelsRouter(ctx));
   router.use(adminSettingsRouter(ctx));
   router.use(adminAuditRouter(ctx));
