@@ -26,7 +26,7 @@ describe("electron-builder.yml", () => {
       expect.arrayContaining([
         "package.json",
         "dist/main/**",
-        "renderer/dist/**",
+        { from: "renderer/dist", to: "dist/main/renderer/dist" },
         "resources/icons/**",
       ]),
     );
@@ -41,7 +41,7 @@ describe("electron-builder.yml", () => {
       expect.arrayContaining(["**/node_modules/better-sqlite3/**"]),
     );
     expect(builder.extraResources).toContainEqual(
-      expect.objectContaining({ from: "resources/core", to: "core" }),
+      expect.objectContaining({ from: "resources/core/${os}-${arch}", to: "core" }),
     );
     expect(existsSync("resources/core")).toBe(true);
   });
