@@ -9,6 +9,21 @@ export type LanguageSetting = "system" | DesktopLanguage;
 
 const en = {
   "app.name": "Gatehouse",
+  "app.starting": "Starting Gatehouse…",
+  "app.failed.config":
+    "Gatehouse could not start its services: a setting is not valid. Check the ports and addresses in Settings.",
+  "app.failed.data_dir":
+    "Gatehouse could not start its services: its data folder cannot be used. Check the folder's permissions and free space.",
+  "app.failed.port_in_use":
+    "Gatehouse could not start its services: one of its ports is used by another program. Choose other ports in Settings or stop that program.",
+  "app.failed.port_denied":
+    "Gatehouse could not start its services: this user may not listen on one of its ports. Choose ports above 1023 in Settings.",
+  "app.failed.start_failed": "Gatehouse could not start its services.",
+  "app.failed.crashed":
+    "Gatehouse's services stopped again and again, so they are not restarted any more.",
+  "app.failed.ready_timeout": "Gatehouse's services did not finish starting in time.",
+  "app.failed.details": "Technical details",
+  "app.failed.retry": "Try again",
 
   "tray.services.starting": "Starting the services…",
   "tray.services.ready": "Services running",
@@ -80,6 +95,19 @@ export type DesktopKey = keyof typeof en;
 
 const zh: Record<DesktopKey, string> = {
   "app.name": "Gatehouse",
+  "app.starting": "正在启动 Gatehouse…",
+  "app.failed.config": "Gatehouse 无法启动其服务：有一项设置无效。请在“设置”中检查端口和地址。",
+  "app.failed.data_dir":
+    "Gatehouse 无法启动其服务：无法使用其数据文件夹。请检查该文件夹的权限和剩余空间。",
+  "app.failed.port_in_use":
+    "Gatehouse 无法启动其服务：它的某个端口已被其他程序占用。请在“设置”中换用其他端口，或关闭那个程序。",
+  "app.failed.port_denied":
+    "Gatehouse 无法启动其服务：当前用户无权监听它的某个端口。请在“设置”中选择大于 1023 的端口。",
+  "app.failed.start_failed": "Gatehouse 无法启动其服务。",
+  "app.failed.crashed": "Gatehouse 的服务反复停止，因此不再自动重启。",
+  "app.failed.ready_timeout": "Gatehouse 的服务未能按时完成启动。",
+  "app.failed.details": "技术细节",
+  "app.failed.retry": "重试",
 
   "tray.services.starting": "正在启动服务…",
   "tray.services.ready": "服务运行中",

@@ -129,6 +129,14 @@ export class ServiceHost extends EventEmitter<HostEvents> {
    * Stops and starts again; with `args`, from now on with those (a settings change), which
    * also drops entries given by `setEntries` (the new arguments say which entries apply).
    */
+  /**
+   * Arguments for the next start (restarts after a crash included), leaving the running
+   * services as they are: e.g. a one-time `--reset-admin-password` is not repeated.
+   */
+  setArgs(args: readonly string[]): void {
+    this.args = args;
+  }
+
   async restart(args?: readonly string[]): Promise<void> {
     await this.stop();
     if (args) {

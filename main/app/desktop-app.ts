@@ -1,0 +1,332 @@
+import type { ServiceEvent } from "../../server/desktop/protocol.js";
+import type { InterfaceWatcher } from "../entries/watch.js";
+import { followEntries, type EntryFollower } from "../entries/watch.js";
+import type { EntryState } from "../entries/entries.js";
+import type { HostInfo, HostStatus, ServiceHost } from "../host/service-host.js";
+import { resolveLanguage, translator, type DesktopLanguage } from "../i18n.js";
+import { notificationFor, type DesktopNotification } from "../notify/notifications.js";
+import { cookieHeader, type DesktopCookie } from "../operator/cookies.js";
+import type { Operator } from "../operator/operator.js";
+import type { OperatorSignIn } from "../operator/types.js";
+import { tokenAccount, type SecretStore } from "../secrets/keychain.js";
+import {
+  readSettings,
+  applySettingsPatch,
+  type ApplyResult,
+  type SettingsStore,
+} from "../settings/store.js";
+import type { DesktopSettings } from "../settings/schema.js";
+import { servicesArgs } from "../settings/services-args.js";
+import {
+  trayMenuModel,
+  trayTooltip,
+  type OpenArea,
+  type TrayAction,
+  type TrayItem,
+  type TrayState,
+} from "../tray/model.js";
+
+/**
+ * The desktop app without Electron: it starts the services, signs the window in as the
+ * operator, follows the LAN addresses, turns service events into notifications, keeps the
+ * tray's model and applies settings. `main/index.ts` gives it a `DesktopShell` made of
+ * Electron calls; tests give it one that records, and drive it against the real services.
+ */
+
+/** What the app asks of Electron (or of a test). */
+export interface DesktopShell {
+  /** Shows a page of the services in the window. */
+  showUrl(url: string): void;
+  /**
+   * Shows a sentence in place of the services. `details` is the services' own English
+   * account of a failure, for a folded "technical details" part.
+   */
+  showMessage(kind: "starting" | "failed", text: string, details?: string): void;
+  /** Puts cookies in the window's own session (never a page's reach). */
+  setCookies(cookies: DesktopCookie[]): Promise<void>;
+  notify(notification: DesktopNotification): void;
+  setTray(items: TrayItem[], tooltip: string): void;
+  /** Language or theme changed: the shell tells the pages. */
+  appearanceChanged(settings: Pick<DesktopSettings, "language" | "theme">): void;
+  /** The login item / autostart entry for the current settings. */
+  applyStartAtLogin(settings: DesktopSettings): void;
+  copyText(text: string): void;
+  showQr(url: string): void;
+  quit(): void;
+  log(line: string): void;
+}
+
+export interface DesktopAppOptions {
+  host: ServiceHost;
+  settings: SettingsStore;
+  secrets: SecretStore;
+  operator: Operator;
+  interfaces: InterfaceWatcher;
+  shell: DesktopShell;
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+  bundledCore?: string | null;
+  /** The system's locale (`app.getLocale()`), for the "system" language. */
+  systemLocale: string;
+  fetch?: typeof fetch;
+}
+
+/** Where each area of the services lives. */
+function areaUrl(info: HostInfo, area: OpenArea): string | null {
+  if (area === "proxy") return info.proxy ? `${info.proxy.url}/` : null;
+  if (!info.parcel) return null;
+  const base = info.parcel.url;
+  const hash: Record<Exclude<OpenArea, "proxy">, string> = {
+    window: "",
+    send: "#/send",
+    mine: "#/mine",
+    admin: "#/admin",
+    settings: "#/desktop",
+  };
+  return `${base}/${hash[area]}`;
+}
+
+export class DesktopApp {
+  private readonly o: DesktopAppOptions;
+  private follower: EntryFollower | null = null;
+  private signIn: OperatorSignIn | null = null;
+  /** The area the window shows once the services are ready. */
+  private area: OpenArea = "window";
+  private resetTried = false;
+  private stopped = false;
+
+  constructor(options: DesktopAppOptions) {
+    this.o = options;
+    options.host.on("status", (s) => void this.onStatus(s));
+    options.host.on("info", () => this.updateTray());
+    options.host.on("event", (e) => this.onEvent(e));
+  }
+
+  get settings(): DesktopSettings {
+    return readSettings(this.o.settings);
+  }
+
+  get language(): DesktopLanguage {
+    return resolveLanguage(this.settings.language, this.o.systemLocale);
+  }
+
+  /** The services' own origins: the only pages the window may show and IPC may answer. */
+  origins(): string[] {
+    const info = this.o.host.info;
+    const list: string[] = [];
+    for (const url of [...(info.parcel?.entries ?? []), info.parcel?.url, info.proxy?.url]) {
+      if (!url) continue;
+      const origin = new URL(url).origin;
+      if (!list.includes(origin)) list.push(origin);
+    }
+    return list;
+  }
+
+  entries(): EntryState | null {
+    return this.follower?.state() ?? null;
+  }
+
+  private args(): string[] {
+    return servicesArgs(this.settings, this.o.env ?? process.env, {
+      dataDir: this.o.dataDir,
+      detected: this.o.interfaces.current,
+      bundledCore: this.o.bundledCore ?? null,
+    });
+  }
+
+  start(): void {
+    this.o.shell.showMessage("starting", translator(this.language)("app.starting"));
+    this.follower = followEntries(
+      this.o.interfaces,
+      () => {
+        const s = this.settings;
+        return {
+          chosen: s.entries,
+          ports: { parcel: s.parcelPort, https: s.parcelHttpsPort },
+          https: s.httpsEnabled,
+          host: s.host,
+        };
+      },
+      (state) => this.onEntries(state),
+    );
+    this.o.host.setArgs(this.args());
+    this.o.host.start();
+    this.updateTray();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.follower?.stop();
+    this.o.interfaces.stop();
+    await this.o.host.stop();
+  }
+
+  /** Opens an area in the window now, or once the services are ready. */
+  open(area: OpenArea): void {
+    this.area = area;
+    const url = areaUrl(this.o.host.info, area);
+    if (url && this.o.host.info.state === "ready") this.o.shell.showUrl(url);
+  }
+
+  private async onStatus(status: HostStatus): Promise<void> {
+    const t = translator(this.language);
+    if (status.state === "failed") {
+      this.o.shell.showMessage("failed", t(`app.failed.${status.code}`), status.message);
+      return;
+    }
+    if (status.state !== "ready" || this.stopped) return;
+    const result = await this.o.operator.signIn(status.info);
+    if (result.parcel?.state === "need-reset") {
+      if (!this.resetTried) {
+        // A data dir from a headless run: its password is unknown here, so the services
+        // make a new one once and hand it over (kept in the keychain by the next sign-in).
+        this.resetTried = true;
+        this.o.shell.log(
+          "The parcel administrator's password is not in the keychain; resetting it",
+        );
+        await this.o.host.restart([...this.args(), "--reset-admin-password"]);
+        this.o.host.setArgs(this.args());
+        return;
+      }
+      this.o.shell.log("The parcel administrator could not be signed in after a reset");
+    }
+    for (const [name, part] of [
+      ["parcel", result.parcel],
+      ["proxy", result.proxy],
+    ] as const) {
+      if (part?.state === "failed")
+        this.o.shell.log(`Signing in to the ${name} console failed: ${part.failure.code}`);
+    }
+    this.signIn = result;
+    await this.o.shell.setCookies(result.cookies);
+    const url = areaUrl(this.o.host.info, this.area);
+    if (url) this.o.shell.showUrl(url);
+    this.updateTray();
+  }
+
+  /** Parcel ids whose manage tokens the operator keeps: the operator's own parcels. */
+  private owned(): Set<string> {
+    const prefix = tokenAccount("");
+    try {
+      return new Set(
+        this.o.secrets
+          .list()
+          .map((c) => c.account)
+          .filter((a) => a.startsWith(prefix))
+          .map((a) => a.slice(prefix.length)),
+      );
+    } catch {
+      return new Set();
+    }
+  }
+
+  private onEvent(event: ServiceEvent): void {
+    const owned = this.owned();
+    const note = notificationFor(event, this.language, (id) => owned.has(id));
+    if (note) this.o.shell.notify(note);
+  }
+
+  private onEntries(state: EntryState): void {
+    if (this.o.host.info.state === "ready" && state.urls.length > 0) {
+      try {
+        this.o.host.setEntries(state.urls);
+      } catch (err) {
+        this.o.shell.log(`The new LAN addresses were refused: ${(err as Error).message}`);
+      }
+    }
+    this.updateTray();
+  }
+
+  trayState(): TrayState {
+    const info = this.o.host.info;
+    const services: TrayState["services"] =
+      info.state === "ready"
+        ? "ready"
+        : info.state === "failed"
+          ? "failed"
+          : info.state === "restarting"
+            ? "restarting"
+            : "starting";
+    const core = info.core;
+    const entries = this.entries();
+    return {
+      services,
+      core: !core || !core.installed ? "not_installed" : core.online ? "online" : "offline",
+      node: core?.node ?? null,
+      entries: (entries?.lan ?? []).map((e) => ({ ...e, qr: true })),
+      missing: entries?.missing ?? [],
+      chosen: this.settings.entries !== "all",
+    };
+  }
+
+  private updateTray(): void {
+    const t = translator(this.language);
+    const state = this.trayState();
+    this.o.shell.setTray(trayMenuModel(state, t), trayTooltip(state, t));
+  }
+
+  /** What a tray item does. */
+  async trayAction(action: TrayAction): Promise<void> {
+    switch (action.type) {
+      case "open":
+        this.open(action.area);
+        return;
+      case "copy":
+        this.o.shell.copyText(action.url);
+        return;
+      case "qr":
+        this.o.shell.showQr(action.url);
+        return;
+      case "quit":
+        this.o.shell.quit();
+        return;
+      case "core":
+        await this.coreCommand(action.command);
+    }
+  }
+
+  /** Starts, stops or restarts the proxy core through the console's API, as the operator. */
+  async coreCommand(command: "start" | "stop" | "restart"): Promise<boolean> {
+    const proxy = this.o.host.info.proxy;
+    const session = this.signIn?.proxy;
+    if (!proxy || session?.state !== "signed-in") return false;
+    const http = this.o.fetch ?? fetch;
+    const origin = new URL(proxy.url).origin;
+    const answer = await http(`${origin}/api/v1/system/service`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin,
+        cookie: cookieHeader(session.cookies),
+        ...(session.csrf ? { "x-csrf-token": session.csrf } : {}),
+      },
+      body: JSON.stringify({ action: command }),
+      signal: AbortSignal.timeout(30_000),
+    }).catch((err: unknown) => {
+      this.o.shell.log(`The core could not be asked to ${command}: ${(err as Error).message}`);
+      return null;
+    });
+    if (answer && !answer.ok)
+      this.o.shell.log(`The core did not ${command}: HTTP ${answer.status}`);
+    return answer?.ok ?? false;
+  }
+
+  /** A change from the settings screen: stored, then applied (a restart when needed). */
+  async changeSettings(patch: unknown): Promise<ApplyResult> {
+    const result = applySettingsPatch(this.o.settings, patch, this.language);
+    if (!result.ok) return result;
+    const { plan, settings } = result;
+    if (plan.liveKeys.some((k) => k === "language" || k === "theme")) {
+      this.o.shell.appearanceChanged(settings);
+      this.updateTray();
+    }
+    if (plan.liveKeys.some((k) => k === "startAtLogin" || k === "startMinimized"))
+      this.o.shell.applyStartAtLogin(settings);
+    this.follower?.refresh();
+    if (plan.restart) {
+      this.o.shell.showMessage("starting", translator(this.language)("app.starting"));
+      await this.o.host.restart(this.args());
+    }
+    return result;
+  }
+}
