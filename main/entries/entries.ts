@@ -1,4 +1,4 @@
-import { isIPv6 } from "node:net";
+import { isIPv4, isIPv6 } from "node:net";
 import type { DetectedInterface } from "./detect.js";
 
 /**
@@ -7,6 +7,7 @@ import type { DetectedInterface } from "./detect.js";
  * QR codes say.
  */
 
+/** Every detected interface, or the chosen ones: interface names and/or IPv4 addresses. */
 export type EntryChoice = "all" | string[];
 
 export interface EntryPorts {
@@ -41,7 +42,7 @@ export interface EntryState {
   urls: string[];
   /** LAN entries, for QR codes (never loopback). */
   lan: LanEntry[];
-  /** Chosen addresses this computer does not have now (cable out, another network). */
+  /** Chosen interfaces or addresses this computer does not have now (cable out, Wi-Fi off). */
   missing: string[];
 }
 
@@ -55,19 +56,22 @@ function origin(protocol: "http" | "https", host: string, port: number): string 
   return `${protocol}://${isIPv6(host) ? `[${host}]` : host}:${port}`;
 }
 
-/** Which detected interfaces the choice selects, and which chosen addresses are absent now. */
+/**
+ * Which detected addresses the choice selects, and which chosen names or addresses this
+ * computer does not have now. A chosen interface name brings whatever IPv4 addresses it has
+ * (so a new DHCP lease follows); a chosen address only itself.
+ */
 export function chooseInterfaces(
   chosen: EntryChoice,
   detected: DetectedInterface[],
 ): { active: DetectedInterface[]; missing: string[] } {
   if (chosen === "all") return { active: detected.filter((d) => !d.virtual), missing: [] };
-  const byAddress = new Map(detected.map((d) => [d.address, d]));
   const active: DetectedInterface[] = [];
   const missing: string[] = [];
-  for (const address of chosen) {
-    const found = byAddress.get(address);
-    if (found) active.push(found);
-    else missing.push(address);
+  for (const item of chosen) {
+    const found = detected.filter((d) => (isIPv4(item) ? d.address === item : d.name === item));
+    if (found.length === 0) missing.push(item);
+    for (const d of found) if (!active.includes(d)) active.push(d);
   }
   return { active, missing };
 }

@@ -11,8 +11,19 @@ import { z } from "zod";
 
 const port = z.number().int().min(1).max(65535);
 
-/** At most this many chosen LAN addresses (each gives one or two entries). */
+/** At most this many chosen interfaces or addresses (each gives one or two entries). */
 export const MAX_CHOSEN_ENTRIES = 16;
+
+/**
+ * One chosen LAN entry: an interface by the OS's name for it (`eth0`, `Wi-Fi 2`), whose
+ * IPv4 addresses follow DHCP, or one IPv4 address. IPv6 literals are not entries.
+ */
+const chosenEntry = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[^\p{Cc}]+$/u)
+  .refine((v) => isIPv4(v) || isIP(v) === 0);
 
 export const SETTINGS_FIELDS = {
   language: z.enum(["system", "en", "zh-CN"]),
@@ -29,11 +40,11 @@ export const SETTINGS_FIELDS = {
     .string()
     .max(45)
     .refine((v) => isIP(v) !== 0),
-  /** Which interface addresses become LAN entries: every detected one, or those chosen. */
+  /** Which interfaces become LAN entries: every detected one, or those chosen. */
   entries: z.union([
     z.literal("all"),
     z
-      .array(z.string().refine((v) => isIPv4(v)))
+      .array(chosenEntry)
       .max(MAX_CHOSEN_ENTRIES)
       .refine((list) => new Set(list).size === list.length),
   ]),

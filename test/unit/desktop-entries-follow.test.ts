@@ -148,6 +148,34 @@ describe("followEntries", () => {
     ]);
   });
 
+  it("follows a new DHCP lease on an interface chosen by name, with nothing reported missing", () => {
+    const timer = new ManualTimer();
+    const table = source([eth("192.168.1.9"), wlan("10.0.0.7")]);
+    const watcher = watchInterfaces(table.poll, 1000, timer);
+    const states: EntryState[] = [];
+    const config: EntryConfig = { chosen: ["wlan0"], ports, https: false, host: "0.0.0.0" };
+    const follower = followEntries(
+      watcher,
+      () => config,
+      (s) => states.push(s),
+    );
+    expect(follower.state().lan.map((l) => l.address)).toEqual(["10.0.0.7"]);
+
+    table.set([eth("192.168.1.9"), wlan("10.0.0.42")]);
+    timer.tick();
+    expect(states.map((s) => ({ urls: s.urls, missing: s.missing }))).toEqual([
+      {
+        urls: ["http://127.0.0.1:8000", "http://localhost:8000", "http://10.0.0.42:8000"],
+        missing: [],
+      },
+    ]);
+
+    // Wi-Fi off: the chosen interface is reported, not dropped from the choice.
+    table.set([eth("192.168.1.9")]);
+    timer.tick();
+    expect(states[1].missing).toEqual(["wlan0"]);
+  });
+
   it("recomputes when the settings change, and stops listening when stopped", () => {
     const timer = new ManualTimer();
     const table = source([eth("192.168.1.9")]);

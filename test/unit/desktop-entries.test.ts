@@ -111,6 +111,18 @@ describe("entries", () => {
     ]);
   });
 
+  it("takes every address of a chosen interface name, and reports a name that is not there", () => {
+    expect(chooseInterfaces(["eth0", "wlan1"], detected)).toEqual({
+      active: [
+        { name: "eth0", address: "10.0.0.7", virtual: false },
+        { name: "eth0", address: "192.168.1.9", virtual: false },
+      ],
+      missing: ["wlan1"],
+    });
+    // A name and one of its addresses both chosen: the address appears once.
+    expect(chooseInterfaces(["192.168.1.9", "eth0"], detected).active).toHaveLength(2);
+  });
+
   it("gives each LAN entry its interface name and URLs for the QR codes", () => {
     const state = entryState({ chosen: "all", ports, https: true, host: "0.0.0.0" }, detected);
     expect(state.lan[0]).toEqual({

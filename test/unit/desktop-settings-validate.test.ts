@@ -32,6 +32,8 @@ describe("validateSettingsPatch", () => {
     [{ host: "gateway.lan" }, "host", "host_ip"],
     [{ host: "192.168.1.300" }, "host", "host_ip"],
     [{ entries: ["fe80::1"] }, "entries", "entries"],
+    [{ entries: ["eth0\n"] }, "entries", "entries"],
+    [{ entries: [""] }, "entries", "entries"],
     [{ entries: ["192.168.1.2", "192.168.1.2"] }, "entries", "entries"],
     [{ entries: "some" }, "entries", "entries"],
     [{ coreBinary: "bin/mihomo" }, "coreBinary", "path_absolute"],
@@ -47,6 +49,19 @@ describe("validateSettingsPatch", () => {
   it("refuses what is not an object", () => {
     for (const patch of [null, 42, "parcelPort=1", [1]])
       expect(errorsOf(patch)).toEqual([expect.objectContaining({ field: "", code: "not_object" })]);
+  });
+
+  it("accepts interface names and IPv4 addresses as chosen entries", () => {
+    expect(validateSettingsPatch({ entries: ["eth0", "Wi-Fi 2", "10.0.0.5"] }, base)).toMatchObject(
+      {
+        ok: true,
+        changed: ["entries"],
+      },
+    );
+    expect(validateSettingsPatch({ entries: [] }, base).ok).toBe(true);
+    expect(errorsOf({ entries: Array.from({ length: 17 }, (_, i) => `eth${i}`) })).toEqual([
+      expect.objectContaining({ field: "entries", code: "entries" }),
+    ]);
   });
 
   it("accepts IPv6 literals for the listen address and an absolute core path", () => {

@@ -116,9 +116,7 @@ describe("trayMenuModel", () => {
       { ...ready, entries: [], missing: ["192.168.50.2"], chosen: true },
       en,
     );
-    expect(byId(gone, "lan.missing:192.168.50.2").label).toBe(
-      "192.168.50.2 is not on this computer now",
-    );
+    expect(byId(gone, "lan.missing:192.168.50.2").label).toBe("192.168.50.2 is not connected now");
     expect(byId(gone, "lan.none").label).toBe("No LAN address chosen (see Settings)");
     const none = trayMenuModel({ ...ready, entries: [] }, en);
     expect(byId(none, "lan.none").label).toBe(
