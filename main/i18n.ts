@@ -24,6 +24,7 @@ const en = {
   "app.failed.ready_timeout": "Gatehouse's services did not finish starting in time.",
   "app.failed.details": "Technical details",
   "app.failed.retry": "Try again",
+  "entries.unknown": "This computer has no network interface named {names} now.",
 
   "tray.services.starting": "Starting the services…",
   "tray.services.ready": "Services running",
@@ -109,6 +110,7 @@ const zh: Record<DesktopKey, string> = {
   "app.failed.ready_timeout": "Gatehouse 的服务未能按时完成启动。",
   "app.failed.details": "技术细节",
   "app.failed.retry": "重试",
+  "entries.unknown": "这台电脑现在没有名为 {names} 的网络接口。",
 
   "tray.services.starting": "正在启动服务…",
   "tray.services.ready": "服务运行中",

@@ -80,10 +80,22 @@ function urlFor(protocol: "http" | "https", host: string, port: number, entries:
   return `${protocol}://${shown}:${port}`;
 }
 
-/** The built web UI, when present (`npm run build:renderer`). */
+/**
+ * Where the built web UI (`npm run build:renderer`) is, seen from the services' code root:
+ * beside it (a checkout run with tsx, and the installed app, which ships it at
+ * `dist/main/renderer/dist`), or two levels up when the compiled services run from a
+ * checkout's `dist/main` (`npm start`).
+ */
+export function staticDirFrom(
+  root: string,
+  exists: (path: string) => boolean = existsSync,
+): string | undefined {
+  return [join(root, "renderer", "dist"), join(root, "..", "..", "renderer", "dist")].find(exists);
+}
+
+/** The built web UI, when present. */
 export function staticDir(): string | undefined {
-  const dir = join(APP_ROOT, "renderer", "dist");
-  return existsSync(dir) ? dir : undefined;
+  return staticDirFrom(APP_ROOT);
 }
 
 /**

@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ServiceEvent } from "../../server/desktop/protocol.js";
 import type { InterfaceWatcher } from "../entries/watch.js";
 import { followEntries, type EntryFollower } from "../entries/watch.js";
-import type { EntryState } from "../entries/entries.js";
+import type { DetectedInterface } from "../entries/detect.js";
+import type { EntryState, LanEntry } from "../entries/entries.js";
 import type { HostInfo, HostStatus, ServiceHost } from "../host/service-host.js";
 import { resolveLanguage, translator, type DesktopLanguage } from "../i18n.js";
 import { notificationFor, type DesktopNotification } from "../notify/notifications.js";
@@ -71,6 +74,14 @@ export interface DesktopAppOptions {
   fetch?: typeof fetch;
 }
 
+export interface EntriesView {
+  interfaces: DetectedInterface[];
+  chosen: DesktopSettings["entries"];
+  lan: LanEntry[];
+  /** Chosen addresses this computer does not have now. */
+  missing: string[];
+}
+
 /** Where each area of the services lives. */
 function areaUrl(info: HostInfo, area: OpenArea): string | null {
   if (area === "proxy") return info.proxy ? `${info.proxy.url}/` : null;
@@ -124,6 +135,48 @@ export class DesktopApp {
 
   entries(): EntryState | null {
     return this.follower?.state() ?? null;
+  }
+
+  /** What the settings screen shows about LAN addresses: every interface and the choice. */
+  entriesView(): EntriesView {
+    const state = this.entries();
+    return {
+      interfaces: this.o.interfaces.current,
+      chosen: this.settings.entries,
+      lan: state?.lan ?? [],
+      missing: state?.missing ?? [],
+    };
+  }
+
+  /**
+   * The proxy console's one-time setup token, while it has no administrator: the window fills
+   * it in itself (when the operator could not set the console up, e.g. without a keychain).
+   */
+  setupToken(): string | null {
+    try {
+      return readFileSync(join(this.o.dataDir, "proxy", "setup-token"), "utf8").trim() || null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Makes exactly these interfaces (by name) the LAN entries. */
+  async chooseInterfaces(names: string[]): Promise<ApplyResult> {
+    const known = this.o.interfaces.current;
+    const unknown = names.filter((n) => !known.some((i) => i.name === n));
+    if (unknown.length > 0)
+      return {
+        ok: false,
+        errors: [
+          {
+            field: "entries",
+            code: "entries",
+            message: translator(this.language)("entries.unknown", { names: unknown.join(", ") }),
+          },
+        ],
+      };
+    // Kept by name, so a new DHCP lease on the same interface follows without choosing again.
+    return this.changeSettings({ entries: [...new Set(names)] });
   }
 
   private args(): string[] {

@@ -155,6 +155,8 @@ describe.runIf(haveBus || process.env.CI)("the desktop app without Electron", ()
     expect(keychain.get(OPERATOR_ACCOUNTS.parcel)).toMatch(/.{12,}/);
     expect(keychain.get(OPERATOR_ACCOUNTS.proxy)).toMatch(/.{12,}/);
     expect(app.origins()).toEqual(expect.arrayContaining([new URL(parcelUrl).origin]));
+    // The operator set the console up: its one-time token is spent.
+    expect(app.setupToken()).toBeNull();
     expect(seen.trays).toBeGreaterThan(0);
     expect(app.trayState()).toMatchObject({ services: "ready", core: "not_installed" });
   });

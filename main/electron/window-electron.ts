@@ -1,0 +1,76 @@
+import { BrowserWindow, session, shell } from "electron";
+import { join } from "node:path";
+import { isAllowedNavigation, CSP } from "../security.js";
+import { messagePage } from "../app/message-page.js";
+
+/**
+ * The app's one window and its session rules: sandboxed, context-isolated, no Node in pages,
+ * only the services' own origins may be shown, new windows open in the system browser, and
+ * only clipboard writes are permitted. No decisions beyond these live here.
+ */
+
+export interface WindowOptions {
+  appPath: string;
+  bounds: { width: number; height: number; x?: number; y?: number; maximized: boolean };
+  show: boolean;
+  origins(): string[];
+}
+
+/** Session-wide rules: a CSP on every answer, and no permission but clipboard writes. */
+export function secureSession(): void {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [CSP] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, done) =>
+    done(permission === "clipboard-sanitized-write"),
+  );
+  session.defaultSession.setPermissionCheckHandler(
+    (_wc, permission) => permission === "clipboard-sanitized-write",
+  );
+}
+
+export function createMainWindow(options: WindowOptions): BrowserWindow {
+  const { bounds } = options;
+  const win = new BrowserWindow({
+    width: bounds.width,
+    height: bounds.height,
+    x: bounds.x,
+    y: bounds.y,
+    minWidth: 480,
+    minHeight: 400,
+    show: options.show,
+    title: "Gatehouse",
+    icon: join(options.appPath, "resources", "icons", "icon.png"),
+    webPreferences: {
+      preload: join(options.appPath, "dist", "main", "preload", "index.cjs"),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  if (bounds.maximized) win.maximize();
+  win.webContents.on("will-navigate", (event, url) => {
+    if (!isAllowedNavigation(url, options.origins())) event.preventDefault();
+  });
+  win.webContents.on("will-redirect", (event, url) => {
+    if (!isAllowedNavigation(url, options.origins())) event.preventDefault();
+  });
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: "deny" };
+  });
+  win.webContents.on("will-attach-webview", (event) => event.preventDefault());
+  return win;
+}
+
+/** Shows a sentence (starting, failed) in place of the services' pages. */
+export function showMessage(
+  win: BrowserWindow,
+  lang: string,
+  text: string,
+  details?: { label: string; text: string },
+): void {
+  void win.loadURL(messagePage(lang, text, details));
+}
