@@ -25,21 +25,28 @@ const SKIP_REASON =
   "SKIPPED desktop e2e: no Electron binary on this machine (node_modules/electron/dist is missing and cannot be downloaded here). They run wherever the binary exists.";
 if (!binary) console.warn(SKIP_REASON);
 
+/** Launches the built app on free ports with its own data and settings folders. */
+async function launch() {
+  execSync("npm run build:main", { stdio: "inherit" });
+  const home = mkdtempSync(join(tmpdir(), "gh-desktop-"));
+  return electron.launch({
+    executablePath: binary ?? undefined,
+    args: [".", `--user-data-dir=${join(home, "user-data")}`],
+    env: {
+      ...process.env,
+      GATEHOUSE_DATA_DIR: join(home, "data"),
+      GATEHOUSE_HOST: "127.0.0.1",
+      GATEHOUSE_PARCEL_PORT: "0",
+      GATEHOUSE_PROXY_PORT: "0",
+    },
+  });
+}
+
 test.describe("desktop app", () => {
   test.skip(!binary, SKIP_REASON);
 
   test("opens a sandboxed window on the transfer page and exposes only the typed bridge", async () => {
-    execSync("npm run build:main", { stdio: "inherit" });
-    const app = await electron.launch({
-      executablePath: binary ?? undefined,
-      args: ["."],
-      env: {
-        ...process.env,
-        GATEHOUSE_DATA_DIR: mkdtempSync(join(tmpdir(), "gh-desktop-")),
-        GATEHOUSE_PARCEL_PORT: "0",
-        GATEHOUSE_PROXY_PORT: "0",
-      },
-    });
+    const app = await launch();
     try {
       const page = await app.firstWindow();
       await expect
@@ -47,25 +54,65 @@ test.describe("desktop app", () => {
         .toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
       expect(await page.title()).toMatch(/Gatehouse/);
       const bridge = await page.evaluate(() => {
-        const g = (window as unknown as { gatehouse?: Record<string, object> }).gatehouse;
+        const w = window as unknown as {
+          gatehouse?: Record<string, object>;
+          require?: unknown;
+          process?: unknown;
+        };
         return {
-          keys: g ? Object.keys(g).sort() : [],
-          hasRequire: typeof (window as unknown as { require?: unknown }).require,
+          keys: w.gatehouse ? Object.keys(w.gatehouse).sort() : [],
+          hasRequire: typeof w.require,
+          hasProcess: typeof w.process,
         };
       });
       expect(bridge).toEqual({
-        keys: ["app", "proxy", "tokens"],
+        keys: ["app", "entries", "operator", "proxy", "settings", "tokens"],
         hasRequire: "undefined",
         hasProcess: "undefined",
       });
-      const info = await page.evaluate(() =>
-        (
-          window as unknown as { gatehouse: { app: { info(): Promise<{ parcel: unknown }> } } }
-        ).gatehouse.app.info(),
-      );
-      expect(info.parcel).toBeTruthy();
     } finally {
       await app.close();
     }
+  });
+
+  test("opens both consoles already signed in, and quits within 2 s", async () => {
+    const app = await launch();
+    const page = await app.firstWindow();
+    await expect
+      .poll(() => page.url(), { timeout: 30_000 })
+      .toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const origin = new URL(page.url()).origin;
+    await page.goto(`${origin}/#/admin`);
+    await expect(page.getByRole("heading", { name: "Parcel administration" })).toBeVisible();
+    const info = await page.evaluate(() =>
+      (
+        window as unknown as {
+          gatehouse: { app: { info(): Promise<{ proxy: { url: string } | null }> } };
+        }
+      ).gatehouse.app.info(),
+    );
+    const proxy = info.proxy?.url ?? "";
+    expect(proxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+
+    // A parcel sent from the window: its manage token goes to the keychain.
+    await page.goto(`${origin}/#/`);
+    await page.getByRole("tab", { name: "Text" }).click();
+    await page.getByLabel("Text to send").fill("from the desktop");
+    await page.getByRole("button", { name: "Upload the text and get a code" }).click();
+    await expect(page.getByRole("heading", { name: /Ready to pick up/ })).toBeVisible();
+    const kept = await page.evaluate(async () => ({
+      tokens: await (
+        window as unknown as { gatehouse: { tokens: { list(): Promise<string[]> } } }
+      ).gatehouse.tokens.list(),
+      local: Object.keys(localStorage).filter((k) => k.includes("token")),
+    }));
+    expect(kept.tokens).toHaveLength(1);
+    expect(kept.local).toEqual([]);
+
+    await page.goto(`${proxy}/`);
+    await expect(page.getByRole("button", { name: /sign out/i })).toBeVisible();
+    const started = Date.now();
+    await app.close();
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
