@@ -84,7 +84,9 @@ export const PROXY_ERRORS = {
   // The proxy core (`detail` is the core's or the system's own words, shown as they are). A
   // start that ends in `core.timeout` also carries the core's last lines as `output`.
   "core.not_installed": [],
-  "core.port_in_use": ["port"],
+  // Also each of `/status`'s listenProblems: a port of the running core that another program
+  // holds (`address` as the core names it, `listener` mixed or dns).
+  "core.port_in_use": ["port", "address?", "listener?"],
   "core.unreachable": [],
   "core.timeout": [],
   "core.error": [],

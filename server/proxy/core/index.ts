@@ -8,6 +8,7 @@ import { checkConfig, lastLines } from "./check.js";
 import { compileConfig, REJECT, selectionTarget } from "./compile.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
 import { loadSecret, writeAtomic } from "./files.js";
+import { ListenWatch, type ListenProblem } from "./listen-problems.js";
 import { stopLeftoverCore } from "./leftover.js";
 import { CoreLogFeed, withoutSecret } from "./log-feed.js";
 import { MihomoClient, type CoreApi } from "./mihomo-client.js";
@@ -26,6 +27,7 @@ export type { CoreApi, CoreConnections } from "./mihomo-client.js";
 export { CoreLogFeed, type CoreLogLine } from "./log-feed.js";
 export { coreApi, coreLogFeed } from "./access.js";
 export { PORT_IN_USE } from "./port-check.js";
+export type { ListenProblem } from "./listen-problems.js";
 
 /** Test seams and tuning beyond `CoreManagerOptions`; production passes none. */
 export interface CoreManagerExtras {
@@ -50,6 +52,8 @@ export interface CoreManager extends CoreControl {
   readonly logFeed: CoreLogFeed;
   /** Stable code of the last configuration or start error ("" when none). */
   readonly configErrorCode: string;
+  /** Ports of the running core that another program holds (the core runs without them). */
+  listenProblems(): ListenProblem[];
 }
 
 const READY_POLL_MS = 100;
@@ -66,6 +70,8 @@ class Manager implements CoreManager {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly secret: string;
   private lastInput: CoreInput | null = null;
+  /** What the core's lines say about its listeners: stdout, or its log stream under systemd. */
+  private readonly listen = new ListenWatch();
 
   constructor(private readonly opts: CoreManagerOptions & CoreManagerExtras) {
     // mihomo only loads config paths inside its home dir, compared as absolute paths.
@@ -78,6 +84,7 @@ class Manager implements CoreManager {
       retryMs: opts.logRetryMs,
       now: () => opts.clock.now(),
       redact: withoutSecret(this.secret),
+      observe: opts.service === "systemd" ? (line) => this.listen.line(line.payload) : undefined,
     });
     this.supervisor =
       opts.service === "systemd"
@@ -91,6 +98,8 @@ class Manager implements CoreManager {
             backoffBaseMs: opts.backoffBaseMs,
             onRestarted: () => this.afterRestart(),
             beforeStart: () => this.checkPort(),
+            onLine: (line) => this.listen.line(line),
+            onSpawn: () => this.listen.reset(),
           });
   }
 
@@ -136,6 +145,10 @@ class Manager implements CoreManager {
 
   running(): boolean {
     return this.wanted;
+  }
+
+  listenProblems(): ListenProblem[] {
+    return this.wanted ? this.listen.problems(this.lastInput?.settings ?? null) : [];
   }
 
   /** Core control steps run one at a time so a stop never overtakes a start. */
@@ -289,6 +302,8 @@ class Manager implements CoreManager {
       const up = how === "start" && (await this.supervisor.active().catch(() => false));
       // A unit started elsewhere may hold the port itself; a process core checks before it spawns.
       if (!up && how === "start" && this.supervisor.kind === "systemd") await this.checkPort();
+      // A unit's run is seen through its log stream only; what the last one said is gone.
+      if (!up && this.supervisor.kind === "systemd") this.listen.reset();
       this.wanted = true;
       if (up) {
         // Already running (e.g. a systemd unit started elsewhere): load the new config.

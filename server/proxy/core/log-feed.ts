@@ -37,6 +37,8 @@ export interface CoreLogFeedOptions {
   now?: () => number;
   /** Takes secrets out of a line before it is kept or sent. */
   redact?: (text: string) => string;
+  /** Sees every line as it is kept (the listen problems are read from them). */
+  observe?: (line: CoreLogLine) => void;
 }
 
 export const KEPT_LOG_LINES = 500;
@@ -140,6 +142,7 @@ export class CoreLogFeed {
     this.ring.push(line);
     const keep = this.opts.keep ?? KEPT_LOG_LINES;
     if (this.ring.length > keep) this.ring.splice(0, this.ring.length - keep);
+    this.opts.observe?.(line);
     for (const w of this.watchers) w.line(line);
   }
 

@@ -46,6 +46,10 @@ export interface ProcessSupervisorOptions {
    * the previous run has stopped; a throw cancels the start (the controller port is taken).
    */
   beforeStart?: () => Promise<void>;
+  /** Each line the core prints, as it comes (the listen problems are read from them). */
+  onLine?: (line: string) => void;
+  /** A new run of the core begins (asked for or automatic): its lines follow. */
+  onSpawn?: () => void;
 }
 
 const KEEP_LINES = 100;
@@ -135,6 +139,7 @@ export class ProcessSupervisor implements Supervisor {
       this.printed++;
       if (this.lines.length > KEEP_LINES) this.lines.shift();
       this.opts.log(`core: ${line}`, coreLineProblem(line));
+      this.opts.onLine?.(line);
     });
   }
 
@@ -148,6 +153,7 @@ export class ProcessSupervisor implements Supervisor {
     this.child = child;
     this.startedAt = this.opts.clock.now();
     this.runStart = this.printed;
+    this.opts.onSpawn?.();
     this.capture(child.stdout);
     this.capture(child.stderr);
     child.on("exit", (code, signal) => {

@@ -2,6 +2,7 @@ import { type Router } from "express";
 import type { CoreProxy, ProxyContext } from "../context.js";
 import { TUN_DEVICE } from "../core/compile.js";
 import { coreProblem } from "../core/errors.js";
+import type { ListenProblem } from "../core/listen-problems.js";
 import { GROUP_PROXY, nodeId } from "../types.js";
 import { machineInterfaces } from "../system/network.js";
 
@@ -46,6 +47,10 @@ export function statusRouter(ctx: ProxyContext): Router {
       coreError = coreProblem(err, controllerPort);
     }
     const online = coreError === null;
+    // Ports the running core could not listen on (another program holds them): the core is
+    // up, but takes no connections there.
+    const listen = (ctx.core as { listenProblems?: () => ListenProblem[] }).listenProblems;
+    const listenProblems = online && listen ? listen.call(ctx.core) : [];
     let actualNode = "";
     if (online) {
       try {
@@ -68,6 +73,7 @@ export function statusRouter(ctx: ProxyContext): Router {
         : "",
       // The core's controller listens on 127.0.0.1 at this port (--core-controller-port).
       controllerPort,
+      listenProblems,
       actualNode,
       selectedAvailable: actualNode !== "" && actualNode !== "REJECT",
       tunActive: online && settings.tunEnabled && tunInterfaceExists(ctx),
