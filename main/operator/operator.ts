@@ -11,6 +11,7 @@ import {
   signInCall,
 } from "./outcomes.js";
 import {
+  parcelChangePassword,
   parcelLogin,
   proxyChangePassword,
   proxyInitialized,
@@ -183,24 +184,12 @@ export function createOperator(options: OperatorOptions): Operator {
 
     changePassword(service, currentPassword, newPassword) {
       return passwordCall(async () => {
-        if (service === "parcel")
-          return {
-            ok: false,
-            code: "operator.change_unsupported",
-            message:
-              "The parcel service cannot change its administrator password yet; restarting the services with a reset gives it a new generated one.",
-          };
         const signed = await login(service, currentPassword);
         if (!signed) return notRunning(service);
         const session = signed.answer;
         if (session.status !== 200) return refused(session, "The current password is wrong.");
-        const answer = await proxyChangePassword(
-          http,
-          signed.url,
-          session,
-          currentPassword,
-          newPassword,
-        );
+        const change = service === "parcel" ? parcelChangePassword : proxyChangePassword;
+        const answer = await change(http, signed.url, session, currentPassword, newPassword);
         if (answer.status !== 200)
           return ruleRefusal(answer) ?? refused(answer, "The current password is wrong.");
         // Only now, with the service holding the new password, does the store follow.

@@ -68,9 +68,12 @@ export function refused(answer: ServiceAnswer, wrongPassword: string): PasswordR
   return { ok: false, ...answerFailure(answer), serviceCode };
 }
 
+/** Codes both services give a new password that breaks their length rule. */
+const PASSWORD_RULE = /^(auth|admin)\.password_(short|long)$/;
+
 /** The service refused the new password itself (its length rule): its sentence and values. */
 export function ruleRefusal(answer: ServiceAnswer): PasswordResult | null {
-  if (answer.status !== 400 || !answer.code?.startsWith("auth.password_")) return null;
+  if (answer.status !== 400 || !PASSWORD_RULE.test(answer.code ?? "")) return null;
   return {
     ok: false,
     code: "operator.password_rule",

@@ -122,6 +122,23 @@ export function proxyLogin(
   return call(http, base, "POST", "/auth/login", { body: { password } });
 }
 
+/**
+ * Needs the administrator's session cookie; the service keeps that session and ends every
+ * other one (the window's too), so the caller hands this session to the window.
+ */
+export function parcelChangePassword(
+  http: HttpOptions,
+  base: string,
+  session: { cookies: readonly DesktopCookie[] },
+  currentPassword: string,
+  password: string,
+): Promise<ServiceAnswer> {
+  return call(http, base, "PUT", "/admin/password", {
+    body: { current_password: currentPassword, password },
+    cookies: session.cookies,
+  });
+}
+
 /** Needs a signed-in session (its cookies and CSRF token); the proxy keeps that session. */
 export function proxyChangePassword(
   http: HttpOptions,

@@ -65,8 +65,7 @@ export type PasswordRefusalCode =
   | OperatorFailureCode
   | "operator.not_running"
   | "operator.password_wrong"
-  | "operator.password_rule"
-  | "operator.change_unsupported";
+  | "operator.password_rule";
 
 /** The result of changing or remembering a password. */
 export type PasswordResult =

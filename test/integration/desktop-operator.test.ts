@@ -262,16 +262,74 @@ describe.runIf(haveBus || process.env.CI)("desktop operator sign-in", () => {
       body: JSON.stringify({ password: "a new password 123" }),
     });
     expect(login.status).toBe(200);
+  });
 
-    // The parcel service has no password-change route: said, and nothing stored changes.
-    const parcelPassword = keychain.get(OPERATOR_ACCOUNTS.parcel);
-    const parcelChange = await op.changePassword(
+  it("changes the parcel password through the service and updates the keychain only after it accepted", async () => {
+    const services = await start(freshDir());
+    const { op } = operator();
+    const first = await op.signIn(ready(services));
+    const oldPassword = keychain.get(OPERATOR_ACCOUNTS.parcel);
+    if (!oldPassword) throw new Error("no parcel password kept");
+    const windowCookies = first.cookies.filter((c) => c.url === services.parcel?.url);
+    // A browser elsewhere signed in with the old password: the change must end its session.
+    const elsewhere = await fetch(`${services.parcel?.url}/api/v1/admin/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: services.parcel?.url ?? "" },
+      body: JSON.stringify({ username: services.parcel?.adminUser, password: oldPassword }),
+    });
+    expect(elsewhere.status).toBe(200);
+    const elsewhereCookie = elsewhere.headers.getSetCookie()[0].split(";")[0];
+
+    const wrongCurrent = await op.changePassword(
       "parcel",
-      parcelPassword ?? "",
+      "not the password 1",
       "a new password 456",
     );
-    expect(parcelChange).toMatchObject({ ok: false, code: "operator.change_unsupported" });
-    expect(keychain.get(OPERATOR_ACCOUNTS.parcel)).toBe(parcelPassword);
+    expect(wrongCurrent).toMatchObject({ ok: false, code: "operator.password_wrong" });
+    expect(keychain.get(OPERATOR_ACCOUNTS.parcel)).toBe(oldPassword);
+
+    for (const [next, serviceCode, params] of [
+      ["short", "admin.password_short", { min: 12 }],
+      ["x".repeat(73), "admin.password_long", { max: 72 }],
+    ] as const) {
+      const refused = await op.changePassword("parcel", oldPassword, next);
+      expect(refused).toMatchObject({
+        ok: false,
+        code: "operator.password_rule",
+        serviceCode,
+        params,
+      });
+    }
+    expect(keychain.get(OPERATOR_ACCOUNTS.parcel)).toBe(oldPassword);
+    expect(await status(parcelAdmin(services), windowCookies)).toBe(200);
+
+    const changed = await op.changePassword("parcel", oldPassword, "a new password 456");
+    if (!changed.ok) throw new Error(`change refused: ${changed.code}`);
+    expect(keychain.get(OPERATOR_ACCOUNTS.parcel)).toBe("a new password 456");
+    expect(op.revealPassword("parcel")).toBe("a new password 456");
+    expect(changed.cookies.map((c) => c.name)).toEqual(["pt_admin"]);
+    // Every other session ended (the window's and the other browser's); the returned one works.
+    expect(await status(parcelAdmin(services), windowCookies)).toBe(401);
+    const other = await fetch(parcelAdmin(services), { headers: { cookie: elsewhereCookie } });
+    expect(other.status).toBe(401);
+    expect(await status(parcelAdmin(services), changed.cookies)).toBe(200);
+    const login = (password: string) =>
+      fetch(`${services.parcel?.url}/api/v1/admin/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: services.parcel?.url ?? "" },
+        body: JSON.stringify({ username: services.parcel?.adminUser, password }),
+      }).then((r) => r.status);
+    expect(await login(oldPassword)).toBe(401);
+    expect(await login("a new password 456")).toBe(200);
+
+    // The next start (no generated password then) signs in with the new one from the keychain.
+    const parcel = services.parcel;
+    if (!parcel) throw new Error("no parcel service");
+    const again = await operator().op.signIn({
+      parcel: { ...parcel, generatedAdminPassword: null },
+      proxy: null,
+    });
+    expect(again.parcel).toMatchObject({ state: "signed-in", created: false });
   });
 
   it("says a service that does not answer is unreachable, and changes need running services", async () => {
