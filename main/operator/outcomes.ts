@@ -78,7 +78,7 @@ export function ruleRefusal(answer: ServiceAnswer): PasswordResult | null {
     ok: false,
     code: "operator.password_rule",
     message: answer.error ?? "The service refused the new password.",
-    serviceCode: answer.code,
+    serviceCode: answer.code ?? undefined,
     params: answer.params ?? undefined,
   };
 }
