@@ -1,9 +1,11 @@
+import { useCallback, useState } from "react";
+import { useActionState } from "../shared/action.js";
 import { ApiError } from "./api.js";
 import { briefServiceText, isDetailCode } from "./brief-errors.js";
-import type { Translate } from "./i18n.js";
+import { useT, type Translate } from "./i18n.js";
 import { useApp } from "./store.js";
 import type { Status } from "./types.js";
-import { errorText } from "./ui.js";
+import { errorText, type Say } from "./ui.js";
 import "./styles-core-output.css";
 
 /**
@@ -34,6 +36,51 @@ export function coreFailure(err: unknown, t: Translate): CoreFailure {
     if (text) return { text, output };
   }
   return { text: errorText(err, t), output: "" };
+}
+
+/**
+ * A failure worded when shown (a change of language rewords it), with the core's own words
+ * apart in `output` when the service sent any: a rule or settings change the core refused.
+ */
+export type Failure = Say & { output?: string };
+
+export function sayFailure(err: unknown): Failure {
+  const say: Say = (t) => coreFailure(err, t).text;
+  return Object.assign(say, { output: coreFailure(err, errorOnly).output });
+}
+
+// Whether a failure has the core's words apart does not depend on the language.
+const errorOnly: Translate = (key) => key;
+
+/**
+ * useAction for changes the core may refuse: the error is the sentence by code, and the core's
+ * words (shown folded with CoreOutput) are `output`, never inside the reader's sentence.
+ */
+export function useCoreAction() {
+  const t = useT();
+  const [output, setOutput] = useState("");
+  const describe = useCallback(
+    (err: unknown) => {
+      const failure = coreFailure(err, t);
+      setOutput(failure.output);
+      return failure.text;
+    },
+    [t],
+  );
+  const action = useActionState(describe);
+  const { run: runAction, clear: clearAction } = action;
+  const run = useCallback(
+    ((task, doneText) => {
+      setOutput("");
+      return runAction(task, doneText);
+    }) as typeof runAction,
+    [runAction],
+  );
+  const clear = useCallback(() => {
+    setOutput("");
+    clearAction();
+  }, [clearAction]);
+  return { ...action, run, clear, output };
 }
 
 /**

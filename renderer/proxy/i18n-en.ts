@@ -74,6 +74,7 @@ const base = {
   "dash.core": "State",
   "dash.online": "Online",
   "dash.offline": "Offline",
+  "dash.onlinePortTaken": "Running, port in use",
   "dash.notInstalled": "(no core executable installed)",
   "dash.version": "Version",
   "dash.uptime": "Service uptime",
@@ -93,6 +94,9 @@ const base = {
   "dash.coreOffline": "The proxy core is not running.",
   "dash.portInUse":
     "Port {port} is used by another program, so the proxy core cannot be controlled there. Stop that program, or start Gatehouse with --core-controller-port set to a free port.",
+  "dash.listenPortInUse":
+    "The proxy core runs, but port {port} is used by another program, so it cannot accept connections there. Choose another port in Settings or stop the other program.",
+  "dash.openSettings": "Open Settings",
   "dash.notInstalledError":
     "The proxy core is not installed: put the mihomo program at resources/core/mihomo, or give its path with --core-bin.",
   "dash.coreTimeout": "The proxy core did not answer in time.",

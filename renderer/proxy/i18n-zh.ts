@@ -70,6 +70,7 @@ const base: Record<Exclude<keyof typeof en, keyof typeof enScreens>, string> = {
   "dash.core": "状态",
   "dash.online": "在线",
   "dash.offline": "离线",
+  "dash.onlinePortTaken": "运行中，端口被占用",
   "dash.notInstalled": "（未安装内核程序）",
   "dash.version": "版本",
   "dash.uptime": "服务运行时间",
@@ -88,6 +89,9 @@ const base: Record<Exclude<keyof typeof en, keyof typeof enScreens>, string> = {
   "dash.coreOffline": "代理内核未运行。",
   "dash.portInUse":
     "端口 {port} 已被其他程序占用，无法在该端口控制代理内核。请停止该程序，或在启动 Gatehouse 时用 --core-controller-port 指定一个空闲端口。",
+  "dash.listenPortInUse":
+    "代理内核正在运行，但端口 {port} 已被其他程序占用，因此无法在该端口接受连接。请在“设置”中换一个端口，或停止那个程序。",
+  "dash.openSettings": "打开设置",
   "dash.notInstalledError":
     "未安装代理内核：请把 mihomo 程序放到 resources/core/mihomo，或用 --core-bin 指定它的路径。",
   "dash.coreTimeout": "代理内核没有及时响应。",

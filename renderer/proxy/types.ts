@@ -34,6 +34,8 @@ export interface Status {
   configErrorCode?: string;
   /** Port of the core's controller on 127.0.0.1 (--core-controller-port). */
   controllerPort?: number;
+  /** Ports of the running core that another program holds: it takes no connections there. */
+  listenProblems?: ListenProblem[];
   actualNode: string;
   selectedAvailable: boolean;
   tunActive: boolean;
@@ -42,6 +44,15 @@ export interface Status {
   coreErrorCode?: string;
   /** The service's last warnings and errors, newest first. */
   recentErrors?: RecentProblem[];
+}
+
+export interface ListenProblem {
+  code: "core.port_in_use";
+  port: number;
+  /** As the core names it; "*" for every address. */
+  address: string;
+  listener: "mixed" | "dns";
+  protocol: "tcp" | "udp";
 }
 
 export interface RecentProblem {

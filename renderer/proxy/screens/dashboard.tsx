@@ -4,6 +4,7 @@ import { useActionState } from "../../shared/action.js";
 import { CoreOutput, coreFailure, coreOutputOf, statusFailure } from "../core-failure.js";
 import { api } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../format.js";
+import { heldPorts, ListenProblems } from "../listen-problems.js";
 import { useT, type Key } from "../i18n.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import { useApp } from "../store.js";
@@ -95,6 +96,8 @@ function StatusCard({
   const t = useT();
   const lang = useApp((s) => s.lang);
   const online = status.coreOnline;
+  // Running without one of its ports is not "online": amber, said in full below the facts.
+  const held = heldPorts(status).length > 0;
   // The node's subscription by name; its id means nothing to a person.
   const subId = nodeSubscriptionId(status.actualNode);
   const subName = subId ? (subscriptions?.find((x) => x.id === subId)?.name ?? "") : "";
@@ -103,8 +106,11 @@ function StatusCard({
       <div>
         <dt>{t("dash.core")}</dt>
         <dd>
-          <span className={`badge ${online ? "badge-good" : "badge-bad"}`} data-testid="core-state">
-            {online ? t("dash.online") : t("dash.offline")}
+          <span
+            className={`badge ${held ? "badge-fair" : online ? "badge-good" : "badge-bad"}`}
+            data-testid="core-state"
+          >
+            {held ? t("dash.onlinePortTaken") : online ? t("dash.online") : t("dash.offline")}
           </span>
           {!status.coreInstalled ? (
             <span className="muted note"> {t("dash.notInstalled")}</span>
@@ -197,6 +203,7 @@ export function DashboardScreen() {
         ) : status.loading ? (
           <Loading />
         ) : null}
+        <ListenProblems status={s ?? null} t={t} />
         <Alert text={status.error} />
         <Alert text={coreText} />
         <Alert text={configText} />

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from "react";
 import { useT, type Translate } from "../i18n.js";
 import type { RuleAction, RuleInput, RuleType } from "../types.js";
 import { ruleActionWord, ruleTypeWord } from "../rule-words.js";
-import { Alert, Field, type Say } from "../ui.js";
+import { CoreOutput, type Failure } from "../core-failure.js";
+import { Alert, Field } from "../ui.js";
 
 const HOST =
   /^(?=.{1,253}$)(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.?$/i;
@@ -40,14 +41,14 @@ export function RuleForm({
   initial: RuleInput;
   submitLabel: string;
   /** Resolves to null when saved, else what went wrong. */
-  onSubmit(input: RuleInput): Promise<Say | null>;
+  onSubmit(input: RuleInput): Promise<Failure | null>;
   onCancel?: () => void;
 }) {
   const t = useT();
   const [draft, setDraft] = useState<RuleInput>(initial);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Say | null>(null);
+  const [error, setError] = useState<Failure | null>(null);
   const problem = tried ? ruleProblem(draft.type, draft.value, t) : "";
   // The service's answer was about what was sent; once the rule changes it no longer holds.
   const edit = (next: RuleInput) => {
@@ -134,6 +135,7 @@ export function RuleForm({
         ) : null}
       </div>
       <Alert text={error ? error(t) : ""} />
+      <CoreOutput text={error?.output ?? ""} t={t} />
     </form>
   );
 }

@@ -3,7 +3,8 @@ import { api } from "../api.js";
 import { useT, type Translate } from "../i18n.js";
 import { ruleActionWord, ruleInWords, ruleTypeWord } from "../rule-words.js";
 import type { Rule, RuleInput, RulesView } from "../types.js";
-import { Alert, Card, Loading, sayError, useAction, useLoad, type Say } from "../ui.js";
+import { CoreOutput, sayFailure, useCoreAction } from "../core-failure.js";
+import { Alert, Card, Loading, useLoad, type Say } from "../ui.js";
 import { RuleForm, ruleInputOf } from "./rule-form.js";
 
 const DEFAULT_KEYS = [
@@ -31,7 +32,8 @@ function CustomRule({
 }) {
   const t = useT();
   const [editing, setEditing] = useState(false);
-  const action = useAction();
+  // Switching or deleting reloads the core, which may refuse: its words are shown folded.
+  const action = useCoreAction();
   const label = `${rule.type} ${rule.value}`;
   const save = async (input: RuleInput) => {
     try {
@@ -40,7 +42,7 @@ function CustomRule({
       await onChanged((tr) => tr("rules.saved", { rule: ruleInWords(input, tr) }));
       return null;
     } catch (err) {
-      return sayError(err);
+      return sayFailure(err);
     }
   };
   // The switch moves at once; it goes back if the service refuses.
@@ -121,6 +123,7 @@ function CustomRule({
         </button>
       </span>
       <Alert text={action.error} />
+      <CoreOutput text={action.output} t={t} />
       {editing ? (
         <div className="rule-edit">
           <RuleForm
@@ -138,7 +141,7 @@ function CustomRule({
 export function RulesScreen() {
   const t = useT();
   const rules = useLoad(() => api<RulesView>("GET", "/rules"));
-  const reorder = useAction();
+  const reorder = useCoreAction();
   const [order, setOrder] = useState<Rule[] | null>(null);
   // What the last add, edit, switch or delete did, said where the person is looking.
   const [added, setAdded] = useState<Say | null>(null);
@@ -176,7 +179,7 @@ export function RulesScreen() {
       setAdded(() => (tr: Translate) => tr("rules.added", { rule: ruleInWords(rule, tr) }));
       return null;
     } catch (err) {
-      return sayError(err);
+      return sayFailure(err);
     }
   };
   const changed = async (say: Say) => {
@@ -195,6 +198,7 @@ export function RulesScreen() {
       <Card title={t("rules.orderTitle")}>
         <p className="muted">{t("rules.orderHint")}</p>
         <Alert text={rules.error || reorder.error} />
+        <CoreOutput text={rules.error ? "" : reorder.output} t={t} />
         <Alert kind="ok" text={reorder.done || (notice ? notice(t) : "")} />
         {rules.loading && !rules.data ? <Loading /> : null}
         <ol className="rule-order">

@@ -3,7 +3,8 @@ import { api } from "../api.js";
 import { useT } from "../i18n.js";
 import { nodeName } from "./dashboard.js";
 import type { NetworkInfo, NodeView, Settings } from "../types.js";
-import { Alert, Card, Field, Loading, sayError, useAction, useLoad, type Say } from "../ui.js";
+import { CoreOutput, useCoreAction } from "../core-failure.js";
+import { Alert, Card, Field, Loading, sayError, useLoad, type Say } from "../ui.js";
 import { GatewaySteps } from "./gateway-steps.js";
 import {
   fromDraft,
@@ -50,7 +51,8 @@ export function SettingsScreen() {
   // The service's refusal of one field (a port another program holds), said beside it until
   // that field changes.
   const [refused, setRefused] = useState<{ field: keyof Settings; say: Say } | null>(null);
-  const save = useAction();
+  // A save reloads the core, which may refuse: its words are shown folded, not in the sentence.
+  const save = useCoreAction();
 
   useEffect(() => {
     if (loaded.data && !draft) setDraft(toDraft(loaded.data));
@@ -229,6 +231,7 @@ export function SettingsScreen() {
         ) : null}
         {/* A refusal shown beside its field is not repeated here. */}
         <Alert text={refused ? "" : save.error} />
+        <CoreOutput text={refused ? "" : save.output} t={t} />
         <Alert kind="ok" text={save.done} />
       </div>
     </form>

@@ -6,6 +6,7 @@ import { useT, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { Status, UpdateInfo } from "../types.js";
 import { Alert, Card, errorText, useAction, useLoad } from "../ui.js";
+import { ListenProblems } from "../listen-problems.js";
 import { ConnectivityCard } from "./connectivity.js";
 import { ServiceButtons } from "./dashboard.js";
 
@@ -191,6 +192,7 @@ function ServiceCard() {
   const port = status.data?.controllerPort;
   return (
     <Card title={t("sys.serviceTitle")}>
+      <ListenProblems status={status.data} t={t} />
       <ServiceButtons onDone={() => void status.reload()} online={status.data?.coreOnline} />
       <dl className="facts">
         <div>
