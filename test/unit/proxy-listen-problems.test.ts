@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ListenWatch, readListenLine } from "../../server/proxy/core/listen-problems.js";
+import { CoreLogFeed } from "../../server/proxy/core/log-feed.js";
 import { DEFAULT_SETTINGS, type Settings } from "../../server/proxy/types.js";
 
 /** A line as mihomo prints it on stdout (logrus text format). */
@@ -146,5 +147,28 @@ describe("ListenWatch", () => {
     expect(w.problems(settings())).toEqual([
       expect.objectContaining({ port: 1053, listener: "dns", protocol: "tcp" }),
     ]);
+  });
+});
+
+describe("the core's log stream (a core run by systemd, whose stdout is not ours)", () => {
+  it("hands each kept line to the watch, which names the held port", async () => {
+    const w = new ListenWatch();
+    let ended = () => undefined as void;
+    const feed = new CoreLogFeed(
+      async (onItem) => {
+        onItem({
+          type: "error",
+          payload:
+            "Start Mixed(http+socks) server error: listen tcp 127.0.0.1:7890: bind: address already in use",
+        });
+        await new Promise<void>((r) => (ended = r));
+      },
+      { observe: (line) => w.line(line.payload) },
+    );
+    feed.setFollowing(true);
+    await new Promise((r) => setImmediate(r));
+    expect(w.problems(settings())).toEqual([expect.objectContaining({ port: 7890 })]);
+    feed.close();
+    ended();
   });
 });
