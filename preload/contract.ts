@@ -4,15 +4,26 @@
  * The renderer imports only the types; it never sees a channel name. In a plain browser on
  * the LAN `window.gatehouse` is undefined and the UIs work without it.
  */
+import type { EntriesView } from "../main/app/desktop-app.js";
 import type { OperatorService, PasswordRefusalCode } from "../main/operator/types.js";
+import type { DesktopSettings } from "../main/settings/schema.js";
+import type { RestartPlan, SettingsError } from "../main/settings/validate.js";
 
-export type { OperatorService };
+export type { EntriesView, OperatorService, SettingsError };
+
+/** Where the desktop keeps secrets (tokens, passwords), as the settings screen says it. */
+export type SecretStoreStatus =
+  | { kind: "keychain" }
+  | { kind: "encrypted-file" }
+  | { kind: "refused"; code: string; message: string };
 
 export interface ServiceInfo {
   parcel: { url: string; entries: string[] } | null;
   proxy: { url: string } | null;
   dataDir: string;
   error: string | null;
+  /** The secret store chosen at start (absent from builds that do not say it). */
+  secrets?: SecretStoreStatus;
 }
 
 /**
@@ -31,7 +42,12 @@ export type DesktopPasswordResult =
     };
 
 /** Desktop settings as plain JSON; the settings module defines and checks the members. */
-export type DesktopSettingsView = Record<string, unknown>;
+export type DesktopSettingsView = DesktopSettings;
+
+/** A settings change: stored (and whether the services restart for it), or field errors. */
+export type DesktopSettingsResult =
+  | { ok: true; settings: DesktopSettings; plan: RestartPlan }
+  | { ok: false; errors: SettingsError[] };
 
 export interface GatehouseDesktopApi {
   app: {
@@ -66,13 +82,13 @@ export interface GatehouseDesktopApi {
   settings: {
     get(): Promise<DesktopSettingsView>;
     /** Changes the given members; answers what the settings module answers. */
-    set(patch: DesktopSettingsView): Promise<unknown>;
+    set(patch: Partial<DesktopSettingsView>): Promise<DesktopSettingsResult>;
   };
   entries: {
     /** The machine's network interfaces and which of them are parcel entries. */
-    list(): Promise<unknown>;
+    list(): Promise<EntriesView>;
     /** Makes exactly these interfaces (by name) the parcel's LAN entries. */
-    choose(interfaces: string[]): Promise<unknown>;
+    choose(interfaces: string[]): Promise<DesktopSettingsResult>;
   };
 }
 

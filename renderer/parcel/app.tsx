@@ -1,10 +1,12 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType } from "react";
+import { followDesktopAppearance } from "../shared/desktop-appearance.js";
 import { LangThemePickers } from "../shared/pickers.js";
 import { useThemeEffect } from "../shared/theme.js";
 import { useT } from "./i18n.js";
 import { useRoute, type Area } from "./route.js";
 import { shellDict, type ShellKey } from "./shell-i18n.js";
 import { useApp } from "./store.js";
+import { adoptStoredTokens } from "./ui/tokens.js";
 
 /**
  * Each area is its own chunk: a phone opening a pickup link loads the shell and the pickup
@@ -19,12 +21,14 @@ const AREAS: Record<Area, React.LazyExoticComponent<ComponentType<AreaProps>>> =
   mine: lazy(() => import("./mine/index.js")),
   pickup: lazy(() => import("./pickup/index.js")),
   admin: lazy(() => import("./admin/index.js")),
+  desktop: lazy(() => import("./desktop/index.js")),
 };
 const NAV: Array<{ area: Area; href: string; key: ShellKey }> = [
   { area: "send", href: "#/", key: "send" },
   { area: "pickup", href: "#/pickup", key: "pickup" },
   { area: "mine", href: "#/mine", key: "mine" },
   { area: "admin", href: "#/admin", key: "admin" },
+  { area: "desktop", href: "#/desktop", key: "desktop" },
 ];
 
 function Toolbar() {
@@ -54,6 +58,12 @@ export function App() {
   useEffect(() => {
     void loadPolicy();
   }, [loadPolicy]);
+  // Desktop app only (each does nothing in a browser): language and theme are the desktop's
+  // settings, and tokens an older build left in localStorage move to the keychain.
+  useEffect(() => followDesktopAppearance(useApp), []);
+  useEffect(() => {
+    void adoptStoredTokens();
+  }, []);
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
@@ -79,7 +89,11 @@ export function App() {
         </a>
         <nav className="areas" aria-label={t("navigation")}>
           {/* Recipients opening a pickup link have no use for the administrator's sign-in. */}
-          {NAV.filter((n) => n.area !== "admin" || route.area !== "pickup").map((n) => (
+          {NAV.filter(
+            (n) =>
+              (n.area !== "admin" || route.area !== "pickup") &&
+              (n.area !== "desktop" || window.gatehouse),
+          ).map((n) => (
             <a key={n.area} href={n.href} aria-current={n.area === route.area ? "page" : undefined}>
               {t(n.key)}
             </a>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { followDesktopAppearance } from "../shared/desktop-appearance.js";
 import { LangThemePickers } from "../shared/pickers.js";
 import "./desktop.js";
 import { LoginScreen, SetupScreen } from "./auth.js";
@@ -155,6 +156,8 @@ export function App() {
   useEffect(() => {
     void boot();
   }, [boot]);
+  // In the desktop app, language and theme are the desktop's settings (both consoles).
+  useEffect(() => followDesktopAppearance(useApp), []);
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);

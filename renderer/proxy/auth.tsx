@@ -175,12 +175,67 @@ export function SetupScreen() {
   );
 }
 
+/**
+ * Desktop app only: whether to offer keeping `password` in the keychain after a sign-in by
+ * hand (the proxy was set up elsewhere, or its password changed there). Not when the app
+ * keeps this very password already, nor when it cannot say (no keychain).
+ */
+async function offerToRemember(password: string): Promise<boolean> {
+  const desktop = window.gatehouse?.operator;
+  if (!desktop) return false;
+  try {
+    return (await desktop.revealPassword("proxy")) !== password;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After a sign-in by hand in the desktop app: keep the password so the app signs in by
+ * itself next time. Main signs in again with it and gives the window that session, so the
+ * page reads its CSRF token anew.
+ */
+function RememberOffer({ password, csrf }: { password: string; csrf: string }) {
+  const t = useT();
+  const signedIn = useApp((s) => s.signedIn);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const keep = async () => {
+    setBusy(true);
+    setFailed(false);
+    try {
+      const result = await window.gatehouse?.operator.rememberPassword("proxy", password);
+      if (!result?.ok) throw new Error(result?.code ?? "not in the desktop app");
+      const status = await api<{ csrf: string }>("GET", "/auth/status");
+      signedIn(status.csrf);
+    } catch {
+      setFailed(true);
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="remember-offer" data-testid="remember-offer">
+      <p>{t("auth.rememberAsk")}</p>
+      <Alert text={failed ? t("auth.rememberFailed") : ""} />
+      <div className="form-actions">
+        <button type="button" className="primary" disabled={busy} onClick={() => void keep()}>
+          {busy ? t("common.working") : t("auth.rememberYes")}
+        </button>
+        <button type="button" disabled={busy} onClick={() => signedIn(csrf)}>
+          {t("auth.rememberNo")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function LoginScreen() {
   const t = useT();
   const { signedIn, notice } = useApp();
   const [password, setPassword] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const [offer, setOffer] = useState<{ password: string; csrf: string } | null>(null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -192,7 +247,8 @@ export function LoginScreen() {
     setError("");
     try {
       const res = await api<{ csrf: string }>("POST", "/auth/login", { password });
-      signedIn(res.csrf);
+      if (await offerToRemember(password)) setOffer({ password, csrf: res.csrf });
+      else signedIn(res.csrf);
     } catch (err) {
       setError(errorText(err, t));
     } finally {
@@ -200,6 +256,12 @@ export function LoginScreen() {
     }
   };
 
+  if (offer)
+    return (
+      <Shell title={t("auth.loginTitle")}>
+        <RememberOffer password={offer.password} csrf={offer.csrf} />
+      </Shell>
+    );
   return (
     <Shell title={t("auth.loginTitle")}>
       {notice === "expired" ? <Alert kind="info" text={t("auth.expired")} /> : null}

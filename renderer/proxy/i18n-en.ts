@@ -59,6 +59,11 @@ const base = {
   "auth.loginButton": "Sign in",
   "auth.expired": "Your session has ended. Sign in again.",
   "auth.loggedOut": "You have signed out.",
+  "auth.rememberAsk":
+    "Signed in. Keep this password in the keychain, so that the desktop app signs you in to the console by itself from now on?",
+  "auth.rememberYes": "Keep it in the keychain",
+  "auth.rememberNo": "Not now",
+  "auth.rememberFailed": "The keychain did not keep the password. You are still signed in.",
   "auth.currentPassword": "Current password",
   "auth.changeButton": "Change password",
   "auth.passwordChanged": "Password changed. Other sessions were signed out.",

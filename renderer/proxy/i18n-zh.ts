@@ -55,6 +55,11 @@ const base: Record<Exclude<keyof typeof en, keyof typeof enScreens>, string> = {
   "auth.loginButton": "登录",
   "auth.expired": "会话已结束，请重新登录。",
   "auth.loggedOut": "你已退出登录。",
+  "auth.rememberAsk":
+    "已登录。要把这个密码保存在钥匙串中吗？保存后，桌面应用会自动为你登录控制台。",
+  "auth.rememberYes": "保存到钥匙串",
+  "auth.rememberNo": "暂不保存",
+  "auth.rememberFailed": "钥匙串未能保存密码。你仍保持登录。",
   "auth.currentPassword": "当前密码",
   "auth.changeButton": "修改密码",
   "auth.passwordChanged": "密码已修改，其他会话已退出。",

@@ -3,6 +3,9 @@ import type { Dict } from "../i18n.js";
 const en = {
   heading: "My parcels",
   lead: "Parcels sent from this browser in the last days. Ended ones stay listed for a day.",
+  leadDesktop:
+    "Parcels sent from this app. The keys that manage them are kept in the keychain and removed once a parcel has ended.",
+  leadDesktopMemory: "Parcels sent from this app.",
   refresh: "Refresh",
   empty: "Nothing sent from this browser yet.",
   sendFirst: "Send files",
@@ -49,6 +52,8 @@ const en = {
 const zh: Record<keyof typeof en, string> = {
   heading: "我的包裹",
   lead: "最近从此浏览器发送的包裹。已结束的包裹会保留显示一天。",
+  leadDesktop: "从此应用发送的包裹。管理它们的密钥保存在钥匙串中，包裹结束后即删除。",
+  leadDesktopMemory: "从此应用发送的包裹。",
   refresh: "刷新",
   empty: "此浏览器还没有发送过包裹。",
   sendFirst: "发送文件",

@@ -9,7 +9,8 @@ import { Countdown } from "../ui/countdown.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
 import { SharePanel } from "../ui/share-panel.js";
-import { forgetToken, loadToken } from "../ui/tokens.js";
+import { KeychainNotice } from "../desktop/keychain-notice.js";
+import { forgetToken, inDesktop, keptTokenIds, loadToken, useKeychain } from "../ui/tokens.js";
 import { mineDict } from "./i18n.js";
 import "./mine.css";
 
@@ -37,6 +38,50 @@ async function fetchMine(loadPolicy: () => Promise<void>): Promise<Parcel[]> {
     await loadPolicy();
     return (await api<{ items: Parcel[] }>("GET", "/mine")).items;
   }
+}
+
+/**
+ * A parcel the desktop keeps the token of, read with that token (`GET /uploads/:id`). A
+ * parcel the service no longer has (cleaned up, deleted by the administrator: 404) or a token
+ * it does not know at all (its data was reset: 401) can do nothing more: the token goes.
+ */
+async function fetchKept(id: string): Promise<Parcel | null> {
+  const token = await loadToken(id);
+  if (!token) return null;
+  try {
+    return await api<Parcel>("GET", `/uploads/${encodeURIComponent(id)}`, undefined, { token });
+  } catch (err) {
+    if (
+      err instanceof ApiError &&
+      (err.status === 404 || (err.status === 401 && err.code === "owner.token_invalid"))
+    ) {
+      await forgetToken(id);
+      return null;
+    }
+    throw err;
+  }
+}
+
+/**
+ * The list: this browser's parcels (visitor cookie) and, in the desktop app, every parcel
+ * whose token the keychain holds, so the list survives cleared cookies. Newest first.
+ */
+async function fetchParcels(loadPolicy: () => Promise<void>): Promise<Parcel[]> {
+  const mine = await fetchMine(loadPolicy);
+  if (!inDesktop()) return mine;
+  const listed = new Set(mine.map((p) => p.id));
+  const kept = await Promise.all(
+    (await keptTokenIds()).filter((id) => !listed.has(id)).map(fetchKept),
+  );
+  const all = [...mine, ...kept.filter((p): p is Parcel => p !== null)];
+  const when = (p: Parcel) => p.sent_at ?? p.created_at;
+  return all.sort((a, b) => when(b) - when(a));
+}
+
+/** Tokens of parcels that have ended can do nothing more: drop them (keychain included). */
+function forgetIfEnded(p: Parcel): void {
+  if (p.state === "expired" || p.state === "exhausted" || p.state === "revoked")
+    void forgetToken(p.id);
 }
 
 type Confirm = "revoke" | "code" | null;
@@ -216,6 +261,7 @@ export default function MineScreen(_props: AreaProps) {
   // `GET /policy`, asked by the shell at start, issues the visitor cookie `/mine` needs: wait
   // for it rather than be refused (a 401 in the console) on a first visit.
   const policyLoading = useApp((s) => s.policy.phase === "loading");
+  const keychainRefused = useKeychain((s) => s.refusal !== null);
   const [items, setItems] = useState<Parcel[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
@@ -224,12 +270,8 @@ export default function MineScreen(_props: AreaProps) {
   const reload = useCallback(async () => {
     setLoading(true);
     try {
-      const list = await fetchMine(loadPolicy);
-      // Tokens of parcels that have ended can do nothing more: drop them.
-      for (const p of list) {
-        if (p.state === "expired" || p.state === "exhausted" || p.state === "revoked")
-          void forgetToken(p.id);
-      }
+      const list = await fetchParcels(loadPolicy);
+      for (const p of list) forgetIfEnded(p);
       if (!alive.current) return;
       setItems(list);
       setError(null);
@@ -255,6 +297,7 @@ export default function MineScreen(_props: AreaProps) {
   }, [reload, policyLoading]);
 
   const replace = (p?: Parcel) => {
+    if (p) forgetIfEnded(p);
     if (p) setItems((list) => list?.map((x) => (x.id === p.id ? p : x)) ?? null);
     else void reload();
   };
@@ -267,7 +310,10 @@ export default function MineScreen(_props: AreaProps) {
           ↻ {t("refresh")}
         </button>
       </div>
-      <p className="muted">{t("lead")}</p>
+      <p className="muted">
+        {!inDesktop() ? t("lead") : keychainRefused ? t("leadDesktopMemory") : t("leadDesktop")}
+      </p>
+      <KeychainNotice />
       {error ? (
         <Notice
           kind="error"

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
+import { KeychainNotice } from "../desktop/keychain-notice.js";
 import { useApp } from "../store.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
@@ -89,6 +90,7 @@ export default function SendScreen(_props: AreaProps) {
   return (
     <div className="send-screen">
       <h1>{mode === "text" ? t("headingText") : t("heading")}</h1>
+      <KeychainNotice />
       {phase === "compose" || phase === "creating" ? (
         <p className="muted">{mode === "text" ? t("leadText") : t("lead")}</p>
       ) : null}

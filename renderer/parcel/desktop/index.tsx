@@ -1,0 +1,31 @@
+import type { AreaProps } from "../app.js";
+import { useT } from "../i18n.js";
+import { Notice } from "../ui/notice.js";
+import { Addresses } from "./addresses.js";
+import { desktopDict } from "./i18n.js";
+import { KeychainStatus } from "./keychain-status.js";
+import { Passwords } from "./passwords.js";
+import { SettingsForm } from "./settings-form.js";
+import "./desktop.css";
+
+/**
+ * `#/desktop`, inside the desktop app only: the addresses phones use (with QR codes), the
+ * app's settings, the administrator passwords it keeps, and where it keeps secrets.
+ */
+export default function DesktopScreen(_props: AreaProps) {
+  const t = useT(desktopDict);
+  if (!window.gatehouse) return <Notice kind="info">{t("onlyDesktop")}</Notice>;
+  return (
+    <div className="desktop-screen">
+      <h1>{t("heading")}</h1>
+      <p className="muted">{t("lead")}</p>
+      <Addresses />
+      <section className="card desktop-section" aria-labelledby="desktop-settings">
+        <h2 id="desktop-settings">{t("settingsTitle")}</h2>
+        <SettingsForm />
+      </section>
+      <Passwords />
+      <KeychainStatus />
+    </div>
+  );
+}

@@ -1,0 +1,166 @@
+import { useId, type ReactNode } from "react";
+import type { DesktopSettingsView, EntriesView } from "../../../preload/contract.js";
+import { useT } from "../i18n.js";
+import { desktopDict } from "./i18n.js";
+import { RESTARTS, type Draft } from "./settings-draft.js";
+
+export type FieldName = keyof DesktopSettingsView;
+
+/** A labelled field with its hint, its error and a note when changing it restarts services. */
+export function Field({
+  name,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  name: FieldName;
+  label: string;
+  hint?: string;
+  error?: string;
+  children: (props: {
+    id: string;
+    "aria-describedby": string;
+    "aria-invalid": boolean;
+  }) => ReactNode;
+}) {
+  const t = useT(desktopDict);
+  const id = useId();
+  const notes = [hint, RESTARTS.has(name) ? t("restartHint") : ""].filter(Boolean).join(" ");
+  return (
+    <div className={`field${error ? " field-bad" : ""}`} data-field={name}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, "aria-describedby": `${id}-notes`, "aria-invalid": !!error })}
+      <span id={`${id}-notes`}>
+        {error ? <span className="field-error">{error} </span> : null}
+        {notes ? <span className="field-hint">{notes}</span> : null}
+      </span>
+    </div>
+  );
+}
+
+export function Check({
+  name,
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  name: FieldName;
+  label: string;
+  hint?: string;
+  checked: boolean;
+  onChange(value: boolean): void;
+}) {
+  const t = useT(desktopDict);
+  const notes = [hint, RESTARTS.has(name) ? t("restartHint") : ""].filter(Boolean).join(" ");
+  return (
+    <div className="desktop-check" data-field={name}>
+      <label className="inline-check">
+        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+        <span>{label}</span>
+      </label>
+      {notes ? <span className="field-hint">{notes}</span> : null}
+    </div>
+  );
+}
+
+/** Interfaces by name (one may carry several addresses), then chosen ones not present now. */
+function entryChoices(
+  view: EntriesView | null,
+  chosen: string[],
+): Array<{ name: string; detail: string; virtual: boolean; present: boolean }> {
+  const byName = new Map<string, { addresses: string[]; virtual: boolean }>();
+  for (const i of view?.interfaces ?? []) {
+    const seen = byName.get(i.name) ?? { addresses: [], virtual: i.virtual };
+    seen.addresses.push(i.address);
+    byName.set(i.name, seen);
+  }
+  const list = [...byName].map(([name, v]) => ({
+    name,
+    detail: v.addresses.join(", "),
+    virtual: v.virtual,
+    present: true,
+  }));
+  for (const item of chosen) {
+    if (!byName.has(item) && !(view?.interfaces ?? []).some((i) => i.address === item))
+      list.push({ name: item, detail: "", virtual: false, present: false });
+  }
+  return list;
+}
+
+/** Which networks get an address: every one detected, or those ticked (by interface name). */
+export function EntriesFieldset({
+  view,
+  draft,
+  error,
+  onChange,
+}: {
+  view: EntriesView | null;
+  draft: Draft;
+  error?: string;
+  onChange(patch: Partial<Draft>): void;
+}) {
+  const t = useT(desktopDict);
+  const set = onChange;
+  const choices = entryChoices(view, draft.chosen);
+  const toggle = (name: string, on: boolean) =>
+    set({ chosen: on ? [...draft.chosen, name] : draft.chosen.filter((c) => c !== name) });
+  return (
+    <fieldset data-field="entries">
+      <legend>{t("groupEntries")}</legend>
+      <div className="desktop-radios" role="radiogroup" aria-label={t("groupEntries")}>
+        <label className="inline-check">
+          <input
+            type="radio"
+            name="entries-mode"
+            checked={draft.entriesMode === "all"}
+            onChange={() => set({ entriesMode: "all" })}
+          />
+          <span>{t("entriesAll")}</span>
+        </label>
+        <label className="inline-check">
+          <input
+            type="radio"
+            name="entries-mode"
+            checked={draft.entriesMode === "chosen"}
+            onChange={() => set({ entriesMode: "chosen" })}
+          />
+          <span>{t("entriesChosen")}</span>
+        </label>
+      </div>
+      {draft.entriesMode === "chosen" ? (
+        choices.length === 0 ? (
+          <p className="muted small">{t("entriesNone")}</p>
+        ) : (
+          <ul className="desktop-interfaces">
+            {choices.map((c) => (
+              <li key={c.name}>
+                <label className="inline-check">
+                  <input
+                    type="checkbox"
+                    checked={draft.chosen.includes(c.name)}
+                    onChange={(e) => toggle(c.name, e.target.checked)}
+                  />
+                  <span>
+                    {c.present ? (
+                      <>
+                        <strong translate="no">{c.name}</strong>{" "}
+                        <span className="mono">{c.detail}</span>
+                        {c.virtual ? <span className="badge">{t("entryVirtual")}</span> : null}
+                      </>
+                    ) : (
+                      t("entryMissing", { name: c.name })
+                    )}
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+      {error ? <p className="field-error">{error}</p> : null}
+      <p className="field-hint">{t("restartHint")}</p>
+    </fieldset>
+  );
+}
