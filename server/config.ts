@@ -15,7 +15,10 @@ export interface GatehouseConfig {
   tlsKey: string | null;
   proxyPort: number;
   entries: string[];
+  /** The core named with `--core-bin` (GATEHOUSE_CORE_BIN): it always runs when given. */
   coreBin: string | undefined;
+  /** The bundled core, else one on PATH: what runs while Gatehouse has installed none. */
+  coreFallback: { path: string; source: "bundled" | "path" } | undefined;
   coreService: "process" | "systemd";
   coreUnit: string;
   coreReleaseURL: string;
@@ -72,20 +75,19 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-/** `--core-bin`, then `resources/core/mihomo`, then `mihomo` on PATH; undefined when none exists. */
-export function resolveCoreBin(
-  explicit: string | undefined,
+/**
+ * The core used when none is named with `--core-bin` and none is installed in
+ * `<data-dir>/core` (the proxy service prefers those two): `resources/core/mihomo`, then
+ * `mihomo` on PATH; undefined when neither exists.
+ */
+export function resolveCoreFallback(
   env: NodeJS.ProcessEnv,
-): string | undefined {
-  if (explicit) return resolve(explicit);
-  const bundled = join(
-    APP_ROOT,
-    "resources",
-    "core",
-    process.platform === "win32" ? "mihomo.exe" : "mihomo",
-  );
-  if (existsSync(bundled)) return bundled;
-  return onPath(process.platform === "win32" ? "mihomo.exe" : "mihomo", env);
+): { path: string; source: "bundled" | "path" } | undefined {
+  const exe = process.platform === "win32" ? "mihomo.exe" : "mihomo";
+  const bundled = join(APP_ROOT, "resources", "core", exe);
+  if (existsSync(bundled)) return { path: bundled, source: "bundled" };
+  const found = onPath(exe, env);
+  return found ? { path: found, source: "path" } : undefined;
 }
 
 /** Parcel entry addresses: loopback names, then each up, non-internal IPv4 address when bound to 0.0.0.0. */
@@ -131,6 +133,10 @@ export const USAGE = `Usage: npm run serve -- [options]
   --log-level LEVEL         ${LOG_LEVELS.join(", ")} (GATEHOUSE_LOG_LEVEL; default ${DEFAULT_LOG_LEVEL});
                             JSON lines on stderr, one per request with its X-Request-Id
 Environment: GATEHOUSE_ADMIN_USER, GATEHOUSE_ADMIN_PASSWORD set the parcel administrator.`;
+
+function coreBinFrom(given: string | undefined): string | undefined {
+  return given ? resolve(given) : undefined;
+}
 
 /** Parses the command line and environment; throws ConfigError for anything unusable. */
 export function parseConfig(
@@ -240,7 +246,8 @@ export function parseConfig(
     tlsKey: values["tls-key"] ?? null,
     proxyPort,
     entries,
-    coreBin: resolveCoreBin(values["core-bin"] ?? env.GATEHOUSE_CORE_BIN, env),
+    coreBin: coreBinFrom(values["core-bin"] ?? env.GATEHOUSE_CORE_BIN),
+    coreFallback: resolveCoreFallback(env),
     coreService,
     coreUnit,
     coreReleaseURL: releaseURL,

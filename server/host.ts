@@ -172,6 +172,7 @@ export async function startGatehouse(
       proxyService = await createProxyService({
         dataDir: config.dataDir,
         coreBin: config.coreBin,
+        coreFallback: config.coreFallback,
         coreService: config.coreService,
         coreUnit: config.coreUnit,
         coreReleaseURL: config.coreReleaseURL,

@@ -47,6 +47,8 @@ export const PROXY_PROBLEMS = {
   "core.restart_partial": ["reason_code?"],
   /** The core wrote an error line to its own output (kept in the log file, as `message`). */
   "core.log_error": [],
+  /** An install's new core did not start, and the previous one put back did not start either. */
+  "install.restore_failed": [],
   /** `name`: the subscription's name as the operator gave it. */
   "subscription.scheduled_refresh_failed": ["name", "reason_code?"],
 } as const satisfies ErrorRegistry;

@@ -23,6 +23,10 @@ export const BRIEF_ERRORS: Record<Lang, Record<DetailCode, string>> = {
     "core.start_failed": "The proxy core could not be started.",
     "core.restart_failed": "The proxy core could not be restarted.",
     "core.stop_failed": "The proxy core could not be stopped.",
+    "install.config_rejected":
+      "The new core rejected the current configuration, so it was not installed.",
+    "install.restart_failed":
+      "The new core did not start, so the previous one was put back and started again.",
   },
   "zh-CN": {
     "subscription.yaml_invalid": "订阅的 YAML 无法读取。",
@@ -33,6 +37,8 @@ export const BRIEF_ERRORS: Record<Lang, Record<DetailCode, string>> = {
     "core.start_failed": "无法启动代理内核。",
     "core.restart_failed": "无法重启代理内核。",
     "core.stop_failed": "无法停止代理内核。",
+    "install.config_rejected": "新内核未通过当前配置的检查，因此没有安装。",
+    "install.restart_failed": "新内核没有启动，已换回之前的内核并重新启动。",
   },
 };
 

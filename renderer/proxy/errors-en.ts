@@ -126,6 +126,34 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "core.restart_failed": (p) => `The proxy core could not be restarted: ${p.detail}`,
   "core.stop_failed": (p) => `The proxy core could not be stopped: ${p.detail}`,
   "core.logs_ended": () => "The proxy core ended its log stream.",
+  "install.busy": () =>
+    "The proxy core is already being installed or rolled back; wait for it to finish.",
+  "install.configured": () =>
+    "This Gatehouse runs the core named with --core-bin, so installing another would change nothing. Start Gatehouse without --core-bin to let it install and update the core.",
+  "install.unreachable": () =>
+    "The core could not be installed: the release server could not be reached. Nothing was changed.",
+  "install.timeout": (p) =>
+    `The core could not be installed: the download did not finish within ${seconds(p.seconds)}. Nothing was changed.`,
+  "install.http_status": (p) =>
+    `The core could not be installed: the release server answered HTTP ${p.status}. Nothing was changed.`,
+  "install.bad_release": () =>
+    "The core could not be installed: the release server's answer could not be read. Nothing was changed.",
+  "install.no_asset": (p) =>
+    `The latest release has no core for this machine (${p.asset}). Nothing was changed.`,
+  "install.no_digest": (p) =>
+    `The release gives no SHA-256 checksum for ${p.asset}, so it cannot be checked and was not installed.`,
+  "install.digest_mismatch": (p) =>
+    `The downloaded ${p.asset} does not match its published checksum; it was not installed.`,
+  "install.too_large": (p) =>
+    `The core's download is larger than ${formatBytes(Number(p.limit))}; it was not installed.`,
+  "install.unreadable": () => "The core's download could not be unpacked; it was not installed.",
+  "install.version_mismatch": (p) =>
+    `The downloaded core does not run here or does not say it is ${p.version}; it was not installed.`,
+  "install.config_rejected": (p) =>
+    `The new core rejected the current configuration, so it was not installed: ${p.detail}`,
+  "install.restart_failed": (p) =>
+    `The new core did not start, so the previous one was put back and started again: ${p.detail}`,
+  "install.no_previous": () => "There is no previous core to go back to.",
   "updates.unreachable": () => "The update check failed: the release server could not be reached.",
   "updates.timeout": () => "The update check failed: the release server did not answer in time.",
   "updates.http_status": (p) =>

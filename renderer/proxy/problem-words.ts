@@ -43,6 +43,8 @@ export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
       because("The proxy core was started again but did not come back fully", p.reason, "en"),
     "core.log_error": () =>
       "The proxy core wrote an error in its own log; the service's log file keeps its words.",
+    "install.restore_failed": () =>
+      "An installed core did not start, and the previous core put back did not start either.",
     "subscription.scheduled_refresh_failed": (p) =>
       because(`The scheduled refresh of subscription “${p.name}” failed`, p.reason, "en"),
   },
@@ -54,6 +56,7 @@ export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
     "core.auto_restart_failed": () => "代理内核停止后，自动重新启动失败。",
     "core.restart_partial": (p) => because("代理内核已重新启动，但没有完全恢复", p.reason, "zh-CN"),
     "core.log_error": () => "代理内核在自己的日志中报告了一个错误；原文记录在服务的日志文件中。",
+    "install.restore_failed": () => "新安装的内核没有启动，换回的上一个内核也没有启动。",
     "subscription.scheduled_refresh_failed": (p) =>
       because(`订阅“${p.name}”的定时刷新失败`, p.reason, "zh-CN"),
   },

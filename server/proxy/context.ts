@@ -16,8 +16,13 @@ export interface ProxyServiceOptions {
   logger?: Logger;
   /** Without `logger`: a sink for the JSON lines (tests pass `() => undefined`). */
   log?: (line: string) => void;
-  /** The core executable, or undefined when none is installed. */
+  /**
+   * The core the operator named (`--core-bin`): it always runs when given. Without it the
+   * service runs the core it installed in `<dataDir>/core`, else `coreFallback`.
+   */
   coreBin?: string;
+  /** The bundled core or one on PATH (see server/config.ts). */
+  coreFallback?: { path: string; source: "bundled" | "path" };
   coreService?: "process" | "systemd";
   coreUnit?: string;
   /** Where the update check looks (mihomo's latest-release API by default). */
@@ -109,12 +114,18 @@ export interface ProxyContext {
   sessionAlive(sessionId: string): boolean;
   /** Every route of the service; routers are made from it (exact paths, guarded by access). */
   routes: RouteTable<ProxyAccess>;
+  /** The executable that runs now (configured, installed, bundled or on PATH), when known. */
+  coreBin?: () => string | undefined;
 }
 
 /** Options the core layer's factory (`core/index.ts` `createCoreManager`) takes. */
 export interface CoreManagerOptions {
   /** Home dir of the core (config, providers, geodata): `<dataDir>/proxy/core`. */
   homeDir: string;
+  /**
+   * The executable. Read on every use, never kept: the service passes a getter, since an
+   * install or a rollback changes which core runs while the service runs.
+   */
   coreBin?: string;
   service: "process" | "systemd";
   unit: string;

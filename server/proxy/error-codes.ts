@@ -100,6 +100,24 @@ export const PROXY_ERRORS = {
   "core.restart_failed": ["detail"],
   "core.stop_failed": ["detail"],
   "core.logs_ended": [],
+  // Installing the core from its release, and going back to the one it replaced.
+  "install.busy": [],
+  "install.configured": [],
+  "install.unreachable": [],
+  "install.timeout": ["seconds"],
+  "install.http_status": ["status"],
+  "install.bad_release": [],
+  "install.no_asset": ["asset"],
+  "install.no_digest": ["asset"],
+  "install.digest_mismatch": ["asset"],
+  "install.too_large": ["limit"],
+  "install.unreadable": [],
+  /** `-v` of the download does not name the release's version; its words come as `output`. */
+  "install.version_mismatch": ["version"],
+  "install.config_rejected": ["detail"],
+  /** The new core did not start; the previous one is back. The core's lines come as `output`. */
+  "install.restart_failed": ["detail"],
+  "install.no_previous": [],
   // System screens.
   "updates.unreachable": [],
   "updates.timeout": [],

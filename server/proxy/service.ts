@@ -27,6 +27,17 @@ import { subscriptionsRouter } from "./routes/subscriptions.js";
 import { Scheduler } from "./scheduler.js";
 import { SqlProxyStore } from "./store/proxy-store.js";
 import { liveRouters, loadCore, feedSource } from "./routes/modules.js";
+import { CoreInstaller, type InstallerOptions } from "./core/install.js";
+import { CoreLocator } from "./core/install-location.js";
+import { coreInstallRouter } from "./routes/core-install.js";
+import { DEFAULT_RELEASE_URL } from "./system/updates.js";
+
+type InstallTuning = Partial<
+  Pick<
+    InstallerOptions,
+    "downloadTimeoutMs" | "releaseTimeoutMs" | "maxBytes" | "platform" | "arch"
+  >
+>;
 
 const CORE_WAS_RUNNING = "core-was-running";
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "migrations");
@@ -61,6 +72,8 @@ export interface ProxyServiceExtras {
   schedulerIntervalMs?: number;
   /** Whether `start()` starts an installed core (default: when it ran at the last shutdown). */
   autoStartCore?: boolean;
+  /** Limits and platform of the core's install (tests make them small, or another OS). */
+  coreInstall?: InstallTuning;
 }
 
 export async function createProxyService(
@@ -87,11 +100,21 @@ export async function createProxyService(
   const routes = proxyRouteTable(accounts);
   const interfaces = options.networkInterfaces ?? networkInterfaces;
   const controllerPort = options.controllerPort ?? 9090;
+  // Which core runs is asked again at each use: an install or a rollback changes it.
+  const locator = new CoreLocator({
+    dataDir: options.dataDir,
+    configured: options.coreBin,
+    fallback: options.coreFallback,
+    platform: options.coreInstall?.platform,
+  });
+  CoreInstaller.sweep(locator);
   const core =
     options.core ??
     (await loadCore({
       homeDir: join(dir, "core"),
-      coreBin: options.coreBin,
+      get coreBin() {
+        return locator.current()?.path;
+      },
       service: options.coreService ?? "process",
       unit: options.coreUnit ?? "gatehouse-mihomo.service",
       controllerPort,
@@ -110,7 +133,16 @@ export async function createProxyService(
     core,
     sessionAlive: (id) => accounts.aliveByHash(id),
     routes,
+    coreBin: () => locator.current()?.path,
   };
+  const installer = new CoreInstaller({
+    locator,
+    releaseURL: options.coreReleaseURL ?? DEFAULT_RELEASE_URL,
+    core,
+    coreInput: () => store.coreInput(),
+    log,
+    ...options.coreInstall,
+  });
   const changes = createChanges(store, core);
   const refresher = new Refresher(
     store,
@@ -158,6 +190,7 @@ export async function createProxyService(
   api.use(rulesRouter(deps));
   api.use(settingsRouter(deps));
   api.use(backupRouter(ctx, deps));
+  api.use(coreInstallRouter(ctx, locator, installer));
   for (const router of await liveRouters(ctx)) api.use(router);
   api.use(notFound("No such endpoint", "request.no_endpoint"));
   app.use("/api/v1", api);

@@ -199,6 +199,18 @@ const RECIPES: Record<string, Recipe<ProxyFixture>> = {
     body: async (fx) => json(must(await fx.call("GET", "/system/backup"), "GET backup").json),
   },
   "POST /system/service": { body: () => json({ action: "stop" }) },
+  "POST /system/core/install": {
+    body: () => json({}),
+    status: {
+      code: 400,
+      why: "the matrix's release document lists no asset for this machine",
+      error: /has no mihomo-/,
+    },
+  },
+  "POST /system/core/rollback": {
+    body: () => json({}),
+    status: { code: 400, why: "no core was installed before", error: /no previous core/ },
+  },
   "POST /system/connectivity/test": { body: () => json({ siteId: "github" }) },
   "GET /connections": { status: NO_CORE },
   "DELETE /connections": { status: NO_CORE },

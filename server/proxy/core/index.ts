@@ -4,8 +4,8 @@ import { HttpError } from "../../http/errors.js";
 import { problem } from "../../problem-codes.js";
 import type { CoreControl, CoreManagerOptions } from "../context.js";
 import { GROUP_PROXY, type CoreInput } from "../types.js";
-import { checkConfig, lastLines } from "./check.js";
 import { compileConfig, REJECT, selectionTarget } from "./compile.js";
+import { checkConfig, lastLines, type CheckResult } from "./check.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
 import { loadSecret, writeAtomic } from "./files.js";
 import { ListenWatch, type ListenProblem } from "./listen-problems.js";
@@ -54,6 +54,8 @@ export interface CoreManager extends CoreControl {
   readonly configErrorCode: string;
   /** Ports of the running core that another program holds (the core runs without them). */
   listenProblems(): ListenProblem[];
+  /** The configuration of `input` tested by another executable (a core about to be installed). */
+  checkWith(bin: string, input: CoreInput): Promise<CheckResult>;
 }
 
 const READY_POLL_MS = 100;
@@ -90,7 +92,10 @@ class Manager implements CoreManager {
       opts.service === "systemd"
         ? new SystemdSupervisor({ unit: opts.unit, systemctl: opts.systemctl })
         : new ProcessSupervisor({
-            bin: opts.coreBin ?? "mihomo",
+            // Read at each spawn: an install or a rollback can change the executable.
+            get bin() {
+              return opts.coreBin ?? "mihomo";
+            },
             homeDir: this.homeDir,
             configFile: this.configFile,
             clock: opts.clock,
@@ -197,6 +202,27 @@ class Manager implements CoreManager {
         }
       }
     }
+  }
+
+  checkWith(bin: string, input: CoreInput): Promise<CheckResult> {
+    return this.serial(async () => {
+      const compiled = compileConfig(input, {
+        controllerPort: this.opts.controllerPort,
+        secret: this.secret,
+      });
+      // Provider files it needs that do not exist yet (stage writes these before its check too).
+      for (const [id, text] of compiled.providers) {
+        const file = join(this.homeDir, "providers", `${id}.yaml`);
+        if (!existsSync(file)) writeAtomic(file, text);
+      }
+      const file = join(this.homeDir, "config.candidate.yaml");
+      writeAtomic(file, compiled.yaml);
+      try {
+        return await checkConfig(bin, this.homeDir, file);
+      } finally {
+        rmSync(file, { force: true });
+      }
+    });
   }
 
   apply(input: CoreInput): Promise<void> {

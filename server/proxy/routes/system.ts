@@ -24,7 +24,7 @@ async function currentVersion(ctx: ProxyContext): Promise<string> {
   try {
     return await ctx.core.client.version(3000);
   } catch {
-    const bin = ctx.options.coreBin;
+    const bin = ctx.coreBin?.() ?? ctx.options.coreBin;
     return bin && ctx.core.installed ? binaryVersion(bin) : "";
   }
 }

@@ -1,0 +1,58 @@
+import type { Router } from "express";
+import { join } from "node:path";
+import { z } from "zod";
+import { jsonObject, parseOr400 } from "../../http/validate.js";
+import type { ProxyContext } from "../context.js";
+import type { CoreInstaller } from "../core/install.js";
+import type { CoreLocator } from "../core/install-location.js";
+import { FileFacts, previousPath } from "../core/install-status.js";
+
+/** An empty JSON object, or no body at all: these routes take no parameters. */
+function noFields(body: unknown): void {
+  if (body === undefined) return;
+  parseOr400(z.strictObject({}), jsonObject(body));
+}
+
+/** `GET /system/core`, `POST /system/core/install`, `POST /system/core/rollback`. */
+export function coreInstallRouter(
+  ctx: ProxyContext,
+  locator: CoreLocator,
+  installer: CoreInstaller,
+): Router {
+  const router = ctx.routes.router();
+  const facts = new FileFacts();
+
+  router.get("/system/core", async (_req, res) => {
+    const where = locator.current();
+    const [version, previousVersion, geodata] = await Promise.all([
+      facts.version(where?.path),
+      facts.version(previousPath(locator)),
+      facts.geodata(join(ctx.dir, "core")),
+    ]);
+    res.json({
+      installed: where !== null,
+      version,
+      path: where?.path ?? null,
+      source: where?.source ?? null,
+      previousVersion,
+      installing: installer.installing,
+      // How far a running install is (the console shows the download's progress).
+      progress: installer.progress,
+      geodata,
+    });
+  });
+
+  router.post("/system/core/install", async (req, res) => {
+    noFields(req.body);
+    const { version } = await installer.install();
+    res.json({ ok: true, version });
+  });
+
+  router.post("/system/core/rollback", async (req, res) => {
+    noFields(req.body);
+    const { version } = await installer.rollback();
+    res.json({ ok: true, version });
+  });
+
+  return router;
+}
