@@ -274,6 +274,12 @@ keychainTest(
     await parcelCard.getByLabel("Repeat the new password").fill("short");
     await parcelCard.getByRole("button", { name: "Change password" }).click();
     await expect(parcelCard.getByText(/The password is too short/)).toBeVisible();
+    await page
+      .locator('[data-service="proxy"]')
+      .getByRole("button", { name: "Show password" })
+      .click();
+    await parcelCard.scrollIntoViewIfNeeded();
+    await shoot(page, "passwords-desktop-en");
     const next = "desktop e2e parcel 2026";
     await parcelCard.getByLabel("New password", { exact: true }).fill(next);
     await parcelCard.getByLabel("Repeat the new password").fill(next);

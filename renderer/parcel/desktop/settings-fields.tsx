@@ -1,8 +1,14 @@
 import { useId, type ReactNode } from "react";
 import type { DesktopSettingsView, EntriesView } from "../../../preload/contract.js";
 import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
 import { desktopDict } from "./i18n.js";
 import { RESTARTS, type Draft } from "./settings-draft.js";
+
+/** Chinese sentences follow each other without a space. */
+function useSentenceGap(): string {
+  return useApp((s) => (s.lang === "zh-CN" ? "" : " "));
+}
 
 export type FieldName = keyof DesktopSettingsView;
 
@@ -25,8 +31,9 @@ export function Field({
   }) => ReactNode;
 }) {
   const t = useT(desktopDict);
+  const gap = useSentenceGap();
   const id = useId();
-  const notes = [hint, RESTARTS.has(name) ? t("restartHint") : ""].filter(Boolean).join(" ");
+  const notes = [hint, RESTARTS.has(name) ? t("restartHint") : ""].filter(Boolean).join(gap);
   return (
     <div className={`field${error ? " field-bad" : ""}`} data-field={name}>
       <label htmlFor={id}>{label}</label>
@@ -53,7 +60,8 @@ export function Check({
   onChange(value: boolean): void;
 }) {
   const t = useT(desktopDict);
-  const notes = [hint, RESTARTS.has(name) ? t("restartHint") : ""].filter(Boolean).join(" ");
+  const gap = useSentenceGap();
+  const notes = [hint, RESTARTS.has(name) ? t("restartHint") : ""].filter(Boolean).join(gap);
   return (
     <div className="desktop-check" data-field={name}>
       <label className="inline-check">
