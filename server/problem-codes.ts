@@ -49,6 +49,8 @@ export const PROXY_PROBLEMS = {
   "core.log_error": [],
   /** An install's new core did not start, and the previous one put back did not start either. */
   "install.restore_failed": [],
+  /** Undoing an unconfirmed settings change (or the core's restart after it) failed. */
+  "probation.rollback_failed": ["reason_code?"],
   /** `name`: the subscription's name as the operator gave it. */
   "subscription.scheduled_refresh_failed": ["name", "reason_code?"],
 } as const satisfies ErrorRegistry;

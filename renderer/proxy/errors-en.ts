@@ -154,6 +154,11 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "install.restart_failed": (p) =>
     `The new core did not start, so the previous one was put back and started again: ${p.detail}`,
   "install.no_previous": () => "There is no previous core to go back to.",
+  "probation.none": () => "No settings change is waiting for confirmation.",
+  "probation.rolled_back": () =>
+    "The settings change was not confirmed within 60 seconds, so the previous settings were restored and the core restarted.",
+  "probation.rolled_back_restart": () =>
+    "The service restarted before the settings change was confirmed, so the previous settings were restored.",
   "updates.unreachable": () => "The update check failed: the release server could not be reached.",
   "updates.timeout": () => "The update check failed: the release server did not answer in time.",
   "updates.http_status": (p) =>

@@ -45,6 +45,8 @@ export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
       "The proxy core wrote an error in its own log; the service's log file keeps its words.",
     "install.restore_failed": () =>
       "An installed core did not start, and the previous core put back did not start either.",
+    "probation.rollback_failed": (p) =>
+      because("Undoing an unconfirmed settings change did not fully succeed", p.reason, "en"),
     "subscription.scheduled_refresh_failed": (p) =>
       because(`The scheduled refresh of subscription “${p.name}” failed`, p.reason, "en"),
   },
@@ -57,6 +59,8 @@ export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
     "core.restart_partial": (p) => because("代理内核已重新启动，但没有完全恢复", p.reason, "zh-CN"),
     "core.log_error": () => "代理内核在自己的日志中报告了一个错误；原文记录在服务的日志文件中。",
     "install.restore_failed": () => "新安装的内核没有启动，换回的上一个内核也没有启动。",
+    "probation.rollback_failed": (p) =>
+      because("撤销未确认的设置更改时没有完全成功", p.reason, "zh-CN"),
     "subscription.scheduled_refresh_failed": (p) =>
       because(`订阅“${p.name}”的定时刷新失败`, p.reason, "zh-CN"),
   },

@@ -116,6 +116,11 @@ export interface ProxyContext {
   routes: RouteTable<ProxyAccess>;
   /** The executable that runs now (configured, installed, bundled or on PATH), when known. */
   coreBin?: () => string | undefined;
+  /** A settings change waiting for confirmation, and the notice of the last rollback. */
+  probation?: {
+    status(): { deadline: number; remainingSeconds: number } | null;
+    lastNotice(): { code: string; message: string } | null;
+  };
 }
 
 /** Options the core layer's factory (`core/index.ts` `createCoreManager`) takes. */

@@ -118,6 +118,11 @@ export const PROXY_ERRORS = {
   /** The new core did not start; the previous one is back. The core's lines come as `output`. */
   "install.restart_failed": ["detail"],
   "install.no_previous": [],
+  // Confirm or revert of a settings change that can cut the operator off (`probation.rolled_back*`
+  // are configErrorCode values on /status after an unconfirmed change was undone).
+  "probation.none": [],
+  "probation.rolled_back": [],
+  "probation.rolled_back_restart": [],
   // System screens.
   "updates.unreachable": [],
   "updates.timeout": [],

@@ -30,6 +30,8 @@ import { liveRouters, loadCore, feedSource } from "./routes/modules.js";
 import { CoreInstaller, type InstallerOptions } from "./core/install.js";
 import { CoreLocator } from "./core/install-location.js";
 import { coreInstallRouter } from "./routes/core-install.js";
+import { Probation } from "./probation.js";
+import { probationRouter } from "./routes/probation.js";
 import { DEFAULT_RELEASE_URL } from "./system/updates.js";
 
 type InstallTuning = Partial<
@@ -57,6 +59,8 @@ export interface ProxyService {
   readonly setupToken: string | null;
   ctx: ProxyContext;
   scheduler: Scheduler;
+  /** Confirm or revert of settings changes that can cut the operator off. */
+  probation: Probation;
   setOwnPort(port: number): void;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -72,6 +76,8 @@ export interface ProxyServiceExtras {
   schedulerIntervalMs?: number;
   /** Whether `start()` starts an installed core (default: when it ran at the last shutdown). */
   autoStartCore?: boolean;
+  /** How often a waiting settings change's deadline is checked (0 = only `probation.tick()`). */
+  probationCheckMs?: number;
   /** Limits and platform of the core's install (tests make them small, or another OS). */
   coreInstall?: InstallTuning;
 }
@@ -144,6 +150,10 @@ export async function createProxyService(
     ...options.coreInstall,
   });
   const changes = createChanges(store, core);
+  const probation = new Probation({ store, core, changes, clock, log, dir });
+  // Before the core can start: a change nobody confirmed before the last stop is undone.
+  probation.recoverAtStart();
+  ctx.probation = probation;
   const refresher = new Refresher(
     store,
     options.feeds ?? feedSource,
@@ -158,6 +168,7 @@ export async function createProxyService(
     setupToken,
     refresher,
     changes,
+    probation,
     machine: () => ({ ownPort, controllerPort, interfaces }),
     routes,
   };
@@ -190,6 +201,7 @@ export async function createProxyService(
   api.use(rulesRouter(deps));
   api.use(settingsRouter(deps));
   api.use(backupRouter(ctx, deps));
+  api.use(probationRouter(routes, probation));
   api.use(coreInstallRouter(ctx, locator, installer));
   for (const router of await liveRouters(ctx)) api.use(router);
   api.use(notFound("No such endpoint", "request.no_endpoint"));
@@ -223,11 +235,13 @@ export async function createProxyService(
     },
     ctx,
     scheduler,
+    probation,
     setOwnPort(port: number) {
       ownPort = port;
     },
     async start() {
       scheduler.start();
+      probation.start(options.probationCheckMs);
       const wanted = options.autoStartCore ?? store.getFlag(CORE_WAS_RUNNING);
       if (wanted && core.installed) {
         // A gateway comes back the way it was shut down; a failure is reported, not fatal.
@@ -243,6 +257,7 @@ export async function createProxyService(
       const stopping = scheduler.stop();
       await refresher.abortAll();
       await stopping;
+      await probation.stop();
       store.setFlag(CORE_WAS_RUNNING, core.running());
       await core
         .close()

@@ -156,6 +156,12 @@ const NO_CORE = {
   error: /core is not running or cannot be reached/,
 };
 
+const NO_PROBATION = {
+  code: 409,
+  why: "no settings change waits for confirmation, which the route itself says",
+  error: /No settings change is waiting/,
+};
+
 const RECIPES: Record<string, Recipe<ProxyFixture>> = {
   "POST /auth/setup": {
     body: () => json({ token: "matrix setup token", password: PASSWORD }),
@@ -199,6 +205,9 @@ const RECIPES: Record<string, Recipe<ProxyFixture>> = {
     body: async (fx) => json(must(await fx.call("GET", "/system/backup"), "GET backup").json),
   },
   "POST /system/service": { body: () => json({ action: "stop" }) },
+  // No settings change waits for confirmation in the matrix (no core runs).
+  "POST /system/confirm": { body: () => json({}), status: NO_PROBATION },
+  "POST /system/probation/revert": { body: () => json({}), status: NO_PROBATION },
   "POST /system/core/install": {
     body: () => json({}),
     status: {

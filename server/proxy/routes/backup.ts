@@ -111,35 +111,38 @@ export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
 
     const previous = new Map(store.subscriptions.rows().map((r) => [r.id, r]));
     const kept = new Set(subs.map((s) => s.id).filter((id) => previous.has(id)));
-    await deps.changes.change(
-      () => {
-        store.saveSettings(settings);
-        const rows: SubscriptionRow[] = subs.map((s, i) => {
-          // A kept id keeps its snapshot, so it also keeps what describes that snapshot.
-          const old = previous.get(s.id);
-          return {
-            id: s.id,
-            position: i + 1,
-            name: s.name,
-            url: s.url,
-            enabled: s.enabled ? 1 : 0,
-            interval_hours: s.intervalHours,
-            updated_at: old?.updated_at ?? null,
-            attempted_at: old?.attempted_at ?? null,
-            last_error: old?.last_error ?? "",
-            last_error_code: old?.last_error_code ?? "",
-            last_error_params: old?.last_error_params ?? "{}",
-            usage_json: old?.usage_json ?? null,
-            node_count: old?.node_count ?? 0,
-          };
-        });
-        store.subscriptions.replaceAll(rows);
-        store.rules.replaceAll(rules);
-      },
-      () => {
-        for (const id of previous.keys()) if (!kept.has(id)) store.snapshots.remove(id);
-      },
-    );
+    let before = deps.probation.capture(true);
+    await deps.changes.change(() => {
+      before = deps.probation.capture(true);
+      store.saveSettings(settings);
+      const rows: SubscriptionRow[] = subs.map((s, i) => {
+        // A kept id keeps its snapshot, so it also keeps what describes that snapshot.
+        const old = previous.get(s.id);
+        return {
+          id: s.id,
+          position: i + 1,
+          name: s.name,
+          url: s.url,
+          enabled: s.enabled ? 1 : 0,
+          interval_hours: s.intervalHours,
+          updated_at: old?.updated_at ?? null,
+          attempted_at: old?.attempted_at ?? null,
+          last_error: old?.last_error ?? "",
+          last_error_code: old?.last_error_code ?? "",
+          last_error_params: old?.last_error_params ?? "{}",
+          usage_json: old?.usage_json ?? null,
+          node_count: old?.node_count ?? 0,
+        };
+      });
+      store.subscriptions.replaceAll(rows);
+      store.rules.replaceAll(rules);
+    });
+    // Snapshots of the subscriptions the backup drops go once the change is kept: a change
+    // on probation may still bring those subscriptions back.
+    deps.probation.settled(before, res, () => {
+      for (const id of previous.keys())
+        if (!kept.has(id) && !store.subscriptions.get(id)) store.snapshots.remove(id);
+    });
     res.json({ ok: true });
   });
 

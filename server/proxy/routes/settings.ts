@@ -19,7 +19,12 @@ export function settingsRouter(deps: ServiceDeps): Router {
     // there (it logs the failure and carries on): refuse it here, naming the port.
     const taken = await firstTakenPort(settings, store.getSettings());
     if (taken) throw listenPortInUse(taken);
-    await changes.change(() => store.saveSettings(settings));
+    let before = deps.probation.capture(false);
+    await changes.change(() => {
+      before = deps.probation.capture(false);
+      store.saveSettings(settings);
+    });
+    deps.probation.settled(before, res);
     res.json(store.getSettings());
   });
 

@@ -59,6 +59,8 @@ export function statusRouter(ctx: ProxyContext): Router {
         actualNode = "";
       }
     }
+    // A rollback of an unconfirmed change is said in configError unless the core has worse news.
+    const rolledBack = ctx.core.configError ? null : (ctx.probation?.lastNotice() ?? null);
     const body: Record<string, unknown> = {
       coreOnline: online,
       coreInstalled: ctx.core.installed,
@@ -67,10 +69,14 @@ export function statusRouter(ctx: ProxyContext): Router {
       nodeCount: ctx.store.nodeCount(),
       subscriptionCount: ctx.store.listSubscriptions().length,
       settings,
-      configError: ctx.core.configError,
-      configErrorCode: ctx.core.configError
-        ? (ctx.core as { configErrorCode?: string }).configErrorCode || "core.config"
-        : "",
+      configError: rolledBack?.message ?? ctx.core.configError,
+      configErrorCode: rolledBack
+        ? rolledBack.code
+        : ctx.core.configError
+          ? (ctx.core as { configErrorCode?: string }).configErrorCode || "core.config"
+          : "",
+      // A settings change waiting for POST /system/confirm: its deadline in Unix seconds.
+      probation: ctx.probation?.status() ?? null,
       // The core's controller listens on 127.0.0.1 at this port (--core-controller-port).
       controllerPort,
       listenProblems,

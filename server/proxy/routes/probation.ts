@@ -1,0 +1,35 @@
+import { type Router } from "express";
+import type { RouteTable } from "../../http/route-table.js";
+import type { ProxyAccess } from "../auth/guards.js";
+import type { Probation } from "../probation.js";
+
+/**
+ * Confirm or revert a settings change that can cut the operator off: `POST /system/confirm`
+ * keeps it, `POST /system/probation/revert` undoes it at once, `GET /system/probation` is what
+ * the console's banner reads (cheaper than `/status`, which asks the core), and
+ * `POST /system/probation/dismiss` ends the notice of an earlier rollback.
+ */
+export function probationRouter(routes: RouteTable<ProxyAccess>, probation: Probation): Router {
+  const router = routes.router();
+
+  router.get("/system/probation", (_req, res) => {
+    res.json({ probation: probation.status(), notice: probation.lastNotice() });
+  });
+
+  router.post("/system/confirm", (_req, res) => {
+    probation.confirm();
+    res.json({ ok: true });
+  });
+
+  router.post("/system/probation/revert", async (_req, res) => {
+    await probation.undo();
+    res.json({ ok: true });
+  });
+
+  router.post("/system/probation/dismiss", (_req, res) => {
+    probation.dismiss();
+    res.json({ ok: true });
+  });
+
+  return router;
+}
