@@ -11,7 +11,7 @@ import {
 } from "electron";
 import Store from "electron-store";
 import { join } from "node:path";
-import { EVENT_CHANNELS, type ServiceInfo } from "../preload/contract.js";
+import { EVENT_CHANNELS, type SecretStoreStatus, type ServiceInfo } from "../preload/contract.js";
 import { DesktopApp, type DesktopShell } from "./app/desktop-app.js";
 import { watchInterfaces } from "./entries/watch.js";
 import { AppTray } from "./electron/tray-electron.js";
@@ -36,12 +36,13 @@ import { openDesktopSettings, readSettings, type DesktopStoreOptions } from "./s
  * settings, secrets, the services host, the window and tray, IPC, quit.
  */
 
-function toServiceInfo(info: HostInfo): ServiceInfo {
+function toServiceInfo(info: HostInfo, secrets: SecretStoreStatus): ServiceInfo {
   return {
     parcel: info.parcel && { url: info.parcel.url, entries: info.parcel.entries },
     proxy: info.proxy,
     dataDir: info.dataDir,
     error: info.error,
+    secrets,
   };
 }
 
@@ -66,6 +67,9 @@ async function main(): Promise<void> {
     fallbackFile: join(userData, "secrets.json"),
   });
   const secrets = choice.ok ? choice.store : unavailableStore(choice);
+  const secretsStatus: SecretStoreStatus = choice.ok
+    ? { kind: choice.kind }
+    : { kind: "refused", code: choice.code, message: choice.message };
   const operator = createOperator({ secrets });
   const dataDir = process.env.GATEHOUSE_DATA_DIR ?? join(userData, "data");
   const host = new ServiceHost({
@@ -156,7 +160,7 @@ async function main(): Promise<void> {
     ipcMain,
     createIpcHandlers({
       origins,
-      info: () => toServiceInfo(host.info),
+      info: () => toServiceInfo(host.info, secretsStatus),
       openExternal: (url) => import("electron").then((e) => e.shell.openExternal(url)),
       secrets,
       setupToken: () => d.setupToken(),
@@ -167,7 +171,9 @@ async function main(): Promise<void> {
       onError: (channel, err) => console.error(`IPC ${channel} failed`, err),
     }),
   );
-  host.on("info", (info) => win?.webContents.send(EVENT_CHANNELS.status, toServiceInfo(info)));
+  host.on("info", (info) =>
+    win?.webContents.send(EVENT_CHANNELS.status, toServiceInfo(info, secretsStatus)),
+  );
 
   tray = new AppTray(
     appPath,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ServiceEvent } from "../../server/desktop/protocol.js";
+import type { ReadyInfo, ServiceEvent } from "../../server/desktop/protocol.js";
 import type { InterfaceWatcher } from "../entries/watch.js";
 import { followEntries, type EntryFollower } from "../entries/watch.js";
 import type { DetectedInterface } from "../entries/detect.js";
@@ -101,6 +101,8 @@ export class DesktopApp {
   private readonly o: DesktopAppOptions;
   private follower: EntryFollower | null = null;
   private signIn: OperatorSignIn | null = null;
+  /** What the services said when they were last ready (for signing in again). */
+  private ready: ReadyInfo | null = null;
   /** The area the window shows once the services are ready. */
   private area: OpenArea = "window";
   private resetTried = false;
@@ -228,6 +230,7 @@ export class DesktopApp {
       return;
     }
     if (status.state !== "ready" || this.stopped) return;
+    this.ready = status.info;
     const result = await this.o.operator.signIn(status.info);
     if (result.parcel?.state === "need-reset") {
       if (!this.resetTried) {
@@ -341,24 +344,34 @@ export class DesktopApp {
   /** Starts, stops or restarts the proxy core through the console's API, as the operator. */
   async coreCommand(command: "start" | "stop" | "restart"): Promise<boolean> {
     const proxy = this.o.host.info.proxy;
-    const session = this.signIn?.proxy;
-    if (!proxy || session?.state !== "signed-in") return false;
+    if (!proxy) return false;
     const http = this.o.fetch ?? fetch;
     const origin = new URL(proxy.url).origin;
-    const answer = await http(`${origin}/api/v1/system/service`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        origin,
-        cookie: cookieHeader(session.cookies),
-        ...(session.csrf ? { "x-csrf-token": session.csrf } : {}),
-      },
-      body: JSON.stringify({ action: command }),
-      signal: AbortSignal.timeout(30_000),
-    }).catch((err: unknown) => {
-      this.o.shell.log(`The core could not be asked to ${command}: ${(err as Error).message}`);
-      return null;
-    });
+    const ask = async (): Promise<Response | null> => {
+      const session = this.signIn?.proxy;
+      if (session?.state !== "signed-in") return null;
+      return http(`${origin}/api/v1/system/service`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          origin,
+          cookie: cookieHeader(session.cookies),
+          ...(session.csrf ? { "x-csrf-token": session.csrf } : {}),
+        },
+        body: JSON.stringify({ action: command }),
+        signal: AbortSignal.timeout(30_000),
+      }).catch((err: unknown) => {
+        this.o.shell.log(`The core could not be asked to ${command}: ${(err as Error).message}`);
+        return null;
+      });
+    };
+    let answer = await ask();
+    // A password change from the settings screen ends every other session, this one too:
+    // sign in again with the kept password and ask once more.
+    if (answer?.status === 401 && this.ready) {
+      this.signIn = await this.o.operator.signIn(this.ready);
+      answer = await ask();
+    }
     if (answer && !answer.ok)
       this.o.shell.log(`The core did not ${command}: HTTP ${answer.status}`);
     return answer?.ok ?? false;
@@ -377,6 +390,8 @@ export class DesktopApp {
       this.o.shell.applyStartAtLogin(settings);
     this.follower?.refresh();
     if (plan.restart) {
+      // The window comes back to the settings screen the change was made on.
+      this.area = "settings";
       this.o.shell.showMessage("starting", translator(this.language)("app.starting"));
       await this.o.host.restart(this.args());
     }

@@ -93,11 +93,12 @@ function makeApp(dataDir: string, settingsDir: string) {
     setInterval: () => null,
     clearInterval: () => {},
   });
+  const operator = createOperator({ secrets: keychain });
   const app = new DesktopApp({
     host,
     settings: store,
     secrets: keychain,
-    operator: createOperator({ secrets: keychain }),
+    operator,
     interfaces,
     shell,
     dataDir,
@@ -110,7 +111,7 @@ function makeApp(dataDir: string, settingsDir: string) {
     systemLocale: "en-US",
   });
   apps.push(app);
-  return { app, host, seen, store };
+  return { app, host, seen, store, operator };
 }
 
 async function until<T>(read: () => T | undefined | false, ms = 20_000): Promise<T> {
@@ -263,6 +264,8 @@ describe.runIf(haveBus || process.env.CI)("the desktop app without Electron", ()
     const changed = await app.changeSettings({ entries: ["127.0.0.1"], theme: "dark" });
     expect(changed).toMatchObject({ ok: true, plan: { restart: true } });
     await until(() => seen.urls.length >= 2);
+    // Back on the settings screen the change was made on.
+    expect(seen.urls[1]).toMatch(/\/#\/desktop$/);
     expect(host.pid).not.toBe(before);
     expect(host.info.state).toBe("ready");
     const parcelUrl = host.info.parcel?.url ?? "";
@@ -281,5 +284,22 @@ describe.runIf(haveBus || process.env.CI)("the desktop app without Electron", ()
     const line = seen.log.find((l) => l.startsWith("The core did not start"));
     expect(line).toMatch(/HTTP (4|5)\d\d/);
     expect(line).not.toMatch(/HTTP (401|403)/);
+  });
+
+  it("keeps the tray's core commands working after the proxy password was changed", async () => {
+    const dataDir = tempDir();
+    const settingsDir = tempDir("gh-settings-");
+    dirs.push(dataDir, settingsDir);
+    const { app, seen, operator } = makeApp(dataDir, settingsDir);
+    app.start();
+    await until(() => seen.urls[0]);
+    const current = operator.revealPassword("proxy") ?? "";
+    const changed = await operator.changePassword("proxy", current, "a brand new password 42");
+    expect(changed.ok).toBe(true);
+    // The change ended the app's own session: it signs in again with the kept password.
+    expect(await app.coreCommand("start")).toBe(false);
+    const lines = seen.log.filter((l) => l.startsWith("The core did not start"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toMatch(/HTTP (401|403)/);
   });
 });
