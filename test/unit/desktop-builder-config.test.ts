@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { readManifest } from "../../scripts/fetch-core.js";
+import { staticDirFrom } from "../../server/host.js";
 
 /**
  * electron-builder.yml checked against the files it names: no installer can be built here, so
@@ -115,10 +116,10 @@ describe("electron-builder.yml", () => {
   });
 
   it("puts the web UI where the packaged services look for it", () => {
-    // server/host.ts serves <APP_ROOT>/renderer/dist, APP_ROOT being the parent of the
-    // compiled server folder (dist/main/server), i.e. dist/main.
-    const host = readFileSync("server/host.ts", "utf8");
-    expect(host).toMatch(/join\(APP_ROOT, "renderer", "dist"\)/);
+    // The services serve <APP_ROOT>/renderer/dist first, APP_ROOT being the parent of the
+    // compiled server folder (dist/main/server), i.e. dist/main in the installed app.
+    const shippedUi = join("/app", "dist", "main", "renderer", "dist");
+    expect(staticDirFrom("/app/dist/main", (p) => p === shippedUi)).toBe(shippedUi);
     expect(readFileSync("server/config.ts", "utf8")).toMatch(
       /APP_ROOT = resolve\(dirname\(fileURLToPath\(import\.meta\.url\)\), "\.\."\)/,
     );
