@@ -22,6 +22,8 @@ export interface GatehouseConfig {
   coreService: "process" | "systemd";
   coreUnit: string;
   coreReleaseURL: string;
+  /** Where `POST /system/geodata/update` downloads `<name>` and `<name>.sha256sum` from. */
+  geodataURL: string;
   /** Port of the core's external controller on 127.0.0.1. */
   coreControllerPort: number;
   parcel: boolean;
@@ -40,6 +42,9 @@ export class ConfigError extends Error {}
 
 export const DEFAULT_RELEASE_URL = "https://api.github.com/repos/MetaCubeX/mihomo/releases/latest";
 export const DEFAULT_CONTROLLER_PORT = 9090;
+/** The geodata project's own release downloads (each file published with a `.sha256sum`). */
+export const DEFAULT_GEODATA_URL =
+  "https://github.com/MetaCubeX/meta-rules-dat/releases/download/latest";
 export const APP_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The OS per-user data dir + `/gatehouse`. */
@@ -125,6 +130,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --core-bin FILE           mihomo executable (GATEHOUSE_CORE_BIN)
   --core-service process|systemd, --core-unit NAME
   --core-release-url URL    update check source (GATEHOUSE_CORE_RELEASE_URL)
+  --geodata-url URL         where "Update geodata" downloads the core's rule data
+                            (GATEHOUSE_GEODATA_URL; default: the MetaCubeX meta-rules-dat release)
   --core-controller-port N  port of the core's controller on 127.0.0.1
                             (GATEHOUSE_CORE_CONTROLLER_PORT; default 9090)
   --parcel-only, --proxy-only
@@ -163,6 +170,7 @@ export function parseConfig(
         "core-unit": { type: "string" },
         "core-release-url": { type: "string" },
         "core-controller-port": { type: "string" },
+        "geodata-url": { type: "string" },
         "parcel-only": { type: "boolean" },
         "proxy-only": { type: "boolean" },
         "reset-admin-password": { type: "boolean" },
@@ -215,6 +223,17 @@ export function parseConfig(
   } catch {
     throw new ConfigError(`--core-release-url must be a URL, not "${releaseURL}"`);
   }
+  const geodataURL = (values["geodata-url"] ?? env.GATEHOUSE_GEODATA_URL ?? DEFAULT_GEODATA_URL)
+    .trim()
+    .replace(/\/+$/, "");
+  let geodataProtocol = "";
+  try {
+    geodataProtocol = new URL(geodataURL).protocol;
+  } catch {
+    // said below
+  }
+  if (geodataProtocol !== "http:" && geodataProtocol !== "https:")
+    throw new ConfigError(`--geodata-url must be an http(s) URL, not "${geodataURL}"`);
   // The core must be told a fixed port, so 0 ("any free port") is not allowed here.
   const controllerRaw =
     values["core-controller-port"] ?? (env.GATEHOUSE_CORE_CONTROLLER_PORT || undefined);
@@ -251,6 +270,7 @@ export function parseConfig(
     coreService,
     coreUnit,
     coreReleaseURL: releaseURL,
+    geodataURL,
     coreControllerPort,
     parcel: !values["proxy-only"],
     resetAdminPassword: Boolean(values["reset-admin-password"]),

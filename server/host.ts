@@ -176,6 +176,7 @@ export async function startGatehouse(
         coreService: config.coreService,
         coreUnit: config.coreUnit,
         coreReleaseURL: config.coreReleaseURL,
+        geodataURL: config.geodataURL,
         controllerPort: config.coreControllerPort,
         staticDir: ui,
         // Names the operator gave for this machine (IP literals of it are accepted anyway).

@@ -27,6 +27,7 @@ export const BRIEF_ERRORS: Record<Lang, Record<DetailCode, string>> = {
       "The new core rejected the current configuration, so it was not installed.",
     "install.restart_failed":
       "The new core did not start, so the previous one was put back and started again.",
+    "geodata.rejected": "The proxy core refused the new geodata, so the files in use were kept.",
   },
   "zh-CN": {
     "subscription.yaml_invalid": "订阅的 YAML 无法读取。",
@@ -39,6 +40,7 @@ export const BRIEF_ERRORS: Record<Lang, Record<DetailCode, string>> = {
     "core.stop_failed": "无法停止代理内核。",
     "install.config_rejected": "新内核未通过当前配置的检查，因此没有安装。",
     "install.restart_failed": "新内核没有启动，已换回之前的内核并重新启动。",
+    "geodata.rejected": "代理内核未接受新的地理数据，仍使用原有文件。",
   },
 };
 

@@ -1,5 +1,5 @@
 import type { ProxyErrorCode } from "../../server/http/error-codes.js";
-import type { ErrorTable } from "../shared/error-table.js";
+import { attempt, type ErrorTable } from "../shared/error-table.js";
 import { formatBytes } from "../shared/format.js";
 import { fill } from "../shared/lang.js";
 import { en } from "./i18n-en.js";
@@ -74,6 +74,8 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
     `Reading the subscription needs more than ${p.limit} MB of memory; it was not read.`,
   "subscription.reader_failed": () => "The subscription could not be read; try again.",
   "subscription.refresh_failed": () => "The subscription could not be refreshed.",
+  "subscription.both_failed": (p) =>
+    `Direct download: ${attempt(PROXY_EN, p, "direct_")} Through the proxy core: ${attempt(PROXY_EN, p, "proxied_")}`,
   "rule.unknown": () => "This rule no longer exists.",
   "rule.order": () => "The new order must list every rule exactly once; reload and try again.",
   "rule.duplicate": (p) =>
@@ -110,7 +112,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "backup.invalid_rule": (p) => `Rule ${p.rule} of the backup is not valid: ${p.reason}`,
   "backup.duplicate_id": (p) => `The backup lists the ${p.kind} ${p.id} twice.`,
   "core.not_installed": () =>
-    "The proxy core is not installed: put the mihomo program at resources/core/mihomo, or give its path with --core-bin.",
+    "The proxy core is not installed: install it with “Install the proxy core” on the Dashboard, or give the path of a mihomo program with --core-bin.",
   "core.port_in_use": (p) =>
     `Port ${p.port} is used by another program, so the proxy core cannot be controlled there. Stop that program, or start Gatehouse with --core-controller-port set to a free port.`,
   "core.unreachable": () =>
@@ -154,6 +156,18 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "install.restart_failed": (p) =>
     `The new core did not start, so the previous one was put back and started again: ${p.detail}`,
   "install.no_previous": () => "There is no previous core to go back to.",
+  "geodata.missing": (p) =>
+    `The core's rule data file ${p.file} is missing, so the core was not started (it would try to download it). Use "Update geodata" on the System screen.`,
+  "geodata.busy": () => "Geodata is already being updated; wait for it to finish.",
+  "geodata.unreachable": (p) =>
+    `The geodata update failed: the download server could not be reached for ${p.file}. Nothing was changed.`,
+  "geodata.http_status": (p) =>
+    `The geodata update failed: the download server answered HTTP ${p.status} for ${p.file}. Nothing was changed.`,
+  "geodata.checksum": (p) =>
+    `The downloaded ${p.file} does not match its published checksum, so it was not used. Nothing was changed.`,
+  "geodata.too_large": (p) => `The download of ${p.file} is too large, so it was not used.`,
+  "geodata.rejected": (p) =>
+    `The proxy core refused the new geodata, so the files in use were kept: ${p.detail}`,
   "probation.none": () => "No settings change is waiting for confirmation.",
   "probation.rolled_back": () =>
     "The settings change was not confirmed within 60 seconds, so the previous settings were restored and the core restarted.",

@@ -1,5 +1,5 @@
 import type { ProxyErrorCode } from "../../server/http/error-codes.js";
-import type { ErrorTable } from "../shared/error-table.js";
+import { attempt, type ErrorTable } from "../shared/error-table.js";
 import { formatBytes } from "../shared/format.js";
 import { fill } from "../shared/lang.js";
 import { zh } from "./i18n-zh.js";
@@ -61,6 +61,8 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "subscription.read_memory": (p) => `读取此订阅需要超过 ${p.limit} MB 内存，因此没有读取。`,
   "subscription.reader_failed": () => "订阅无法读取；请重试。",
   "subscription.refresh_failed": () => "订阅无法更新。",
+  "subscription.both_failed": (p) =>
+    `直接下载：${attempt(PROXY_ZH, p, "direct_")} 通过代理内核：${attempt(PROXY_ZH, p, "proxied_")}`,
   "rule.unknown": () => "此规则已不存在。",
   "rule.order": () => "新的顺序必须恰好包含每条规则一次；请刷新后重试。",
   "rule.duplicate": (p) =>
@@ -92,7 +94,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "backup.invalid_rule": (p) => `备份中的第 ${p.rule} 条规则无效：${p.reason}`,
   "backup.duplicate_id": (p) => `备份中${KINDS[p.kind] ?? p.kind} ${p.id} 出现了两次。`,
   "core.not_installed": () =>
-    "未安装代理内核：请把 mihomo 程序放到 resources/core/mihomo，或用 --core-bin 指定它的路径。",
+    "未安装代理内核：请在仪表盘上点击“安装代理内核”，或用 --core-bin 指定 mihomo 程序的路径。",
   "core.port_in_use": (p) =>
     `端口 ${p.port} 已被其他程序占用，无法在该端口控制代理内核。请停止该程序，或在启动 Gatehouse 时用 --core-controller-port 指定一个空闲端口。`,
   "core.unreachable": () => "代理内核未运行或无法连接。请在“概览”中启动它。",
@@ -125,6 +127,16 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "install.config_rejected": (p) => `新内核未通过当前配置的检查，因此没有安装：${p.detail}`,
   "install.restart_failed": (p) => `新内核没有启动，已换回之前的内核并重新启动：${p.detail}`,
   "install.no_previous": () => "没有可以回退到的上一个内核。",
+  "geodata.missing": (p) =>
+    `缺少内核的规则数据文件 ${p.file}，因此没有启动内核（否则它会自行下载）。请在“系统”页面使用“更新地理数据”。`,
+  "geodata.busy": () => "地理数据正在更新中，请等它完成。",
+  "geodata.unreachable": (p) =>
+    `更新地理数据失败：无法连接下载服务器获取 ${p.file}。没有做任何更改。`,
+  "geodata.http_status": (p) =>
+    `更新地理数据失败：下载服务器对 ${p.file} 返回了 HTTP ${p.status}。没有做任何更改。`,
+  "geodata.checksum": (p) => `下载的 ${p.file} 与公布的校验值不符，没有使用。没有做任何更改。`,
+  "geodata.too_large": (p) => `${p.file} 的下载过大，没有使用。`,
+  "geodata.rejected": (p) => `代理内核未接受新的地理数据，仍使用原有文件：${p.detail}`,
   "probation.none": () => "没有等待确认的设置更改。",
   "probation.rolled_back": () => "设置更改未在 60 秒内确认，已恢复之前的设置并重新启动内核。",
   "probation.rolled_back_restart": () => "服务在设置更改被确认之前重新启动，已恢复之前的设置。",

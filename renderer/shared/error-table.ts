@@ -37,6 +37,21 @@ export function knows<C extends ErrorCode>(table: ErrorTable<C>, code: string): 
 }
 
 /**
+ * One of several attempts an error names, said by its own code: `<prefix>code` and the values
+ * prefixed the same way (`direct_code`, `direct_seconds`, ...).
+ */
+export function attempt<C extends ErrorCode>(
+  table: ErrorTable<C>,
+  params: Readonly<Record<string, unknown>>,
+  prefix: string,
+): string {
+  const inner: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params))
+    if (k.startsWith(prefix)) inner[k.slice(prefix.length)] = v;
+  return sayCoded(table, String(inner.code ?? ""), inner) ?? String(inner.code ?? "");
+}
+
+/**
  * The sentence for a coded error in the table's language, or null for a code the table does
  * not know (the caller then shows the service's English sentence).
  */

@@ -27,6 +27,10 @@ export interface ProxyServiceOptions {
   coreUnit?: string;
   /** Where the update check looks (mihomo's latest-release API by default). */
   coreReleaseURL?: string;
+  /** Where `POST /system/geodata/update` downloads (`--geodata-url`). */
+  geodataURL?: string;
+  /** Folders of geodata shipped with the app (default: beside the core, resources/core). */
+  geodataDirs?: string[];
   /** Port of the core's external controller on 127.0.0.1 (9090 in production). */
   controllerPort?: number;
   /** Extra trusted CA (PEM) for connectivity tests; tests point the fake core at a local TLS site. */
@@ -135,6 +139,8 @@ export interface CoreManagerOptions {
   service: "process" | "systemd";
   unit: string;
   controllerPort: number;
+  /** Folders of geodata shipped with the app, copied into the home dir at a start. */
+  geodataDirs?: string[];
   clock: Clock;
   /** A sentence per event; problems name their level and code (`log("...", problem(...))`). */
   log: LineLog;

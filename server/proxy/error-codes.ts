@@ -51,6 +51,20 @@ export const PROXY_ERRORS = {
   "subscription.read_memory": ["limit"],
   "subscription.reader_failed": [],
   "subscription.refresh_failed": [],
+  /**
+   * The direct download and the second try through the running core both failed: each
+   * attempt's own code, and its values prefixed the same way (`direct_seconds`, ...).
+   */
+  "subscription.both_failed": [
+    "direct_code",
+    "proxied_code",
+    "direct_seconds?",
+    "direct_status?",
+    "direct_limit?",
+    "proxied_seconds?",
+    "proxied_status?",
+    "proxied_limit?",
+  ],
   // Rules and nodes.
   "rule.unknown": [],
   "rule.order": [],
@@ -118,6 +132,14 @@ export const PROXY_ERRORS = {
   /** The new core did not start; the previous one is back. The core's lines come as `output`. */
   "install.restart_failed": ["detail"],
   "install.no_previous": [],
+  // The core's geodata (`file`: geoip.metadb or geosite.dat; `detail`: the core's words).
+  "geodata.missing": ["file"],
+  "geodata.busy": [],
+  "geodata.unreachable": ["file"],
+  "geodata.http_status": ["file", "status"],
+  "geodata.checksum": ["file"],
+  "geodata.too_large": ["file"],
+  "geodata.rejected": ["detail"],
   // Confirm or revert of a settings change that can cut the operator off (`probation.rolled_back*`
   // are configErrorCode values on /status after an unconfirmed change was undone).
   "probation.none": [],

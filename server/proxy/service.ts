@@ -20,7 +20,7 @@ import { backupRouter } from "./routes/backup.js";
 import { createChanges } from "./routes/changes.js";
 import type { ServiceDeps } from "./routes/deps.js";
 import { nodesRouter } from "./routes/nodes.js";
-import { Refresher, type FeedSource } from "./routes/refresher.js";
+import { coreProxyFinder, Refresher, type FeedSource } from "./routes/refresher.js";
 import { rulesRouter } from "./routes/rules.js";
 import { settingsRouter } from "./routes/settings.js";
 import { subscriptionsRouter } from "./routes/subscriptions.js";
@@ -124,6 +124,7 @@ export async function createProxyService(
       service: options.coreService ?? "process",
       unit: options.coreUnit ?? "gatehouse-mihomo.service",
       controllerPort,
+      geodataDirs: options.geodataDirs,
       clock,
       log,
     }));
@@ -160,10 +161,12 @@ export async function createProxyService(
     changes.applyCore,
     clock,
     log,
+    coreProxyFinder(core, () => store.getSettings()),
   );
   const scheduler = new Scheduler(store, refresher, clock, log, options.schedulerIntervalMs);
   const deps: ServiceDeps = {
     store,
+    clock,
     accounts,
     setupToken,
     refresher,

@@ -67,6 +67,8 @@ export interface SubscriptionRecord {
   lastErrorParams: Record<string, string | number>;
   usage: SubscriptionUsage | null;
   nodeCount: number;
+  /** When it was added (absent or null when not known, e.g. restored from a backup). */
+  createdAt?: string | null;
 }
 
 export type RuleType = "DOMAIN" | "DOMAIN-SUFFIX" | "IP-CIDR";

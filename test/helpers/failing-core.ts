@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -34,5 +34,8 @@ exit 1
 `,
   );
   chmodSync(bin, 0o755);
+  // Its geodata beside it, as the installed app keeps mihomo's (a start needs the files).
+  for (const name of ["geoip.metadb", "geosite.dat"])
+    copyFileSync(resolve("test/fixtures", name), join(dir, name));
   return { bin, dir };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,6 +16,7 @@ import {
   type SimGeneral,
 } from "../fixtures/mihomo-sim/index.mjs";
 import { freePort, waitFor } from "./proxy-core-harness.js";
+import { FIXTURE_GEODATA_DIR } from "../fixtures/geodata-server.js";
 
 // Addresses of 127.0.0.0/8 other than 127.0.0.1 stand in for LAN hosts: Linux answers on
 // all of them, so a listener bound to "every address" would answer on each.
@@ -168,6 +169,9 @@ describe("mihomo simulator: listeners and the LAN address filter", () => {
         { controllerPort: 0, secret: SECRET },
       );
       const config = parse(compiled.yaml) as Record<string, unknown>;
+      // Geodata downloads are off in the compiled configuration: the files must be there.
+      for (const name of ["geoip.metadb", "geosite.dat"])
+        copyFileSync(join(FIXTURE_GEODATA_DIR, name), join(home, name));
       await start({ ...config, "external-controller": "127.0.0.1:0" });
       expect(listeners?.ports()).toEqual({
         "DEFAULT-MIXED": mixedPort,

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -19,6 +19,7 @@ import {
   type MihomoSimOptions,
 } from "../fixtures/mihomo-sim/index.mjs";
 import { freePort, waitFor } from "./proxy-core-harness.js";
+import { FIXTURE_GEODATA_DIR, geoSiteBytes } from "../fixtures/geodata-server.js";
 
 const FAKE_CORE = resolve("test/fixtures/fake-core.mjs");
 const SECRET = "s3cret";
@@ -725,6 +726,9 @@ describe("mihomo simulator: configs", () => {
     expect(parseProviderYaml(block)).toEqual(parse(block));
     const odd = "proxies:\n  - name: x # c\n    alpn:\n    - h2\n    port: 0x1F\n    k: ~\n";
     expect(parseProviderYaml(odd)).toEqual(parse(odd));
+    // The compiled configuration turns geodata downloads off: the files must be there.
+    for (const name of ["geoip.metadb", "geosite.dat"])
+      copyFileSync(join(FIXTURE_GEODATA_DIR, name), join(home, name));
     sim = createMihomoSim({ configText: compiled.yaml, homeDir: home, healthChecks: false });
     await sim.listen();
     const client = new MihomoClient({ port: sim.port, secret: SECRET });
@@ -825,8 +829,11 @@ describe("fake core executable", () => {
     expect((await run(["-d", home, "-t", "-f", file])).code).toBe(0);
     const offline = await run(["-d", home, "-t", "-f", file], { MIHOMO_SIM_OFFLINE: "1" });
     expect(offline.code).toBe(1);
-    expect(offline.out).toMatch(/can't initial GeoSite: can't download GeoSite\.dat/);
-    writeFileSync(join(home, "GeoSite.dat"), "x");
+    expect(offline.out).toMatch(
+      /rules\[0\] \[GEOSITE,cn,DIRECT\] error: can't download GeoSite\.dat: Get \\"https:\/\/github\.com\//,
+    );
+    // Found in any letter case, as mihomo does.
+    writeFileSync(join(home, "GeoSite.DAT"), geoSiteBytes(["CN"]));
     expect((await run(["-d", home, "-t", "-f", file], { MIHOMO_SIM_OFFLINE: "1" })).code).toBe(0);
   });
 

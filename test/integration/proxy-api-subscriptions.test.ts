@@ -51,6 +51,8 @@ describe("POST /subscriptions", () => {
         usage: null,
         nodeCount: 0,
         refreshing: false,
+        createdAt: new Date(h.clock.now()).toISOString(),
+        stale: false,
       },
     ]);
     expect(feeds.calls).toEqual([]);

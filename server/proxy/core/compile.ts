@@ -214,6 +214,10 @@ export function compileConfig(input: CoreInput, opts: CompileOptions): CompiledC
     "log-level": "info",
     ipv6: true,
     "external-controller": `127.0.0.1:${opts.controllerPort}`,
+    // The core never fetches geodata itself: Gatehouse puts the files its rules read in the
+    // core's home (geosite.dat; geoip.metadb, which geodata-mode off names) before a start.
+    "geo-auto-update": false,
+    "geodata-mode": false,
     secret: opts.secret,
     profile: { "store-selected": false, "store-fake-ip": false },
     dns: {

@@ -4,10 +4,11 @@ import { HttpError } from "../../http/errors.js";
 import { problem } from "../../problem-codes.js";
 import type { CoreControl, CoreManagerOptions } from "../context.js";
 import { GROUP_PROXY, type CoreInput } from "../types.js";
-import { compileConfig, REJECT, selectionTarget } from "./compile.js";
 import { checkConfig, lastLines, type CheckResult } from "./check.js";
+import { compileConfig, compileRules, REJECT, selectionTarget } from "./compile.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
 import { loadSecret, writeAtomic } from "./files.js";
+import { bundledGeodataDirs, checkableYaml, ensureGeodata, seedGeodata } from "./geodata.js";
 import { ListenWatch, type ListenProblem } from "./listen-problems.js";
 import { stopLeftoverCore } from "./leftover.js";
 import { CoreLogFeed, withoutSecret } from "./log-feed.js";
@@ -163,6 +164,10 @@ class Manager implements CoreManager {
     return run;
   }
 
+  private geodataDirs(): string[] {
+    return this.opts.geodataDirs ?? bundledGeodataDirs(this.opts.coreBin);
+  }
+
   /** Compiles, checks with `-t` and promotes the config; throws 400 and keeps the old one. */
   private async stage(input: CoreInput): Promise<void> {
     const compiled = compileConfig(input, {
@@ -177,7 +182,10 @@ class Manager implements CoreManager {
     }
     if (this.installed) {
       const staged = join(this.homeDir, "config.staged.yaml");
-      writeAtomic(staged, compiled.yaml);
+      // Shipped geodata goes in as soon as a configuration needs it; without it, the check
+      // leaves out the rules that would make the core download it.
+      seedGeodata(this.homeDir, compileRules(input.rules), this.geodataDirs(), this.opts);
+      writeAtomic(staged, checkableYaml(compiled.yaml, this.homeDir));
       const result = await checkConfig(this.opts.coreBin as string, this.homeDir, staged);
       rmSync(staged, { force: true });
       if (!result.ok) {
@@ -216,7 +224,7 @@ class Manager implements CoreManager {
         if (!existsSync(file)) writeAtomic(file, text);
       }
       const file = join(this.homeDir, "config.candidate.yaml");
-      writeAtomic(file, compiled.yaml);
+      writeAtomic(file, checkableYaml(compiled.yaml, this.homeDir));
       try {
         return await checkConfig(bin, this.homeDir, file);
       } finally {
@@ -322,6 +330,18 @@ class Manager implements CoreManager {
   private async bringUp(input: CoreInput, how: "start" | "restart"): Promise<void> {
     if (!this.installed) {
       throw new HttpError(400, "core.not_installed", "The proxy core is not installed");
+    }
+    try {
+      ensureGeodata(
+        this.homeDir,
+        compileRules(input.rules),
+        this.geodataDirs(),
+        this.opts.clock.now(),
+      );
+    } catch (err) {
+      // Never a start that would make the core download geodata; status names the file.
+      if (err instanceof HttpError) this.setError(err.message, err.code);
+      throw err;
     }
     await this.stage(input);
     try {

@@ -29,6 +29,7 @@ export async function liveRouters(ctx: ProxyContext): Promise<Router[]> {
     async () => (await import("./system.js")).systemRouter(ctx),
     async () => (await import("./connections.js")).connectionsRouter(ctx),
     async () => (await import("./streams.js")).streamsRouter(ctx),
+    async () => (await import("./geodata.js")).geodataRouter(ctx),
   ];
   for (const load of loaders) {
     try {

@@ -1,6 +1,8 @@
 import { type Router } from "express";
 import type { CoreProxy, ProxyContext } from "../context.js";
-import { TUN_DEVICE } from "../core/compile.js";
+import { compileRules, TUN_DEVICE } from "../core/compile.js";
+import { bundledGeodataDirs, unavailableGeodata } from "../core/geodata.js";
+import { coreHomeDir } from "./geodata.js";
 import { coreProblem } from "../core/errors.js";
 import type { ListenProblem } from "../core/listen-problems.js";
 import { GROUP_PROXY, nodeId } from "../types.js";
@@ -80,6 +82,15 @@ export function statusRouter(ctx: ProxyContext): Router {
       // The core's controller listens on 127.0.0.1 at this port (--core-controller-port).
       controllerPort,
       listenProblems,
+      // Geodata a start needs that is neither in the core's home nor shipped with the app: a
+      // start would be refused (POST /system/geodata/update fetches it).
+      geodataMissing: ctx.core.installed
+        ? unavailableGeodata(
+            coreHomeDir(ctx),
+            compileRules(ctx.store.listRules()),
+            ctx.options.geodataDirs ?? bundledGeodataDirs(ctx.coreBin?.() ?? ctx.options.coreBin),
+          )
+        : [],
       actualNode,
       selectedAvailable: actualNode !== "" && actualNode !== "REJECT",
       tunActive: online && settings.tunEnabled && tunInterfaceExists(ctx),

@@ -4,6 +4,7 @@ import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { newId } from "../store/ids.js";
 import { ID_PATTERN, MAX_SUBSCRIPTIONS, subscriptionInput } from "../store/schemas.js";
 import type { ServiceDeps } from "./deps.js";
+import { isStale } from "./refresher.js";
 
 /** Subscriptions: list, create, edit, delete and refresh. */
 export function subscriptionsRouter(deps: ServiceDeps): Router {
@@ -31,7 +32,12 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
 
   router.get("/subscriptions", (_req, res) => {
     res.json(
-      store.subscriptions.list().map((s) => ({ ...s, refreshing: refresher.isRefreshing(s.id) })),
+      store.subscriptions.list().map((s) => ({
+        ...s,
+        refreshing: refresher.isRefreshing(s.id),
+        // Refreshed on a schedule, yet nothing new for more than twice its interval.
+        stale: isStale(s, deps.clock.now()),
+      })),
     );
   });
 
@@ -41,7 +47,7 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
     const created = store.db.transaction(() => {
       if (store.subscriptions.count() >= MAX_SUBSCRIPTIONS) return false;
       refuseSameUrl(input.url);
-      store.subscriptions.create(id, input);
+      store.subscriptions.create(id, input, deps.clock.now());
       return true;
     })();
     if (!created)

@@ -16,6 +16,8 @@ interface Row {
   last_error_params: string;
   usage_json: string | null;
   node_count: number;
+  /** When it was added (ms); null for one restored from a backup. */
+  created_at?: number | null;
 }
 
 /** The editable part of a subscription (what create, edit and restore set). */
@@ -58,6 +60,7 @@ function toRecord(row: Row): SubscriptionRecord {
     lastErrorParams: row.last_error ? readParams(row.last_error_params) : {},
     usage: row.usage_json ? (JSON.parse(row.usage_json) as SubscriptionUsage) : null,
     nodeCount: row.node_count,
+    createdAt: row.created_at == null ? null : isoNow(row.created_at),
   };
 }
 
@@ -87,10 +90,11 @@ export class SubscriptionsRepo {
       nextPos: db.prepare("SELECT COALESCE(MAX(position), 0) + 1 AS p FROM subscriptions"),
       insert: db.prepare(
         `INSERT INTO subscriptions (id, position, name, url, enabled, interval_hours, updated_at,
-           attempted_at, last_error, last_error_code, last_error_params, usage_json, node_count)
+           attempted_at, last_error, last_error_code, last_error_params, usage_json, node_count,
+           created_at)
          VALUES (@id, @position, @name, @url, @enabled, @interval_hours, @updated_at,
            @attempted_at, @last_error, @last_error_code, @last_error_params, @usage_json,
-           @node_count)`,
+           @node_count, @created_at)`,
       ),
       edit: db.prepare(
         "UPDATE subscriptions SET name = ?, url = ?, enabled = ?, interval_hours = ? WHERE id = ?",
@@ -132,7 +136,7 @@ export class SubscriptionsRepo {
     return (this.stmts.count.get() as { n: number }).n;
   }
 
-  create(id: string, f: SubscriptionFields): void {
+  create(id: string, f: SubscriptionFields, createdAt: number | null = null): void {
     const position = (this.stmts.nextPos.get() as { p: number }).p;
     this.stmts.insert.run({
       id,
@@ -148,6 +152,7 @@ export class SubscriptionsRepo {
       last_error_params: "{}",
       usage_json: null,
       node_count: 0,
+      created_at: createdAt,
     });
   }
 
@@ -171,6 +176,6 @@ export class SubscriptionsRepo {
   /** Replaces every row (restore and its rollback); call inside a transaction. */
   replaceAll(rows: Row[]): void {
     this.stmts.removeAll.run();
-    for (const row of rows) this.stmts.insert.run(row);
+    for (const row of rows) this.stmts.insert.run({ created_at: null, ...row });
   }
 }

@@ -1,5 +1,6 @@
 import http from "node:http";
 import https from "node:https";
+import { isIP } from "node:net";
 import tls from "node:tls";
 import zlib from "node:zlib";
 import type { Readable } from "node:stream";
@@ -19,6 +20,16 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Extra trusted certificate authorities (PEM), for feeds behind a private CA. */
   ca?: string | Buffer | Array<string | Buffer>;
+  /**
+   * An HTTP proxy to go through (the running core's mixed port): plain `http` targets are
+   * asked of it by absolute URI, `https` ones through a CONNECT tunnel.
+   */
+  proxy?: ProxyAddress;
+}
+
+export interface ProxyAddress {
+  host: string;
+  port: number;
 }
 
 export interface FetchedSubscription {
@@ -111,6 +122,7 @@ export async function fetchSubscription(
         maxBytes,
         signal: abort.signal,
         ca: options.ca,
+        proxy: options.proxy,
       }).catch((err: unknown) => {
         throw fail(err);
       });
@@ -141,21 +153,20 @@ function request(
     maxBytes: number;
     signal: AbortSignal;
     ca: FetchOptions["ca"];
+    proxy?: ProxyAddress;
   },
 ): Promise<Attempt> {
   return new Promise<Attempt>((resolve, reject) => {
-    const lib = target.protocol === "https:" ? https : http;
     const headers: http.OutgoingHttpHeaders = {
       "user-agent": opts.userAgent,
       accept: "*/*",
       "accept-encoding": "gzip, deflate, br",
     };
-    const reqOptions: https.RequestOptions = { method: "GET", headers, signal: opts.signal };
-    if (opts.ca && target.protocol === "https:") {
-      const { rootCertificates } = tls;
-      reqOptions.ca = [...rootCertificates, ...(Array.isArray(opts.ca) ? opts.ca : [opts.ca])];
-    }
-    const req = lib.request(target, reqOptions, (res) => {
+    const ca =
+      opts.ca && target.protocol === "https:"
+        ? [...tls.rootCertificates, ...(Array.isArray(opts.ca) ? opts.ca : [opts.ca])]
+        : undefined;
+    const handle = (res: http.IncomingMessage): void => {
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400 && status !== 304) {
         res.resume();
@@ -247,8 +258,52 @@ function request(
           },
         });
       });
+    };
+    const send = (req: http.ClientRequest): void => {
+      req.on("error", reject);
+      req.end();
+    };
+    const { proxy, signal } = opts;
+    if (!proxy) {
+      const lib = target.protocol === "https:" ? https : http;
+      const reqOptions: https.RequestOptions = { method: "GET", headers, signal };
+      if (ca) reqOptions.ca = ca;
+      return send(lib.request(target, reqOptions, handle));
+    }
+    // A connection of its own each time (no keep-alive pool): a proxy connection that carried
+    // one request may have become a tunnel to that server.
+    if (target.protocol === "http:") {
+      const path = target.href;
+      const via = { host: proxy.host, port: proxy.port, method: "GET", path, signal, agent: false };
+      return send(http.request({ ...via, headers: { ...headers, host: target.host } }, handle));
+    }
+    // https through the proxy: a CONNECT tunnel, then TLS with the feed's own name inside it.
+    const authority = `${target.hostname}:${target.port || 443}`;
+    const connect = http.request({
+      host: proxy.host,
+      port: proxy.port,
+      method: "CONNECT",
+      path: authority,
+      headers: { host: authority },
+      signal,
+      agent: false,
     });
-    req.on("error", reject);
-    req.end();
+    connect.on("connect", (res: http.IncomingMessage, socket: import("node:net").Socket) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        reject(Object.assign(new Error(`proxy answered ${res.statusCode}`), { code: "EPROXY" }));
+        return;
+      }
+      const name = target.hostname.replace(/^\[|\]$/g, "");
+      const secure = tls.connect({ socket, servername: isIP(name) ? undefined : name, ca });
+      send(
+        https.request(
+          target,
+          { method: "GET", headers, signal, createConnection: () => secure },
+          handle,
+        ),
+      );
+    });
+    send(connect);
   });
 }

@@ -1,0 +1,220 @@
+import { createHash, randomBytes } from "node:crypto";
+import { copyFileSync, createWriteStream, mkdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { stringify } from "yaml";
+import type { Clock } from "../../clock.js";
+import { HttpError } from "../../http/errors.js";
+import { checkConfig } from "./check.js";
+import { writeAtomic } from "./files.js";
+import { findGeodata, PREVIOUS_DIR, recordGeodata } from "./geodata.js";
+
+/** Deadline of one file's download, and the largest file accepted. */
+export const GEODATA_TIMEOUT_MS = 60_000;
+export const GEODATA_MAX_BYTES = 128 * 1024 * 1024;
+/** Where a check of a staged set would download from: nowhere (the discard port). */
+const NO_DOWNLOAD = "http://127.0.0.1:9/gatehouse-never-downloads";
+
+export interface GeodataUpdateOptions {
+  homeDir: string;
+  /** `--geodata-url`: files are `<base>/<name>`, checksums `<base>/<name>.sha256sum`. */
+  baseURL: string;
+  /** The files the rules need. */
+  needed: readonly string[];
+  /** The GEOSITE/GEOIP rule lines the core's `-t` checks the new set with. */
+  geoRules: readonly string[];
+  /** The core executable; without one the set is checked by its checksums only. */
+  coreBin: string | null;
+  clock: Clock;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+const unreachable = (name: string, cause?: unknown) =>
+  new HttpError(502, "geodata.unreachable", `The geodata server could not be reached for ${name}`, {
+    params: { file: name },
+    cause,
+  });
+
+/** Streams `url` into `path`, hashing as it goes; answers the SHA-256. */
+async function download(
+  url: string,
+  path: string,
+  name: string,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<string> {
+  let res: Response;
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    res = await fetch(url, { signal, redirect: "follow" });
+  } catch (err) {
+    throw unreachable(name, err);
+  }
+  if (res.status !== 200 || !res.body) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new HttpError(
+      502,
+      "geodata.http_status",
+      `The geodata server answered ${res.status} for ${name}`,
+      { params: { file: name, status: res.status } },
+    );
+  }
+  const hash = createHash("sha256");
+  let size = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(new Error("too large"));
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(
+      Readable.fromWeb(res.body as import("node:stream/web").ReadableStream),
+      count,
+      createWriteStream(path, { mode: 0o600 }),
+    );
+  } catch (err) {
+    if (size > maxBytes)
+      throw new HttpError(400, "geodata.too_large", `${name} is larger than allowed`, {
+        params: { file: name },
+        cause: err,
+      });
+    throw unreachable(name, err);
+  }
+  return hash.digest("hex");
+}
+
+/** The published checksum: the first 64-hex word of `<name>.sha256sum`. */
+async function publishedSum(url: string, name: string, timeoutMs: number): Promise<string> {
+  let text: string;
+  let status: number;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+    status = res.status;
+    text = (await res.text()).slice(0, 4096);
+  } catch (err) {
+    throw unreachable(name, err);
+  }
+  if (status !== 200)
+    throw new HttpError(
+      502,
+      "geodata.http_status",
+      `The geodata server answered ${status} for ${name}.sha256sum`,
+      { params: { file: `${name}.sha256sum`, status } },
+    );
+  const m = /^\s*([0-9a-fA-F]{64})\b/.exec(text);
+  if (!m)
+    throw new HttpError(400, "geodata.checksum", `${name} has no readable published checksum`, {
+      params: { file: name },
+    });
+  return m[1].toLowerCase();
+}
+
+/**
+ * Downloads the needed files into a staging folder, checks each against its published
+ * checksum and the whole set with the core's `-t`, then puts it in the core's home, keeping
+ * the set it replaces in `geodata.previous/`. Any failure leaves the current set untouched.
+ */
+export async function updateGeodata(
+  opts: GeodataUpdateOptions,
+): Promise<Array<{ name: string; sha256: string }>> {
+  const timeoutMs = opts.timeoutMs ?? GEODATA_TIMEOUT_MS;
+  const maxBytes = opts.maxBytes ?? GEODATA_MAX_BYTES;
+  const tag = randomBytes(4).toString("hex");
+  const staging = join(opts.homeDir, `geodata.staging-${tag}`);
+  const previous = join(opts.homeDir, `geodata.previous-${tag}`);
+  mkdirSync(staging, { recursive: true, mode: 0o700 });
+  try {
+    const files: Array<{ name: string; sha256: string }> = [];
+    for (const name of opts.needed) {
+      const expected = await publishedSum(`${opts.baseURL}/${name}.sha256sum`, name, timeoutMs);
+      const actual = await download(
+        `${opts.baseURL}/${name}`,
+        join(staging, name),
+        name,
+        timeoutMs,
+        maxBytes,
+      );
+      if (actual !== expected)
+        throw new HttpError(
+          400,
+          "geodata.checksum",
+          `${name} does not match its published checksum`,
+          { params: { file: name } },
+        );
+      files.push({ name, sha256: actual });
+    }
+
+    if (opts.coreBin) {
+      // The staging folder is the core's home for the check: the new files, and a
+      // configuration holding only the rules that read them.
+      const config = join(staging, "config.yaml");
+      writeAtomic(
+        config,
+        stringify({
+          "mixed-port": 0,
+          mode: "rule",
+          "geo-auto-update": false,
+          "geodata-mode": false,
+          "geox-url": {
+            geoip: NO_DOWNLOAD,
+            geosite: NO_DOWNLOAD,
+            mmdb: NO_DOWNLOAD,
+            asn: NO_DOWNLOAD,
+          },
+          rules: [...opts.geoRules, "MATCH,DIRECT"],
+        }),
+      );
+      const result = await checkConfig(opts.coreBin, staging, config);
+      if (!result.ok)
+        throw new HttpError(
+          400,
+          "geodata.rejected",
+          `The core refused the new geodata: ${result.message}`,
+          { params: { detail: result.message } },
+        );
+    }
+
+    // The set in force is copied aside first, then each new file renamed over its old one;
+    // a rename that fails puts the ones already moved back.
+    mkdirSync(previous, { mode: 0o700 });
+    const kept: string[] = [];
+    for (const { name } of files) {
+      const current = findGeodata(opts.homeDir, name);
+      if (current) {
+        copyFileSync(current, join(previous, name));
+        kept.push(name);
+      }
+    }
+    const moved: string[] = [];
+    try {
+      for (const { name } of files) {
+        renameSync(join(staging, name), join(opts.homeDir, name));
+        moved.push(name);
+      }
+    } catch (err) {
+      for (const name of moved) {
+        if (kept.includes(name)) copyFileSync(join(previous, name), join(opts.homeDir, name));
+        else rmSync(join(opts.homeDir, name), { force: true });
+      }
+      throw err;
+    }
+    if (kept.length > 0) {
+      rmSync(join(opts.homeDir, PREVIOUS_DIR), { recursive: true, force: true });
+      renameSync(previous, join(opts.homeDir, PREVIOUS_DIR));
+    }
+    recordGeodata(
+      opts.homeDir,
+      files.map((f) => ({ ...f, source: "download" as const })),
+      opts.clock.now(),
+    );
+    return files;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+    rmSync(previous, { recursive: true, force: true });
+  }
+}
