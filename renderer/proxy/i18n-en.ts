@@ -1,3 +1,4 @@
+import { coreInstallEn } from "./i18n-core-install.js";
 import { enScreens } from "./i18n-en-screens.js";
 
 /** English strings of the proxy console; the Chinese table must have every key. */
@@ -103,7 +104,7 @@ const base = {
     "The proxy core runs, but port {port} is used by another program, so it cannot accept connections there. Choose another port in Settings or stop the other program.",
   "dash.openSettings": "Open Settings",
   "dash.notInstalledError":
-    "The proxy core is not installed: put the mihomo program at resources/core/mihomo, or give its path with --core-bin.",
+    "The proxy core is not installed: install it with “Install the proxy core” on the Dashboard, or give the path of a mihomo program with --core-bin.",
   "dash.coreTimeout": "The proxy core did not answer in time.",
   "dash.configRejected": "The core rejected the configuration: {detail}",
   "dash.startFailed": "The proxy core could not be started: {detail}",
@@ -246,4 +247,8 @@ const base = {
     "The same rule is already rule {position} in the list; change that one instead.",
 } as const;
 
-export const en = { ...base, ...enScreens } as const;
+export const en = {
+  ...base,
+  ...enScreens,
+  ...coreInstallEn,
+} as const;

@@ -1,9 +1,13 @@
 import type { en } from "./i18n-en.js";
 import type { enScreens } from "./i18n-en-screens.js";
+import { coreInstallZh, type coreInstallEn } from "./i18n-core-install.js";
 import { zhScreens } from "./i18n-zh-screens.js";
 
 /** 简体中文 */
-const base: Record<Exclude<keyof typeof en, keyof typeof enScreens>, string> = {
+const base: Record<
+  Exclude<keyof typeof en, keyof typeof enScreens | keyof typeof coreInstallEn>,
+  string
+> = {
   "app.title": "Gatehouse 代理控制台",
   "app.language": "语言",
   "app.theme": "主题",
@@ -98,7 +102,7 @@ const base: Record<Exclude<keyof typeof en, keyof typeof enScreens>, string> = {
     "代理内核正在运行，但端口 {port} 已被其他程序占用，因此无法在该端口接受连接。请在“设置”中换一个端口，或停止那个程序。",
   "dash.openSettings": "打开设置",
   "dash.notInstalledError":
-    "未安装代理内核：请把 mihomo 程序放到 resources/core/mihomo，或用 --core-bin 指定它的路径。",
+    "未安装代理内核：请在仪表盘上点击“安装代理内核”，或用 --core-bin 指定 mihomo 程序的路径。",
   "dash.coreTimeout": "代理内核没有及时响应。",
   "dash.configRejected": "内核拒绝了该配置：{detail}",
   "dash.startFailed": "无法启动代理内核：{detail}",
@@ -237,4 +241,8 @@ const base: Record<Exclude<keyof typeof en, keyof typeof enScreens>, string> = {
   "rules.duplicate": "列表中第 {position} 条已是相同的规则，请修改那一条。",
 };
 
-export const zh: Record<keyof typeof en, string> = { ...base, ...zhScreens };
+export const zh: Record<keyof typeof en, string> = {
+  ...base,
+  ...zhScreens,
+  ...coreInstallZh,
+};

@@ -10,6 +10,7 @@ import { useEventStream, type StreamState } from "../sse.js";
 import { useApp } from "../store.js";
 import { TrafficChart, type Sample } from "../traffic-chart.js";
 import { RecentProblemsCard } from "./recent-problems.js";
+import { NoCoreInstall } from "../core-install.js";
 import type { Metrics, Status, Subscription } from "../types.js";
 import { Alert, Card, Loading, useLoad } from "../ui.js";
 
@@ -189,9 +190,11 @@ export function DashboardScreen() {
   );
 
   const s = status.data;
-  const coreText = s?.coreError
-    ? coreErrorText(s.coreError, t, s.coreErrorCode, s.controllerPort)
-    : "";
+  // With no core installed, the install panel says what to do; "start it below" would not.
+  const coreText =
+    s?.coreError && s.coreInstalled
+      ? coreErrorText(s.coreError, t, s.coreErrorCode, s.controllerPort)
+      : "";
   // The same problem twice (a start refused for the port the status names) is said once.
   const config = statusFailure(s, t);
   const configText = config.text;
@@ -203,6 +206,7 @@ export function DashboardScreen() {
         ) : status.loading ? (
           <Loading />
         ) : null}
+        <NoCoreInstall installed={s?.coreInstalled} onDone={() => void status.reload()} />
         <ListenProblems status={s ?? null} t={t} />
         <Alert text={status.error} />
         <Alert text={coreText} />

@@ -9,6 +9,7 @@ import { Alert, Card, errorText, useAction, useLoad } from "../ui.js";
 import { ListenProblems } from "../listen-problems.js";
 import { ConnectivityCard } from "./connectivity.js";
 import { ServiceButtons } from "./dashboard.js";
+import { CoreProgramCard } from "../core-install.js";
 
 /** One sentence for a failed check: the service's own (by its code) or "failed: <why>". */
 function updateFailure(err: unknown, t: Translate): string {
@@ -210,6 +211,7 @@ export function SystemScreen() {
   return (
     <div className="grid">
       <ServiceCard />
+      <CoreProgramCard />
       <ConnectivityCard />
       <UpdatesCard />
       <BackupCard />

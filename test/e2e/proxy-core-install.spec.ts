@@ -1,0 +1,220 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  startCoreReleaseServer,
+  type CoreReleaseServer,
+} from "../fixtures/core-release-server.js";
+import {
+  freePort,
+  PASSWORD,
+  startProxyConsole,
+  type ProxyConsole,
+} from "./support/proxy-harness.js";
+import { SHOTS_DIR } from "./support/proxy-shots.js";
+
+/**
+ * A new operator with no core: the dashboard offers Install, shows the download's progress,
+ * and ends with a running core; the System screen then names the version, where it comes
+ * from, the previous one, and goes back to it after a confirmation. In English and Chinese.
+ */
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+// The rules' geodata, as the app ships it (the install brings only the executable).
+const GEODATA = { geodataDirs: [resolve("test/fixtures")] };
+
+const WORDS = {
+  en: {
+    card: "Proxy core",
+    system: "Proxy core program",
+    noCore: "No proxy core yet",
+    install: "Install the proxy core",
+    downloading: /^Downloading… .+ of .+ \(\d+ %\)$/,
+    done: "The proxy core v1.19.30 is installed and running.",
+    online: "Online",
+    source: "Installed by Gatehouse",
+    update: "Install the latest version",
+    rollback: "Go back to v1.19.30",
+    rollbackYes: "Go back",
+    rolledBack: "The proxy core v1.19.30 is back in use.",
+  },
+  "zh-CN": {
+    card: "代理内核",
+    system: "代理内核程序",
+    noCore: "尚未安装代理内核",
+    install: "安装代理内核",
+    downloading: /^正在下载… .+ \/ .+（\d+%）$/,
+    done: "代理内核 v1.19.30 已安装并在运行。",
+    online: "在线",
+    source: "由 Gatehouse 安装",
+    update: "安装最新版本",
+    rollback: "回退到 v1.19.30",
+    rollbackYes: "回退",
+    rolledBack: "已换回代理内核 v1.19.30。",
+  },
+} as const;
+
+async function setUp(svc: ProxyConsole): Promise<void> {
+  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+}
+
+async function signIn(page: Page, svc: ProxyConsole): Promise<void> {
+  await page.goto(`${svc.url}/#/dashboard`);
+  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
+  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
+  await expect(page.locator("nav#console-nav")).toBeAttached();
+}
+
+/** Calls the console's API from the page (its session cookie and CSRF token). */
+async function call<T = unknown>(page: Page, method: string, path: string, data?: unknown) {
+  return page.evaluate(
+    async ([m, p, body]) => {
+      const auth = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
+      const res = await fetch(`/api/v1${p}`, {
+        method: m,
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": auth.csrf },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+    },
+    [method, path, data] as const,
+  );
+}
+
+async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
+  const menu = page.locator(".menu-button");
+  const phone = await menu.isVisible();
+  if (phone) await menu.click();
+  await page.locator("#lang-pick").selectOption(lang);
+  if (phone) await page.keyboard.press("Escape");
+  await expect(page.locator("html")).toHaveAttribute("lang", lang);
+}
+
+/** Light and dark of the screen with `target` in view, named by size and language. */
+async function shoot(page: Page, name: string, target: Locator): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const lang = await page.locator("html").getAttribute("lang");
+  const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
+  // The target's top below the sticky header.
+  await target.evaluate((el) => {
+    el.scrollIntoView({ block: "start" });
+    window.scrollBy(0, -72);
+  });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+    await page.screenshot({ path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** No English words in a Chinese screen: only names (Gatehouse, mihomo), versions and the file path. */
+async function noEnglish(target: Locator): Promise<void> {
+  const text = (await target.innerText()).replace(/Gatehouse|mihomo|v\d+\.\d+\.\d+|\/\S*/g, "");
+  expect(text).not.toMatch(/[A-Za-z]{3,}/);
+}
+
+/** Both sizes of one state of the screen. */
+async function shootSizes(page: Page, name: string, target: Locator): Promise<void> {
+  await page.setViewportSize(PHONE);
+  await shoot(page, name, target);
+  await page.setViewportSize(DESKTOP);
+  await shoot(page, name, target);
+}
+
+let rel: CoreReleaseServer;
+test.beforeAll(async () => {
+  rel = await startCoreReleaseServer();
+});
+test.afterAll(async () => rel.close());
+
+for (const lang of ["en", "zh-CN"] as const) {
+  test(`from no core to a running core with Install on the dashboard (${lang})`, async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const w = WORDS[lang];
+    rel.set({ tag: "v1.19.30", variant: "good", mode: "hold" });
+    const svc = await startProxyConsole({
+      coreBin: undefined,
+      coreReleaseURL: rel.url,
+      ...GEODATA,
+    });
+    try {
+      await setUp(svc);
+      await page.setViewportSize(DESKTOP);
+      await signIn(page, svc);
+      const settings = await call<Record<string, unknown>>(page, "GET", "/settings");
+      const mixedPort = await freePort();
+      expect((await call(page, "PUT", "/settings", { ...settings.json, mixedPort })).status).toBe(
+        200,
+      );
+      await setLang(page, lang);
+
+      const card = page.getByRole("region", { name: w.card, exact: true });
+      const panel = card.locator(".install-panel");
+      await expect(panel.getByRole("heading", { name: w.noCore })).toBeVisible();
+      const install = panel.getByRole("button", { name: w.install });
+      await expect(install).toBeEnabled();
+      if (lang === "zh-CN") await noEnglish(card);
+      await shootSizes(page, "dashboard-no-core", card);
+
+      // The download holds at half: the page shows how far it got.
+      await install.click();
+      const progress = panel.getByTestId("install-progress");
+      await expect(progress.getByRole("status")).toHaveText(w.downloading, { timeout: 10_000 });
+      await expect(install).toBeDisabled();
+      const bar = progress.locator("progress");
+      const value = Number(await bar.getAttribute("value"));
+      expect(value).toBeGreaterThan(0);
+      expect(value).toBeLessThan(1);
+      await shootSizes(page, "dashboard-core-installing", card);
+
+      rel.release();
+      await expect(card.getByText(w.done, { exact: true })).toBeVisible({ timeout: 20_000 });
+      await expect(card.getByTestId("core-state")).toHaveText(w.online, { timeout: 10_000 });
+      const status = await call<{ coreOnline: boolean; version: string }>(page, "GET", "/status");
+      expect(status.json).toMatchObject({ coreOnline: true, version: "v1.19.30" });
+      await shootSizes(page, "dashboard-core-installed", card);
+
+      // The System screen names it, and a newer release replaces it in place.
+      await page.goto(`${svc.url}/#/system`);
+      const program = page.getByRole("region", { name: w.system });
+      await expect(program.getByTestId("core-program-version")).toHaveText("v1.19.30");
+      await expect(program.getByTestId("core-program-source")).toHaveText(w.source);
+      rel.set({ tag: "v1.19.31", mode: "ok" });
+      await program.getByRole("button", { name: w.update }).click();
+      await expect(program.getByTestId("core-program-version")).toHaveText("v1.19.31", {
+        timeout: 20_000,
+      });
+      await expect(program.getByTestId("core-program-previous")).toHaveText("v1.19.30");
+
+      // Going back asks first.
+      await program.getByRole("button", { name: w.rollback }).click();
+      const ask = program.getByRole("group");
+      await expect(ask).toContainText("v1.19.31");
+      await shootSizes(page, "system-core-rollback-ask", program);
+      await ask.getByRole("button", { name: w.rollbackYes, exact: true }).click();
+      await expect(program.getByText(w.rolledBack, { exact: true })).toBeVisible({
+        timeout: 20_000,
+      });
+      await expect(program.getByTestId("core-program-version")).toHaveText("v1.19.30");
+      await expect(program.getByTestId("core-program-previous")).toHaveText("v1.19.31");
+      if (lang === "zh-CN") await noEnglish(program);
+      await shootSizes(page, "system-core-program", program);
+      const after = await call<{ coreOnline: boolean; version: string }>(page, "GET", "/status");
+      expect(after.json).toMatchObject({ coreOnline: true, version: "v1.19.30" });
+    } finally {
+      rel.release();
+      await call(page, "POST", "/system/service", { action: "stop" }).catch(() => undefined);
+      await svc.close();
+    }
+  });
+}
