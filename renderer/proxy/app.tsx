@@ -9,6 +9,7 @@ import { ConnectionsScreen } from "./screens/connections.js";
 import { DashboardScreen } from "./screens/dashboard.js";
 import { LogsScreen } from "./screens/logs.js";
 import { NodesScreen } from "./screens/nodes.js";
+import { ProbationBanner } from "./probation.js";
 import { RulesScreen } from "./screens/rules.js";
 import { SettingsScreen } from "./screens/settings.js";
 import { SubscriptionsScreen } from "./screens/subscriptions.js";
@@ -142,6 +143,7 @@ function Console() {
         {phone ? <Toolbar signedIn /> : null}
       </nav>
       <main className="content" id="main" ref={mainRef} tabIndex={-1}>
+        <ProbationBanner />
         <h1>{t(`nav.${route}` as Key)}</h1>
         <Screen />
       </main>

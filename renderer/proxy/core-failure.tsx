@@ -93,8 +93,12 @@ export function statusFailure(s: Status | null, t: Translate): CoreFailure {
   const code = s.configErrorCode ?? "";
   if (code === "core.port_in_use")
     return { text: t("dash.portInUse", { port: s.controllerPort ?? "?" }), output: "" };
+  // A start refused for missing geodata is said from `geodataMissing` (geodata.tsx).
+  if (code === "geodata.missing") return NONE;
   const lang = useApp.getState().lang;
   const said = code && code !== "core.config" ? briefServiceText({ code, params: {} }, lang) : null;
+  // An undone settings change is the service's own sentence, not the core's words: none to fold.
+  if (said && code.startsWith("probation.")) return { text: said, output: "" };
   return { text: said ?? t("dash.configProblem"), output: s.configError };
 }
 

@@ -1,5 +1,6 @@
 import { coreInstallEn } from "./i18n-core-install.js";
 import { enScreens } from "./i18n-en-screens.js";
+import { probationEn } from "./i18n-probation.js";
 
 /** English strings of the proxy console; the Chinese table must have every key. */
 const base = {
@@ -251,4 +252,5 @@ export const en = {
   ...base,
   ...enScreens,
   ...coreInstallEn,
+  ...probationEn,
 } as const;

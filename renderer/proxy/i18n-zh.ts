@@ -1,11 +1,15 @@
 import type { en } from "./i18n-en.js";
 import type { enScreens } from "./i18n-en-screens.js";
 import { coreInstallZh, type coreInstallEn } from "./i18n-core-install.js";
+import { probationZh, type probationEn } from "./i18n-probation.js";
 import { zhScreens } from "./i18n-zh-screens.js";
 
 /** 简体中文 */
 const base: Record<
-  Exclude<keyof typeof en, keyof typeof enScreens | keyof typeof coreInstallEn>,
+  Exclude<
+    keyof typeof en,
+    keyof typeof enScreens | keyof typeof coreInstallEn | keyof typeof probationEn
+  >,
   string
 > = {
   "app.title": "Gatehouse 代理控制台",
@@ -245,4 +249,5 @@ export const zh: Record<keyof typeof en, string> = {
   ...base,
   ...zhScreens,
   ...coreInstallZh,
+  ...probationZh,
 };

@@ -36,6 +36,8 @@ export interface Status {
   controllerPort?: number;
   /** Ports of the running core that another program holds: it takes no connections there. */
   listenProblems?: ListenProblem[];
+  /** Geodata files a start needs that are neither in the core's home nor shipped with the app. */
+  geodataMissing?: string[];
   actualNode: string;
   selectedAvailable: boolean;
   tunActive: boolean;
@@ -94,6 +96,8 @@ export interface Subscription extends SubscriptionInput {
   usage: Usage | null;
   nodeCount: number;
   refreshing: boolean;
+  /** Refreshed on a schedule, but nothing new for more than twice its interval. */
+  stale?: boolean;
 }
 
 export interface NodeView {

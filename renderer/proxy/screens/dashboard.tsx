@@ -11,6 +11,7 @@ import { useApp } from "../store.js";
 import { TrafficChart, type Sample } from "../traffic-chart.js";
 import { RecentProblemsCard } from "./recent-problems.js";
 import { NoCoreInstall } from "../core-install.js";
+import { GeodataMissing, StaleSubscriptions } from "../geodata.js";
 import type { Metrics, Status, Subscription } from "../types.js";
 import { Alert, Card, Loading, useLoad } from "../ui.js";
 
@@ -208,6 +209,8 @@ export function DashboardScreen() {
         ) : null}
         <NoCoreInstall installed={s?.coreInstalled} onDone={() => void status.reload()} />
         <ListenProblems status={s ?? null} t={t} />
+        <GeodataMissing status={s ?? null} t={t} />
+        <StaleSubscriptions subs={subscriptions.data} t={t} />
         <Alert text={status.error} />
         <Alert text={coreText} />
         <Alert text={configText} />

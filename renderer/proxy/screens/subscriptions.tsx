@@ -93,7 +93,20 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
             {t("subs.refreshing")}
           </span>
         ) : null}
+        {sub.stale && sub.enabled ? (
+          <span
+            className="badge badge-fair"
+            title={t("subs.staleHint", { hours: sub.intervalHours * 2 })}
+          >
+            {t("subs.stale")}
+          </span>
+        ) : null}
       </div>
+      {sub.stale && sub.enabled ? (
+        <p className="muted" data-testid="stale-hint">
+          {t("subs.staleHint", { hours: sub.intervalHours * 2 })}
+        </p>
+      ) : null}
       <p className="url">{sub.url}</p>
       <p className="muted">
         {t("subs.meta", {

@@ -10,6 +10,7 @@ import { ListenProblems } from "../listen-problems.js";
 import { ConnectivityCard } from "./connectivity.js";
 import { ServiceButtons } from "./dashboard.js";
 import { CoreProgramCard } from "../core-install.js";
+import { GeodataCard } from "../geodata.js";
 
 /** One sentence for a failed check: the service's own (by its code) or "failed: <why>". */
 function updateFailure(err: unknown, t: Translate): string {
@@ -212,6 +213,7 @@ export function SystemScreen() {
     <div className="grid">
       <ServiceCard />
       <CoreProgramCard />
+      <GeodataCard />
       <ConnectivityCard />
       <UpdatesCard />
       <BackupCard />

@@ -1,0 +1,191 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ManualClock } from "../../server/clock.js";
+import { startGeodataServer } from "../fixtures/geodata-server.js";
+import {
+  freePort,
+  PASSWORD,
+  startProxyConsole,
+  type ProxyConsole,
+} from "./support/proxy-harness.js";
+import { SHOTS_DIR } from "./support/proxy-shots.js";
+
+/**
+ * A gateway whose core has no geodata (none shipped, nothing downloaded yet): the console says
+ * the core cannot start and how to fix it, the System screen's button fetches the files and
+ * says so in words; a scheduled subscription that has not refreshed for over twice its
+ * interval is marked out of date in the list and on the dashboard. Both languages.
+ */
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const HOUR = 3_600_000;
+
+async function setUp(svc: ProxyConsole): Promise<void> {
+  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+}
+
+async function signIn(page: Page, svc: ProxyConsole, hash: string): Promise<void> {
+  await page.goto(`${svc.url}/${hash}`);
+  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
+  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
+  await expect(page.locator("nav#console-nav")).toBeAttached();
+}
+
+async function call(page: Page, method: string, path: string, data?: unknown) {
+  return page.evaluate(
+    async ([m, p, body]) => {
+      const auth = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
+      const res = await fetch(`/api/v1${p}`, {
+        method: m,
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": auth.csrf },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null };
+    },
+    [method, path, data] as const,
+  );
+}
+
+async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
+  const menu = page.locator(".menu-button");
+  const phone = await menu.isVisible();
+  if (phone) await menu.click();
+  await page.locator("#lang-pick").selectOption(lang);
+  if (phone) await page.keyboard.press("Escape");
+  await expect(page.locator("html")).toHaveAttribute("lang", lang);
+}
+
+async function shoot(page: Page, name: string, target: Locator): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const lang = await page.locator("html").getAttribute("lang");
+  const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
+  await target.scrollIntoViewIfNeeded();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+    await page.screenshot({ path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+test("missing geodata is said on the dashboard, and Update geodata on the System screen fetches it", async ({
+  page,
+}) => {
+  const empty = mkdtempSync(join(tmpdir(), "gh-no-geodata-"));
+  const geo = await startGeodataServer();
+  const svc = await startProxyConsole({ geodataDirs: [empty], geodataURL: geo.url });
+  try {
+    await setUp(svc);
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      await signIn(page, svc, "#/dashboard");
+      const card = page.getByRole("region", { name: "Proxy core" });
+      await expect(card.getByTestId("geodata-missing")).toHaveText(
+        "The proxy core cannot start: geoip.metadb and geosite.dat missing. Use “Update geodata” on the System screen to download it.",
+      );
+      await shoot(page, "dashboard-geodata-missing", card);
+      await setLang(page, "zh-CN");
+      const zhCard = page.getByRole("region", { name: "代理内核" });
+      await expect(zhCard.getByTestId("geodata-missing")).toHaveText(
+        "代理内核无法启动：缺少 geoip.metadb 和 geosite.dat。请在“系统”页面使用“更新地理数据”下载。",
+      );
+      await shoot(page, "dashboard-geodata-missing", zhCard);
+      await setLang(page, "en");
+      await page.context().clearCookies();
+    }
+
+    await page.setViewportSize(DESKTOP);
+    await signIn(page, svc, "#/system");
+    const geoCard = page.getByRole("region", { name: "Rule data (geodata)" });
+    await expect(geoCard.getByTestId("geodata-files")).toHaveText("None yet");
+    await geoCard.getByRole("button", { name: "Update geodata" }).click();
+    await expect(
+      geoCard.getByText(
+        "Geodata updated: geoip.metadb and geosite.dat. A running core uses the new files from its next start.",
+      ),
+    ).toBeVisible();
+    await expect(geoCard.getByTestId("geodata-files")).toContainText("geosite.dat");
+    await expect(geoCard.getByTestId("geodata-missing")).toHaveCount(0);
+    await shoot(page, "system-geodata", geoCard);
+    await setLang(page, "zh-CN");
+    const zhGeo = page.getByRole("region", { name: "规则数据（地理数据）" });
+    await zhGeo.getByRole("button", { name: "更新地理数据" }).click();
+    await expect(
+      zhGeo.getByText(
+        "地理数据已更新：geoip.metadb 和 geosite.dat。正在运行的内核在下次启动时使用新文件。",
+      ),
+    ).toBeVisible();
+    await shoot(page, "system-geodata", zhGeo);
+    await page.setViewportSize(PHONE);
+    await shoot(page, "system-geodata", zhGeo);
+
+    // A checksum the download does not match: said in the reader's language, nothing changed.
+    geo.sums.set("geosite.dat", "0".repeat(64));
+    await zhGeo.getByRole("button", { name: "更新地理数据" }).click();
+    await expect(
+      zhGeo.getByText("下载的 geosite.dat 与公布的校验值不符，没有使用。没有做任何更改。"),
+    ).toBeVisible();
+    await setLang(page, "en");
+    expect((await call(page, "POST", "/system/service", { action: "start" })).status).toBe(200);
+  } finally {
+    await svc.close();
+    await geo.close();
+    rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test("a scheduled subscription with no success for over twice its interval is marked out of date", async ({
+  page,
+}) => {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
+  const svc = await startProxyConsole({ clock, schedulerIntervalMs: 0 });
+  try {
+    await setUp(svc);
+    await page.setViewportSize(DESKTOP);
+    await signIn(page, svc, "#/subscriptions");
+    const created = await call(page, "POST", "/subscriptions", {
+      name: "Tokyo feed",
+      url: `http://127.0.0.1:${await freePort()}/gone`,
+      enabled: true,
+      intervalHours: 6,
+    });
+    expect(created.status).toBe(200);
+    clock.advance(12 * HOUR + 1);
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      await page.goto(`${svc.url}/#/subscriptions`);
+      const item = page.getByRole("listitem", { name: "Tokyo feed" });
+      await expect(item.getByText("Out of date", { exact: true })).toBeVisible();
+      await expect(item.getByTestId("stale-hint")).toHaveText(
+        "No successful refresh for more than twice its interval (12 h): its nodes may no longer work.",
+      );
+      await shoot(page, "subscriptions-stale", item);
+      await setLang(page, "zh-CN");
+      await expect(item.getByText("已过期", { exact: true })).toBeVisible();
+      await shoot(page, "subscriptions-stale", item);
+
+      await page.goto(`${svc.url}/#/dashboard`);
+      const card = page.getByRole("region", { name: "代理内核" });
+      await expect(card.getByTestId("stale-subscriptions")).toContainText(
+        "已过期（超过两倍更新间隔没有成功更新）：Tokyo feed",
+      );
+      await shoot(page, "dashboard-stale", card);
+      await setLang(page, "en");
+      await expect(page.getByTestId("stale-subscriptions")).toContainText(
+        "Out of date (no successful refresh for more than twice their interval): Tokyo feed",
+      );
+      await shoot(page, "dashboard-stale", page.getByRole("region", { name: "Proxy core" }));
+    }
+  } finally {
+    await svc.close();
+  }
+});
