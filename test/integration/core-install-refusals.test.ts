@@ -4,7 +4,9 @@ import {
   type CoreReleaseServer,
   type ReleaseMode,
 } from "../fixtures/core-release-server.js";
+import { resolve } from "node:path";
 import { installService, type InstallHarness } from "./core-install-support.js";
+import { startProxy, type ProxyHarness } from "./proxy-api-harness.js";
 
 /**
  * Every refused install leaves the installed core, the running core and the configuration
@@ -94,5 +96,26 @@ describe("a refused first install", () => {
     expect(String(r.json.params.asset)).toMatch(/^mihomo-[a-z]+-[a-z0-9]+-v1\.19\.30\.(gz|zip)$/);
     expect(s.snapshot()).toEqual({});
     expect((await s.info()).installed).toBe(false);
+  });
+});
+
+describe("a core chosen with --core-bin", () => {
+  let h: ProxyHarness | null = null;
+  afterEach(async () => h?.close());
+
+  it("is named as configured, and installing or rolling back answers 400 without a download", async () => {
+    const fake = resolve("test/fixtures/fake-core.mjs");
+    h = await startProxy({ coreBin: fake, coreReleaseURL: rel.url });
+    await h.setup();
+    const info = (await h.request("GET", "/system/core")).json;
+    expect(info).toMatchObject({ installed: true, source: "configured", path: fake });
+    expect(info.version).toMatch(/^v\d+\.\d+\.\d+/);
+    const asked = rel.requests.length;
+    for (const path of ["/system/core/install", "/system/core/rollback"]) {
+      const r = await h.request("POST", path, { body: {} });
+      expect(r.status).toBe(400);
+      expect(r.json.code).toBe("install.configured");
+    }
+    expect(rel.requests.length).toBe(asked);
   });
 });

@@ -21,14 +21,17 @@ const NODES = ["Tokyo", "Osaka"].map((name) => ({
 const GEODATA = { geodataDirs: [resolve("test/fixtures")] };
 
 /** The real proxy service installing from `releaseURL`, signed in, on a free mixed port. */
-export async function installService(releaseURL: string): Promise<InstallHarness> {
+export async function installService(
+  releaseURL: string,
+  machine: { platform?: NodeJS.Platform; arch?: string } = {},
+): Promise<InstallHarness> {
   const feeds = new FakeFeeds();
   feeds.responses.set(FEED, JSON.stringify(NODES));
   const h = await startProxy({
     coreReleaseURL: releaseURL,
     controllerPort: await freePort(),
     feeds,
-    coreInstall: { downloadTimeoutMs: 1000, maxBytes: 64 * 1024 },
+    coreInstall: { downloadTimeoutMs: 1000, maxBytes: 64 * 1024, ...machine },
     // The rules' geodata, as the app ships it beside its core (the install puts only the
     // executable in <data-dir>/core).
     ...GEODATA,
@@ -38,11 +41,15 @@ export async function installService(releaseURL: string): Promise<InstallHarness
     body: { ...DEFAULT_SETTINGS, mixedPort: await freePort() },
   });
   expect(put.status).toBe(200);
-  return new InstallHarness(h);
+  return new InstallHarness(h, machine.platform === "win32" ? "mihomo.exe" : "mihomo");
 }
 
 export class InstallHarness {
-  constructor(readonly h: ProxyHarness) {}
+  constructor(
+    readonly h: ProxyHarness,
+    /** The installed executable's name on the machine the service believes it runs on. */
+    readonly exe = "mihomo",
+  ) {}
 
   get coreDir(): string {
     return join(this.h.dataDir, "core");
@@ -59,7 +66,7 @@ export class InstallHarness {
     );
   }
 
-  script(name = "mihomo"): string {
+  script(name = this.exe): string {
     return readFileSync(join(this.coreDir, name), "utf8");
   }
 

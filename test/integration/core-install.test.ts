@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startCoreReleaseServer, type CoreReleaseServer } from "../fixtures/core-release-server.js";
+import { readFileSync } from "node:fs";
 import { installService, type InstallHarness } from "./core-install-support.js";
 
 /**
@@ -68,6 +69,10 @@ describe("POST /system/core/install", () => {
       coreOnline: true,
       version: "v1.19.30",
     });
+    // The rules' data went into the core's home with the start, and is listed with its digest.
+    const geodata = (await s.info()).geodata as Array<{ name: string; sha256: string }>;
+    expect(geodata.map((g) => g.name)).toEqual(["geoip.metadb", "geosite.dat"]);
+    for (const g of geodata) expect(g.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("updates a running core, keeps the old one as mihomo.previous and re-applies the node", async () => {
@@ -147,6 +152,31 @@ describe("POST /system/core/install", () => {
     const r = await s.h.request("POST", "/system/core/install", { body: { version: "v1" } });
     expect(r.status).toBe(400);
     expect(r.json.code).toBe("request.unknown_field");
+  });
+});
+
+describe("a Windows release", () => {
+  it("installs mihomo.exe from the zip and updates a running core on it", async () => {
+    // Windows does not let a running executable be replaced; a zip holds the .exe.
+    const win = await startCoreReleaseServer({ platform: "win32", arch: "x64" });
+    try {
+      const s = (c = await installService(win.url, { platform: "win32", arch: "x64" }));
+      const r = await s.install();
+      expect(r.status, r.text).toBe(200);
+      expect(Object.keys(s.snapshot())).toEqual(["mihomo.exe"]);
+      expect(win.requests).toContain("/download/mihomo-windows-amd64-v1.19.30.zip");
+      expect(readFileSync(join(s.coreDir, "mihomo.exe"), "utf8")).toContain("v1.19.30");
+      await s.start();
+      const pid = s.pid;
+      win.set({ tag: "v1.19.31" });
+      expect((await s.install()).status).toBe(200);
+      expect(Object.keys(s.snapshot())).toEqual(["mihomo.exe", "mihomo.previous"]);
+      expect(s.pid).not.toBe(pid);
+      expect(await s.version()).toBe("v1.19.31");
+      expect(await s.info()).toMatchObject({ version: "v1.19.31", previousVersion: "v1.19.30" });
+    } finally {
+      await win.close();
+    }
   });
 });
 

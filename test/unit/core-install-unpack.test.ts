@@ -1,52 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { crc32, deflateRawSync, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpError } from "../../server/http/errors.js";
 import { assetNames, releasePlatform } from "../../server/proxy/core/install-location.js";
 import { gunzipTo, unzipTo } from "../../server/proxy/core/install-unpack.js";
-
-/** A zip file as Windows release assets are: local headers, data, central directory. */
-function zip(entries: Array<{ name: string; data: Buffer; method: 0 | 8; badCrc?: boolean }>) {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const body = e.method === 8 ? deflateRawSync(e.data) : e.data;
-    const crc = (crc32(e.data) ^ (e.badCrc ? 1 : 0)) >>> 0;
-    const name = Buffer.from(e.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(20, 4);
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(e.method, 10);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(body.length, 20);
-    dir.writeUInt32LE(e.data.length, 24);
-    dir.writeUInt16LE(name.length, 28);
-    dir.writeUInt32LE(offset, 42);
-    parts.push(local, name, body);
-    central.push(dir, name);
-    offset += local.length + name.length + body.length;
-  }
-  const dirBuf = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(dirBuf.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, dirBuf, end]);
-}
+import { zipOf as zip } from "../fixtures/core-release-server.js";
 
 const dirs: string[] = [];
 function scratch(): string {

@@ -5,6 +5,7 @@ import { jsonObject, parseOr400 } from "../../http/validate.js";
 import type { ProxyContext } from "../context.js";
 import type { CoreInstaller } from "../core/install.js";
 import type { CoreLocator } from "../core/install-location.js";
+import { geodataList } from "../core/geodata.js";
 import { FileFacts, previousPath } from "../core/install-status.js";
 
 /** An empty JSON object, or no body at all: these routes take no parameters. */
@@ -24,10 +25,9 @@ export function coreInstallRouter(
 
   router.get("/system/core", async (_req, res) => {
     const where = locator.current();
-    const [version, previousVersion, geodata] = await Promise.all([
+    const [version, previousVersion] = await Promise.all([
       facts.version(where?.path),
       facts.version(previousPath(locator)),
-      facts.geodata(join(ctx.dir, "core")),
     ]);
     res.json({
       installed: where !== null,
@@ -38,7 +38,8 @@ export function coreInstallRouter(
       installing: installer.installing,
       // How far a running install is (the console shows the download's progress).
       progress: installer.progress,
-      geodata,
+      // The rules' data files in the core's home (kept by the geodata module).
+      geodata: geodataList(join(ctx.dir, "core")),
     });
   });
 
