@@ -1,5 +1,6 @@
 import { coreInstallEn } from "./i18n-core-install.js";
 import { enScreens } from "./i18n-en-screens.js";
+import { geodataEn } from "./i18n-geodata.js";
 import { probationEn } from "./i18n-probation.js";
 
 /** English strings of the proxy console; the Chinese table must have every key. */
@@ -252,5 +253,6 @@ export const en = {
   ...base,
   ...enScreens,
   ...coreInstallEn,
+  ...geodataEn,
   ...probationEn,
 } as const;

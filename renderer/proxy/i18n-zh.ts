@@ -1,6 +1,7 @@
 import type { en } from "./i18n-en.js";
 import type { enScreens } from "./i18n-en-screens.js";
 import { coreInstallZh, type coreInstallEn } from "./i18n-core-install.js";
+import { geodataZh, type geodataEn } from "./i18n-geodata.js";
 import { probationZh, type probationEn } from "./i18n-probation.js";
 import { zhScreens } from "./i18n-zh-screens.js";
 
@@ -8,7 +9,10 @@ import { zhScreens } from "./i18n-zh-screens.js";
 const base: Record<
   Exclude<
     keyof typeof en,
-    keyof typeof enScreens | keyof typeof coreInstallEn | keyof typeof probationEn
+    | keyof typeof enScreens
+    | keyof typeof coreInstallEn
+    | keyof typeof geodataEn
+    | keyof typeof probationEn
   >,
   string
 > = {
@@ -249,5 +253,6 @@ export const zh: Record<keyof typeof en, string> = {
   ...base,
   ...zhScreens,
   ...coreInstallZh,
+  ...geodataZh,
   ...probationZh,
 };
