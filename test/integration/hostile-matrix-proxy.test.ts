@@ -17,6 +17,7 @@ import {
   type Recipe,
 } from "../helpers/hostile-matrix.js";
 import { FakeCore, FakeFeeds, PASSWORD, startProxy } from "./proxy-api-harness.js";
+import { startGeodataServer } from "../fixtures/geodata-server.js";
 
 /**
  * Every route of the proxy service's route table, called the right way and then with one
@@ -49,12 +50,15 @@ const closed = http.createServer();
 const closedPort = await listen(closed);
 await new Promise<void>((resolve) => closed.close(() => resolve()));
 
+const geodata = await startGeodataServer();
 const feeds = new FakeFeeds();
 feeds.responses.set(FEED_URL, JSON.stringify([{ name: "matrix-node", type: "ss" }]));
 const h = await startProxy({
   core: new FakeCore(),
   feeds,
   coreReleaseURL: `http://127.0.0.1:${releasePort}/latest`,
+  // "Update geodata" reads a local server publishing the files and their checksums.
+  geodataURL: geodata.url,
 });
 await h.setup();
 {
@@ -65,6 +69,7 @@ await h.setup();
 afterAll(async () => {
   await h.close();
   await new Promise<void>((resolve) => releases.close(() => resolve()));
+  await geodata.close();
 });
 
 type Json = RawReply & { json: unknown };
