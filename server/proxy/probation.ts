@@ -160,7 +160,15 @@ export class Probation {
 
   start(checkMs = this.opts.checkMs ?? PROBATION_CHECK_MS): void {
     if (this.timer || checkMs <= 0) return;
-    this.timer = setInterval(() => void this.tick(), checkMs);
+    this.timer = setInterval(() => {
+      this.tick().catch((err: unknown) => {
+        this.opts.log.error(
+          "probation.rollback_failed",
+          "Undoing an unconfirmed settings change failed",
+          { err },
+        );
+      });
+    }, checkMs);
     this.timer.unref();
   }
 

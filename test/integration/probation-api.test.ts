@@ -115,6 +115,23 @@ describe("a settings change that can cut the operator off", () => {
     expect((await h.request("GET", "/status")).json.configErrorCode).toBe("");
   });
 
+  it("is undone by the service's own deadline check, without anyone asking", async () => {
+    const core = new FakeCore();
+    core.isRunning = true;
+    const h = await startProxy({ core, probationCheckMs: 10 });
+    harnesses.push(h);
+    await h.setup();
+    await put(h, { proxyEnabled: false });
+    // The check runs every 10 ms of real time, but only the service's clock decides.
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await h.request("GET", "/settings")).json.proxyEnabled).toBe(false);
+    h.clock.advance(60_000);
+    await expect
+      .poll(async () => (await h.request("GET", "/settings")).json.proxyEnabled, { timeout: 2000 })
+      .toBe(true);
+    expect((await h.request("GET", "/status")).json.configErrorCode).toBe("probation.rolled_back");
+  });
+
   it("keeps the original rollback point through a second change, with a new minute", async () => {
     const { h } = await withStandIn();
     await put(h, { proxyEnabled: false });
