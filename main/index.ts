@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { EVENT_CHANNELS, type SecretStoreStatus, type ServiceInfo } from "../preload/contract.js";
 import { DesktopApp, type DesktopShell } from "./app/desktop-app.js";
 import { watchInterfaces } from "./entries/watch.js";
+import { headlessArgs, runHeadless } from "./headless.js";
 import { AppTray } from "./electron/tray-electron.js";
 import { createMainWindow, secureSession, showMessage } from "./electron/window-electron.js";
 import { forkForApp, serviceEntry } from "./host/fork-electron.js";
@@ -215,9 +216,12 @@ async function main(): Promise<void> {
   });
 }
 
-// A second launch hands over to the first (which shows its window) and ends here, before it
-// builds a store, a keychain or a service host of its own.
-if (app.requestSingleInstanceLock()) {
+// `gatehouse --headless ...` runs the services without a window (a gateway without a
+// display). A second launch hands over to the first (which shows its window) and ends here,
+// before it builds a store, a keychain or a service host of its own.
+if (headlessArgs(process.argv)) {
+  void runHeadless();
+} else if (app.requestSingleInstanceLock()) {
   void main().catch((err: unknown) => {
     console.error("Gatehouse could not start", err);
     app.exit(1);
