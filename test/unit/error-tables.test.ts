@@ -28,6 +28,7 @@ const FORMATTED = new Set([
   "upload.file_too_large limit",
   "upload.parcel_too_large limit",
   "subscription.too_large limit",
+  "install.too_large limit",
 ]);
 
 /** A value for each declared param that is easy to find in a sentence. */

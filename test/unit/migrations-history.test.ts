@@ -38,6 +38,8 @@ const FROZEN: Record<Service, Record<string, string>> = {
     "0001-proxy.sql": "898c7bd99069866cedaa018bb59d8f06d03921219dd9da336dadfd2bdc1f488b",
     "0002-subscription-error-code.sql":
       "2d9931fb07caac2f028f8120174f7fd3e968fa3240453b766f8c6d9e4cd382bc",
+    "0003-subscription-created-at.sql":
+      "e83d79e18b882db36c9c952f97e68777eb2bd747515ba4d9ddc8de6d1dbfab65",
   },
 };
 
