@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback } from "react";
 import { useActionState } from "../shared/action.js";
 import { ApiError } from "./api.js";
 import { briefServiceText, isDetailCode } from "./brief-errors.js";
@@ -58,29 +58,11 @@ const errorOnly: Translate = (key) => key;
  */
 export function useCoreAction() {
   const t = useT();
-  const [output, setOutput] = useState("");
-  const describe = useCallback(
-    (err: unknown) => {
-      const failure = coreFailure(err, t);
-      setOutput(failure.output);
-      return failure.text;
-    },
-    [t],
-  );
+  const describe = useCallback((err: unknown) => coreFailure(err, t).text, [t]);
   const action = useActionState(describe);
-  const { run: runAction, clear: clearAction } = action;
-  const run = useCallback(
-    ((task, doneText) => {
-      setOutput("");
-      return runAction(task, doneText);
-    }) as typeof runAction,
-    [runAction],
-  );
-  const clear = useCallback(() => {
-    setOutput("");
-    clearAction();
-  }, [clearAction]);
-  return { ...action, run, clear, output };
+  // Kept with the failure itself, so it goes when the next run starts or the action is cleared.
+  const output = action.failure === undefined ? "" : coreFailure(action.failure, t).output;
+  return { ...action, output };
 }
 
 /**

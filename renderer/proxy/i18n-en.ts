@@ -88,6 +88,8 @@ const base = {
   "dash.uptime": "Service uptime",
   "dash.actualNode": "Node in use",
   "dash.unknown": "Unknown",
+  "dash.nodeReject": "None: traffic meant for the proxy is blocked",
+  "dash.nodeDirect": "Direct connection (no proxy)",
   "dash.unavailable": "unavailable",
   "dash.mode": "Mode",
   "dash.proxyOn": "Proxy on",

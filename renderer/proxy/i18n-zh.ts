@@ -93,6 +93,8 @@ const base: Record<
   "dash.uptime": "服务运行时间",
   "dash.actualNode": "当前使用节点",
   "dash.unknown": "未知",
+  "dash.nodeReject": "无：需要走代理的流量被拦截",
+  "dash.nodeDirect": "直接连接（不经代理）",
   "dash.unavailable": "不可用",
   "dash.mode": "模式",
   "dash.proxyOn": "代理开启",

@@ -2,35 +2,37 @@ import { useCallback, useState } from "react";
 
 /**
  * Runs an action for a form or button, tracking its busy state and the error or success text
- * to show (`describe` turns any failure into words).
+ * to show (`describe` turns any failure into words). The failure is kept, not its words: it is
+ * described when shown, so a change of language rewords it (`describe` must be pure).
  */
 export function useActionState(describe: (err: unknown) => string) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
+  const [failure, setFailure] = useState<{ err: unknown } | null>(null);
   const [done, setDone] = useState("");
   const run = useCallback(
     async <R,>(action: () => Promise<R>, doneText: string | ((r: R) => string) = "") => {
       setBusy(true);
-      setError("");
+      setFailure(null);
       setDone("");
       try {
         const r = await action();
         setDone(typeof doneText === "function" ? doneText(r) : doneText);
         return true;
       } catch (err) {
-        setError(describe(err));
+        setFailure({ err });
         return false;
       } finally {
         setBusy(false);
       }
     },
-    [describe],
+    [],
   );
   const clear = useCallback(() => {
-    setError("");
+    setFailure(null);
     setDone("");
   }, []);
-  return { busy, error, done, run, clear };
+  const error = failure ? describe(failure.err) : "";
+  return { busy, error, failure: failure?.err, done, run, clear };
 }
 
 export type AlertKind = "error" | "ok" | "info";

@@ -3,7 +3,7 @@ import { formatBytes, formatDuration } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { Connection } from "../types.js";
-import { chainSteps, host } from "./connection-text.js";
+import { chainSteps, host, stepName } from "./connection-text.js";
 
 /** The core's metadata fields, in the order people look for them, with their names. */
 const FIELDS: Array<[string, Key]> = [
@@ -132,7 +132,7 @@ export function ConnectionDetails({
       <ol className="chain-steps" aria-label={t("conn.chain")}>
         {steps.map((step, i) => (
           <li key={i}>
-            <span className="chain-name">{step.name}</span>
+            <span className="chain-name">{stepName(step, t)}</span>
             {step.subscription ? (
               <span className="muted">
                 {" "}

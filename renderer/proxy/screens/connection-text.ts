@@ -1,3 +1,4 @@
+import type { Key, Translate } from "../i18n.js";
 import type { ChainLabel, Connection } from "../types.js";
 
 /** `host:port` (or the address when the core knows no host name). */
@@ -16,11 +17,31 @@ export function chainSteps(c: Connection): ChainLabel[] {
   return steps.slice().reverse();
 }
 
-export function stepText(step: ChainLabel): string {
-  return step.subscription ? `${step.name} (${step.subscription})` : step.name;
+/** The console's own groups and the core's built-in targets, said in words on screen. */
+const STEP_WORDS: Record<string, Key> = {
+  PROXY: "conn.stepProxy",
+  AUTO: "nodes.auto",
+  DIRECT: "conn.stepDirect",
+  REJECT: "conn.stepReject",
+};
+
+/** A step's name: in words for a group or a built-in (given `t`), else as the core names it. */
+export function stepName(step: ChainLabel, t?: Translate): string {
+  const key = step.subscription ? undefined : STEP_WORDS[step.name];
+  return key && t ? t(key) : step.name;
 }
 
-/** `PROXY → AUTO → 🇯🇵 Tokyo (Provider A)` */
-export function chainText(c: Connection): string {
-  return chainSteps(c).map(stepText).join(" → ");
+export function stepText(step: ChainLabel, t?: Translate): string {
+  const name = stepName(step, t);
+  return step.subscription ? `${name} (${step.subscription})` : name;
+}
+
+/**
+ * `PROXY → AUTO → 🇯🇵 Tokyo (Provider A)`; with `t`, groups and built-ins in words
+ * ("Proxy → Automatic (fastest) → 🇯🇵 Tokyo (Provider A)").
+ */
+export function chainText(c: Connection, t?: Translate): string {
+  return chainSteps(c)
+    .map((step) => stepText(step, t))
+    .join(" → ");
 }

@@ -78,6 +78,7 @@ export function ConnectionsScreen() {
             c.rule,
             c.rulePayload,
             chainText(c),
+            chainText(c, t),
             c.metadata.network,
           ]
             .join(" ")
@@ -91,7 +92,7 @@ export function ConnectionsScreen() {
       const y = sortValue(b, sort.key);
       return (x < y ? -1 : x > y ? 1 : 0) * dir;
     });
-  }, [list.data, query, sort]);
+  }, [list.data, query, sort, t]);
 
   const now = Date.now();
   const total = list.data?.connections?.length ?? 0;
@@ -210,8 +211,8 @@ export function ConnectionsScreen() {
               <span role="cell" className="c-net">
                 {c.metadata.network} {c.metadata.type}
               </span>
-              <span role="cell" className="ellipsis c-chain" title={chainText(c)}>
-                {chainText(c)}
+              <span role="cell" className="ellipsis c-chain" title={chainText(c, t)}>
+                {chainText(c, t)}
               </span>
               <span role="cell" className="ellipsis c-rule">
                 {narrow ? <span className="muted">{t("conn.rule")}: </span> : null}

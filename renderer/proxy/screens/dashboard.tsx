@@ -5,6 +5,7 @@ import { CoreOutput, coreFailure, coreOutputOf, statusFailure } from "../core-fa
 import { api } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../format.js";
 import { heldPorts, ListenProblems } from "../listen-problems.js";
+import { builtInNodeWord } from "../node-words.js";
 import { useT, type Key } from "../i18n.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import { useApp } from "../store.js";
@@ -103,6 +104,8 @@ function StatusCard({
   // The node's subscription by name; its id means nothing to a person.
   const subId = nodeSubscriptionId(status.actualNode);
   const subName = subId ? (subscriptions?.find((x) => x.id === subId)?.name ?? "") : "";
+  // REJECT (no node to use) and DIRECT are said in words, without an "unavailable" badge.
+  const builtIn = builtInNodeWord(status.actualNode, t);
   return (
     <dl className="facts">
       <div>
@@ -130,9 +133,9 @@ function StatusCard({
       <div>
         <dt>{t("dash.actualNode")}</dt>
         <dd data-testid="actual-node">
-          <span>{nodeName(status.actualNode) || t("dash.unknown")}</span>
+          <span>{builtIn ?? (nodeName(status.actualNode) || t("dash.unknown"))}</span>
           {subName ? <span className="muted note"> · {subName}</span> : null}
-          {status.actualNode && !status.selectedAvailable ? (
+          {status.actualNode && !builtIn && !status.selectedAvailable ? (
             <span className="badge badge-bad"> {t("dash.unavailable")}</span>
           ) : null}
         </dd>

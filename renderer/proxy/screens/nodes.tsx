@@ -4,7 +4,8 @@ import { api } from "../api.js";
 import { LATENCY_FAST_MS, LATENCY_SLOW_MS, type LatencyClass } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import type { NodeTestResults, NodeView, Settings } from "../types.js";
-import { Alert, Card, errorText, Loading, useAction, useLoad } from "../ui.js";
+import { CoreOutput, useCoreAction } from "../core-failure.js";
+import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
 import { LATENCY_WORDS, NodeGroup, type Group } from "./node-group.js";
 import { NODE_SORTS, type NodeSort } from "./node-order.js";
 
@@ -63,7 +64,8 @@ export function NodesScreen() {
   };
   const [testing, setTesting] = useState<string>(""); // "all", a group id, or ""
   const [testError, setTestError] = useState("");
-  const select = useAction();
+  // A refused selection: the sentence by code, the core's own words folded apart.
+  const select = useCoreAction();
   const mode = settings.data?.selectionMode ?? "auto";
 
   const groups = useMemo(() => {
@@ -108,7 +110,8 @@ export function NodesScreen() {
   };
 
   const choose = async (body: { mode: "auto" } | { mode: "manual"; id: string }) => {
-    await select.run(() => api("POST", "/nodes/select", body), t("nodes.selectionSaved"));
+    // Worded when shown (below), so a change of language rewords it.
+    await select.run(() => api("POST", "/nodes/select", body), "saved");
     await Promise.all([settings.reload(), nodes.reload()]);
   };
 
@@ -178,7 +181,8 @@ export function NodesScreen() {
       ) : null}
       {mode === "auto" ? <p className="muted">{t("nodes.autoHint")}</p> : null}
       <Alert text={nodes.error || settings.error || select.error || testError} />
-      <Alert kind="ok" text={select.done} />
+      {!nodes.error && !settings.error ? <CoreOutput text={select.output} t={t} /> : null}
+      <Alert kind="ok" text={select.done ? t("nodes.selectionSaved") : ""} />
       {nodes.loading && !nodes.data ? <Loading /> : null}
       {nodes.data && nodes.data.length === 0 ? <p className="muted">{t("nodes.none")}</p> : null}
       {nodes.data && nodes.data.length > 0 && groups.length === 0 ? (

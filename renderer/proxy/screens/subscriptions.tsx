@@ -1,17 +1,40 @@
 import { useState } from "react";
 import { api } from "../api.js";
 import { formatBytes, formatDate, formatDateTime } from "../format.js";
+import { BRIEF_ERRORS, isDetailCode } from "../brief-errors.js";
+import { CoreOutput, coreFailure, coreOutputOf } from "../core-failure.js";
 import { lastErrorText } from "../errors-i18n.js";
-import { useT } from "../i18n.js";
+import { useT, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { Subscription, SubscriptionInput } from "../types.js";
-import { Alert, Card, errorText, Loading, sayError, useLoad, type Say } from "../ui.js";
+import type { Lang } from "../../shared/lang.js";
+import { Alert, Card, Loading, sayError, useLoad, type Say } from "../ui.js";
 import { EMPTY_SUBSCRIPTION, SubscriptionForm } from "./subscription-form.js";
 
 interface Outcome {
   kind: "ok" | "error";
   /** Worded when shown, in the reader's language of the moment. */
   say: Say;
+  /** The core's (or a YAML parser's) own words, shown folded apart from the sentence. */
+  output?: string;
+}
+
+/** A failed refresh: the brief sentence by code inside `key`'s sentence, the core's words apart. */
+function refreshFailure(err: unknown, say: (tr: Translate, error: string) => string): Outcome {
+  return {
+    kind: "error",
+    say: (tr) => say(tr, coreFailure(err, tr).text),
+    output: coreOutputOf(err),
+  };
+}
+
+/** The kept last failure: another program's words (a `detail`) are folded apart, in English. */
+function lastFailure(sub: Subscription, lang: Lang): { text: string; output: string } {
+  const code = sub.lastErrorCode ?? "";
+  const detail = sub.lastErrorParams?.detail;
+  if (isDetailCode(code) && typeof detail === "string" && detail.trim())
+    return { text: BRIEF_ERRORS[lang][code], output: detail };
+  return { text: lastErrorText(sub, lang), output: "" };
 }
 
 function UsageBar({ sub }: { sub: Subscription }) {
@@ -63,10 +86,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
       await api("POST", `/subscriptions/${sub.id}/refresh`);
       setOutcome({ kind: "ok", say: (tr) => tr("subs.refreshed") });
     } catch (err) {
-      setOutcome({
-        kind: "error",
-        say: (tr) => tr("subs.refreshFailed", { error: errorText(err, tr) }),
-      });
+      setOutcome(refreshFailure(err, (tr, error) => tr("subs.refreshFailed", { error })));
     }
     setBusy(false);
     await onChanged();
@@ -83,6 +103,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
   };
 
   const refreshing = busy || sub.refreshing;
+  const last = sub.lastError ? lastFailure(sub, lang) : null;
   return (
     <li className="item" aria-label={sub.name}>
       <div className="item-head">
@@ -119,15 +140,14 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
         })}
       </p>
       <UsageBar sub={sub} />
-      {sub.lastError ? (
+      {last ? (
         <p className="alert alert-error">
-          {t("subs.lastError", {
-            error: lastErrorText(sub, lang),
-            when: formatDateTime(sub.attemptedAt, lang),
-          })}
+          {t("subs.lastError", { error: last.text, when: formatDateTime(sub.attemptedAt, lang) })}
         </p>
       ) : null}
+      {last && !outcome?.output ? <CoreOutput text={last.output} t={t} /> : null}
       {outcome ? <Alert kind={outcome.kind} text={outcome.say(t)} /> : null}
+      {outcome ? <CoreOutput text={outcome.output ?? ""} t={t} /> : null}
       <div className="button-row">
         <button type="button" onClick={() => void refresh()} disabled={refreshing}>
           {t("subs.refresh")}
@@ -198,11 +218,11 @@ export function SubscriptionsScreen() {
       await api("POST", `/subscriptions/${id}/refresh`);
       setNotice({ kind: "ok", say: (tr) => tr("subs.createdRefreshed", { name: input.name }) });
     } catch (err) {
-      setNotice({
-        kind: "error",
-        say: (tr) =>
-          tr("subs.createdRefreshFailed", { name: input.name, error: errorText(err, tr) }),
-      });
+      setNotice(
+        refreshFailure(err, (tr, error) =>
+          tr("subs.createdRefreshFailed", { name: input.name, error }),
+        ),
+      );
     }
     await list.reload();
     return null;
@@ -226,6 +246,7 @@ export function SubscriptionsScreen() {
         />
       ) : null}
       {notice ? <Alert kind={notice.kind} text={notice.say(t)} /> : null}
+      {notice ? <CoreOutput text={notice.output ?? ""} t={t} /> : null}
       <Alert text={list.error} />
       {list.loading && !list.data ? <Loading /> : null}
       {list.data && list.data.length === 0 ? <p className="muted">{t("subs.none")}</p> : null}

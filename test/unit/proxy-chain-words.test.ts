@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { Key } from "../../renderer/proxy/i18n.js";
+import { en } from "../../renderer/proxy/i18n-en.js";
+import { zh } from "../../renderer/proxy/i18n-zh.js";
+import { chainText, stepName } from "../../renderer/proxy/screens/connection-text.js";
+import type { Connection } from "../../renderer/proxy/types.js";
+import { fill } from "../../renderer/shared/lang.js";
+
+const tables = { en, "zh-CN": zh } as const;
+const t = (lang: "en" | "zh-CN") => (key: Key, vars?: Record<string, string | number>) =>
+  fill(tables[lang][key], vars);
+
+const conn = (chains: Array<{ name: string; subscription: string | null }>): Connection => ({
+  id: "c",
+  metadata: {},
+  upload: 0,
+  download: 0,
+  start: "",
+  chains: chains.map((s) => s.name).reverse(),
+  chainLabels: chains.slice().reverse(),
+  rule: "",
+  rulePayload: "",
+});
+
+describe("a connection's chain on screen", () => {
+  it("says the console's groups and the core's DIRECT and REJECT in words, in Chinese", () => {
+    const proxied = conn([
+      { name: "PROXY", subscription: null },
+      { name: "AUTO", subscription: null },
+      { name: "Tokyo 02", subscription: "Home provider" },
+    ]);
+    expect(chainText(proxied, t("zh-CN"))).toBe("代理 → 自动（最快） → Tokyo 02 (Home provider)");
+    expect(chainText(proxied, t("en"))).toBe(
+      "Proxy → Automatic (fastest) → Tokyo 02 (Home provider)",
+    );
+    for (const name of ["DIRECT", "REJECT"]) {
+      const said = chainText(conn([{ name, subscription: null }]), t("zh-CN"));
+      expect(said).not.toMatch(/[A-Za-z]/);
+    }
+  });
+
+  it("keeps a node's own name even when it reads like a keyword", () => {
+    expect(stepName({ name: "DIRECT", subscription: "Home provider" }, t("zh-CN"))).toBe("DIRECT");
+    expect(stepName({ name: "GLOBAL", subscription: null }, t("zh-CN"))).toBe("GLOBAL");
+  });
+
+  it("keeps the core's names for searching when no language is given", () => {
+    expect(chainText(conn([{ name: "DIRECT", subscription: null }]))).toBe("DIRECT");
+  });
+});
