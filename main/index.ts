@@ -28,7 +28,7 @@ import { chooseSecretStore, unavailableStore } from "./secrets/choose.js";
 import { createKeychain } from "./secrets/keychain.js";
 import { applyAutostart, startsHidden } from "./settings/autostart.js";
 import type { DesktopSettings } from "./settings/schema.js";
-import { bundledCorePath } from "./settings/services-args.js";
+import { bundledCorePath, servicesEnv } from "./settings/services-args.js";
 import { openDesktopSettings, readSettings, type DesktopStoreOptions } from "./settings/store.js";
 
 /**
@@ -73,6 +73,16 @@ async function main(): Promise<void> {
     : { kind: "refused", code: choice.code, message: choice.message };
   const operator = createOperator({ secrets });
   const dataDir = process.env.GATEHOUSE_DATA_DIR ?? join(userData, "data");
+  // The services (a child of this process) find the app's own core through the environment.
+  Object.assign(
+    process.env,
+    servicesEnv(
+      bundledCorePath({
+        packaged: app.isPackaged,
+        base: app.isPackaged ? process.resourcesPath : appPath,
+      }),
+    ),
+  );
   const host = new ServiceHost({
     fork: forkForApp(),
     entry: serviceEntry(),
@@ -149,10 +159,6 @@ async function main(): Promise<void> {
     interfaces: watchInterfaces(),
     shell,
     dataDir,
-    bundledCore: bundledCorePath({
-      packaged: app.isPackaged,
-      base: app.isPackaged ? process.resourcesPath : appPath,
-    }),
     systemLocale: app.getLocale(),
   });
   const d = desktop;

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir, networkInterfaces } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
@@ -89,6 +89,11 @@ export function resolveCoreFallback(
   env: NodeJS.ProcessEnv,
 ): { path: string; source: "bundled" | "path" } | undefined {
   const exe = process.platform === "win32" ? "mihomo.exe" : "mihomo";
+  // The installed desktop app ships its core outside the code (in its resources folder) and
+  // names it here, so a core installed from the console can still take its place.
+  const shipped = env.GATEHOUSE_BUNDLED_CORE;
+  if (shipped && isAbsolute(shipped) && existsSync(shipped))
+    return { path: shipped, source: "bundled" };
   const bundled = join(APP_ROOT, "resources", "core", exe);
   if (existsSync(bundled)) return { path: bundled, source: "bundled" };
   const found = onPath(exe, env);

@@ -68,7 +68,6 @@ export interface DesktopAppOptions {
   shell: DesktopShell;
   dataDir: string;
   env?: NodeJS.ProcessEnv;
-  bundledCore?: string | null;
   /** The system's locale (`app.getLocale()`), for the "system" language. */
   systemLocale: string;
   fetch?: typeof fetch;
@@ -185,7 +184,6 @@ export class DesktopApp {
     return servicesArgs(this.settings, this.o.env ?? process.env, {
       dataDir: this.o.dataDir,
       detected: this.o.interfaces.current,
-      bundledCore: this.o.bundledCore ?? null,
     });
   }
 

@@ -14,8 +14,6 @@ export interface ServicesContext {
   dataDir: string;
   /** The interfaces detected now; the chosen ones become `--entry` addresses. */
   detected: DetectedInterface[];
-  /** The core shipped with the app, used when the settings name none. */
-  bundledCore?: string | null;
 }
 
 /** Environment variables that override a setting (empty = not set). */
@@ -61,11 +59,18 @@ export function servicesArgs(
     for (const url of state.urls) args.push("--entry", url);
   }
 
-  const core = from(SETTINGS_ENV.coreBinary) ?? settings.coreBinary ?? ctx.bundledCore ?? null;
+  // The bundled core is not named here: `--core-bin` would always win over a core installed
+  // from the console. It reaches the services as GATEHOUSE_BUNDLED_CORE (servicesEnv).
+  const core = from(SETTINGS_ENV.coreBinary) ?? settings.coreBinary;
   if (core) args.push("--core-bin", core);
   args.push("--core-service", settings.coreServiceMode);
   if (settings.coreServiceMode === "systemd") args.push("--core-unit", settings.coreUnit);
   return args;
+}
+
+/** Environment of the services process: where the app's own core is, when it ships one. */
+export function servicesEnv(bundledCore: string | null | undefined): NodeJS.ProcessEnv {
+  return bundledCore ? { GATEHOUSE_BUNDLED_CORE: bundledCore } : {};
 }
 
 /**

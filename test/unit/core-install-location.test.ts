@@ -44,6 +44,23 @@ describe("which core runs", () => {
     );
   });
 
+  it("takes the desktop app's own core, named in GATEHOUSE_BUNDLED_CORE, before PATH", () => {
+    const shipped = executable(join(scratch(), "mihomo"));
+    const bin = scratch();
+    executable(join(bin, "mihomo"));
+    expect(resolveCoreFallback({ GATEHOUSE_BUNDLED_CORE: shipped, PATH: bin })).toEqual({
+      path: shipped,
+      source: "bundled",
+    });
+    // A relative or missing path is not trusted.
+    expect(resolveCoreFallback({ GATEHOUSE_BUNDLED_CORE: "mihomo", PATH: bin })?.source).toBe(
+      "path",
+    );
+    expect(
+      resolveCoreFallback({ GATEHOUSE_BUNDLED_CORE: join(bin, "nope"), PATH: bin })?.source,
+    ).toBe("path");
+  });
+
   it("finds mihomo on PATH as the fallback, and keeps --core-bin apart from it", () => {
     const bin = scratch();
     executable(join(bin, "mihomo"));

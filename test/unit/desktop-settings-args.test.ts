@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { parseConfig } from "../../server/config.js";
 import { DESKTOP_DEFAULTS, type DesktopSettings } from "../../main/settings/schema.js";
-import { bundledCorePath, servicesArgs } from "../../main/settings/services-args.js";
+import { bundledCorePath, servicesArgs, servicesEnv } from "../../main/settings/services-args.js";
 import type { DetectedInterface } from "../../main/entries/detect.js";
 
 const detected: DetectedInterface[] = [
@@ -10,7 +10,7 @@ const detected: DetectedInterface[] = [
   { name: "wlan0", address: "10.0.0.7", virtual: false },
   { name: "docker0", address: "172.17.0.1", virtual: true },
 ];
-const ctx = { dataDir: "/var/lib/gatehouse-test", detected, bundledCore: null };
+const ctx = { dataDir: "/var/lib/gatehouse-test", detected };
 const settings = (patch: Partial<DesktopSettings> = {}): DesktopSettings => ({
   ...DESKTOP_DEFAULTS,
   ...patch,
@@ -77,9 +77,11 @@ describe("servicesArgs", () => {
       coreService: "systemd",
       coreUnit: "m.service",
     });
-    expect(servicesArgs(settings(), {}, { ...ctx, bundledCore: "/app/core/mihomo" })).toEqual(
-      expect.arrayContaining(["--core-bin", "/app/core/mihomo"]),
-    );
+    // The app's own core is no --core-bin (that would always beat a core installed from the
+    // console): it is handed over in the environment, as the services' bundled core.
+    expect(servicesArgs(settings(), {}, ctx)).not.toContain("--core-bin");
+    expect(servicesEnv("/app/core/mihomo")).toEqual({ GATEHOUSE_BUNDLED_CORE: "/app/core/mihomo" });
+    expect(servicesEnv(null)).toEqual({});
   });
 
   it("lets the environment override ports and host; with port 0 the services derive entries", () => {
