@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from "react";
 import { api } from "./api.js";
 import { useT } from "./i18n.js";
 import { useApp } from "./store.js";
-import { Alert, errorText, Field } from "./ui.js";
+import { Alert, Field, sayError } from "./ui.js";
+import { useSaid } from "./use-said.js";
 
 /** Byte length as the server counts it (UTF-8). */
 export function passwordProblem(password: string, t: ReturnType<typeof useT>): string {
@@ -101,7 +102,7 @@ export function SetupScreen() {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [tried, setTried] = useState(false);
-  const [error, setError] = useState("");
+  const [error, setError] = useSaid();
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -134,7 +135,7 @@ export function SetupScreen() {
       });
       signedIn(res.csrf);
     } catch (err) {
-      setError(errorText(err, t));
+      setError(sayError(err));
     } finally {
       setBusy(false);
     }
@@ -233,14 +234,14 @@ export function LoginScreen() {
   const t = useT();
   const { signedIn, notice } = useApp();
   const [password, setPassword] = useState("");
-  const [error, setError] = useState("");
+  const [error, setError] = useSaid();
   const [busy, setBusy] = useState(false);
   const [offer, setOffer] = useState<{ password: string; csrf: string } | null>(null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!password) {
-      setError(t("auth.passwordMissing"));
+      setError((tr) => tr("auth.passwordMissing"));
       return;
     }
     setBusy(true);
@@ -250,7 +251,7 @@ export function LoginScreen() {
       if (await offerToRemember(password)) setOffer({ password, csrf: res.csrf });
       else signedIn(res.csrf);
     } catch (err) {
-      setError(errorText(err, t));
+      setError(sayError(err));
     } finally {
       setBusy(false);
     }
@@ -290,7 +291,7 @@ export function PasswordForm() {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [tried, setTried] = useState(false);
-  const [error, setError] = useState("");
+  const [error, setError] = useSaid();
   const [done, setDone] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -313,7 +314,7 @@ export function PasswordForm() {
       setTried(false);
       setDone(t("auth.passwordChanged"));
     } catch (err) {
-      setError(errorText(err, t));
+      setError(sayError(err));
     } finally {
       setBusy(false);
     }

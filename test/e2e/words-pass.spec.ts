@@ -6,6 +6,7 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
+import { startParcelSite } from "./support/parcel-harness.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
 
 /**
@@ -243,5 +244,36 @@ test("a failed start keeps no English after the language changes, and is said on
   } finally {
     await busy.close();
     holder.close();
+  }
+});
+
+test("a wrong password is said again in Chinese when the language changes after it", async ({
+  page,
+}) => {
+  // The proxy console's sign-in.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${svc.url}/`);
+  await page.getByLabel("Password").fill("not the password at all");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const alert = page.locator("main").getByRole("alert");
+  await expect(alert).toHaveText("The password is wrong.");
+  await setLang(page, "zh-CN");
+  await expect(alert).toHaveText("密码错误。");
+  await setLang(page, "en");
+
+  // The parcel administrator's sign-in.
+  const site = await startParcelSite();
+  try {
+    await page.goto(`${site.url}/#/admin`);
+    await page.getByLabel("Username").fill(site.adminUser);
+    await page.getByLabel("Password").fill("not the password at all");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const wrong = page.locator("main").getByRole("alert");
+    await expect(wrong).toHaveText("Wrong username or password.");
+    await page.locator("#lang-pick").selectOption("zh-CN");
+    await expect(wrong).toHaveText("用户名或密码错误。");
+    expect(await englishWords(wrong)).toEqual([]);
+  } finally {
+    await site.close();
   }
 });

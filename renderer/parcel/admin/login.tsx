@@ -12,11 +12,17 @@ export function LoginForm() {
   const [username, setUsername] = useState(lastUser);
   const [password, setPassword] = useState("");
   const [tried, setTried] = useState(false);
-  const [error, setError] = useState("");
+  // The failure itself, worded when shown: a change of language rewords it.
+  const [failure, setFailure] = useState<{ err: unknown } | null>(null);
   const [busy, setBusy] = useState(false);
   const passwordRef = useRef<HTMLInputElement>(null);
   useEffect(() => passwordRef.current?.focus(), []);
 
+  const error = !failure
+    ? ""
+    : failure.err instanceof ApiError && failure.err.status === 401
+      ? t("login.wrong")
+      : describe(failure.err);
   const userError = tried && !username.trim() ? t("login.userMissing") : "";
   const passwordError = tried && !password ? t("login.passwordMissing") : "";
 
@@ -25,7 +31,7 @@ export function LoginForm() {
     setTried(true);
     if (!username.trim() || !password) return;
     setBusy(true);
-    setError("");
+    setFailure(null);
     try {
       const res = await api<{ username: string }>("POST", "/admin/login", {
         username: username.trim(),
@@ -33,7 +39,7 @@ export function LoginForm() {
       });
       signedIn(res.username);
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 401 ? t("login.wrong") : describe(err));
+      setFailure({ err });
       setPassword("");
       passwordRef.current?.focus();
     } finally {
