@@ -426,7 +426,8 @@ test.describe("proxy console where people look", () => {
     // Once the core lists it, a line goes through and comes back.
     sock.write("hello through the node\n");
     const table = page.getByRole("table", { name: "Connections" });
-    await expect(table).toContainText("PROXY → 🇭🇰 Hong Kong 01 (Provider A)");
+    // The console's own group is said in words; the node keeps its name.
+    await expect(table).toContainText("Proxy → 🇭🇰 Hong Kong 01 (Provider A)");
     expect(await table.innerText()).not.toMatch(RAW_ID);
 
     await open.click();
@@ -435,7 +436,7 @@ test.describe("proxy console where people look", () => {
     await expect(panel).toContainText(`localhost:${target}`);
     const chain = panel.getByRole("list", { name: "Chain" });
     await expect(chain.getByRole("listitem")).toHaveText([
-      "PROXY",
+      "Proxy",
       "🇭🇰 Hong Kong 01 from Provider A",
     ]);
     await expect(panel).toContainText("RuleDomain localhost");
