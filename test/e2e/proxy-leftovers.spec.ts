@@ -182,7 +182,9 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     for (const cell of [".c-host", ".c-chain", ".c-rule", ".c-up", ".c-down", ".c-close"])
       await expectOnScreen(card.locator(cell));
     await expect(card.locator(".c-host")).toContainText("cdn-1.images");
-    await expect(card.locator(".c-rule")).toContainText("DomainSuffix");
+    // The core's rule type in words; its own name stays in the tooltip.
+    await expect(card.locator(".c-rule")).toContainText("Domain and subdomains");
+    await expect(card.locator(".c-rule")).toHaveAttribute("title", /^DomainSuffix /);
     await expect(card.locator(".c-down")).toContainText("500");
     // Nothing of the list is hidden to the right.
     const table = page.locator(".conn-table");
@@ -192,6 +194,8 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     await shot(page, "connections-cards", "en");
     await setLang(page, "zh-CN");
     await expect(card.locator(".c-rule")).toContainText("规则");
+    await expect(card.locator(".c-rule")).toContainText("域名及子域名");
+    await expect(card.locator(".c-rule")).not.toContainText("DomainSuffix");
     await expectOnScreen(card.locator(".c-close"));
     await shot(page, "connections-cards", "zh-CN");
     await context.close();

@@ -439,7 +439,7 @@ test.describe("proxy console where people look", () => {
       "Proxy",
       "🇭🇰 Hong Kong 01 from Provider A",
     ]);
-    await expect(panel).toContainText("RuleDomain localhost");
+    await expect(panel).toContainText("RuleExact domain localhost");
     await expect(panel).toContainText("Source address127.0.0.1");
     await expect(panel).toContainText("Started");
     // The line sent through the tunnel, and its echo.

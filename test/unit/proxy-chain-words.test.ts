@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Key } from "../../renderer/proxy/i18n.js";
 import { en } from "../../renderer/proxy/i18n-en.js";
 import { zh } from "../../renderer/proxy/i18n-zh.js";
-import { chainText, stepName } from "../../renderer/proxy/screens/connection-text.js";
+import { chainText, ruleText, stepName } from "../../renderer/proxy/screens/connection-text.js";
 import type { Connection } from "../../renderer/proxy/types.js";
 import { fill } from "../../renderer/shared/lang.js";
 
@@ -46,5 +46,33 @@ describe("a connection's chain on screen", () => {
 
   it("keeps the core's names for searching when no language is given", () => {
     expect(chainText(conn([{ name: "DIRECT", subscription: null }]))).toBe("DIRECT");
+  });
+});
+
+describe("the rule that routed a connection", () => {
+  const routed = (rule: string, rulePayload: string): Connection => ({
+    ...conn([{ name: "DIRECT", subscription: null }]),
+    rule,
+    rulePayload,
+  });
+
+  it("names the rule types the console writes in words, with the value as given", () => {
+    expect(ruleText(routed("IPCIDR", "127.0.0.0/8"), t("zh-CN"))).toBe("地址段 127.0.0.0/8");
+    expect(ruleText(routed("DomainSuffix", "example.com"), t("en"))).toBe(
+      "Domain and subdomains example.com",
+    );
+    for (const [rule, payload] of [
+      ["Domain", "a.example"],
+      ["GeoSite", "cn"],
+      ["GeoIP", "CN"],
+      ["Match", ""],
+    ]) {
+      const said = ruleText(routed(rule, payload), t("zh-CN"));
+      expect(said.replace(payload, "")).not.toMatch(/[A-Za-z]/);
+    }
+  });
+
+  it("keeps a type the console does not write as the core names it", () => {
+    expect(ruleText(routed("ProcessName", "curl"), t("zh-CN"))).toBe("ProcessName curl");
   });
 });

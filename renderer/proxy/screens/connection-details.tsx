@@ -3,7 +3,7 @@ import { formatBytes, formatDuration } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { Connection } from "../types.js";
-import { chainSteps, host, stepName } from "./connection-text.js";
+import { chainSteps, host, ruleName, stepName } from "./connection-text.js";
 
 /** The core's metadata fields, in the order people look for them, with their names. */
 const FIELDS: Array<[string, Key]> = [
@@ -143,8 +143,8 @@ export function ConnectionDetails({
         ))}
       </ol>
       <h3>{t("conn.rule")}</h3>
-      <p className="conn-rule">
-        {c.rule || "—"}
+      <p className="conn-rule" title={c.rule}>
+        {c.rule ? ruleName(c, t) : "—"}
         {c.rulePayload ? <span className="mono"> {c.rulePayload}</span> : null}
       </p>
       <h3>{t("conn.metadata")}</h3>

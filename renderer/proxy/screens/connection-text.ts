@@ -45,3 +45,29 @@ export function chainText(c: Connection, t?: Translate): string {
     .map((step) => stepText(step, t))
     .join(" → ");
 }
+
+/**
+ * The core's names of the rule types the console's configuration uses, in words; other types
+ * (rules the console never writes) are shown as the core names them.
+ */
+const RULE_WORDS: Record<string, Key> = {
+  Domain: "rules.typeDomain",
+  DomainSuffix: "rules.typeSuffix",
+  IPCIDR: "rules.typeCidr",
+  IPCIDR6: "rules.typeCidr",
+  GeoSite: "conn.ruleGeoSite",
+  GeoIP: "conn.ruleGeoIp",
+  Match: "conn.ruleMatch",
+};
+
+/** The type of rule that routed a connection, in words when the console knows it. */
+export function ruleName(c: Connection, t: Translate): string {
+  const key = RULE_WORDS[c.rule];
+  return key ? t(key) : c.rule;
+}
+
+/** The rule that routed a connection: `Address range 127.0.0.0/8`, `Everything else`. */
+export function ruleText(c: Connection, t: Translate): string {
+  const name = ruleName(c, t);
+  return c.rulePayload ? `${name} ${c.rulePayload}` : name;
+}

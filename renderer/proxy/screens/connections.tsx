@@ -8,7 +8,7 @@ import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
 import { useNarrow } from "../use-narrow.js";
 import { VirtualList } from "../virtual-list.js";
 import { ConnectionDetails } from "./connection-details.js";
-import { chainText, host } from "./connection-text.js";
+import { chainText, host, ruleText } from "./connection-text.js";
 
 type SortKey = "host" | "network" | "chain" | "rule" | "upload" | "download" | "start";
 
@@ -77,6 +77,7 @@ export function ConnectionsScreen() {
             c.metadata.process,
             c.rule,
             c.rulePayload,
+            ruleText(c, t),
             chainText(c),
             chainText(c, t),
             c.metadata.network,
@@ -214,10 +215,13 @@ export function ConnectionsScreen() {
               <span role="cell" className="ellipsis c-chain" title={chainText(c, t)}>
                 {chainText(c, t)}
               </span>
-              <span role="cell" className="ellipsis c-rule">
+              <span
+                role="cell"
+                className="ellipsis c-rule"
+                title={`${c.rule}${c.rulePayload ? ` ${c.rulePayload}` : ""}`}
+              >
                 {narrow ? <span className="muted">{t("conn.rule")}: </span> : null}
-                {c.rule}
-                {c.rulePayload ? ` ${c.rulePayload}` : ""}
+                {ruleText(c, t)}
               </span>
               <span role="cell" className="c-up">
                 {narrow ? <span className="muted">{t("conn.upShort")} </span> : null}
