@@ -241,6 +241,16 @@ test("a failed start keeps no English after the language changes, and is said on
     // The start's failure says what the status already says: once.
     await expect(card.getByRole("alert").filter({ hasText: "已被其他程序占用" })).toHaveCount(1);
     await shoot(page, "start-port-held-zh");
+
+    // The Logs page says why the core's log stream ended, naming the port, in each language.
+    const port = (holder.address() as AddressInfo).port;
+    await page.goto(`${busy.url}/#/logs`);
+    const ended = page.locator("main").getByRole("alert");
+    await expect(ended).toContainText(`端口 ${port} 已被其他程序占用`);
+    expect(await englishWords(ended, ["Gatehouse", "core-controller-port"])).toEqual([]);
+    await shoot(page, "logs-port-held-zh");
+    await setLang(page, "en");
+    await expect(ended).toContainText(`Port ${port} is used by another program`);
   } finally {
     await busy.close();
     holder.close();

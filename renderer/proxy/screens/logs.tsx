@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { codedText } from "../core-words.js";
-import { useT, type Key } from "../i18n.js";
+import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import type { LogItem } from "../types.js";
@@ -36,6 +36,23 @@ function parseId(id: string): { epoch: string; seq: number } | null {
   return m ? { epoch: m[1], seq: Number(m[2]) } : null;
 }
 
+/** Why the service ended the log stream, by its code and values, in the reader's language. */
+export function endedText(raw: string, t: Translate): string {
+  let error = "";
+  try {
+    const body = JSON.parse(raw) as { error?: unknown; code?: unknown; params?: unknown };
+    const code = typeof body.code === "string" ? body.code : "";
+    const params =
+      typeof body.params === "object" && body.params !== null
+        ? (body.params as Record<string, unknown>)
+        : {};
+    error = codedText(code, params, String(body.error ?? ""), t);
+  } catch {
+    error = raw;
+  }
+  return error || t("logs.noReason");
+}
+
 export function LogsScreen() {
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -44,7 +61,9 @@ export function LogsScreen() {
   const [paused, setPaused] = useState(false);
   const [held, setHeld] = useState(0);
   const [stream, setStream] = useState<StreamState>("connecting");
-  const [disconnected, setDisconnected] = useState("");
+  // What the service said when the stream ended, worded when shown (a change of language rewords it).
+  const [ended, setEnded] = useState<{ raw: string } | null>(null);
+  const disconnected = ended ? endedText(ended.raw, t) : "";
   const [query, setQuery] = useState("");
   // The line shown whole above the list (a long one is cut in its row, worst on a phone).
   const [opened, setOpened] = useState<Line | null>(null);
@@ -92,17 +111,7 @@ export function LogsScreen() {
           }
         }
       },
-      disconnected: (raw) => {
-        let error = "";
-        try {
-          const body = JSON.parse(raw) as { error?: unknown; code?: unknown };
-          const code = typeof body.code === "string" ? body.code : "";
-          error = codedText(code, {}, String(body.error ?? ""), t);
-        } catch {
-          error = raw;
-        }
-        setDisconnected(error || t("logs.noReason"));
-      },
+      disconnected: (raw) => setEnded({ raw }),
     },
     setStream,
     !disconnected,
@@ -179,7 +188,7 @@ export function LogsScreen() {
           <button
             type="button"
             onClick={() => {
-              setDisconnected("");
+              setEnded(null);
             }}
           >
             {t("logs.reconnect")}

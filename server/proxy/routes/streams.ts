@@ -110,7 +110,10 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
         err === null
           ? { message: "The proxy core ended the log stream", code: "core.logs_ended" }
           : coreProblem(err, ctx.options.controllerPort ?? 9090);
-      stream.send("disconnected", { error: problem.message, code: problem.code });
+      // The port goes beside the code, so the page can name it in the reader's language.
+      const params =
+        problem.code === "core.port_in_use" ? { port: ctx.options.controllerPort ?? 9090 } : {};
+      stream.send("disconnected", { error: problem.message, code: problem.code, params });
       stream.close();
     };
     const feed = coreLogFeed(ctx.core);
