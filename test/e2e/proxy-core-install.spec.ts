@@ -1,10 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  startCoreReleaseServer,
-  type CoreReleaseServer,
-} from "../fixtures/core-release-server.js";
+import { startCoreReleaseServer, type CoreReleaseServer } from "../fixtures/core-release-server.js";
 import {
   freePort,
   PASSWORD,
