@@ -22,6 +22,9 @@ const POLL_MS = 2000;
  * service, from the remaining time it gave (never from this device's clock against its
  * deadline: the two clocks need not agree).
  */
+/** Fired on `window` when a probation ended, so a settings form does not show undone values. */
+export const SETTINGS_CHANGED = "gatehouse:proxy-settings-changed";
+
 export function ProbationBanner() {
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -30,11 +33,15 @@ export function ProbationBanner() {
   const [busy, setBusy] = useState<"" | "keep" | "undo">("");
   const [said, setSaid] = useState<{ text: string; kind: "ok" | "error" } | null>(null);
   const endsAt = useRef(0);
+  const pending = useRef(false);
 
   const load = useCallback(async () => {
     try {
       const s = await api<ProbationState>("GET", "/system/probation");
       setState(s);
+      // Kept, undone or rolled back: screens showing the settings read them again.
+      if (pending.current && !s.probation) window.dispatchEvent(new Event(SETTINGS_CHANGED));
+      pending.current = s.probation !== null;
       if (s.probation) {
         endsAt.current = performance.now() + s.probation.remainingSeconds * 1000;
         setLeft(s.probation.remainingSeconds);

@@ -170,6 +170,10 @@ for (const [label, viewport] of [
       await runCore(page);
       await turnProxyOff(page);
       await expect(page.getByTestId("probation")).toBeVisible();
+      // The form shows the change on probation...
+      await page.reload();
+      const proxySwitch = page.getByLabel("Proxy on", { exact: true });
+      await expect(proxySwitch).not.toBeChecked();
       clock.advance(60_000);
       await svc.service.probation.tick();
       const notice = page.getByTestId("probation-notice");
@@ -177,6 +181,8 @@ for (const [label, viewport] of [
         /The settings change was not confirmed within 60 seconds, so the previous settings were restored and the core restarted\./,
       );
       await expect(page.getByTestId("probation")).toHaveCount(0);
+      // ...and, once it was rolled back, what the service holds again.
+      await expect(proxySwitch).toBeChecked();
       await shoot(page, "probation-rolled-back");
       await setLang(page, "zh-CN");
       await expect(notice).toContainText(

@@ -4,6 +4,7 @@ import { useT } from "../i18n.js";
 import { nodeName } from "./dashboard.js";
 import type { NetworkInfo, NodeView, Settings } from "../types.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
+import { SETTINGS_CHANGED } from "../probation.js";
 import { Alert, Card, Field, Loading, sayError, useLoad, type Say } from "../ui.js";
 import { GatewaySteps } from "./gateway-steps.js";
 import {
@@ -57,6 +58,14 @@ export function SettingsScreen() {
   useEffect(() => {
     if (loaded.data && !draft) setDraft(toDraft(loaded.data));
   }, [loaded.data, draft]);
+
+  // A change on probation was kept, undone or rolled back: show what the service holds now.
+  const { reload } = loaded;
+  useEffect(() => {
+    const onChanged = () => void reload().then(() => setDraft(null));
+    window.addEventListener(SETTINGS_CHANGED, onChanged);
+    return () => window.removeEventListener(SETTINGS_CHANGED, onChanged);
+  }, [reload]);
 
   if (!draft) {
     return (
