@@ -166,7 +166,11 @@ export async function fetchCore(options: FetchOptions): Promise<string[]> {
   return written;
 }
 
-/** The manifest with the geodata pinned to the release branch's current commit and hashes. */
+/**
+ * The manifest with the geodata pinned to the release branch's current commit and hashes.
+ * Each file must match the `<name>.sha256sum` its publisher keeps beside it at that commit,
+ * so a pin made at release time is checked too, never taken on trust.
+ */
 export async function pinGeodata(
   manifest: CoreManifest,
   fetchImpl: Fetch = fetch,
@@ -186,7 +190,17 @@ export async function pinGeodata(
   const files = [];
   for (const file of geodata.files) {
     const data = await download(`${base}/${file.name}`, fetchImpl);
-    files.push({ name: file.name, sha256: createHash("sha256").update(data).digest("hex") });
+    const actual = createHash("sha256").update(data).digest("hex");
+    const published = (await download(`${base}/${file.name}.sha256sum`, fetchImpl))
+      .toString("utf8")
+      .trim()
+      .split(/\s+/)[0]
+      ?.toLowerCase();
+    if (!published || !/^[0-9a-f]{64}$/.test(published))
+      throw new Error(`${file.name}.sha256sum at ${commit} holds no SHA-256`);
+    if (published !== actual)
+      throw new Error(`${file.name}: sha256 ${actual} differs from its published ${published}`);
+    files.push({ name: file.name, sha256: actual });
   }
   return { ...manifest, geodata: { ...geodata, commit, files } };
 }

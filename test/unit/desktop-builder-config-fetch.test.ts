@@ -63,6 +63,8 @@ const files = new Map<string, Buffer>([
   ],
   [`/raw/${COMMIT}/geoip.metadb`, GEOIP],
   [`/raw/${COMMIT}/geosite.dat`, GEOSITE],
+  [`/raw/${COMMIT}/geoip.metadb.sha256sum`, Buffer.from(`${hash(GEOIP)}  geoip.metadb\n`)],
+  [`/raw/${COMMIT}/geosite.dat.sha256sum`, Buffer.from(`${hash(GEOSITE)}  geosite.dat\n`)],
   ["/raw/LICENSE", Buffer.from(LICENSE)],
   [
     "/api/repos/MetaCubeX/meta-rules-dat/commits/release",
@@ -214,6 +216,25 @@ describe("pinGeodata", () => {
       { name: "geoip.metadb", sha256: hash(GEOIP) },
       { name: "geosite.dat", sha256: hash(GEOSITE) },
     ]);
+  });
+
+  it("refuses a file that does not match its published .sha256sum, or has none", async () => {
+    const unpinned = manifest((m) => {
+      m.geodata.commit = null;
+      m.geodata.files = m.geodata.files.map((f) => ({ ...f, sha256: null }));
+    });
+    const sums = `/raw/${COMMIT}/geosite.dat.sha256sum`;
+    const kept = files.get(sums) ?? Buffer.alloc(0);
+    try {
+      files.set(sums, Buffer.from(`${hash("something else")}  geosite.dat\n`));
+      await expect(pinGeodata(unpinned, fetch, `${base}/api`)).rejects.toThrow(
+        /geosite\.dat: sha256 [0-9a-f]{64} differs from its published/,
+      );
+      files.delete(sums);
+      await expect(pinGeodata(unpinned, fetch, `${base}/api`)).rejects.toThrow(/404|not found/i);
+    } finally {
+      files.set(sums, kept);
+    }
   });
 });
 

@@ -43,7 +43,8 @@ const workflow = parse(readFileSync(".github/workflows/release.yml", "utf8")) as
     string,
     {
       strategy: { matrix: { include: Array<{ os: string; builder: string; platforms: string }> } };
-      steps: Array<{ name?: string; run?: string; if?: string }>;
+      needs?: string;
+      steps: Array<{ name?: string; run?: string; if?: string; uses?: string }>;
     }
   >;
 };
@@ -231,6 +232,17 @@ describe("release workflow", () => {
     expect(runs).toContain("npx tsx scripts/fetch-core.ts ${{ matrix.platforms }}");
     expect(existsSync("scripts/fetch-core.ts")).toBe(true);
     expect(runs).toContain("npm run dist -- ${{ matrix.builder }}");
+  });
+
+  it("pins the geodata once for every installer, checked, before any core is fetched", () => {
+    const pin = workflow.jobs["geodata-pin"];
+    expect(pin.steps.map((s) => s.run ?? "").join("\n")).toContain(
+      "npx tsx scripts/fetch-core.ts --pin-geodata",
+    );
+    expect(job.needs).toBe("geodata-pin");
+    const uses = job.steps.map((s) => s.uses ?? "");
+    const fetchAt = job.steps.findIndex((s) => s.run?.includes("scripts/fetch-core.ts"));
+    expect(uses.findIndex((u) => u.startsWith("actions/download-artifact"))).toBeLessThan(fetchAt);
   });
 
   it("runs the Electron tests under xvfb with a keyring on Linux, after fetching Electron", () => {
