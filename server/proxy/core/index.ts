@@ -4,24 +4,20 @@ import { HttpError } from "../../http/errors.js";
 import { problem } from "../../problem-codes.js";
 import type { CoreControl, CoreManagerOptions } from "../context.js";
 import { GROUP_PROXY, type CoreInput } from "../types.js";
-import { checkConfig, lastLines, type CheckResult } from "./check.js";
+import type { CheckResult } from "./check.js";
+import { checkCompiled, writeNewProviders } from "./config-check.js";
 import { compileConfig, compileRules, REJECT, selectionTarget } from "./compile.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
 import { loadSecret, writeAtomic } from "./files.js";
-import { bundledGeodataDirs, checkableYaml, ensureGeodata, seedGeodata } from "./geodata.js";
+import { bundledGeodataDirs, ensureGeodata, seedGeodata } from "./geodata.js";
 import { ListenWatch, type ListenProblem } from "./listen-problems.js";
 import { stopLeftoverCore } from "./leftover.js";
 import { CoreLogFeed, withoutSecret } from "./log-feed.js";
 import { MihomoClient, type CoreApi } from "./mihomo-client.js";
-import {
-  ensurePortFree,
-  PORT_IN_USE,
-  portInUseError,
-  portInUseMessage,
-  saysControllerPortTaken,
-} from "./port-check.js";
+import { ensurePortFree, PORT_IN_USE, portInUseMessage } from "./port-check.js";
 import { ProcessSupervisor, type Supervisor } from "./supervisor.js";
 import { SystemdSupervisor } from "./systemd.js";
+import { waitCoreReady } from "./wait-ready.js";
 
 export { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
 export type { CoreApi, CoreConnections } from "./mihomo-client.js";
@@ -58,8 +54,6 @@ export interface CoreManager extends CoreControl {
   /** The configuration of `input` tested by another executable (a core about to be installed). */
   checkWith(bin: string, input: CoreInput): Promise<CheckResult>;
 }
-
-const READY_POLL_MS = 100;
 
 class Manager implements CoreManager {
   readonly client: MihomoClient;
@@ -176,18 +170,17 @@ class Manager implements CoreManager {
     });
     const providersDir = join(this.homeDir, "providers");
     const providerFile = (id: string) => join(providersDir, `${id}.yaml`);
-    // New provider files can be written before the check (there is nothing to keep).
-    for (const [id, text] of compiled.providers) {
-      if (!existsSync(providerFile(id))) writeAtomic(providerFile(id), text);
-    }
+    writeNewProviders(this.homeDir, compiled.providers);
     if (this.installed) {
-      const staged = join(this.homeDir, "config.staged.yaml");
       // Shipped geodata goes in as soon as a configuration needs it; without it, the check
       // leaves out the rules that would make the core download it.
       seedGeodata(this.homeDir, compileRules(input.rules), this.geodataDirs(), this.opts);
-      writeAtomic(staged, checkableYaml(compiled.yaml, this.homeDir));
-      const result = await checkConfig(this.opts.coreBin as string, this.homeDir, staged);
-      rmSync(staged, { force: true });
+      const result = await checkCompiled(
+        this.opts.coreBin as string,
+        this.homeDir,
+        compiled.yaml,
+        "config.staged.yaml",
+      );
       if (!result.ok) {
         this.setError(result.message, "core.config_rejected");
         throw new HttpError(
@@ -218,18 +211,8 @@ class Manager implements CoreManager {
         controllerPort: this.opts.controllerPort,
         secret: this.secret,
       });
-      // Provider files it needs that do not exist yet (stage writes these before its check too).
-      for (const [id, text] of compiled.providers) {
-        const file = join(this.homeDir, "providers", `${id}.yaml`);
-        if (!existsSync(file)) writeAtomic(file, text);
-      }
-      const file = join(this.homeDir, "config.candidate.yaml");
-      writeAtomic(file, checkableYaml(compiled.yaml, this.homeDir));
-      try {
-        return await checkConfig(bin, this.homeDir, file);
-      } finally {
-        rmSync(file, { force: true });
-      }
+      writeNewProviders(this.homeDir, compiled.providers);
+      return checkCompiled(bin, this.homeDir, compiled.yaml, "config.candidate.yaml");
     });
   }
 
@@ -278,53 +261,13 @@ class Manager implements CoreManager {
     }
   }
 
-  private async waitReady(): Promise<void> {
-    const waitMs = this.opts.readyTimeoutMs ?? 20_000;
-    const deadline = Date.now() + waitMs;
-    let last: unknown = null;
-    let exited = false;
-    const port = this.opts.controllerPort;
-    for (;;) {
-      try {
-        await this.client.version(1000);
-        return;
-      } catch (err) {
-        last = err;
-        // Another program answers on the port and does not know our secret.
-        if (err instanceof CoreApiError && err.status === 401) throw portInUseError(port, err);
-        if (err instanceof CoreApiError) break; // answering, but refusing us
-      }
-      // The core says its controller could not listen: someone holds the port.
-      if (saysControllerPortTaken(this.supervisor.runOutput())) throw portInUseError(port);
-      if (this.supervisor.kind === "process" && !(await this.supervisor.active())) {
-        exited = true;
-        break;
-      }
-      if (Date.now() >= deadline) break;
-      await new Promise((r) => setTimeout(r, READY_POLL_MS));
-    }
-    // What the core said on its way down: the reader gets a sentence by code, and its own
-    // words apart (`output`), since they are the core's, in English.
-    const run = this.supervisor.runOutput();
-    const output = lastLines(run.length > 0 ? run : this.supervisor.recentOutput(), 6);
-    const tail = output ? `\n${output}` : "";
-    if (exited) {
-      throw new HttpError(
-        400,
-        "core.exited_at_start",
-        `The proxy core stopped right after starting${tail}`,
-        { extra: { output }, cause: last },
-      );
-    }
-    if (!(last instanceof CoreApiError)) {
-      throw new HttpError(
-        400,
-        "core.timeout",
-        `The proxy core did not answer within ${Math.ceil(waitMs / 1000)} s of starting${tail}`,
-        { extra: { output }, cause: last },
-      );
-    }
-    throw new Error(`The proxy core did not come up: ${errorMessage(last)}${tail}`);
+  private waitReady(): Promise<void> {
+    return waitCoreReady({
+      client: this.client,
+      supervisor: this.supervisor,
+      port: this.opts.controllerPort,
+      timeoutMs: this.opts.readyTimeoutMs ?? 20_000,
+    });
   }
 
   private async bringUp(input: CoreInput, how: "start" | "restart"): Promise<void> {
