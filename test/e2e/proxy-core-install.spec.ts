@@ -8,6 +8,7 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
+import { setLang, setUp } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 /**
@@ -52,15 +53,6 @@ const WORDS = {
   },
 } as const;
 
-async function setUp(svc: ProxyConsole): Promise<void> {
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-}
-
 async function signIn(page: Page, svc: ProxyConsole): Promise<void> {
   await page.goto(`${svc.url}/#/dashboard`);
   await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
@@ -83,15 +75,6 @@ async function call<T = unknown>(page: Page, method: string, path: string, data?
     },
     [method, path, data] as const,
   );
-}
-
-async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
-  const menu = page.locator(".menu-button");
-  const phone = await menu.isVisible();
-  if (phone) await menu.click();
-  await page.locator("#lang-pick").selectOption(lang);
-  if (phone) await page.keyboard.press("Escape");
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
 }
 
 /** Light and dark of the screen with `target` in view, named by size and language. */

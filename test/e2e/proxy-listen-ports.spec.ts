@@ -2,12 +2,8 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { mkdirSync, rmSync } from "node:fs";
 import net from "node:net";
 import { failingCore, TEST_FAILED_LINE } from "../helpers/failing-core.js";
-import {
-  freePort,
-  PASSWORD,
-  startProxyConsole,
-  type ProxyConsole,
-} from "./support/proxy-harness.js";
+import { freePort, startProxyConsole } from "./support/proxy-harness.js";
+import { setLang, setUp, signIn } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 /**
@@ -19,22 +15,6 @@ import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-async function setUp(svc: ProxyConsole): Promise<void> {
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-}
-
-async function signIn(page: Page, svc: ProxyConsole, hash: string): Promise<void> {
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
-  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
-  await expect(page.locator("nav#console-nav")).toBeAttached();
-}
 
 /** Calls the console's API from the page (its session cookie and CSRF token). */
 async function call<T = unknown>(
@@ -56,15 +36,6 @@ async function call<T = unknown>(
     },
     [method, path, data] as const,
   );
-}
-
-async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
-  const menu = page.locator(".menu-button");
-  const phone = await menu.isVisible();
-  if (phone) await menu.click();
-  await page.locator("#lang-pick").selectOption(lang);
-  if (phone) await page.keyboard.press("Escape");
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
 }
 
 /** Light and dark of the screen with `target` in view, named by size and language. */

@@ -7,6 +7,7 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
+import { setLang, signIn } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 /**
@@ -28,13 +29,6 @@ async function start(clock: ManualClock): Promise<ProxyConsole> {
   });
   expect(res.status).toBe(200);
   return svc;
-}
-
-async function signIn(page: Page, svc: ProxyConsole, hash: string): Promise<void> {
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
-  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
-  await expect(page.locator("nav#console-nav")).toBeAttached();
 }
 
 /** Calls the console's API from the page (its session cookie and CSRF token). */
@@ -78,15 +72,6 @@ async function turnProxyOff(page: Page): Promise<void> {
   const r = await call(page, "PUT", "/settings", { ...settings.json, proxyEnabled: false });
   expect(r.status).toBe(200);
   expect(r.probation).not.toBeNull();
-}
-
-async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
-  const menu = page.locator(".menu-button");
-  const phone = await menu.isVisible();
-  if (phone) await menu.click();
-  await page.locator("#lang-pick").selectOption(lang);
-  if (phone) await page.keyboard.press("Escape");
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
 }
 
 async function shoot(page: Page, name: string): Promise<void> {

@@ -8,20 +8,12 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
+import { setUp } from "./support/proxy-page.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
 
 /** The phone size and the desktop size every screen is looked at in. */
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
-
-async function setUp(svc: ProxyConsole): Promise<void> {
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-}
 
 async function signIn(page: Page, svc: ProxyConsole, hash: string): Promise<void> {
   await page.goto(`${svc.url}/${hash}`);
