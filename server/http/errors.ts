@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { LogFields } from "../log.js";
 import type { CommonProblemCode } from "../problem-codes.js";
+import { DomainError } from "../domain-errors.js";
 import type { CodedArgs, ErrorCode, ErrorParams } from "./error-codes.js";
 import { requestIdOf } from "./request-log.js";
 
@@ -95,7 +96,7 @@ export function errorHandler(
     message: string,
     res: Response,
     err?: unknown,
-    reason?: HttpError,
+    reason?: HttpError | DomainError,
   ) => {
     // Structured: the request id ties it to the request's entry; the cause chain is kept, and
     // the answer's own code says why in the console's list.
@@ -107,7 +108,7 @@ export function errorHandler(
     // The method and the path only: a query string can carry a secret.
     const where = `${req.method} ${req.path}`;
     if (res.headersSent) {
-      if (!(err instanceof HttpError))
+      if (!(err instanceof HttpError) && !(err instanceof DomainError))
         problem(
           "error",
           "request.unexpected",
@@ -124,7 +125,7 @@ export function errorHandler(
     let params: ErrorParams = {};
     let headers: Record<string, string> = {};
     let extra: Record<string, unknown> = {};
-    if (err instanceof HttpError) {
+    if (err instanceof HttpError || err instanceof DomainError) {
       status = err.status;
       message = err.message;
       code = err.code;

@@ -1,0 +1,93 @@
+import type { CodedArgs, ErrorCode, ErrorParams } from "./http/error-codes.js";
+
+/**
+ * What went wrong, in the domain's own words. Domain functions (`domain/`, `repos/`,
+ * `storage/`, the cleanup and the core layer) throw these and never know about HTTP; the one
+ * place that turns them into a status is `statusOfKind` below, used by the error handler.
+ */
+export type DomainErrorKind =
+  /** The input breaks a rule of the domain (a missing password, a bad name). */
+  | "invalid"
+  /** A credential is missing or wrong (a parcel password, a pickup grant). */
+  | "unauthorized"
+  /** The caller is known but may not do this. */
+  | "forbidden"
+  /** The thing named does not exist (or no longer does, when that is all the caller may learn). */
+  | "not_found"
+  /** The request does not fit the current state (already published, still uploading). */
+  | "conflict"
+  /** The thing existed and has ended for good (expired, withdrawn, no downloads left). */
+  | "gone"
+  /** A size limit of a single request (a file larger than the policy allows). */
+  | "too_large"
+  /** Locked after too many wrong answers (a parcel's password). */
+  | "locked"
+  /** Too many attempts from one caller: counted and refused for a while. */
+  | "rate_limited"
+  /** A budget of the service is used up (files, bytes, disk). */
+  | "limit"
+  /** Something the service depends on failed (the proxy core, a subscription's server). */
+  | "upstream"
+  /** The service failed on its own (a file that cannot be read). */
+  | "failed";
+
+const STATUS: Readonly<Record<DomainErrorKind, number>> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  locked: 423,
+  rate_limited: 429,
+  limit: 507,
+  upstream: 502,
+  failed: 500,
+};
+
+/** The HTTP status of a domain error's kind: the only mapping from domain to HTTP. */
+export function statusOfKind(kind: DomainErrorKind): number {
+  return STATUS[kind];
+}
+
+/** What a DomainError may carry besides its code: extra answer members, headers, a cause. */
+export interface DomainErrorOptions {
+  /** More members of the answer (e.g. `password_required`); never `error`, `code` or `params`. */
+  extra?: Record<string, unknown> & { error?: never; code?: never; params?: never };
+  /** Answer headers that belong to the failure itself (`Retry-After` of a lockout). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * A failure of the domain with a stable code and the values its sentence names. The message
+ * is the English sentence; `code` lets a page say it in another language.
+ */
+export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly kind: DomainErrorKind;
+  readonly code: C;
+  readonly params: ErrorParams;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    kind: DomainErrorKind,
+    code: C,
+    message: string,
+    ...rest: CodedArgs<C, DomainErrorOptions>
+  ) {
+    const options: DomainErrorOptions & { params?: ErrorParams } = rest[0] ?? {};
+    super(message, { cause: options.cause });
+    this.name = "DomainError";
+    this.kind = kind;
+    this.code = code;
+    this.params = options.params ?? {};
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return statusOfKind(this.kind);
+  }
+}
