@@ -1,6 +1,8 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
+import boundaries from "eslint-plugin-boundaries";
+import { layerElements, layerRules } from "./scripts/eslint-layers.js";
 
 export default tseslint.config(
   {
@@ -31,5 +33,19 @@ export default tseslint.config(
   {
     files: ["**/*.{js,mjs,cjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
+  {
+    // The direction of the layers (routes -> domain -> repositories -> database, a contract
+    // shared with the renderer, a server that never reaches into the desktop shell): see
+    // scripts/eslint-layers.js and docs/architecture.md.
+    files: ["server/**/*.{ts,tsx}", "renderer/**/*.{ts,tsx}", "main/**/*.ts", "preload/**/*.ts"],
+    plugins: { boundaries },
+    settings: {
+      "boundaries/root-path": import.meta.dirname,
+      "boundaries/elements": layerElements,
+      "boundaries/dependency-nodes": ["import", "export", "dynamic-import"],
+      "import/resolver": { [`${import.meta.dirname}/scripts/eslint-ts-resolver.cjs`]: {} },
+    },
+    rules: layerRules,
   },
 );

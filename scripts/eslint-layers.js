@@ -1,0 +1,179 @@
+// The layers of the code base and the direction imports may take between them, checked by
+// eslint-plugin-boundaries (eslint.config.js). docs/architecture.md explains the layers.
+// A file belongs to the first element whose pattern matches its path from the repository root.
+// test/, bench/ and scripts/ belong to no element: they may import anything.
+
+const SERVER = [
+  "contract",
+  "codes",
+  "context",
+  "model",
+  "http",
+  "routes",
+  "domain",
+  "repos",
+  "desktop",
+  "service-root",
+  "server-lib",
+];
+
+/** @type {import("eslint-plugin-boundaries").Settings["boundaries/elements"]} */
+export const layerElements = [
+  // Wire schemas shared by the services and the renderer: zod only.
+  { type: "contract", mode: "full", pattern: ["server/contract/**"] },
+  // The error and problem code registries; the renderer may import their types.
+  {
+    type: "codes",
+    mode: "full",
+    pattern: [
+      "server/http/error-codes.ts",
+      "server/parcel/error-codes.ts",
+      "server/proxy/error-codes.ts",
+      "server/problem-codes.ts",
+    ],
+  },
+  // Plain data shapes of the proxy's stored objects, named by every layer.
+  { type: "model", mode: "full", pattern: ["server/proxy/types.ts"] },
+  // What each service hands its routers and jobs; the layers below may name its types only.
+  {
+    type: "context",
+    mode: "full",
+    pattern: ["server/parcel/context.ts", "server/proxy/context.ts"],
+  },
+  // HTTP plumbing: parsing, guards, sessions, cookies, error answers, OpenAPI.
+  {
+    type: "http",
+    mode: "full",
+    pattern: ["server/http/**", "server/parcel/http/**", "server/proxy/auth/guards.ts"],
+  },
+  { type: "routes", mode: "full", pattern: ["server/parcel/routes/**", "server/proxy/routes/**"] },
+  // SQL lives here and only here.
+  {
+    type: "repos",
+    mode: "full",
+    pattern: ["server/parcel/repos/**", "server/proxy/store/**", "server/db/**"],
+  },
+  // What the services do, in plain inputs and outputs: no Express, no routers.
+  {
+    type: "domain",
+    mode: "full",
+    pattern: [
+      "server/parcel/domain/**",
+      "server/parcel/storage/**",
+      "server/parcel/cleanup.ts",
+      "server/parcel/events.ts",
+      "server/proxy/domain/**",
+      "server/proxy/auth/**",
+      "server/proxy/core/**",
+      "server/proxy/subscriptions/**",
+      "server/proxy/system/**",
+      "server/proxy/probation.ts",
+      "server/proxy/scheduler.ts",
+    ],
+  },
+  // The services' side of the desktop app's service host protocol.
+  { type: "desktop", mode: "full", pattern: ["server/desktop/**", "server/desktop-entry.ts"] },
+  // Composition roots: they build the services from every layer.
+  {
+    type: "service-root",
+    mode: "full",
+    pattern: [
+      "server/parcel/service.ts",
+      "server/parcel/context.ts",
+      "server/parcel/version.ts",
+      "server/proxy/service.ts",
+      "server/cli.ts",
+      "server/host.ts",
+    ],
+  },
+  // Small shared pieces every server layer may use (clock, log, domain errors, durations...).
+  { type: "server-lib", mode: "full", pattern: ["server/*.ts"] },
+  { type: "renderer", mode: "full", pattern: ["renderer/**"] },
+  { type: "main", mode: "full", pattern: ["main/**"] },
+  { type: "preload", mode: "full", pattern: ["preload/**"] },
+];
+
+// For both rules the last rule that matches an import decides.
+export const layerRules = {
+  "boundaries/element-types": [
+    "error",
+    {
+      default: "allow",
+      rules: [
+        {
+          from: ["contract"],
+          disallow: ["*"],
+          message: "server/contract may import only zod and other contract modules",
+        },
+        { from: ["contract"], allow: ["contract"] },
+        {
+          from: ["renderer"],
+          disallow: ["*"],
+          message:
+            "the renderer may import only renderer modules and server/contract (types also from the code registries and preload/contract.ts)",
+        },
+        { from: ["renderer"], allow: ["renderer", "contract"] },
+        { from: ["renderer"], allow: ["codes", "preload"], importKind: "type" },
+        {
+          from: ["repos"],
+          disallow: ["routes", "domain", "http", "service-root", "desktop"],
+          message:
+            "a repository must not import routes, domain or HTTP code (${dependency.source})",
+        },
+        {
+          from: ["repos", "domain"],
+          disallow: ["context"],
+          importKind: "value",
+          message:
+            "below the routes, a service context is named by type only (${dependency.source})",
+        },
+        {
+          from: ["domain"],
+          disallow: ["routes", "service-root", "desktop"],
+          message:
+            "domain code must not import routes or the composition root (${dependency.source})",
+        },
+        {
+          from: ["server-lib", "model"],
+          disallow: ["routes", "domain", "repos", "http", "context", "service-root", "desktop"],
+          message: "shared server pieces must not import a layer (${dependency.source})",
+        },
+        {
+          from: SERVER,
+          disallow: ["main", "preload", "renderer"],
+          message: "server code must not import the desktop shell or the renderer",
+        },
+        { from: ["main"], disallow: ["renderer"], message: "main must not import the renderer" },
+      ],
+    },
+  ],
+  "boundaries/external": [
+    "error",
+    {
+      default: "allow",
+      rules: [
+        {
+          from: ["contract"],
+          disallow: ["*"],
+          message: "server/contract may import only zod (the renderer imports it)",
+        },
+        { from: ["contract"], allow: ["zod", "zod/*"] },
+        {
+          from: ["domain"],
+          disallow: ["express"],
+          message: "domain code takes plain inputs: no Express",
+        },
+        {
+          from: ["routes"],
+          disallow: ["better-sqlite3"],
+          message: "routes reach the database through repositories only",
+        },
+        {
+          from: SERVER,
+          disallow: ["electron", "electron-store"],
+          message: "server code must run without Electron",
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,125 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// The layer lint is only worth something while it still fires: these cases lint a few lines as
+// if they sat at a given place in the tree, through the project's own eslint.config.js, and
+// expect the boundaries rules to refuse (or let through) exactly what the layers say.
+
+const ROOT = resolve(import.meta.dirname, "../..");
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: ROOT });
+});
+
+/** The boundaries messages ESLint gives `code` placed at `filePath` (relative to the root). */
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
+  return result.messages
+    .filter((m) => m.ruleId?.startsWith("boundaries/"))
+    .map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+/** The import targets below must exist, or an import would be unresolved and prove nothing. */
+const TARGETS = [
+  "server/parcel/routes/pickup.ts",
+  "server/parcel/service.ts",
+  "server/http/error-codes.ts",
+  "server/http/errors.ts",
+  "server/contract/route.ts",
+  "renderer/shared/lang.ts",
+];
+
+describe("layer lint (eslint-plugin-boundaries)", () => {
+  it("finds every file the cases import", () => {
+    for (const t of TARGETS) expect(existsSync(join(ROOT, t)), t).toBe(true);
+  });
+
+  it("refuses a repository that imports a router", async () => {
+    const errors = await layerErrors(
+      "server/parcel/repos/lint-fixture.ts",
+      'import { pickupRouter } from "../routes/pickup.js";\nexport const x = pickupRouter;\n',
+    );
+    expect(errors).toEqual([expect.stringMatching(/^boundaries\/element-types: a repository/)]);
+  });
+
+  it("lets a router import another router", async () => {
+    const errors = await layerErrors(
+      "server/parcel/routes/lint-fixture.ts",
+      'import { pickupRouter } from "./pickup.js";\nexport const x = pickupRouter;\n',
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it("refuses a repository that imports the HTTP layer", async () => {
+    const errors = await layerErrors(
+      "server/proxy/store/lint-fixture.ts",
+      'import { HttpError } from "../../http/errors.js";\nexport const x = HttpError;\n',
+    );
+    expect(errors).toHaveLength(1);
+  });
+
+  it("refuses Express in domain code and the database driver in a router", async () => {
+    const domain = await layerErrors(
+      "server/parcel/domain/lint-fixture.ts",
+      'import type { Request } from "express";\nexport type X = Request;\n',
+    );
+    expect(domain).toEqual([expect.stringMatching(/^boundaries\/external: .*Express/)]);
+    const route = await layerErrors(
+      "server/proxy/routes/lint-fixture.ts",
+      'import Database from "better-sqlite3";\nexport const x = Database;\n',
+    );
+    expect(route).toEqual([expect.stringMatching(/^boundaries\/external: .*repositories/)]);
+  });
+
+  it("keeps a contract module to zod and other contract modules", async () => {
+    const ok = await layerErrors(
+      "server/contract/lint-fixture.ts",
+      'import { z } from "zod";\nimport type { ApiContract } from "./route.js";\nexport const x = z.string();\nexport type Y = ApiContract;\n',
+    );
+    expect(ok).toEqual([]);
+    const bad = await layerErrors(
+      "server/contract/lint-fixture.ts",
+      'import express from "express";\nimport { HttpError } from "../http/errors.js";\nexport const x = [express, HttpError];\n',
+    );
+    expect(bad).toHaveLength(2);
+    const node = await layerErrors(
+      "server/contract/lint-fixture.ts",
+      'import { readFileSync } from "node:fs";\nexport const x = readFileSync;\n',
+    );
+    expect(node).toEqual([expect.stringMatching(/^boundaries\/external: .*only zod/)]);
+  });
+
+  it("lets the renderer take types, not code, from the error code registry", async () => {
+    const typeOnly = await layerErrors(
+      "renderer/proxy/lint-fixture.ts",
+      'import type { ProxyErrorCode } from "../../server/http/error-codes.js";\nexport type X = ProxyErrorCode;\n',
+    );
+    expect(typeOnly).toEqual([]);
+    const value = await layerErrors(
+      "renderer/proxy/lint-fixture.ts",
+      'import * as codes from "../../server/http/error-codes.js";\nexport const x = codes;\n',
+    );
+    expect(value).toEqual([expect.stringMatching(/^boundaries\/element-types: the renderer/)]);
+    const service = await layerErrors(
+      "renderer/parcel/lint-fixture.ts",
+      'import type { ParcelService } from "../../server/parcel/service.js";\nexport type X = ParcelService;\n',
+    );
+    expect(service).toHaveLength(1);
+  });
+
+  it("keeps Electron out of the server and the renderer out of main", async () => {
+    const server = await layerErrors(
+      "server/parcel/domain/lint-fixture.ts",
+      'import { app } from "electron";\nexport const x = app;\n',
+    );
+    expect(server).toEqual([expect.stringMatching(/^boundaries\/external: .*Electron/)]);
+    const main = await layerErrors(
+      "main/lint-fixture.ts",
+      'import { fill } from "../renderer/shared/lang.js";\nexport const x = fill;\n',
+    );
+    expect(main).toEqual([expect.stringMatching(/^boundaries\/element-types: main/)]);
+  });
+});
