@@ -1,0 +1,286 @@
+import { z } from "zod";
+import type { ApiContract, ResponseContract } from "./route.js";
+import { AuthStatus, LoginBody, PasswordBody, SessionOpened, SetupBody } from "./proxy-auth.js";
+import { RuleInput, Settings, SubscriptionInput } from "./proxy-fields.js";
+import { ProbationState, Status } from "./proxy-status.js";
+import {
+  BackupExport,
+  BackupFile,
+  ConnectionsView,
+  ConnectivityResult,
+  ConnectivitySites,
+  ConnectivityTest,
+  CoreInfo,
+  CoreInstalled,
+  GeodataUpdated,
+  LogsQuery,
+  NetworkReport,
+  NoFields,
+  ServiceAction,
+  UpdateReport,
+} from "./proxy-system.js";
+import {
+  NodeList,
+  NodeSelect,
+  NodeTest,
+  NodeTestResults,
+  Ok,
+  RuleOrder,
+  RuleSaved,
+  RulesView,
+  SubscriptionList,
+  SubscriptionSaved,
+} from "./proxy-views.js";
+
+/** The `:id` of a subscription, rule or connection. */
+export const IdParam = z.object({ id: z.string() });
+
+const json = (description: string, schema: z.ZodType): Record<number, ResponseContract> => ({
+  200: { description, schema },
+});
+const done = json("Done", Ok);
+
+/**
+ * Every route of the proxy service, keyed as its route table registers them. Every route but
+ * the four open ones needs a signed-in session, and a state-changing one its CSRF token in
+ * `X-CSRF-Token`.
+ */
+export const PROXY_API: ApiContract = {
+  "GET /openapi.json": {
+    summary: "This API document",
+    description: "Answered without a session: it describes the routes and reveals no data.",
+    tag: "Service",
+    responses: { 200: { description: "The OpenAPI 3.1 document", mediaType: "application/json" } },
+  },
+  "GET /auth/status": {
+    summary: "Whether the service is set up and the caller signed in",
+    description: "Answered without a session.",
+    tag: "Sign-in",
+    responses: json("The state and the session's CSRF token", AuthStatus),
+  },
+  "POST /auth/setup": {
+    summary: "Set the administrator password with the setup token",
+    description: "Answered without a session, once: opens the first session.",
+    tag: "Sign-in",
+    body: SetupBody,
+    responses: json("Set up and signed in", SessionOpened),
+  },
+  "POST /auth/login": {
+    summary: "Sign in",
+    description: "Answered without a session; failed attempts are limited per address (429).",
+    tag: "Sign-in",
+    body: LoginBody,
+    responses: json("Signed in", SessionOpened),
+  },
+  "POST /auth/logout": { summary: "Sign out", tag: "Sign-in", responses: done },
+  "PUT /auth/password": {
+    summary: "Change the administrator password",
+    description: "Ends every other session; this one gets a new CSRF token.",
+    tag: "Sign-in",
+    body: PasswordBody,
+    responses: json("Changed", SessionOpened),
+  },
+  "GET /status": {
+    summary: "The core, the counts, the settings and the last problems",
+    tag: "Status",
+    responses: json("The service's state", Status),
+  },
+  "GET /subscriptions": {
+    summary: "List the subscriptions",
+    tag: "Subscriptions",
+    responses: json("Every subscription, in order", SubscriptionList),
+  },
+  "POST /subscriptions": {
+    summary: "Add a subscription",
+    tag: "Subscriptions",
+    body: SubscriptionInput,
+    responses: json("Added", SubscriptionSaved),
+  },
+  "PUT /subscriptions/:id": {
+    summary: "Edit a subscription",
+    tag: "Subscriptions",
+    params: IdParam,
+    body: SubscriptionInput,
+    responses: json("Saved", SubscriptionSaved),
+  },
+  "DELETE /subscriptions/:id": {
+    summary: "Delete a subscription and its nodes",
+    tag: "Subscriptions",
+    params: IdParam,
+    responses: done,
+  },
+  "POST /subscriptions/:id/refresh": {
+    summary: "Fetch a subscription's feed now",
+    tag: "Subscriptions",
+    params: IdParam,
+    responses: done,
+  },
+  "GET /nodes": {
+    summary: "List the nodes of the enabled subscriptions",
+    tag: "Nodes",
+    responses: json("Every node, with its last delay", NodeList),
+  },
+  "POST /nodes/select": {
+    summary: "Choose a node, or let the fastest be used",
+    tag: "Nodes",
+    body: NodeSelect,
+    responses: done,
+  },
+  "POST /nodes/test": {
+    summary: "Test the delay of some nodes",
+    tag: "Nodes",
+    body: NodeTest,
+    responses: json("The delay of each node, by id", NodeTestResults),
+  },
+  "GET /rules": {
+    summary: "List the custom rules and the fixed ones around them",
+    tag: "Rules",
+    responses: json("The rules", RulesView),
+  },
+  "POST /rules": {
+    summary: "Add a custom rule",
+    tag: "Rules",
+    body: RuleInput,
+    responses: json("Added", RuleSaved),
+  },
+  "PUT /rules/order": {
+    summary: "Reorder the custom rules",
+    tag: "Rules",
+    body: RuleOrder,
+    responses: done,
+  },
+  "PUT /rules/:id": {
+    summary: "Edit a custom rule",
+    tag: "Rules",
+    params: IdParam,
+    body: RuleInput,
+    responses: json("Saved", RuleSaved),
+  },
+  "DELETE /rules/:id": {
+    summary: "Delete a custom rule",
+    tag: "Rules",
+    params: IdParam,
+    responses: done,
+  },
+  "GET /settings": {
+    summary: "Read the settings",
+    tag: "Settings",
+    responses: json("The settings", Settings),
+  },
+  "PUT /settings": {
+    summary: "Replace the settings",
+    description:
+      "Checked against this machine (interfaces, ports in use). A change that can cut the operator off waits for POST /system/confirm.",
+    tag: "Settings",
+    body: Settings,
+    responses: json("The settings as saved", Settings),
+  },
+  "GET /system/backup": {
+    summary: "Download a backup of the settings, subscriptions and rules",
+    tag: "Backup",
+    responses: { 200: { description: "The backup file", schema: BackupExport } },
+  },
+  "POST /system/restore": {
+    summary: "Restore a backup",
+    description: "Everything is checked first, then replaced in one change.",
+    tag: "Backup",
+    body: BackupFile,
+    responses: done,
+  },
+  "GET /system/probation": {
+    summary: "A settings change waiting for confirmation, and the last rollback",
+    tag: "Settings",
+    responses: json("The state", ProbationState),
+  },
+  "POST /system/confirm": {
+    summary: "Keep the waiting settings change",
+    tag: "Settings",
+    responses: done,
+  },
+  "POST /system/probation/revert": {
+    summary: "Undo the waiting settings change now",
+    tag: "Settings",
+    responses: done,
+  },
+  "POST /system/probation/dismiss": {
+    summary: "Dismiss the notice of a rollback",
+    tag: "Settings",
+    responses: done,
+  },
+  "GET /system/core": {
+    summary: "Which core runs, where it comes from, and an install in progress",
+    tag: "Core",
+    responses: json("The core's facts", CoreInfo),
+  },
+  "POST /system/core/install": {
+    summary: "Install the latest core release",
+    tag: "Core",
+    body: NoFields.optional(),
+    responses: json("Installed", CoreInstalled),
+  },
+  "POST /system/core/rollback": {
+    summary: "Go back to the core that ran before the last install",
+    tag: "Core",
+    body: NoFields.optional(),
+    responses: json("Rolled back", CoreInstalled),
+  },
+  "POST /system/geodata/update": {
+    summary: "Fetch, check and swap in the core's geodata",
+    tag: "Core",
+    body: NoFields,
+    responses: json("Updated", GeodataUpdated),
+  },
+  "POST /system/service": {
+    summary: "Start, stop or restart the core",
+    tag: "Core",
+    body: ServiceAction,
+    responses: done,
+  },
+  "GET /system/network": {
+    summary: "This machine's interfaces and what gateway mode still needs",
+    tag: "System",
+    responses: json("The report", NetworkReport),
+  },
+  "GET /system/updates": {
+    summary: "Compare the core with its latest release",
+    tag: "Core",
+    responses: json("The versions", UpdateReport),
+  },
+  "GET /system/connectivity": {
+    summary: "The sites a connectivity test can try",
+    tag: "System",
+    responses: json("The sites", ConnectivitySites),
+  },
+  "POST /system/connectivity/test": {
+    summary: "Open one site through the proxy",
+    tag: "System",
+    body: ConnectivityTest,
+    responses: json("What happened", ConnectivityResult),
+  },
+  "GET /connections": {
+    summary: "The core's open connections",
+    tag: "Connections",
+    responses: json("The connections and the totals", ConnectionsView),
+  },
+  "DELETE /connections/:id": {
+    summary: "Close one connection",
+    tag: "Connections",
+    params: IdParam,
+    responses: done,
+  },
+  "DELETE /connections": { summary: "Close every connection", tag: "Connections", responses: done },
+  "GET /events": {
+    summary: "Traffic figures every two seconds",
+    description: "Server-sent events: `metrics` (Metrics), and `expired` when the session ends.",
+    tag: "Live",
+    responses: { 200: { description: "An event stream", mediaType: "text/event-stream" } },
+  },
+  "GET /logs": {
+    summary: "The core's log",
+    description:
+      "Server-sent events: `log` (LogItem), `heartbeat`, `expired`, and `disconnected` (why it ended). Last-Event-ID resumes.",
+    tag: "Live",
+    query: LogsQuery,
+    responses: { 200: { description: "An event stream", mediaType: "text/event-stream" } },
+  },
+};

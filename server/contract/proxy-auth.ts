@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/** Signing in and out, the first setup and the password change. */
+
+/** `GET /auth/status`: answered to everyone, so the console knows which form to show. */
+export const AuthStatus = z.object({
+  initialized: z.boolean(),
+  authenticated: z.boolean(),
+  /** The session's CSRF token ("" without a session). */
+  csrf: z.string(),
+});
+export type AuthStatus = z.output<typeof AuthStatus>;
+
+export const SetupBody = z.object({
+  token: z.string("must be a string"),
+  password: z.string("must be a string"),
+});
+export const LoginBody = z.object({ password: z.string("must be a string") });
+export const PasswordBody = z.object({
+  currentPassword: z.string("must be a string"),
+  password: z.string("must be a string"),
+});
+
+/** A new session (or the one kept after a password change) and its CSRF token. */
+export const SessionOpened = z.object({ ok: z.literal(true), csrf: z.string() });

@@ -1,0 +1,117 @@
+import { z } from "zod";
+
+/**
+ * The proxy service's editable records as they travel: settings, subscriptions and custom
+ * rules. The routes parse request bodies with these schemas and the console's forms are typed
+ * by them, so a form cannot send a field its route refuses. Checks that need the machine
+ * (interfaces, ports in use) or a name normaliser stay on the service.
+ */
+
+/** Ids of subscriptions and rules: 24 lower-case hexadecimal characters. */
+export const ID_PATTERN = /^[0-9a-f]{24}$/;
+/** How many subscriptions the service keeps at most. */
+export const MAX_SUBSCRIPTIONS = 50;
+/** How many custom rules a backup may hold. */
+export const MAX_RULES = 10_000;
+
+export const recordId = z.string().regex(ID_PATTERN, "must be 24 hexadecimal characters");
+
+/** An http(s) URL with a host name, trimmed. */
+export const httpUrl = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => {
+      try {
+        const u = new URL(value);
+        return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+      } catch {
+        return false;
+      }
+    }, "must be an http or https URL");
+
+const port = (min: number) =>
+  z
+    .int("must be an integer")
+    .min(min, `must be at least ${min}`)
+    .max(65535, "must be at most 65535");
+
+/** The lowest port the HTTP/SOCKS listener may use (below it needs privileges). */
+export const MIN_MIXED_PORT = 1024;
+/** Ports the core's own controller and the usual web consoles take. */
+export const RESERVED_MIXED_PORTS: readonly number[] = [8080, 9090];
+/** TUN mode answers DNS for the LAN on the standard port. */
+export const TUN_DNS_PORT = 53;
+
+/** The whole settings object (`PUT /settings` replaces all of it). */
+export const Settings = z.strictObject({
+  proxyEnabled: z.boolean("must be true or false"),
+  tunEnabled: z.boolean("must be true or false"),
+  selectionMode: z.enum(["manual", "auto"], "must be manual or auto"),
+  selectedNode: z.string("must be a string").max(4096, "is too long"),
+  lanIP: z.string("must be a string").trim().max(64, "is too long"),
+  lanCIDR: z.string("must be a string").trim().max(64, "is too long"),
+  gateway: z.string("must be a string").trim().max(64, "is too long"),
+  interface: z.string("must be a string").trim().max(64, "is too long"),
+  mixedPort: port(MIN_MIXED_PORT),
+  dnsPort: port(1),
+  testURL: httpUrl(2048),
+  testTimeoutMS: z
+    .int("must be an integer")
+    .min(100, "must be at least 100")
+    .max(30000, "must be at most 30000"),
+});
+export type Settings = z.output<typeof Settings>;
+export type SelectionMode = Settings["selectionMode"];
+
+export const subscriptionName = z
+  .string("must be a string")
+  .trim()
+  .min(1, "must not be empty")
+  .max(64, "must be at most 64 characters");
+export const intervalHours = z
+  .int("must be an integer")
+  .min(0, "must be at least 0")
+  .max(720, "must be at most 720");
+
+/** Body of `POST /subscriptions` and `PUT /subscriptions/:id`. */
+export const SubscriptionInput = z.strictObject({
+  name: subscriptionName,
+  url: httpUrl(2048),
+  enabled: z.boolean("must be true or false").default(true),
+  intervalHours: intervalHours.default(24),
+});
+export type SubscriptionInput = z.output<typeof SubscriptionInput>;
+
+export const RuleType = z.enum(
+  ["DOMAIN", "DOMAIN-SUFFIX", "IP-CIDR"],
+  "must be DOMAIN, DOMAIN-SUFFIX or IP-CIDR",
+);
+export type RuleType = z.output<typeof RuleType>;
+export const RuleAction = z.enum(["DIRECT", "PROXY"], "must be DIRECT or PROXY");
+export type RuleAction = z.output<typeof RuleAction>;
+
+/**
+ * Body of `POST /rules` and `PUT /rules/:id`: the rule's four fields and nothing else (its id
+ * is in the path). The service then normalises the value (lower case, punycode, network
+ * address) and refuses one that is no domain name or CIDR.
+ */
+export const RuleInput = z.strictObject({
+  type: RuleType,
+  value: z.string("must be a string").max(300, "is too long"),
+  action: RuleAction,
+  enabled: z.boolean("must be true or false").default(true),
+});
+export type RuleInput = z.output<typeof RuleInput>;
+
+/** A stored custom rule. */
+export const Rule = z.object({
+  id: z.string(),
+  type: RuleType,
+  value: z.string(),
+  action: RuleAction,
+  enabled: z.boolean(),
+});
+export type Rule = z.output<typeof Rule>;
