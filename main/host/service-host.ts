@@ -12,6 +12,7 @@ import {
 } from "../../server/desktop/protocol.js";
 import type { ForkFunction, HostChild } from "./host-child.js";
 import type { HostInfo, HostStatus } from "./host-status.js";
+import { MINUTE_MS } from "../../server/contract/time-units.js";
 
 export type { FailureCode, HostInfo, HostStatus } from "./host-status.js";
 
@@ -260,7 +261,7 @@ export class ServiceHost extends EventEmitter<HostEvents> {
   }
 
   private crashed(code: number | null, signal: string | null): void {
-    const { healthyAfterMs = 60_000, maxRestarts = 5 } = this.options;
+    const { healthyAfterMs = MINUTE_MS, maxRestarts = 5 } = this.options;
     const { backoffMs = 1000, maxBackoffMs = 30_000 } = this.options;
     if (this.readyAt !== null && Date.now() - this.readyAt >= healthyAfterMs) this.quickCrashes = 0;
     const reason = this.readyTimedOut

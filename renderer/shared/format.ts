@@ -1,4 +1,5 @@
 import type { Lang } from "./lang.js";
+import { DAY_S, HOUR_S, MINUTE_S } from "../../server/contract/time-units.js";
 
 const UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
 
@@ -21,10 +22,10 @@ export function formatRate(bytesPerSecond: number): string {
 export function formatDuration(seconds: number, lang: Lang): string {
   const s = Math.max(0, Math.floor(seconds));
   const parts: Array<[number, string, string]> = [
-    [Math.floor(s / 86400), "d", "天"],
-    [Math.floor((s % 86400) / 3600), "h", "小时"],
-    [Math.floor((s % 3600) / 60), "min", "分"],
-    [s % 60, "s", "秒"],
+    [Math.floor(s / DAY_S), "d", "天"],
+    [Math.floor((s % DAY_S) / HOUR_S), "h", "小时"],
+    [Math.floor((s % HOUR_S) / MINUTE_S), "min", "分"],
+    [s % MINUTE_S, "s", "秒"],
   ];
   const first = parts.findIndex(([v]) => v > 0);
   if (first < 0) return lang === "zh-CN" ? "0 秒" : "0 s";

@@ -35,6 +35,7 @@ import { pickupRouter } from "./routes/pickup.js";
 import { adminRouter } from "./routes/admin.js";
 
 import { VERSION } from "./version.js";
+import { MINUTE_MS } from "../contract/time-units.js";
 export { VERSION };
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 
@@ -220,7 +221,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
   app.use(notFound("No such page", "request.no_page"));
   app.use(errorHandler(log));
 
-  const cleanupEvery = options.cleanupIntervalMs ?? 10 * 60_000;
+  const cleanupEvery = options.cleanupIntervalMs ?? 10 * MINUTE_MS;
   const cleanupTimer =
     cleanupEvery > 0
       ? setInterval(() => {

@@ -1,5 +1,6 @@
 import { create } from "zustand";
 import type { ParcelState } from "../types.js";
+import { HOUR_S, WEEK_S } from "../../../server/contract/time-units.js";
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 
@@ -89,8 +90,8 @@ export type RangePreset = "hour" | "today" | "week";
 /** A time range ending now, in datetime-local values. */
 export function presetRange(preset: RangePreset, nowMs = Date.now()): { from: string; to: string } {
   const now = Math.floor(nowMs / 1000);
-  let from = now - 3600;
-  if (preset === "week") from = now - 7 * 86400;
+  let from = now - HOUR_S;
+  if (preset === "week") from = now - WEEK_S;
   if (preset === "today") {
     const midnight = new Date(nowMs);
     midnight.setHours(0, 0, 0, 0);

@@ -10,9 +10,10 @@ import type { PickupRepo } from "../repos/pickup.js";
 import { renewedExpiry } from "./policy.js";
 import type { PickupGrant } from "./pickup-cookie.js";
 import { pickupActor, stateError } from "./pickup.js";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 /** A download that sends nothing for this long (a stalled reader) is cut. */
-const IDLE_MS = 5 * 60_000;
+const IDLE_MS = 5 * MINUTE_MS;
 
 /** One body the recipient can download: a single file or the whole-parcel archive. */
 export interface TransferPlan {

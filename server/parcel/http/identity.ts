@@ -4,13 +4,14 @@ import { HttpError } from "../../http/errors.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { randomId, randomToken, sha256Hex } from "../domain/secrets.js";
 import { issuedFor } from "../domain/manage-token.js";
+import { HOUR_S, MINUTE_S, WEEK_S } from "../../contract/time-units.js";
 
 export const VISITOR_COOKIE = "pt_visitor";
 export const PICKUP_COOKIE = "pt_pickup";
 export const ADMIN_COOKIE = "pt_admin";
-export const VISITOR_TTL = 7 * 86400;
-export const PICKUP_TTL = 600;
-export const ADMIN_TTL = 8 * 3600;
+export const VISITOR_TTL = WEEK_S;
+export const PICKUP_TTL = 10 * MINUTE_S;
+export const ADMIN_TTL = 8 * HOUR_S;
 
 /** Client IP address without the IPv4-mapped prefix. */
 export function clientIp(req: Request): string {

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/open.js";
+import { DAY_S } from "../../contract/time-units.js";
 
 /** The UTC day (`YYYY-MM-DD`) of a Unix time. */
 export function utcDay(unix: number): string {
@@ -7,7 +8,7 @@ export function utcDay(unix: number): string {
 
 /** Seconds from `unix` until the next UTC midnight (at least 1). */
 export function secondsUntilUtcMidnight(unix: number): number {
-  return Math.max(1, 86400 - (unix % 86400));
+  return Math.max(1, DAY_S - (unix % DAY_S));
 }
 
 /** Bytes a client's counter may run ahead of the database (written at most this often). */

@@ -10,9 +10,10 @@ import { clientIp, currentVisitor, requireOwner } from "../http/identity.js";
 import { getFiles, getParcel, parcelView, searchNames, type ParcelRow } from "../repos/parcels.js";
 import { secondsUntilUtcMidnight, TrafficRepo } from "../repos/traffic.js";
 import { putFileHandler } from "./upload-file.js";
+import { DAY_S, HOUR_S } from "../../contract/time-units.js";
 
 /** An upload session lives one hour unless published. */
-export const SESSION_SECONDS = 3600;
+export const SESSION_SECONDS = HOUR_S;
 
 /** The parcel of an owner request; 404 when it vanished between auth and read. */
 export function ownedParcel(ctx: ParcelContext, id: string): ParcelRow {
@@ -133,7 +134,7 @@ export function uploadsRouter(ctx: ParcelContext): Router {
             { params: { count: pending.length } },
           );
         const now = ctx.now();
-        publish.run(now, now, now + p.days * 86400, id);
+        publish.run(now, now, now + p.days * DAY_S, id);
         const issued = issueCode(ctx, id);
         // Recorded in the same transaction: a publish is never without its audit record.
         ctx.audit(req, actor, "parcel.publish", `parcel:${id}`);

@@ -3,6 +3,7 @@ import { open, unlink, type FileHandle } from "node:fs/promises";
 import { Transform, type Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { crc32 } from "node:zlib";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 export type ReceiveFailure =
   "too-long" | "too-short" | "aborted" | "slow" | "stopped" | "cut-off" | "io";
@@ -14,7 +15,7 @@ export interface RateFloor {
 }
 
 /** 1 KiB per minute: anything slower holds a reservation and a file open for nothing. */
-export const DEFAULT_FLOOR: RateFloor = { bytes: 1024, windowMs: 60_000 };
+export const DEFAULT_FLOOR: RateFloor = { bytes: 1024, windowMs: MINUTE_MS };
 
 /**
  * The floor is checked this many times per window, each time over the last whole window, so

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 export interface CheckResult {
   ok: boolean;
@@ -44,7 +45,7 @@ export async function checkConfig(
   bin: string,
   homeDir: string,
   file: string,
-  timeoutMs = 60_000,
+  timeoutMs = MINUTE_MS,
 ): Promise<CheckResult> {
   const r = await run(bin, ["-d", homeDir, "-t", "-f", file], timeoutMs);
   if (r.code === 0) return { ok: true, message: lastLines(r.output, 1) };

@@ -9,9 +9,10 @@ import { HttpError } from "../../http/errors.js";
 import { checkConfig } from "./check.js";
 import { writeAtomic } from "./files.js";
 import { findGeodata, PREVIOUS_DIR, recordGeodata } from "./geodata.js";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 /** Deadline of one file's download, and the largest file accepted. */
-export const GEODATA_TIMEOUT_MS = 60_000;
+export const GEODATA_TIMEOUT_MS = MINUTE_MS;
 export const GEODATA_MAX_BYTES = 128 * 1024 * 1024;
 /** Where a check of a staged set would download from: nowhere (the discard port). */
 const NO_DOWNLOAD = "http://127.0.0.1:9/gatehouse-never-downloads";

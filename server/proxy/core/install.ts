@@ -22,6 +22,7 @@ import { errorMessage } from "./errors.js";
 import { downloadAsset, fetchReleaseDocument, tooLarge, type Release } from "./install-fetch.js";
 import { assetNames, type CoreLocator } from "./install-location.js";
 import { gunzipTo, unzipTo } from "./install-unpack.js";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 /** What the console shows while an install runs. */
 export interface InstallProgress {
@@ -52,7 +53,7 @@ export interface InstallerOptions {
   arch?: string;
 }
 
-export const DOWNLOAD_TIMEOUT_MS = 60_000;
+export const DOWNLOAD_TIMEOUT_MS = MINUTE_MS;
 export const MAX_ARCHIVE_BYTES = 128 * 1024 * 1024;
 
 function isFile(path: string): boolean {

@@ -4,6 +4,7 @@ import type { Clock } from "../../clock.js";
 import type { LineLog } from "../../log.js";
 import { problem, type LineProblem } from "../../problem-codes.js";
 import { forgetCorePid, recordCorePid } from "./leftover.js";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 /** One way of running the core: a supervised child process or a systemd unit. */
 export interface Supervisor {
@@ -182,7 +183,7 @@ export class ProcessSupervisor implements Supervisor {
         params: { ...(code === null ? {} : { exit_code: code }), ...(signal ? { signal } : {}) },
       }),
     );
-    if (this.opts.clock.now() - this.startedAt >= (this.opts.stableMs ?? 60_000)) {
+    if (this.opts.clock.now() - this.startedAt >= (this.opts.stableMs ?? MINUTE_MS)) {
       this.failures = 0;
     }
     const base = this.opts.backoffBaseMs ?? 1000;

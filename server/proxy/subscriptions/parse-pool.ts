@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { SubscriptionError } from "./errors.js";
 import type { ParsedSubscription } from "./parse.js";
 import type { ParseReply, ParseRequest } from "./parse-worker.js";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 /** How long one document may take to read before its worker is stopped. */
 export const PARSE_BUDGET_MS = 10_000;
@@ -65,7 +66,7 @@ export class ParsePool {
     this.budgetMs = options.budgetMs ?? PARSE_BUDGET_MS;
     this.memoryMb = options.memoryMb ?? PARSE_MEMORY_MB;
     this.maxWorkers = Math.max(1, options.maxWorkers ?? 1);
-    this.idleMs = options.idleMs ?? 60_000;
+    this.idleMs = options.idleMs ?? MINUTE_MS;
     this.startMs = options.startMs ?? 30_000;
   }
 
