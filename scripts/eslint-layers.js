@@ -84,6 +84,9 @@ export const layerElements = [
       "server/proxy/service.ts",
       "server/cli.ts",
       "server/host.ts",
+      // Any other file beside a service's folders wires the service together (app, context).
+      "server/parcel/*.ts",
+      "server/proxy/*.ts",
     ],
   },
   // Small shared pieces every server layer may use (clock, log, domain errors, durations...).
