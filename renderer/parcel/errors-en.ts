@@ -1,6 +1,7 @@
 import type { ParamsOf, ParcelErrorCode } from "../../server/http/error-codes.js";
 import type { ErrorTable } from "../shared/error-table.js";
 import { formatBytes } from "../shared/format.js";
+import { plural } from "../shared/i18n.js";
 
 const FILE_NAME_REASONS: Record<string, string> = {
   empty: "it is empty",
@@ -15,8 +16,10 @@ const FILE_NAME_REASONS: Record<string, string> = {
 function wrongPassword(p: ParamsOf<"pickup.password_wrong">): string {
   const left = Number(p.attempts_left);
   if (left <= 0) return "Wrong password, and that was the last try: the parcel is now locked.";
-  if (left === 1) return "Wrong password. 1 try left before the parcel is locked.";
-  return `Wrong password. ${left} tries left before the parcel is locked.`;
+  return plural("en", left, {
+    one: "Wrong password. 1 try left before the parcel is locked.",
+    other: "Wrong password. {count} tries left before the parcel is locked.",
+  });
 }
 
 /** The parcel service's errors in English, by code (see renderer/shared/error-table.ts). */
@@ -30,8 +33,10 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "admin.login_wrong": () => "Wrong username or password.",
   "admin.login_limit": () => "Too many failed sign-ins; try again later.",
   "admin.current_password_wrong": () => "The current password is wrong.",
-  "admin.password_short": (p) => `The new password must be at least ${p.min} characters long.`,
-  "admin.password_long": (p) => `The new password must be at most ${p.max} bytes long.`,
+  "admin.password_short": (p) =>
+    `The new password must be at least ${plural("en", p.min, { one: "1 character", other: "{count} characters" })} long.`,
+  "admin.password_long": (p) =>
+    `The new password must be at most ${plural("en", p.max, { one: "1 byte", other: "{count} bytes" })} long.`,
   "owner.credential_required": () =>
     "This browser is not known as the parcel's sender (no visitor identity or manage token).",
   "owner.visitor_required": () => "This browser has no visitor identity yet; reload the page.",
@@ -39,13 +44,19 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "owner.token_other": () => "This manage token belongs to another parcel.",
   "owner.not_yours": () => "This parcel was sent from another browser.",
   "upload.disabled": () => "Sending is switched off by the administrator.",
-  "upload.too_many_files": (p) => `A parcel may hold at most ${p.limit} files.`,
+  "upload.too_many_files": (p) =>
+    `A parcel may hold at most ${plural("en", p.limit, { one: "1 file", other: "{count} files" })}.`,
   "upload.file_name": (p) =>
     `The name of file ${p.index} ("${p.name}") is refused: ${FILE_NAME_REASONS[p.reason] ?? "it is not allowed"}.`,
   "upload.same_name": (p) =>
     `"${p.first}" and "${p.second}" are the same name written differently; give every file its own name.`,
-  "upload.days": (p) => `A parcel can be kept at most ${p.max} days.`,
-  "upload.downloads": (p) => `At most ${p.max} downloads are allowed.`,
+  "upload.days": (p) =>
+    `A parcel can be kept at most ${plural("en", p.max, { one: "1 day", other: "{count} days" })}.`,
+  "upload.downloads": (p) =>
+    plural("en", p.max, {
+      one: "At most 1 download is allowed.",
+      other: "At most {count} downloads are allowed.",
+    }),
   "upload.password_required": () => "A password is required for every parcel.",
   "upload.file_too_large": (p) =>
     `${p.name} is larger than the limit of ${formatBytes(Number(p.limit))} per file.`,
@@ -70,9 +81,10 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "upload.store_failed": () => "The file could not be stored.",
   "upload.session_ended": () => "This upload has ended and can no longer be sent.",
   "upload.not_ready": (p) =>
-    Number(p.count) === 1
-      ? "1 file is not uploaded yet."
-      : `${p.count} files are not uploaded yet.`,
+    plural("en", p.count, {
+      one: "1 file is not uploaded yet.",
+      other: "{count} files are not uploaded yet.",
+    }),
   "parcel.not_found": () => "No such parcel.",
   "parcel.file_not_found": () => "No such file in this parcel.",
   "parcel.not_published": () => "A new code can only be issued for a sent parcel.",

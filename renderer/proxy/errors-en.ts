@@ -1,11 +1,14 @@
 import type { ProxyErrorCode } from "../../server/http/error-codes.js";
 import { attempt, type ErrorTable } from "../shared/error-table.js";
 import { formatBytes } from "../shared/format.js";
-import { fill } from "../shared/lang.js";
+import { plural, say } from "../shared/i18n.js";
 import { en } from "./i18n-en.js";
 import { ruleInWords } from "./rule-words.js";
 
-const seconds = (n: string | number) => `${n} second${Number(n) === 1 ? "" : "s"}`;
+const seconds = (n: string | number) =>
+  plural("en", n, { one: "1 second", other: "{count} seconds" });
+const characters = (n: string | number) =>
+  plural("en", n, { one: "1 character", other: "{count} characters" });
 
 /**
  * The proxy service's errors in English, by code (see renderer/shared/error-table.ts).
@@ -21,12 +24,16 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "auth.current_password_wrong": () => "The current password is wrong.",
   "auth.login_limit": () => "Too many failed sign-in attempts; try again later.",
   "auth.password_short": (p) =>
-    `The password is too short: at least ${p.min} characters (accented and non-Latin letters count as 2 to 4).`,
+    `The password is too short: at least ${characters(p.min)} (accented and non-Latin letters count as 2 to 4).`,
   "auth.password_long": (p) =>
-    `The password is too long: at most ${p.max} characters (accented and non-Latin letters count as 2 to 4).`,
+    `The password is too long: at most ${characters(p.max)} (accented and non-Latin letters count as 2 to 4).`,
   "subscription.unknown": () => "This subscription no longer exists.",
   "subscription.duplicate": (p) => `The subscription ${p.name} already uses this address.`,
-  "subscription.limit": (p) => `At most ${p.max} subscriptions can be kept.`,
+  "subscription.limit": (p) =>
+    plural("en", p.max, {
+      one: "At most 1 subscription can be kept.",
+      other: "At most {count} subscriptions can be kept.",
+    }),
   "subscription.url_invalid": () => "The subscription address is not valid.",
   "subscription.url_scheme": () => "The subscription address must start with http:// or https://.",
   "subscription.redirect_invalid": () =>
@@ -59,11 +66,11 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "subscription.yaml_depth": (p) =>
     p.limit === undefined
       ? "The subscription's YAML is nested too deeply to read."
-      : `The subscription's YAML is nested more than ${p.limit} levels deep.`,
+      : `The subscription's YAML is nested more than ${plural("en", p.limit, { one: "1 level", other: "{count} levels" })} deep.`,
   "subscription.yaml_aliases": (p) =>
-    `The subscription uses more than ${p.limit} YAML aliases; a feed that large is refused.`,
+    `The subscription uses more than ${plural("en", p.limit, { one: "1 YAML alias", other: "{count} YAML aliases" })}; a feed that large is refused.`,
   "subscription.yaml_expansion": (p) =>
-    `The subscription's YAML aliases expand to more than ${p.limit} values; a feed that large is refused.`,
+    `The subscription's YAML aliases expand to more than ${plural("en", p.limit, { one: "1 value", other: "{count} values" })}; a feed that large is refused.`,
   "subscription.yaml_alias_unknown": (p) =>
     `The subscription's YAML uses the alias *${p.alias} before its anchor is set.`,
   "subscription.yaml_alias_loop": (p) =>
@@ -79,7 +86,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "rule.unknown": () => "This rule no longer exists.",
   "rule.order": () => "The new order must list every rule exactly once; reload and try again.",
   "rule.duplicate": (p) =>
-    `Rule ${p.position} in the list is already ${ruleInWords(p, (k, v) => fill(en[k], v))}; change that one instead.`,
+    `Rule ${p.position} in the list is already ${ruleInWords(p, (k, v) => say("en", en[k], v))}; change that one instead.`,
   "node.unknown": (p) => `The node ${p.node} is not known.`,
   "node.unavailable": () => "That node is gone, or its subscription is switched off.",
   "node.select_refused": (p) => `The selection was saved, but the core refused it: ${p.detail}`,

@@ -1,7 +1,7 @@
 import type { ProxyErrorCode } from "../../server/http/error-codes.js";
 import { attempt, type ErrorTable } from "../shared/error-table.js";
 import { formatBytes } from "../shared/format.js";
-import { fill } from "../shared/lang.js";
+import { say } from "../shared/i18n.js";
 import { zh } from "./i18n-zh.js";
 import { ruleInWords } from "./rule-words.js";
 
@@ -66,7 +66,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "rule.unknown": () => "此规则已不存在。",
   "rule.order": () => "新的顺序必须恰好包含每条规则一次；请刷新后重试。",
   "rule.duplicate": (p) =>
-    `列表中的第 ${p.position} 条规则已是 ${ruleInWords(p, (k, v) => fill(zh[k], v))}，请修改那一条。`,
+    `列表中的第 ${p.position} 条规则已是 ${ruleInWords(p, (k, v) => say("zh-CN", zh[k], v))}，请修改那一条。`,
   "node.unknown": (p) => `无法识别节点 ${p.node}。`,
   "node.unavailable": () => "该节点已不存在，或它所在的订阅已停用。",
   "node.select_refused": (p) => `选择已保存，但内核拒绝了它：${p.detail}`,

@@ -155,7 +155,7 @@ export const enScreens = {
   "logs.stateLive": "Live",
   "logs.stateConnecting": "Connecting…",
   "logs.stateDisconnected": "Disconnected",
-  "logs.count": "{shown} of {total} lines",
+  "logs.count": { by: "total", one: "{shown} of 1 line", other: "{shown} of {total} lines" },
   "logs.disconnected": "The log stream from the core ended: {error}",
   "logs.noReason": "no reason given",
   "logs.reconnect": "Reconnect",

@@ -184,7 +184,6 @@ const base: Record<
   "nodes.none": "还没有节点。请添加订阅并更新。",
   "nodes.noMatch": "没有符合筛选条件的节点。",
   "nodes.count": "{n} 个节点",
-  "nodes.countOne": "1 个节点",
   "nodes.failed": "失败",
   "nodes.untested": "未测试",
   "nodes.fast": "快",

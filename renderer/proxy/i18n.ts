@@ -1,5 +1,6 @@
 import { useCallback } from "react";
-import { fill, type Lang } from "../shared/lang.js";
+import { translate as say, type Dict, type Vars } from "../shared/i18n.js";
+import type { Lang } from "../shared/lang.js";
 import { en } from "./i18n-en.js";
 import { zh } from "./i18n-zh.js";
 import { useApp } from "./store.js";
@@ -7,12 +8,13 @@ import { useApp } from "./store.js";
 export { initialLang, type Lang } from "../shared/lang.js";
 
 export type Key = keyof typeof en;
-export type Translate = (key: Key, vars?: Record<string, string | number>) => string;
+export type Translate = (key: Key, vars?: Vars) => string;
 
-const tables: Record<Lang, Record<Key, string>> = { en, "zh-CN": zh };
+/** The console's one table, through the shared mechanism (renderer/shared/i18n.ts). */
+export const proxyDict: Dict<Key> = { en, "zh-CN": zh };
 
-export function translate(lang: Lang, key: Key, vars?: Record<string, string | number>): string {
-  return fill(tables[lang][key] ?? en[key], vars);
+export function translate(lang: Lang, key: Key, vars?: Vars): string {
+  return say(proxyDict, lang, key, vars);
 }
 
 export function useT(): Translate {

@@ -1,5 +1,6 @@
 import type { CommonErrorCode, ParamsOf } from "../../server/http/error-codes.js";
 import type { ErrorTable } from "./error-table.js";
+import { plural } from "./i18n.js";
 
 type Invalid = ParamsOf<"request.invalid">;
 
@@ -58,7 +59,8 @@ export const COMMON_EN: ErrorTable<CommonErrorCode> = {
   "request.unknown_field": (p) => `The request has a field the service does not know: ${p.field}.`,
   "request.not_integer": (p) => `${p.field} must be a whole number.`,
   "request.page": () => "The page number must be 1 or more.",
-  "request.page_size": (p) => `A page shows 1 to ${p.max} items.`,
+  "request.page_size": (p) =>
+    plural("en", p.max, { one: "A page shows 1 item.", other: "A page shows 1 to {count} items." }),
   "auth.cross_site": () => "Requests from other sites are not allowed.",
   "auth.origin": () => "This page's address may not make changes here.",
   "server.disk_full": () => "The gateway's disk is full; try again once space has been freed.",

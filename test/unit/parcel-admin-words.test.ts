@@ -24,15 +24,16 @@ import { sendDict } from "../../renderer/parcel/send/i18n.js";
 import { en as proxyEn } from "../../renderer/proxy/i18n-en.js";
 import { zh as proxyZh } from "../../renderer/proxy/i18n-zh.js";
 import { formatBytes } from "../../renderer/shared/format.js";
-import { fill } from "../../renderer/shared/lang.js";
+import { say, type Message } from "../../renderer/shared/i18n.js";
+import type { Lang } from "../../renderer/shared/lang.js";
 import { DEFAULT_POLICY } from "../../server/parcel/domain/policy.js";
 
 const tAdmin =
-  (table: Record<AdminKey, string>): AT =>
+  (table: Record<AdminKey, Message>, lang: Lang): AT =>
   (key, vars) =>
-    fill(table[key], vars);
-const en = tAdmin(adminEn);
-const zh = tAdmin(adminZh);
+    say(lang, table[key], vars);
+const en = tAdmin(adminEn, "en");
+const zh = tAdmin(adminZh, "zh-CN");
 const CJK = /[\u4e00-\u9fff]/;
 
 describe("audit records in words", () => {
@@ -99,18 +100,18 @@ describe("audit records in words", () => {
 
 describe("counts and names for people", () => {
   it("says 1 parcel and 2 files, not 1 parcels", () => {
-    expect(countText(1, "cleanup.parcelsOne", "cleanup.parcels", en, "en")).toBe("1 parcel");
-    expect(countText(2, "cleanup.filesOne", "cleanup.files", en, "en")).toBe("2 files");
-    expect(countText(1200, "cleanup.filesOne", "cleanup.files", en, "en")).toBe("1,200 files");
+    expect(countText(1, "cleanup.parcels", en, "en")).toBe("1 parcel");
+    expect(countText(2, "cleanup.files", en, "en")).toBe("2 files");
+    expect(countText(1200, "cleanup.files", en, "en")).toBe("1,200 files");
     const result = en("cleanup.result", {
-      parcels: countText(1, "cleanup.parcelsOne", "cleanup.parcels", en, "en"),
-      files: countText(1, "cleanup.filesOne", "cleanup.files", en, "en"),
+      parcels: countText(1, "cleanup.parcels", en, "en"),
+      files: countText(1, "cleanup.files", en, "en"),
       bytes: "4 KiB",
     });
     expect(result).toBe("Cleanup finished: 1 parcel and 1 file removed, 4 KiB freed.");
     const chinese = zh("cleanup.result", {
-      parcels: countText(1, "cleanup.parcelsOne", "cleanup.parcels", zh, "zh-CN"),
-      files: countText(3, "cleanup.filesOne", "cleanup.files", zh, "zh-CN"),
+      parcels: countText(1, "cleanup.parcels", zh, "zh-CN"),
+      files: countText(3, "cleanup.files", zh, "zh-CN"),
       bytes: "4 KiB",
     });
     expect(chinese).toBe("清理完成：删除了 1 个包裹和 3 个文件，释放 4 KiB。");
@@ -148,10 +149,10 @@ describe("plain words instead of jargon", () => {
 
   it("says what an unfinished upload's deadline means", () => {
     const send = sendDict.en.sessionEnds;
-    const ends = fill(uiDict.en.endsIn, { time: "59 min" });
+    const ends = say("en", uiDict.en.endsIn, { time: "59 min" });
     expect(`${send} ${ends}`).toBe("Unfinished upload — discarded in 59 min unless it is sent");
     expect(
-      `${sendDict["zh-CN"].sessionEnds}${fill(uiDict["zh-CN"].endsIn, { time: "59 分" })}`,
+      `${sendDict["zh-CN"].sessionEnds}${say("zh-CN", uiDict["zh-CN"].endsIn, { time: "59 分" })}`,
     ).toBe("上传未完成：若不发送，将在 59 分后丢弃");
     expect(adminEn["parcels.sessionEnds"]).not.toMatch(/session/i);
     expect(adminZh["parcels.sessionEnds"]).not.toMatch(/会话/);
@@ -238,7 +239,7 @@ describe("share addresses in the reader's language", () => {
   const t =
     (lang: "en" | "zh-CN") =>
     (key: UiKey, vars?: Record<string, string | number>): string =>
-      fill(uiDict[lang][key], vars);
+      say(lang, uiDict[lang][key], vars);
 
   it("names share addresses from their URL: this computer, LAN, host names as they are, HTTPS marked", () => {
     const u = (url: string) => ({ label: "English label", url });

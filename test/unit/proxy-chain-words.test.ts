@@ -4,11 +4,11 @@ import { en } from "../../renderer/proxy/i18n-en.js";
 import { zh } from "../../renderer/proxy/i18n-zh.js";
 import { chainText, ruleText, stepName } from "../../renderer/proxy/screens/connection-text.js";
 import type { Connection } from "../../renderer/proxy/types.js";
-import { fill } from "../../renderer/shared/lang.js";
+import { say } from "../../renderer/shared/i18n.js";
 
 const tables = { en, "zh-CN": zh } as const;
 const t = (lang: "en" | "zh-CN") => (key: Key, vars?: Record<string, string | number>) =>
-  fill(tables[lang][key], vars);
+  say(lang, tables[lang][key], vars);
 
 const conn = (chains: Array<{ name: string; subscription: string | null }>): Connection => ({
   id: "c",

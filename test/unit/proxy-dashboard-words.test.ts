@@ -3,11 +3,11 @@ import { coreErrorText } from "../../renderer/proxy/core-error-text.js";
 import type { Key } from "../../renderer/proxy/i18n.js";
 import { en } from "../../renderer/proxy/i18n-en.js";
 import { zh } from "../../renderer/proxy/i18n-zh.js";
-import { fill } from "../../renderer/shared/lang.js";
+import { say } from "../../renderer/shared/i18n.js";
 
 const tables = { en, "zh-CN": zh } as const;
 const t = (lang: "en" | "zh-CN") => (key: Key, vars?: Record<string, string | number>) =>
-  fill(tables[lang][key], vars);
+  say(lang, tables[lang][key], vars);
 
 describe("the dashboard's sentence about an unreachable core", () => {
   it("never shows the socket's error code to a person", () => {

@@ -3,11 +3,11 @@ import type { Key } from "../../renderer/proxy/i18n.js";
 import { en } from "../../renderer/proxy/i18n-en.js";
 import { zh } from "../../renderer/proxy/i18n-zh.js";
 import { builtInNodeWord } from "../../renderer/proxy/node-words.js";
-import { fill } from "../../renderer/shared/lang.js";
+import { say } from "../../renderer/shared/i18n.js";
 
 const tables = { en, "zh-CN": zh } as const;
 const t = (lang: "en" | "zh-CN") => (key: Key, vars?: Record<string, string | number>) =>
-  fill(tables[lang][key], vars);
+  say(lang, tables[lang][key], vars);
 
 describe("the node in use, when it is one of the core's built-in targets", () => {
   it("says REJECT (no subscription yet) and DIRECT in words in both languages", () => {

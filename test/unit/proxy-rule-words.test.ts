@@ -3,10 +3,10 @@ import type { Translate } from "../../renderer/proxy/i18n.js";
 import { en as EN } from "../../renderer/proxy/i18n-en.js";
 import { zh as ZH } from "../../renderer/proxy/i18n-zh.js";
 import { ruleInWords } from "../../renderer/proxy/rule-words.js";
-import { fill } from "../../renderer/shared/lang.js";
+import { say } from "../../renderer/shared/i18n.js";
 
-const en: Translate = (k, v) => fill(EN[k], v);
-const zh: Translate = (k, v) => fill(ZH[k], v);
+const en: Translate = (k, v) => say("en", EN[k], v);
+const zh: Translate = (k, v) => say("zh-CN", ZH[k], v);
 
 describe("a rule quoted in a sentence", () => {
   it("says each type and route in words, in English and in Chinese", () => {

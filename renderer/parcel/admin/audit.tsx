@@ -67,12 +67,7 @@ export function AuditTab() {
           {t("stats.refresh")}
         </button>
         <span className="muted" role="status" data-testid="audit-count">
-          <MatchCount
-            loading={list.loading}
-            total={data?.total}
-            one="audit.countOne"
-            many="audit.count"
-          />
+          <MatchCount loading={list.loading} total={data?.total} text="audit.count" />
         </span>
       </div>
       <Alert text={list.error} />

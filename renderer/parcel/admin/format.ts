@@ -10,9 +10,9 @@ export function formatTime(unix: number | null, lang: Lang, seconds = false): st
   });
 }
 
-/** "1 file" or "3 files": the singular key for exactly one, else the plural with {n}. */
-export function countText(n: number, one: AdminKey, many: AdminKey, t: AT, lang: Lang): string {
-  return n === 1 ? t(one) : t(many, { n: formatCount(n, lang) });
+/** "1 file" or "3 files": a counting sentence with {n}, the number written for the reader. */
+export function countText(n: number, key: AdminKey, t: AT, lang: Lang): string {
+  return t(key, { n: formatCount(n, lang) });
 }
 
 /** 12,345 / 12,345 in the page's language. */

@@ -164,12 +164,7 @@ export function ParcelsTab() {
         </button>
       </div>
       <p className="muted adm-count" role="status" data-testid="parcel-count">
-        <MatchCount
-          loading={list.loading}
-          total={data?.total}
-          one="parcels.countOne"
-          many="parcels.count"
-        />
+        <MatchCount loading={list.loading} total={data?.total} text="parcels.count" />
       </p>
       <Alert text={list.error} />
       <Alert text={action.error} />

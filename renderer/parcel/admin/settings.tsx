@@ -234,11 +234,7 @@ function SettingsForm({
             {t("form.reload")}
           </button>
           <span className="muted" role="status">
-            {changed === 0
-              ? t("form.noChanges")
-              : changed === 1
-                ? t("form.changedOne")
-                : t("form.changed", { n: changed })}
+            {changed === 0 ? t("form.noChanges") : t("form.changed", { n: changed })}
           </span>
         </div>
       </form>

@@ -63,14 +63,8 @@ function Cleanup({ onDone }: { onDone(): void }) {
           {result.parcels === 0 && result.files === 0 && result.bytes === 0
             ? t("cleanup.nothing")
             : t("cleanup.result", {
-                parcels: countText(
-                  result.parcels,
-                  "cleanup.parcelsOne",
-                  "cleanup.parcels",
-                  t,
-                  lang,
-                ),
-                files: countText(result.files, "cleanup.filesOne", "cleanup.files", t, lang),
+                parcels: countText(result.parcels, "cleanup.parcels", t, lang),
+                files: countText(result.files, "cleanup.files", t, lang),
                 bytes: formatBytes(result.bytes),
               })}
         </p>
@@ -116,7 +110,7 @@ export function StatsTab() {
         <div className="adm-grid">
           <Card title={t("stats.parcels")}>
             <p className="adm-big" data-testid="stats-total">
-              {t(s.parcels.total === 1 ? "stats.parcelsTotalOne" : "stats.parcelsTotal", {
+              {t("stats.parcelsTotal", {
                 n: formatCount(s.parcels.total, lang),
               })}
             </p>

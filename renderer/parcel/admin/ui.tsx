@@ -181,18 +181,17 @@ export function PageSizeSelect({
 export function MatchCount({
   loading,
   total,
-  one,
-  many,
+  text,
 }: {
   loading: boolean;
   total: number | undefined;
-  one: AdminKey;
-  many: AdminKey;
+  /** A counting sentence with {total}. */
+  text: AdminKey;
 }) {
   const t = useA();
   const lang = useApp((s) => s.lang);
   if (total === undefined) return loading ? t("common.loading") : "";
-  return total === 1 ? t(one) : t(many, { total: formatCount(total, lang) });
+  return t(text, { total: formatCount(total, lang) });
 }
 
 /** Page N of M with previous / next and a direct page input. */

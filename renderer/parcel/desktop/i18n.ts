@@ -48,8 +48,7 @@ const en = {
   saved: "Saved.",
   savedRestart:
     "Saved. The services restart to use it; this window reloads when they are back (a few seconds).",
-  changedCount: "{n} unsaved changes.",
-  changedOne: "1 unsaved change.",
+  changedCount: { one: "1 unsaved change.", other: "{n} unsaved changes." },
   saveFailed: "Not saved: check the fields marked below.",
   saveError: "The settings could not be saved.",
   err_port_range: "Use a whole number from 1 to 65535.",
@@ -96,8 +95,16 @@ const en = {
   changed:
     "Password changed and kept in the keychain. This window stays signed in; other devices must sign in with the new password.",
   pw_password_wrong: "The current password is wrong.",
-  pw_rule_short: "The service needs at least {min} characters.",
-  pw_rule_long: "The service takes at most {max} characters.",
+  pw_rule_short: {
+    by: "min",
+    one: "The service needs at least 1 character.",
+    other: "The service needs at least {min} characters.",
+  },
+  pw_rule_long: {
+    by: "max",
+    one: "The service takes at most 1 character.",
+    other: "The service takes at most {max} characters.",
+  },
   pw_not_running: "The service is not running right now. Try again when it is back.",
   pw_keychain: "The password was changed, but the keychain could not keep the new one.",
   pw_unreachable: "The service did not answer. Try again in a moment.",
@@ -161,7 +168,6 @@ const zh: Record<keyof typeof en, string> = {
   saved: "已保存。",
   savedRestart: "已保存。服务将重启以应用更改；服务恢复后此窗口会自动重新加载（几秒钟）。",
   changedCount: "{n} 项更改尚未保存。",
-  changedOne: "1 项更改尚未保存。",
   saveFailed: "未保存：请检查下面标出的字段。",
   saveError: "无法保存设置。",
   err_port_range: "请输入 1 到 65535 之间的整数。",

@@ -288,7 +288,7 @@ export function SettingsForm() {
         </button>
         {changed > 0 ? (
           <span className="muted" role="status">
-            {changed === 1 ? t("changedOne") : t("changedCount", { n: changed })}
+            {t("changedCount", { n: changed })}
           </span>
         ) : null}
       </div>

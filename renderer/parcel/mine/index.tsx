@@ -159,11 +159,7 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
         {parcel.has_password ? <span className="badge">{t("passwordBadge")}</span> : null}
       </div>
       <div className="parcel-files">
-        <strong>
-          {parcel.files.length === 1
-            ? t("filesSummaryOne", { size: formatBytes(size) })
-            : t("filesSummary", { n: parcel.files.length, size: formatBytes(size) })}
-        </strong>
+        <strong>{t("filesSummary", { n: parcel.files.length, size: formatBytes(size) })}</strong>
         <ul className="name-list">
           {shown.map((f) => (
             <li key={f.id} className="ellipsis" title={f.name}>

@@ -91,9 +91,7 @@ export function FilesView({
     <div className="pickup-files">
       <div className="pickup-summary card">
         <strong className="pickup-count">
-          {view.files.length === 1
-            ? t("summaryOne", { size: formatBytes(size) })
-            : t("summary", { n: view.files.length, size: formatBytes(size) })}
+          {t("summary", { n: view.files.length, size: formatBytes(size) })}
         </strong>
         <dl className="pickup-facts">
           <div>

@@ -10,10 +10,11 @@ const en = {
   password: "Password",
   passwordLead: "This parcel is protected. Enter the password you were given.",
   wrongPassword: "Wrong password. Check it with the sender; too many wrong tries lock the parcel.",
-  wrongPasswordLeft:
-    "Wrong password. {n} tries left before the parcel is locked; check the password with the sender.",
-  wrongPasswordOne:
-    "Wrong password. 1 try left before the parcel is locked; check the password with the sender first.",
+  wrongPasswordLeft: {
+    one: "Wrong password. 1 try left before the parcel is locked; check the password with the sender first.",
+    other:
+      "Wrong password. {n} tries left before the parcel is locked; check the password with the sender.",
+  },
   lockedNow:
     "Wrong password, and that was the last try: the parcel is now locked. Ask the sender; the administrator can unlock it.",
   unlock: "Unlock",
@@ -27,8 +28,7 @@ const en = {
   waitButton: "Wait {time}",
   sessionLapsed: "Your access ended. Enter the code again to continue.",
   files: "Files",
-  summary: "{n} files, {size}",
-  summaryOne: "1 file, {size}",
+  summary: { one: "1 file, {size}", other: "{n} files, {size}" },
   downloadsLeft: "Downloads left",
   expires: "Available",
   download: "Download",
@@ -46,8 +46,11 @@ const en = {
   countsHint: "Each file download, and the ZIP with all files, uses one of the downloads left.",
   started: "Download started: your browser shows its progress.",
   noneLeft: "No downloads are left for this parcel.",
-  fewerThanFiles:
-    "Only {n} downloads left, fewer than there are files: use “Download all” to get every file at once.",
+  fewerThanFiles: {
+    one: "Only 1 download left, fewer than there are files: use “Download all” to get every file at once.",
+    other:
+      "Only {n} downloads left, fewer than there are files: use “Download all” to get every file at once.",
+  },
   refreshFailed: "The file list could not be refreshed.",
 };
 
@@ -62,7 +65,6 @@ const zh: Record<keyof typeof en, string> = {
   passwordLead: "此包裹设置了密码。请输入你收到的密码。",
   wrongPassword: "密码错误。请向发件人确认；错误次数过多会锁定包裹。",
   wrongPasswordLeft: "密码错误。再错 {n} 次包裹就会被锁定；请向发件人确认密码。",
-  wrongPasswordOne: "密码错误。再错 1 次包裹就会被锁定；请先向发件人确认密码。",
   lockedNow: "密码错误，且已用完所有尝试次数：包裹现已锁定。请联系发件人；管理员可以解锁。",
   unlock: "解锁",
   otherCode: "使用其他取件码",
@@ -75,7 +77,6 @@ const zh: Record<keyof typeof en, string> = {
   sessionLapsed: "访问已过期。请重新输入取件码继续。",
   files: "文件",
   summary: "{n} 个文件，{size}",
-  summaryOne: "1 个文件，{size}",
   downloadsLeft: "剩余下载次数",
   expires: "有效期",
   download: "下载",

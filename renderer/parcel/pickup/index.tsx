@@ -77,9 +77,7 @@ export default function PickupScreen({ rest }: AreaProps) {
             ? null
             : typeof left !== "number"
               ? { key: "wrongPassword" }
-              : left === 1
-                ? { key: "wrongPasswordOne" }
-                : { key: "wrongPasswordLeft", vars: { n: left } },
+              : { key: "wrongPasswordLeft", vars: { n: left } },
         );
       } else if (err.status === 429) {
         const until = Math.floor(Date.now() / 1000) + (err.retryAfter ?? 60);

@@ -102,11 +102,7 @@ function FileList({
   return (
     <div className="picked">
       <div className="picked-head">
-        <strong>
-          {picked.length === 1
-            ? t("selectedOne", { size: formatBytes(total) })
-            : t("selected", { n: picked.length, size: formatBytes(total) })}
-        </strong>
+        <strong>{t("selected", { n: picked.length, size: formatBytes(total) })}</strong>
         <button type="button" className="small" onClick={clearFiles}>
           {t("removeAll")}
         </button>

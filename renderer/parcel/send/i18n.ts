@@ -10,11 +10,14 @@ const en = {
   dropOr: "or",
   choose: "Choose files",
   addMore: "Add more files",
-  dropHint: "Up to {files} files, {file} each, {total} in all. You can also paste files.",
+  dropHint: {
+    by: "files",
+    one: "Up to 1 file, {file} each, {total} in all. You can also paste files.",
+    other: "Up to {files} files, {file} each, {total} in all. You can also paste files.",
+  },
   foldersSkipped:
     "Folders cannot be sent as they are ({n} left out). Pick the files inside, or zip the folder first.",
-  selected: "{n} files, {size}",
-  selectedOne: "1 file, {size}",
+  selected: { one: "1 file, {size}", other: "{n} files, {size}" },
   remove: "Remove {name}",
   removeAll: "Remove all",
   tabs: "What to send",
@@ -26,24 +29,30 @@ const en = {
   sendText: "Upload the text and get a code",
   options: "Options",
   days: "Keep for (days)",
-  daysHint: "1 to {max} days",
+  daysHint: { by: "max", one: "1 day", other: "1 to {max} days" },
   downloads: "Downloads allowed",
   downloadsHint: "1 to {max}",
   downloadsCount:
     "Each file downloaded counts as one download; “Download all (ZIP)” counts as one for every file together.",
-  downloadsPerFile:
-    "With {files} files, {n} downloads let about {people} people take every file one at a time, but {n} people when they use “Download all (ZIP)”. Suggest the ZIP to the recipients.",
-  downloadsPerFileOne:
-    "With {files} files, {n} downloads let only 1 person take every file one at a time, but {n} people when they use “Download all (ZIP)”. Suggest the ZIP to the recipients.",
-  downloadsFewer:
-    "{n} downloads are fewer than the {files} files: recipients get every file only with “Download all (ZIP)”.",
+  downloadsPerFile: {
+    by: "people",
+    one: "With {files} files, {n} downloads let only 1 person take every file one at a time, but {n} people when they use “Download all (ZIP)”. Suggest the ZIP to the recipients.",
+    other:
+      "With {files} files, {n} downloads let about {people} people take every file one at a time, but {n} people when they use “Download all (ZIP)”. Suggest the ZIP to the recipients.",
+  },
+  downloadsFewer: {
+    one: "1 download is fewer than the {files} files: recipients get every file only with “Download all (ZIP)”.",
+    other:
+      "{n} downloads are fewer than the {files} files: recipients get every file only with “Download all (ZIP)”.",
+  },
   password: "Password",
   passwordOptional: "Password (optional)",
   passwordRequired: "A password is required by this gateway",
   passwordHint: "The recipient types it after the code.",
   showPassword: "Show password",
   renew: "Extend the time after each complete download",
-  renewHint: "+{days} days per download, at most {cap} days after sending",
+  renewHint: "+{days} per download, at most {cap} after sending",
+  daysCount: { one: "1 day", other: "{n} days" },
   send: "Upload and get a code",
   sendN: "Upload {n} files and get a code",
   tooMany: "Too many files: at most {max} per parcel.",
@@ -107,7 +116,6 @@ const zh: Record<keyof typeof en, string> = {
   dropHint: "最多 {files} 个文件，单个 {file}，合计 {total}。也可以直接粘贴文件。",
   foldersSkipped: "文件夹不能直接发送（已略过 {n} 个）。请选择其中的文件，或先把文件夹压缩。",
   selected: "{n} 个文件，{size}",
-  selectedOne: "1 个文件，{size}",
   remove: "移除 {name}",
   removeAll: "全部移除",
   tabs: "发送内容",
@@ -125,8 +133,6 @@ const zh: Record<keyof typeof en, string> = {
   downloadsCount: "每下载一个文件计一次；“全部下载（ZIP）”一次取走所有文件，只计一次。",
   downloadsPerFile:
     "共 {files} 个文件：逐个下载时，{n} 次下载只够约 {people} 人取走全部文件；使用“全部下载（ZIP）”则可供 {n} 人取件。建议提醒取件人使用 ZIP。",
-  downloadsPerFileOne:
-    "共 {files} 个文件：逐个下载时，{n} 次下载只够 1 人取走全部文件；使用“全部下载（ZIP）”则可供 {n} 人取件。建议提醒取件人使用 ZIP。",
   downloadsFewer:
     "{n} 次下载少于文件数（{files} 个）：取件人只有使用“全部下载（ZIP）”才能取走全部文件。",
   password: "密码",
@@ -135,7 +141,8 @@ const zh: Record<keyof typeof en, string> = {
   passwordHint: "取件人输入取件码后需要再输入密码。",
   showPassword: "显示密码",
   renew: "每次完整下载后延长有效期",
-  renewHint: "每次下载延长 {days} 天，最多到发送后 {cap} 天",
+  renewHint: "每次下载延长 {days}，最多到发送后 {cap}",
+  daysCount: "{n} 天",
   send: "上传并获取取件码",
   sendN: "上传 {n} 个文件并获取取件码",
   tooMany: "文件太多：每个包裹最多 {max} 个。",

@@ -51,9 +51,7 @@ function DownloadsNote({ id, files, downloads }: { id: string; files: number; do
     sum =
       people === 0
         ? t("downloadsFewer", { n, files })
-        : people === 1
-          ? t("downloadsPerFileOne", { n, files })
-          : t("downloadsPerFile", { n, files, people });
+        : t("downloadsPerFile", { n, files, people });
   }
   return (
     <p id={id} className="field-hint field-wide downloads-note" data-testid="downloads-note">
@@ -144,7 +142,10 @@ export function OptionsForm({
           {t("renew")}
         </label>
         <span id={`${renewId}-note`} className="field-hint">
-          {t("renewHint", { days: policy.renew_days, cap: policy.renew_cap_days })}
+          {t("renewHint", {
+            days: t("daysCount", { n: policy.renew_days }),
+            cap: t("daysCount", { n: policy.renew_cap_days }),
+          })}
         </span>
       </div>
     </fieldset>

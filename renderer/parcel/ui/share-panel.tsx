@@ -94,11 +94,7 @@ export function SharePanel({ share }: { share: Share }) {
           <p className="share-facts">
             <Countdown until={share.expires_at} />
             <span aria-hidden="true"> · </span>
-            <span>
-              {share.downloads_left === 1
-                ? t("downloadsLeftOne")
-                : t("downloadsLeft", { n: share.downloads_left })}
-            </span>
+            <span>{t("downloadsLeft", { n: share.downloads_left })}</span>
           </p>
           {share.code ? <p className="muted small">{t("codeOnce")}</p> : null}
         </div>

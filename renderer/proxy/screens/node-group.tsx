@@ -85,11 +85,7 @@ export function NodeGroup({
     <details className="group" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <span className="group-name">{group.name}</span>{" "}
-        <span className="muted">
-          {group.nodes.length === 1
-            ? t("nodes.countOne")
-            : t("nodes.count", { n: group.nodes.length })}
-        </span>
+        <span className="muted">{t("nodes.count", { n: group.nodes.length })}</span>
       </summary>
       {open ? (
         <>
