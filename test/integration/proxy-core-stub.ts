@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import type { CoreProxy } from "../../server/proxy/context.js";
 
 /**
- * A small stand-in for mihomo's controller with the shapes of PROXY-CORE.md, for the live
- * routes' own logic (rates, expiry, mapping). The core layer itself is tested against the
- * shared simulator and fake core.
+ * A small stand-in for mihomo's controller (its /version, /proxies, /connections and /logs
+ * answers, shaped as mihomo shapes them), for the live routes' own logic (rates, expiry,
+ * mapping). The core layer itself is tested against the shared simulator and fake core.
  */
 export class StubController {
   secret = "";
