@@ -1,5 +1,12 @@
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream, mkdtempSync, statSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,15 +16,20 @@ import { pipeline } from "node:stream/promises";
 /** The reference: the least a Node server can do to move bytes between a socket and a disk. */
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-baseline-"));
 const server = http.createServer((req, res) => {
-  const name = (req.url ?? "/").split("/").pop() ?? "x";
+  const name = (req.url ?? "/").split("?")[0].split("/").pop() ?? "x";
   const file = join(dir, name.replace(/[^\w.-]/g, "_"));
   if (req.method === "PUT" && (req.url ?? "").endsWith("?durable")) {
-    // The same with the work the contract adds: sha256 of the bytes and an fsync before the
-    // answer (no CRC, no accounting, no database), for the benchmark's information row.
+    // The same mandatory work the service does for an upload, and nothing else (no CRC, no
+    // accounting, no database): stream to a temporary file, sha256 of every byte, fsync
+    // (flush) before the rename that makes the file visible, then answer the digest.
     const hash = createHash("sha256");
+    const temp = `${file}.part`;
     req.on("data", (chunk: Buffer) => hash.update(chunk));
-    pipeline(req, createWriteStream(file, { flush: true })).then(
-      () => res.end(hash.digest("hex")),
+    pipeline(req, createWriteStream(temp, { flush: true })).then(
+      () => {
+        renameSync(temp, file);
+        res.end(hash.digest("hex"));
+      },
       () => res.destroy(),
     );
     return;
@@ -42,4 +54,7 @@ const server = http.createServer((req, res) => {
 server.listen(0, "127.0.0.1", () => {
   console.log(`baseline listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 });
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+process.on("SIGTERM", () => {
+  rmSync(dir, { recursive: true, force: true });
+  server.close(() => process.exit(0));
+});

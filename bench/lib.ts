@@ -86,6 +86,7 @@ export function* blocks(total: number, block: Buffer): Generator<Buffer> {
 
 export interface RequestResult {
   status: number;
+  headers: http.IncomingHttpHeaders;
   bytes: number;
   ms: number;
   body: Buffer;
@@ -102,6 +103,8 @@ export function request(
     upload?: Iterable<Buffer>;
     keep?: boolean;
     body?: string;
+    /** Sees every response chunk (the benchmarks hash what they download). */
+    onData?: (chunk: Buffer) => void;
   } = {},
 ): Promise<RequestResult> {
   return new Promise((resolve, reject) => {
@@ -114,11 +117,13 @@ export function request(
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => {
           bytes += c.length;
+          opts.onData?.(c);
           if (opts.keep) chunks.push(c);
         });
         res.on("end", () =>
           resolve({
             status: res.statusCode ?? 0,
+            headers: res.headers,
             bytes,
             ms: performance.now() - start,
             body: Buffer.concat(chunks),

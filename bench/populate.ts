@@ -5,7 +5,13 @@ import { randomBytes } from "node:crypto";
  * Fills a migrated parcel database with synthetic parcels (each with two files) and audit
  * rows, straight through SQL, so the list endpoints can be measured at scale.
  */
-export function populate(file: string, parcels: number, auditRows: number): void {
+export function populate(
+  file: string,
+  parcels: number,
+  auditRows: number,
+  /** Creation time of the first parcel (unix seconds) and the seconds between parcels. */
+  time: { base: number; step: number } = { base: 1767225600, step: 30 },
+): void {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF");
@@ -18,7 +24,7 @@ export function populate(file: string, parcels: number, auditRows: number): void
     "revoked",
     "review",
   ];
-  const base = 1767225600; // 2026-01-01
+  const { base, step } = time;
   const insertParcel = db.prepare(
     `INSERT INTO parcels (id, state, owner_visitor, token_hash, code_hash, days, downloads_allowed, downloads_left, renew,
        created_at, sent_at, sort_at, expires_at, ended_at, client_ip, search_names)
@@ -31,7 +37,7 @@ export function populate(file: string, parcels: number, auditRows: number): void
     for (let i = from; i < to; i++) {
       const id = randomBytes(16).toString("base64url");
       const state = states[i % states.length];
-      const t = base + i * 30;
+      const t = base + Math.floor(i * step);
       const names = [`report-${i % 500}.pdf`, `photo_${i}.jpg`];
       insertParcel.run(
         id,
