@@ -1,8 +1,8 @@
 import { create } from "zustand";
 import { browserLanguages, initialLang, type Lang } from "../shared/lang.js";
 import { keep, stored, storedTheme, type ThemePref } from "../shared/storage.js";
-import { api, ApiError } from "./api.js";
-import type { PublicPolicy } from "./types.js";
+import { PublicPolicySchema, type PublicPolicy } from "../../server/contract/parcel-policy.js";
+import { ApiError, call } from "./api.js";
 
 export type PolicyState =
   | { phase: "loading" }
@@ -25,7 +25,7 @@ export const useApp = create<AppState>((set) => ({
   policy: { phase: "loading" },
   async loadPolicy() {
     try {
-      const policy = await api<PublicPolicy>("GET", "/policy");
+      const policy = await call(PublicPolicySchema, "GET", "/policy");
       set({ policy: { phase: "ready", policy } });
     } catch (err) {
       const error = err instanceof ApiError ? err : new ApiError(0, String(err));

@@ -1,7 +1,7 @@
 import { formatBytes } from "../../shared/format.js";
 import type { Lang } from "../../shared/lang.js";
 import type { AdminKey, AT } from "./i18n.js";
-import type { AuditRecord } from "./types.js";
+import type { AuditRecord } from "../../../server/contract/parcel-admin.js";
 import { en } from "./i18n-en.js";
 import { formatTime } from "./format.js";
 

@@ -1,12 +1,11 @@
 import { navigate } from "../route.js";
 import { useApp } from "../store.js";
-import type { Page } from "../types.js";
 import { AuditFilters } from "./audit-filters.js";
 import { actionName, detailText, sourceText, targetText } from "./audit-words.js";
 import { localToUnix, localToUnixEnd, useFilters, type AuditQuery } from "./filters.js";
 import { useA } from "./i18n.js";
-import { adminApi } from "./session.js";
-import type { AuditRecord } from "./types.js";
+import { AuditPageSchema } from "../../../server/contract/parcel-admin.js";
+import { adminCall } from "./session.js";
 import { Alert, MatchCount, PageSizeSelect, Pager, formatTime, useLoad } from "./ui.js";
 
 const AUDIT_PAGE_SIZES = [20, 50, 100];
@@ -50,7 +49,7 @@ export function AuditTab() {
   const { audit: f, setAudit } = useFilters();
   const key = queryString(f);
   const list = useLoad(key, (signal) =>
-    adminApi<Page<AuditRecord>>("GET", `/audit?${key}`, undefined, signal),
+    adminCall(AuditPageSchema, "GET", `/audit?${key}`, undefined, signal),
   );
   const data = list.data;
   const filtered = Boolean(f.action || f.source || f.target || f.from || f.to);

@@ -1,5 +1,5 @@
 import { create } from "zustand";
-import type { ParcelState } from "../types.js";
+import type { ParcelState } from "../../../server/contract/parcel-views.js";
 import { HOUR_S, WEEK_S } from "../../../server/contract/time-units.js";
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;

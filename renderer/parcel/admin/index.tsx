@@ -4,7 +4,7 @@ import { AuditTab } from "./audit.js";
 import { useA, type AdminKey } from "./i18n.js";
 import { LoginForm } from "./login.js";
 import { ParcelsTab } from "./parcels.js";
-import { adminApi, useSession } from "./session.js";
+import { adminSend, useSession } from "./session.js";
 import { SettingsTab } from "./settings.js";
 import { StatsTab } from "./stats.js";
 import { Alert, useAction, useErrorText } from "./ui.js";
@@ -37,7 +37,7 @@ function Console({ tab }: { tab: Tab }) {
   }, [tab]);
   const signOut = () =>
     void logout.run(async () => {
-      await adminApi("POST", "/logout");
+      await adminSend("POST", "/logout");
       signedOut();
     });
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { api, ApiError } from "../api.js";
+import { LoggedInSchema, type LoginInput } from "../../../server/contract/parcel-admin.js";
+import { ApiError, call } from "../api.js";
 import { useA } from "./i18n.js";
 import { useSession } from "./session.js";
 import { Alert, Field, useErrorText } from "./ui.js";
@@ -33,10 +34,8 @@ export function LoginForm() {
     setBusy(true);
     setFailure(null);
     try {
-      const res = await api<{ username: string }>("POST", "/admin/login", {
-        username: username.trim(),
-        password,
-      });
+      const body: LoginInput = { username: username.trim(), password };
+      const res = await call(LoggedInSchema, "POST", "/admin/login", body);
       signedIn(res.username);
     } catch (err) {
       setFailure({ err });

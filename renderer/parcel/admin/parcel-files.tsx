@@ -1,6 +1,6 @@
 import { formatBytes } from "../../shared/format.js";
 import { useApp } from "../store.js";
-import type { AdminParcel } from "../types.js";
+import type { AdminParcelView as AdminParcel } from "../../../server/contract/parcel-views.js";
 import { CopyButton } from "../ui/copy-button.js";
 import { useA } from "./i18n.js";
 import { parcelName } from "./parcel-name.js";

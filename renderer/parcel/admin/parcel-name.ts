@@ -1,4 +1,4 @@
-import type { AdminParcel } from "../types.js";
+import type { AdminParcelView as AdminParcel } from "../../../server/contract/parcel-views.js";
 import type { AT } from "./i18n.js";
 
 /** How many file names a row shows before "+N more". */

@@ -1,13 +1,20 @@
 import { Fragment, useEffect, useState } from "react";
 import { formatBytes, formatDuration } from "../../shared/format.js";
 import { useApp } from "../store.js";
-import type { AdminParcel, Page, ParcelState, Share } from "../types.js";
+import { AdminParcelPageSchema } from "../../../server/contract/parcel-admin.js";
+import {
+  AdminParcelViewSchema,
+  ReissuedSchema,
+  type AdminParcelView as AdminParcel,
+  type ParcelState,
+  type Share,
+} from "../../../server/contract/parcel-views.js";
 import { PAGE_SIZES, useFilters, type ParcelQuery } from "./filters.js";
 import { useA } from "./i18n.js";
 import { NAMES_SHOWN, parcelName } from "./parcel-name.js";
 import { ParcelFiles } from "./parcel-files.js";
 import { ShareCard } from "./share.js";
-import { adminApi } from "./session.js";
+import { adminCall } from "./session.js";
 import {
   Alert,
   Pager,
@@ -73,7 +80,7 @@ export function ParcelsTab() {
   }, [draft, f.q, setParcels]);
   const key = queryString(f);
   const list = useLoad(key, (signal) =>
-    adminApi<Page<AdminParcel>>("GET", `/parcels?${key}`, undefined, signal),
+    adminCall(AdminParcelPageSchema, "GET", `/parcels?${key}`, undefined, signal),
   );
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [reissued, setReissued] = useState<{ name: string; share: Share } | null>(null);
@@ -93,7 +100,7 @@ export function ParcelsTab() {
     const name = parcelName(p, t);
     if (!(await confirm.ask(t("parcels.confirmDelete", { name }), t("parcels.delete")))) return;
     await action.run(
-      () => adminApi<AdminParcel>("POST", `/parcels/${encodeURIComponent(p.id)}/delete`),
+      () => adminCall(AdminParcelViewSchema, "POST", `/parcels/${encodeURIComponent(p.id)}/delete`),
       () => t("parcels.deleted", { name }),
     );
     list.reload();
@@ -105,7 +112,8 @@ export function ParcelsTab() {
     });
     if (!(await confirm.ask(text, t("parcels.deleteFile")))) return;
     await action.run(
-      () => adminApi<AdminParcel>("POST", `/files/${encodeURIComponent(file.id)}/delete`),
+      () =>
+        adminCall(AdminParcelViewSchema, "POST", `/files/${encodeURIComponent(file.id)}/delete`),
       () => t("parcels.fileDeleted", { name: file.name }),
     );
     list.reload();
@@ -115,7 +123,8 @@ export function ParcelsTab() {
     if (!(await confirm.ask(t("parcels.confirmReissue", { name }), t("parcels.reissue")))) return;
     setReissued(null);
     await action.run(async () => {
-      const share = await adminApi<AdminParcel & Share>(
+      const share = await adminCall(
+        ReissuedSchema,
         "POST",
         `/parcels/${encodeURIComponent(p.id)}/reissue`,
       );

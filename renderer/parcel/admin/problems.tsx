@@ -2,8 +2,8 @@ import { RecentProblemsList, type ProblemClasses } from "../../shared/recent-pro
 import { useApp } from "../store.js";
 import { useA } from "./i18n.js";
 import { parcelProblemText } from "./problem-words.js";
-import { adminApi } from "./session.js";
-import type { RecentProblems } from "./types.js";
+import { RecentProblemsSchema } from "../../../server/contract/parcel-admin.js";
+import { adminCall } from "./session.js";
 import { Alert, Card, useLoad } from "./ui.js";
 
 const CLASSES: ProblemClasses = {
@@ -24,7 +24,7 @@ export function RecentProblemsCard({ tick }: { tick: number }) {
   const t = useA();
   const lang = useApp((s) => s.lang);
   const problems = useLoad(String(tick), (signal) =>
-    adminApi<RecentProblems>("GET", "/errors", undefined, signal),
+    adminCall(RecentProblemsSchema, "GET", "/errors", undefined, signal),
   );
   const items =
     problems.data?.items.map((p) => ({

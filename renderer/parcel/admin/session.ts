@@ -1,5 +1,7 @@
 import { create } from "zustand";
-import { api, ApiError } from "../api.js";
+import { createApiClient, type Parser } from "../../shared/api-client.js";
+import { SessionStatusSchema } from "../../../server/contract/parcel-admin.js";
+import { ApiError, BASE, call, serviceOrigin } from "../api.js";
 
 /** Why the login form is showing, when it is not the first visit. */
 export type SessionNote = "" | "expired" | "signedOut";
@@ -30,10 +32,7 @@ export const useSession = create<SessionState>((set, get) => ({
   async check() {
     set({ phase: "checking", error: null });
     try {
-      const status = await api<{ authenticated: boolean; username: string | null }>(
-        "GET",
-        "/admin/status",
-      );
+      const status = await call(SessionStatusSchema, "GET", "/admin/status");
       set(
         status.authenticated
           ? { phase: "in", username: status.username, lastUser: status.username ?? "admin" }
@@ -54,17 +53,27 @@ export const useSession = create<SessionState>((set, get) => ({
   },
 }));
 
-/** An admin call: a 401 means the session is gone, so the console returns to the login form. */
-export async function adminApi<T>(
+/** Admin calls: a 401 means the session is gone, so the console returns to the login form. */
+const admin = createApiClient({
+  base: `${BASE}/admin`,
+  headers: serviceOrigin,
+  onError: (err) => {
+    if (err.status === 401) useSession.getState().expired();
+  },
+});
+
+/** An admin call whose answer is checked with the route's response schema. */
+export function adminCall<T>(
+  schema: Parser<T>,
   method: string,
   path: string,
   body?: unknown,
   signal?: AbortSignal,
 ): Promise<T> {
-  try {
-    return await api<T>(method, `/admin${path}`, body, { signal });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) useSession.getState().expired();
-    throw err;
-  }
+  return admin.call(schema, method, path, body, { signal });
+}
+
+/** An admin call whose answer the console does not read. */
+export function adminSend(method: string, path: string, body?: unknown): Promise<void> {
+  return admin.send(method, path, body);
 }

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { POLICY_PAIRS, policyShape, runtimeShape } from "../../../server/contract/parcel-policy.js";
 import type { AdminKey, AT } from "./i18n.js";
 import { en } from "./i18n-en.js";
 
@@ -30,129 +32,127 @@ export interface Group {
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-/** Every policy member with the service's ranges. */
+type Rules = Readonly<Record<string, z.ZodType>>;
+
+/**
+ * One form field whose rules come from the contract's schema of that member: its range, or
+ * its choices with their labels. The form cannot allow what the service refuses, nor refuse
+ * what it allows.
+ */
+function field<S extends Rules, K extends keyof S & string>(
+  shape: S,
+  key: K,
+  kind: FieldKind,
+  words: Pick<FieldDef, "label" | "hint" | "help"> & {
+    /** The label of each choice of an enum member. */
+    choices?: Readonly<Record<string, AdminKey>>;
+  },
+): FieldDef {
+  const rule = shape[key];
+  const { choices, ...text } = words;
+  const def: FieldDef = { key, kind, ...text };
+  if (rule instanceof z.ZodNumber) {
+    if (rule.minValue !== null) def.min = rule.minValue;
+    if (rule.maxValue !== null && rule.maxValue < MAX) def.max = rule.maxValue;
+  }
+  if (rule instanceof z.ZodEnum) {
+    def.options = rule.options.map((value) => {
+      const label = choices?.[String(value)];
+      if (!label) throw new Error(`no label for ${key} = ${String(value)}`);
+      return { value: String(value), label };
+    });
+  }
+  return def;
+}
+
+const P = policyShape;
+const R = runtimeShape;
+
+/** Every policy member, with the service's ranges. */
 export const POLICY_GROUPS: Group[] = [
   {
     title: "policy.groupUploads",
     fields: [
-      { key: "uploads_enabled", kind: "bool", label: "policy.uploads_enabled" },
-      { key: "max_files", kind: "int", label: "policy.max_files", min: 1 },
-      { key: "max_file_bytes", kind: "bytes", label: "policy.max_file_bytes", min: 1 },
-      { key: "max_parcel_bytes", kind: "bytes", label: "policy.max_parcel_bytes", min: 1 },
-      {
-        key: "daily_upload_bytes",
-        kind: "bytes",
+      field(P, "uploads_enabled", "bool", { label: "policy.uploads_enabled" }),
+      field(P, "max_files", "int", { label: "policy.max_files" }),
+      field(P, "max_file_bytes", "bytes", { label: "policy.max_file_bytes" }),
+      field(P, "max_parcel_bytes", "bytes", { label: "policy.max_parcel_bytes" }),
+      field(P, "daily_upload_bytes", "bytes", {
         label: "policy.daily_upload_bytes",
         hint: "policy.daily_upload_bytesHint",
-        min: 1,
-      },
+      }),
     ],
   },
   {
     title: "policy.groupTerms",
     fields: [
-      { key: "default_days", kind: "int", label: "policy.default_days", min: 1 },
-      { key: "max_days", kind: "int", label: "policy.max_days", min: 1, max: 3650 },
-      { key: "default_downloads", kind: "int", label: "policy.default_downloads", min: 1 },
-      { key: "max_downloads", kind: "int", label: "policy.max_downloads", min: 1 },
-      { key: "require_password", kind: "bool", label: "policy.require_password" },
-      {
-        key: "code_length",
-        kind: "int",
+      field(P, "default_days", "int", { label: "policy.default_days" }),
+      field(P, "max_days", "int", { label: "policy.max_days" }),
+      field(P, "default_downloads", "int", { label: "policy.default_downloads" }),
+      field(P, "max_downloads", "int", { label: "policy.max_downloads" }),
+      field(P, "require_password", "bool", { label: "policy.require_password" }),
+      field(P, "code_length", "int", {
         label: "policy.code_length",
         hint: "policy.code_lengthHint",
-        min: 6,
-        max: 16,
-      },
+      }),
     ],
   },
   {
     title: "policy.groupRenewal",
     fields: [
-      {
-        key: "renewal_mode",
-        kind: "enum",
+      field(P, "renewal_mode", "enum", {
         label: "policy.renewal_mode",
         hint: "policy.renewal_modeHint",
         help: "policy.renewal_modeHelp",
-        options: [
-          { value: "default", label: "policy.modeDefault" },
-          { value: "term", label: "policy.modeTerm" },
-        ],
-      },
-      { key: "default_renew", kind: "bool", label: "policy.default_renew" },
-      { key: "renew_days", kind: "int", label: "policy.renew_days", min: 1, max: 30 },
-      {
-        key: "renew_cap_days",
-        kind: "int",
+        choices: { default: "policy.modeDefault", term: "policy.modeTerm" },
+      }),
+      field(P, "default_renew", "bool", { label: "policy.default_renew" }),
+      field(P, "renew_days", "int", { label: "policy.renew_days" }),
+      field(P, "renew_cap_days", "int", {
         label: "policy.renew_cap_days",
         hint: "policy.renew_cap_daysHint",
-        min: 1,
-      },
+      }),
     ],
   },
   {
     title: "policy.groupAbuse",
     fields: [
-      {
-        key: "password_attempts",
-        kind: "int",
+      field(P, "password_attempts", "int", {
         label: "policy.password_attempts",
         hint: "policy.password_attemptsHint",
-        min: 1,
-        max: 100,
-      },
-      {
-        key: "pickup_failures_per_ip",
-        kind: "int",
+      }),
+      field(P, "pickup_failures_per_ip", "int", {
         label: "policy.pickup_failures_per_ip",
         hint: "policy.pickup_failures_per_ipHint",
-        min: 1,
-        max: 100000,
-      },
+      }),
     ],
   },
 ];
 
-/** Every runtime member: integers >= 0, the audit retention days and rows >= 1. */
+/** Every runtime member, with the service's ranges. */
 export const RUNTIME_GROUPS: Group[] = [
   {
     title: "runtime.groupBudgets",
     fields: [
-      {
-        key: "file_budget",
-        kind: "int",
-        label: "runtime.file_budget",
-        hint: "runtime.budgetHint",
-        min: 0,
-      },
-      {
-        key: "data_budget_bytes",
-        kind: "bytes",
+      field(R, "file_budget", "int", { label: "runtime.file_budget", hint: "runtime.budgetHint" }),
+      field(R, "data_budget_bytes", "bytes", {
         label: "runtime.data_budget_bytes",
         hint: "runtime.budgetHint",
-        min: 0,
-      },
-      {
-        key: "disk_headroom_bytes",
-        kind: "bytes",
+      }),
+      field(R, "disk_headroom_bytes", "bytes", {
         label: "runtime.disk_headroom_bytes",
         hint: "runtime.headroomHint",
-        min: 0,
-      },
+      }),
     ],
   },
   {
     title: "runtime.groupAudit",
     fields: [
-      { key: "audit_retention_days", kind: "int", label: "runtime.audit_retention_days", min: 1 },
-      { key: "audit_retention_rows", kind: "int", label: "runtime.audit_retention_rows", min: 1 },
-      {
-        key: "audit_content_budget_bytes",
-        kind: "bytes",
+      field(R, "audit_retention_days", "int", { label: "runtime.audit_retention_days" }),
+      field(R, "audit_retention_rows", "int", { label: "runtime.audit_retention_rows" }),
+      field(R, "audit_content_budget_bytes", "bytes", {
         label: "runtime.audit_content_budget_bytes",
-        min: 0,
-      },
+      }),
     ],
   },
 ];
@@ -227,40 +227,24 @@ export interface Checked {
   warnings: Record<string, string>;
 }
 
-/**
- * Pairs of members that contradict each other when `field` passes `limit`: the service
- * refuses such a policy, so the form says why next to both fields before saving.
- */
-export const PAIRS: ReadonlyArray<{
-  field: string;
-  limit: string;
-  rule: "at_most" | "at_least";
-  /** Shown at `field` and at `limit`; {n} is the other member's value. */
-  fieldText: AdminKey;
-  limitText: AdminKey;
-}> = [
-  {
-    field: "default_days",
-    limit: "max_days",
-    rule: "at_most",
-    fieldText: "form.defaultDaysOverMax",
-    limitText: "form.maxDaysUnderDefault",
-  },
-  {
-    field: "default_downloads",
-    limit: "max_downloads",
-    rule: "at_most",
+/** What the form says at each member of a contradicting pair; {n} is the other's value. */
+const PAIR_TEXT: Record<
+  (typeof POLICY_PAIRS)[number]["field"],
+  { fieldText: AdminKey; limitText: AdminKey }
+> = {
+  default_days: { fieldText: "form.defaultDaysOverMax", limitText: "form.maxDaysUnderDefault" },
+  default_downloads: {
     fieldText: "form.defaultDownloadsOverMax",
     limitText: "form.maxDownloadsUnderDefault",
   },
-  {
-    field: "renew_cap_days",
-    limit: "renew_days",
-    rule: "at_least",
-    fieldText: "form.capBelowStep",
-    limitText: "form.stepOverCap",
-  },
-];
+  renew_cap_days: { fieldText: "form.capBelowStep", limitText: "form.stepOverCap" },
+};
+
+/**
+ * The contract's pairs of members that contradict each other when `field` passes `limit`:
+ * the service refuses such a policy, so the form says why next to both fields before saving.
+ */
+export const PAIRS = POLICY_PAIRS.map((pair) => ({ ...pair, ...PAIR_TEXT[pair.field] }));
 
 /** Field rules plus the cross-field rules of the pairs above, on the values as they would be. */
 export function check(

@@ -1,7 +1,16 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { formatBytes } from "../../shared/format.js";
 import { useA } from "./i18n.js";
-import { adminApi } from "./session.js";
+import {
+  PolicyPatchSchema,
+  PolicySchema,
+  RuntimePatchSchema,
+  RuntimeSchema,
+  type PolicyPatch,
+  type RuntimePatch,
+} from "../../../server/contract/parcel-policy.js";
+import type { Parser } from "../../shared/api-client.js";
+import { adminCall } from "./session.js";
 import {
   check,
   draftsOf,
@@ -114,16 +123,22 @@ function SettingsForm({
   intro,
   path,
   groups,
+  answer,
+  patch,
   testId,
 }: {
   title: string;
   intro: string;
   path: string;
   groups: Group[];
+  /** The route's answer: the whole settings. */
+  answer: Parser<Settings>;
+  /** The route's request body: only members it takes, each within its range. */
+  patch: Parser<PolicyPatch | RuntimePatch>;
   testId: string;
 }) {
   const t = useA();
-  const loaded = useLoad(path, (signal) => adminApi<Settings>("GET", path, undefined, signal));
+  const loaded = useLoad(path, (signal) => adminCall(answer, "GET", path, undefined, signal));
   const [saved, setSaved] = useState<Settings | null>(null);
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [tried, setTried] = useState(false);
@@ -162,7 +177,9 @@ function SettingsForm({
     if (invalid || changed === 0) return;
     void save.run(
       async () => {
-        const next = await adminApi<Settings>("PUT", path, changes);
+        // Checked against the route's own schema: a member it refuses never leaves the form.
+        const body = patch.parse(changes);
+        const next = await adminCall(answer, "PUT", path, body);
         setSaved(next);
         setDrafts(draftsOf(groups, next));
         setTried(false);
@@ -251,6 +268,8 @@ export function SettingsTab() {
         intro={t("policy.intro")}
         path="/policy"
         groups={POLICY_GROUPS}
+        answer={PolicySchema}
+        patch={PolicyPatchSchema}
         testId="policy-form"
       />
       <SettingsForm
@@ -258,6 +277,8 @@ export function SettingsTab() {
         intro={t("runtime.intro")}
         path="/runtime"
         groups={RUNTIME_GROUPS}
+        answer={RuntimeSchema}
+        patch={RuntimePatchSchema}
         testId="runtime-form"
       />
     </div>

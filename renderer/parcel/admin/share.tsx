@@ -1,4 +1,4 @@
-import type { Share } from "../types.js";
+import type { Share } from "../../../server/contract/parcel-views.js";
 import { SharePanel } from "../ui/share-panel.js";
 import { useA } from "./i18n.js";
 

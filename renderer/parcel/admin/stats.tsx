@@ -1,12 +1,16 @@
 import { useEffect, useState } from "react";
 import { formatBytes } from "../../shared/format.js";
 import { useApp } from "../store.js";
-import type { ParcelState } from "../types.js";
+import type { ParcelState } from "../../../server/contract/parcel-views.js";
 import { useFilters } from "./filters.js";
 import { RecentProblemsCard } from "./problems.js";
 import { useA } from "./i18n.js";
-import { adminApi } from "./session.js";
-import type { AdminStats, CleanupResult } from "./types.js";
+import {
+  CleanupResultSchema,
+  StatsSchema,
+  type CleanupResult,
+} from "../../../server/contract/parcel-admin.js";
+import { adminCall } from "./session.js";
 import {
   Alert,
   Card,
@@ -47,7 +51,7 @@ function Cleanup({ onDone }: { onDone(): void }) {
   const run = () =>
     void action.run(async () => {
       setResult(null);
-      const r = await adminApi<CleanupResult>("POST", "/cleanup");
+      const r = await adminCall(CleanupResultSchema, "POST", "/cleanup");
       setResult(r);
       onDone();
     });
@@ -78,7 +82,7 @@ export function StatsTab() {
   const lang = useApp((s) => s.lang);
   const [tick, setTick] = useState(0);
   const stats = useLoad(String(tick), (signal) =>
-    adminApi<AdminStats>("GET", "/stats", undefined, signal),
+    adminCall(StatsSchema, "GET", "/stats", undefined, signal),
   );
   const [updated, setUpdated] = useState<number | null>(null);
   useEffect(() => {

@@ -1,10 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { formatBytes, formatDateTime } from "../../shared/format.js";
-import { api, ApiError } from "../api.js";
+import { ApiError, call } from "../api.js";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
-import type { Parcel, ParcelState, Share } from "../types.js";
+import type { Parser } from "../../shared/api-client.js";
+import {
+  MineSchema,
+  ParcelViewSchema,
+  ShareSchema,
+  type ParcelState,
+  type ParcelView as Parcel,
+  type Share,
+} from "../../../server/contract/parcel-views.js";
 import { Countdown } from "../ui/countdown.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
@@ -24,19 +32,19 @@ const BADGE: Record<ParcelState, string> = {
 };
 
 /** Owner calls carry the stored manage_token too, in case the visitor cookie is gone. */
-async function ownerCall<T>(path: string, id: string): Promise<T> {
+async function ownerCall<T>(schema: Parser<T>, path: string, id: string): Promise<T> {
   const token = await loadToken(id);
-  return api<T>("POST", path, undefined, token ? { token } : {});
+  return call(schema, "POST", path, undefined, token ? { token } : {});
 }
 
 /** `GET /mine`; without a visitor cookie yet (401), `GET /policy` issues one first. */
 async function fetchMine(loadPolicy: () => Promise<void>): Promise<Parcel[]> {
   try {
-    return (await api<{ items: Parcel[] }>("GET", "/mine")).items;
+    return (await call(MineSchema, "GET", "/mine")).items;
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) throw err;
     await loadPolicy();
-    return (await api<{ items: Parcel[] }>("GET", "/mine")).items;
+    return (await call(MineSchema, "GET", "/mine")).items;
   }
 }
 
@@ -49,7 +57,9 @@ async function fetchKept(id: string): Promise<Parcel | null> {
   const token = await loadToken(id);
   if (!token) return null;
   try {
-    return await api<Parcel>("GET", `/uploads/${encodeURIComponent(id)}`, undefined, { token });
+    return await call(ParcelViewSchema, "GET", `/uploads/${encodeURIComponent(id)}`, undefined, {
+      token,
+    });
   } catch (err) {
     if (
       err instanceof ApiError &&
@@ -118,14 +128,16 @@ function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parce
     setRefused(false);
     try {
       if (kind === "revoke") {
-        const p = await ownerCall<Parcel>(
+        const p = await ownerCall(
+          ParcelViewSchema,
           `/parcels/${encodeURIComponent(parcel.id)}/revoke`,
           parcel.id,
         );
         setShare(null);
         onChanged(p);
       } else {
-        const s = await ownerCall<Share>(
+        const s = await ownerCall(
+          ShareSchema,
           `/parcels/${encodeURIComponent(parcel.id)}/code`,
           parcel.id,
         );

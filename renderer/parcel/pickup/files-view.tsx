@@ -3,7 +3,7 @@ import { formatBytes } from "../../shared/format.js";
 import { BASE } from "../api.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
-import type { PickupView } from "../types.js";
+import type { RecipientView as PickupView } from "../../../server/contract/parcel-views.js";
 import { CopyButton } from "../ui/copy-button.js";
 import { Countdown } from "../ui/countdown.js";
 import { useErrorText } from "../ui/errors.js";

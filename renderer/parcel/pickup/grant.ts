@@ -1,4 +1,3 @@
-import { MINUTE_MS } from "../../../server/contract/time-units.js";
 /**
  * Until when this tab holds a pickup authorisation. The cookie itself is HttpOnly, so the page
  * remembers that it got one: a reload within the 10 minutes reopens the files, while a fresh
@@ -6,7 +5,7 @@ import { MINUTE_MS } from "../../../server/contract/time-units.js";
  * password is kept, only the time.
  */
 const GRANT_KEY = "gatehouse.parcel.pickupUntil";
-const GRANT_TTL_MS = 10 * MINUTE_MS;
+const GRANT_TTL_MS = 10 * 60 * 1000;
 
 export function rememberGrant(on: boolean): void {
   try {

@@ -1,10 +1,14 @@
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from "react";
-import { api, ApiError, request } from "../api.js";
+import { ApiError, call, request } from "../api.js";
 import { knowsCode } from "../errors-i18n.js";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { navigate } from "../route.js";
-import type { PickupView } from "../types.js";
+import {
+  RecipientViewSchema,
+  type RecipientView as PickupView,
+  type ResolveInput,
+} from "../../../server/contract/parcel-views.js";
 import { Notice } from "../ui/notice.js";
 import { normalizeInput } from "./code.js";
 import { CodeForm, PasswordForm, ProblemText, type Problem } from "./forms.js";
@@ -42,8 +46,8 @@ export default function PickupScreen({ rest }: AreaProps) {
     setBusy(true);
     if (!quiet) setProblem(null);
     try {
-      const body = pass ? { code: plain, password: pass } : { code: plain };
-      const answer = await api<PickupView>("POST", "/pickup/resolve", body);
+      const body: ResolveInput = pass ? { code: plain, password: pass } : { code: plain };
+      const answer = await call(RecipientViewSchema, "POST", "/pickup/resolve", body);
       rememberGrant(true);
       code.current = plain;
       password.current = pass;
@@ -112,7 +116,7 @@ export default function PickupScreen({ rest }: AreaProps) {
   /** `GET /pickup`; a lapsed authorisation (401) is renewed with the code kept in memory. */
   const refresh = useCallback(async () => {
     try {
-      setView(await api<PickupView>("GET", "/pickup"));
+      setView(await call(RecipientViewSchema, "GET", "/pickup"));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
         rememberGrant(false);
@@ -141,7 +145,7 @@ export default function PickupScreen({ rest }: AreaProps) {
       return;
     }
     let alive = true;
-    api<PickupView>("GET", "/pickup").then(
+    call(RecipientViewSchema, "GET", "/pickup").then(
       (answer) => {
         if (!alive) return;
         grantedAt.current = Date.now();

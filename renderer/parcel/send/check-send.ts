@@ -1,5 +1,5 @@
 import { formatBytes } from "../../shared/format.js";
-import type { PublicPolicy } from "../types.js";
+import type { PublicPolicy } from "../../../server/contract/parcel-policy.js";
 import type { SendKey } from "./i18n.js";
 import type { Options, Picked } from "./store.js";
 

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState, type DragEvent } from "react";
 import { formatBytes } from "../../shared/format.js";
 import { useT } from "../i18n.js";
-import type { PublicPolicy } from "../types.js";
+import type { PublicPolicy } from "../../../server/contract/parcel-policy.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
 import { checkSend } from "./check-send.js";

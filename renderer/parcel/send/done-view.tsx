@@ -1,6 +1,6 @@
 import { formatBytes } from "../../shared/format.js";
 import { useT } from "../i18n.js";
-import type { Parcel, Share } from "../types.js";
+import type { ParcelView as Parcel, Share } from "../../../server/contract/parcel-views.js";
 import { SharePanel } from "../ui/share-panel.js";
 import { sendDict } from "./i18n.js";
 import { useSend } from "./store.js";

@@ -47,10 +47,3 @@ export interface Session {
   token: string;
   expiresAt: number;
 }
-
-export interface CreateAnswer {
-  id: string;
-  manage_token: string;
-  files: Array<{ id: string; name: string; size: number }>;
-  expires_at: number;
-}

@@ -1,14 +1,20 @@
 import { create } from "zustand";
-import { api, ApiError } from "../api.js";
+import { ApiError, call, send } from "../api.js";
 import { useApp } from "../store.js";
-import type { Parcel, PublicPolicy, Share } from "../types.js";
+import {
+  PublishedSchema,
+  UploadCreatedSchema,
+  type ManifestInput,
+  type Published,
+  type UploadCreated,
+} from "../../../server/contract/parcel-views.js";
+import type { PublicPolicy } from "../../../server/contract/parcel-policy.js";
 import { forgetToken, saveToken } from "../ui/tokens.js";
 import { RateMeter } from "./rate.js";
 import { textFile } from "./text-file.js";
 import { uniqueName } from "./picking.js";
 import type {
   Cancelled,
-  CreateAnswer,
   Mode,
   Options,
   Phase,
@@ -40,7 +46,7 @@ interface SendState {
   totalRate: number;
   /** Failure of create / publish / cancel (uploads keep their own). */
   error: unknown;
-  result: (Parcel & Share) | null;
+  result: Published | null;
   /** Folders left out of the last drop (a folder cannot be streamed as one file). */
   skippedFolders: number;
   setMode(mode: Mode): void;
@@ -141,7 +147,7 @@ export const useSend = create<SendState>((set, get) => {
     set({ phase: "compose", uploads: [], totalRate: 0, error: null, session: null, sending: [] });
     if (!session) return true;
     try {
-      await api("POST", `/parcels/${encodeURIComponent(session.id)}/revoke`, undefined, {
+      await send("POST", `/parcels/${encodeURIComponent(session.id)}/revoke`, undefined, {
         token: session.token,
       });
       await forgetToken(session.id);
@@ -231,15 +237,16 @@ export const useSend = create<SendState>((set, get) => {
         .map((p) => (p.name === "" ? { ...p, name: p.file.name } : p));
       if (!options || picked.length === 0 || phase !== "compose") return;
       set({ phase: "creating", error: null, cancelled: null, sending: picked });
-      let created: CreateAnswer;
+      let created: UploadCreated;
       try {
-        created = await api<CreateAnswer>("POST", "/uploads", {
+        const manifest: ManifestInput = {
           files: picked.map((p) => ({ name: p.name, size: p.file.size })),
           days: options.days,
           downloads: options.downloads,
           ...(options.password ? { password: options.password } : {}),
           renew: options.renew,
-        });
+        };
+        created = await call(UploadCreatedSchema, "POST", "/uploads", manifest);
       } catch (err) {
         set({ phase: "compose", error: err });
         // The limits may have changed since the page loaded them: show the current ones.
@@ -285,7 +292,8 @@ export const useSend = create<SendState>((set, get) => {
       if (!session) return;
       set({ phase: "publishing", error: null });
       try {
-        const result = await api<Parcel & Share>(
+        const result = await call(
+          PublishedSchema,
           "POST",
           `/uploads/${encodeURIComponent(session.id)}/publish`,
           undefined,

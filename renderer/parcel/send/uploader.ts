@@ -1,3 +1,5 @@
+import { UploadedFileSchema } from "../../../server/contract/parcel-views.js";
+import { UNEXPECTED_ANSWER } from "../../shared/api-client.js";
 import { ApiError, BASE, serviceOrigin } from "../api.js";
 
 export interface PutHandle {
@@ -31,6 +33,24 @@ export function putFile(
     xhr.upload.onprogress = (e) => onProgress(e.loaded);
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
+        let stored = false;
+        try {
+          stored = UploadedFileSchema.parse(JSON.parse(xhr.responseText)).state === "ready";
+        } catch {
+          // not the contract's answer: said below
+        }
+        if (!stored) {
+          reject(
+            new ApiError(
+              xhr.status,
+              "The service answered in a form this page does not understand.",
+              {
+                code: UNEXPECTED_ANSWER,
+              },
+            ),
+          );
+          return;
+        }
         onProgress(body.size);
         resolve();
         return;

@@ -1,5 +1,5 @@
 import type { Translate } from "../i18n.js";
-import type { ShareUrl } from "../types.js";
+import type { ShareUrl } from "../../../server/contract/parcel-views.js";
 import type { UiKey } from "./i18n.js";
 
 /**

@@ -2,7 +2,7 @@ import "./ui.css";
 import { useId, useState } from "react";
 import { keep, stored } from "../../shared/storage.js";
 import { useT } from "../i18n.js";
-import type { Share, ShareUrl } from "../types.js";
+import type { Share, ShareUrl } from "../../../server/contract/parcel-views.js";
 import { CopyButton } from "./copy-button.js";
 import { entryLabel } from "./entry-label.js";
 import { Countdown } from "./countdown.js";

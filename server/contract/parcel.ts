@@ -1,0 +1,261 @@
+import { z } from "zod";
+import {
+  AdminParcelPageSchema,
+  AuditPageSchema,
+  AuditQuerySchema,
+  CleanupResultSchema,
+  LoggedInSchema,
+  LoginSchema,
+  OkSchema,
+  ParcelsQuerySchema,
+  PasswordChangeSchema,
+  RecentProblemsSchema,
+  SessionStatusSchema,
+  StatsSchema,
+} from "./parcel-admin.js";
+import {
+  PolicyPatchSchema,
+  PolicySchema,
+  PublicPolicySchema,
+  RuntimePatchSchema,
+  RuntimeSchema,
+} from "./parcel-policy.js";
+import {
+  AdminParcelViewSchema,
+  ArchiveQuery,
+  HealthSchema,
+  IdParams,
+  ManifestSchema,
+  MineSchema,
+  ParcelViewSchema,
+  PickupFileParams,
+  PublishedSchema,
+  RecipientViewSchema,
+  ReissuedSchema,
+  ResolveSchema,
+  ShareSchema,
+  UploadCreatedSchema,
+  UploadedFileSchema,
+  UploadFileParams,
+} from "./parcel-views.js";
+import type { ApiContract } from "./route.js";
+
+export * from "./parcel-admin.js";
+export * from "./parcel-policy.js";
+export * from "./parcel-views.js";
+
+const json = (description: string, schema: z.ZodType) => ({ description, schema });
+const OWNER =
+  "Needs the parcel's manage token (`Authorization: Bearer`) or its owner's visitor cookie.";
+const PICKUP = "Needs the pickup cookie that resolving the parcel's code gave.";
+const ADMIN = "Needs the administrator's session cookie.";
+
+/**
+ * Every route of the parcel service (below `/api/v1`), keyed like its route table: what each
+ * takes and answers. The routes parse with these schemas, the pages check answers with them,
+ * and `GET /openapi.json` is made from them.
+ */
+export const PARCEL_API: ApiContract = {
+  "GET /health": {
+    summary: "Whether the service runs, is set up, and its version",
+    tag: "Service",
+    responses: { 200: json("The service runs", HealthSchema) },
+  },
+  "GET /openapi.json": {
+    summary: "This API described as an OpenAPI 3.1 document",
+    tag: "Service",
+    responses: { 200: { description: "The document", mediaType: "application/json" } },
+  },
+  "GET /policy": {
+    summary: "What a sender may do, and the service's addresses",
+    description: "Starts a visitor cookie when the browser has none.",
+    tag: "Uploads",
+    responses: { 200: json("The public policy", PublicPolicySchema) },
+  },
+  "POST /uploads": {
+    summary: "Start an upload session for a parcel",
+    description:
+      "Reserves room for the declared files. The answer's manage_token is shown only here.",
+    tag: "Uploads",
+    body: ManifestSchema,
+    responses: { 201: json("The session, its manage token and its file ids", UploadCreatedSchema) },
+  },
+  "GET /uploads/:id": {
+    summary: "A parcel as its owner sees it",
+    description: OWNER,
+    tag: "Uploads",
+    params: IdParams,
+    responses: { 200: json("The parcel", ParcelViewSchema) },
+  },
+  "PUT /uploads/:id/files/:file": {
+    summary: "Send the bytes of one declared file",
+    description: `${OWNER} The body is the whole file; its length must be the declared size.`,
+    tag: "Uploads",
+    params: UploadFileParams,
+    rawBody: "application/octet-stream",
+    responses: { 200: json("The file, stored", UploadedFileSchema) },
+  },
+  "POST /uploads/:id/publish": {
+    summary: "Publish a parcel whose files are all uploaded",
+    description: `${OWNER} The first publish issues the pickup code; later ones do not.`,
+    tag: "Uploads",
+    params: IdParams,
+    responses: { 200: json("The parcel and where it is picked up", PublishedSchema) },
+  },
+  "GET /mine": {
+    summary: "The parcels this browser sent",
+    description: "Needs the visitor cookie.",
+    tag: "Owner",
+    responses: { 200: json("The parcels, newest first", MineSchema) },
+  },
+  "POST /parcels/:id/revoke": {
+    summary: "End a parcel now",
+    description: OWNER,
+    tag: "Owner",
+    params: IdParams,
+    responses: { 200: json("The parcel", ParcelViewSchema) },
+  },
+  "POST /parcels/:id/code": {
+    summary: "Issue a new pickup code (the old one stops working)",
+    description: OWNER,
+    tag: "Owner",
+    params: IdParams,
+    responses: { 200: json("Where the parcel is picked up, with the new code", ShareSchema) },
+  },
+  "POST /pickup/resolve": {
+    summary: "Open a parcel by its pickup code (and password)",
+    description: "Sets the pickup cookie the other pickup routes need.",
+    tag: "Pickup",
+    body: ResolveSchema,
+    responses: { 200: json("The parcel as its recipient sees it", RecipientViewSchema) },
+  },
+  "GET /pickup": {
+    summary: "The parcel the pickup cookie opens",
+    description: PICKUP,
+    tag: "Pickup",
+    responses: { 200: json("The parcel as its recipient sees it", RecipientViewSchema) },
+  },
+  "GET /pickup/files/:file/download": {
+    summary: "Download one file (HEAD and byte ranges too)",
+    description: PICKUP,
+    tag: "Pickup",
+    params: PickupFileParams,
+    responses: {
+      200: { description: "The file", mediaType: "application/octet-stream" },
+      206: { description: "A byte range of the file", mediaType: "application/octet-stream" },
+    },
+  },
+  "GET /pickup/archive": {
+    summary: "Download every file as one ZIP archive (HEAD and byte ranges too)",
+    description: `${PICKUP} The archive is named in the language \`lang\` asks for.`,
+    tag: "Pickup",
+    query: ArchiveQuery,
+    responses: {
+      200: { description: "The archive", mediaType: "application/zip" },
+      206: { description: "A byte range of the archive", mediaType: "application/zip" },
+    },
+  },
+  "POST /admin/login": {
+    summary: "Sign the administrator in",
+    description: "Sets the session cookie. Failed sign-ins per address are limited.",
+    tag: "Administrator",
+    body: LoginSchema,
+    responses: { 200: json("Signed in", LoggedInSchema) },
+  },
+  "POST /admin/logout": {
+    summary: "Sign the administrator out",
+    tag: "Administrator",
+    responses: { 200: json("Signed out", SessionStatusSchema) },
+  },
+  "GET /admin/status": {
+    summary: "Whether this browser holds an administrator's session",
+    tag: "Administrator",
+    responses: { 200: json("The session", SessionStatusSchema) },
+  },
+  "PUT /admin/password": {
+    summary: "Change the administrator's password",
+    description: `${ADMIN} Every other session ends.`,
+    tag: "Administrator",
+    body: PasswordChangeSchema,
+    responses: { 200: json("Changed", OkSchema) },
+  },
+  "GET /admin/stats": {
+    summary: "What is stored and what the budgets allow",
+    description: ADMIN,
+    tag: "Administrator",
+    responses: { 200: json("The figures", StatsSchema) },
+  },
+  "GET /admin/parcels": {
+    summary: "Every parcel, newest first, a page at a time",
+    description: ADMIN,
+    tag: "Administrator",
+    query: ParcelsQuerySchema,
+    responses: { 200: json("One page of parcels", AdminParcelPageSchema) },
+  },
+  "POST /admin/parcels/:id/delete": {
+    summary: "Delete a parcel and its files",
+    description: ADMIN,
+    tag: "Administrator",
+    params: IdParams,
+    responses: { 200: json("The parcel, ended", AdminParcelViewSchema) },
+  },
+  "POST /admin/files/:id/delete": {
+    summary: "Delete one file of a parcel",
+    description: ADMIN,
+    tag: "Administrator",
+    params: IdParams,
+    responses: { 200: json("The file's parcel", AdminParcelViewSchema) },
+  },
+  "POST /admin/parcels/:id/reissue": {
+    summary: "Release a parcel held for review, with a new code",
+    description: ADMIN,
+    tag: "Administrator",
+    params: IdParams,
+    responses: { 200: json("The parcel and its new code", ReissuedSchema) },
+  },
+  "GET /admin/policy": {
+    summary: "The whole business policy",
+    description: ADMIN,
+    tag: "Settings",
+    responses: { 200: json("The policy", PolicySchema) },
+  },
+  "PUT /admin/policy": {
+    summary: "Change members of the business policy",
+    description: `${ADMIN} Members that would contradict each other are refused together.`,
+    tag: "Settings",
+    body: PolicyPatchSchema,
+    responses: { 200: json("The policy as saved", PolicySchema) },
+  },
+  "GET /admin/runtime": {
+    summary: "The budgets and the audit retention",
+    description: ADMIN,
+    tag: "Settings",
+    responses: { 200: json("The runtime settings", RuntimeSchema) },
+  },
+  "PUT /admin/runtime": {
+    summary: "Change budgets or the audit retention",
+    description: ADMIN,
+    tag: "Settings",
+    body: RuntimePatchSchema,
+    responses: { 200: json("The runtime settings as saved", RuntimeSchema) },
+  },
+  "POST /admin/cleanup": {
+    summary: "Remove ended parcels and unused bytes now",
+    description: ADMIN,
+    tag: "Settings",
+    responses: { 200: json("What was removed", CleanupResultSchema) },
+  },
+  "GET /admin/audit": {
+    summary: "The audit log, newest first, a page at a time",
+    description: ADMIN,
+    tag: "Audit",
+    query: AuditQuerySchema,
+    responses: { 200: json("One page of records", AuditPageSchema) },
+  },
+  "GET /admin/errors": {
+    summary: "The service's last warnings and errors",
+    description: `${ADMIN} Kept in memory: a restart starts the list afresh.`,
+    tag: "Audit",
+    responses: { 200: json("The problems, newest first", RecentProblemsSchema) },
+  },
+};
