@@ -10,7 +10,6 @@ import { loadOrCreateCertificate } from "./tls.js";
 import { createParcelService, type ParcelService } from "./parcel/service.js";
 import type { ParcelEventListener } from "./parcel/events.js";
 import type { CoreControl } from "./proxy/context.js";
-import { resetConsolePassword } from "./proxy/auth/reset-password.js";
 import type { ProxyService } from "./proxy/service.js";
 
 export interface RunningGatehouse {
@@ -186,11 +185,7 @@ export async function startGatehouse(
       proxyService.setOwnPort(port);
       // Before the console answers anyone, so no request sees the old password.
       const generatedPassword = config.resetProxyPassword
-        ? await resetConsolePassword(
-            proxyService.ctx.db,
-            proxyService.ctx.clock,
-            proxyService.ctx.log,
-          )
+        ? await proxyService.resetConsolePassword()
         : null;
       app = proxyService.app;
       await proxyService.start();

@@ -1,4 +1,3 @@
-import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
 import type { Logger } from "pino";
 import type { LineLog, ServiceLog } from "../log.js";
@@ -99,9 +98,11 @@ export interface CoreControl {
   close(): Promise<void>;
 }
 
-/** Everything a route module needs. */
+/**
+ * What the service is, as the core layer's helpers and the routers see it: no database (the
+ * repositories hold it), the stored state only through its read view.
+ */
 export interface ProxyContext {
-  db: Db;
   clock: Clock;
   /** Structured log (`ctx.log.warn(code, "...", { requestId, err })`) and the plain `ctx.log("...")`. */
   log: ServiceLog<ProxyProblemCode>;
@@ -120,11 +121,6 @@ export interface ProxyContext {
   routes: RouteTable<ProxyAccess>;
   /** The executable that runs now (configured, installed, bundled or on PATH), when known. */
   coreBin?: () => string | undefined;
-  /** A settings change waiting for confirmation, and the notice of the last rollback. */
-  probation?: {
-    status(): { deadline: number; remainingSeconds: number } | null;
-    lastNotice(): { code: string; message: string } | null;
-  };
 }
 
 /** Options the core layer's factory (`core/index.ts` `createCoreManager`) takes. */

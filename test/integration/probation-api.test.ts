@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CoreManager } from "../../server/proxy/core/index.js";
-import { PROBATION_FILE } from "../../server/proxy/probation.js";
+import { PROBATION_FILE } from "../../server/proxy/domain/probation.js";
 import { DEFAULT_SETTINGS, type Settings } from "../../server/proxy/types.js";
 import {
   FakeCore,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
 import { HttpError } from "../../server/http/errors.js";
 import type { CoreClient, CoreControl, CoreProxy } from "../../server/proxy/context.js";
-import type { FeedSource } from "../../server/proxy/routes/refresher.js";
+import type { FeedSource } from "../../server/proxy/domain/refresher.js";
 import {
   createProxyService,
   type ProxyService,

@@ -75,10 +75,11 @@ describe("proxy service HTTP basics", () => {
   it("close() closes the core and the database", async () => {
     const core = new FakeCore();
     h = await startProxy({ core });
-    const db = h.service.ctx.db;
+    const store = h.service.ctx.store;
     await h.close(false);
     expect(core.closed).toBe(true);
-    expect(db.open).toBe(false);
+    // The database is closed: reading the stored state fails.
+    expect(() => store.getSettings()).toThrow(/not open/);
     rmSync(h.dataDir, { recursive: true, force: true });
     h = await startProxy({ core: new FakeCore() });
   });

@@ -7,7 +7,6 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock, type Clock } from "../../server/clock.js";
-import { openDatabase } from "../../server/db/open.js";
 import { errorHandler } from "../../server/http/errors.js";
 import { createServiceLog, loggerForLines } from "../../server/log.js";
 import type {
@@ -17,10 +16,17 @@ import type {
   ProxyStore,
 } from "../../server/proxy/context.js";
 import { createCoreManager, type CoreManager } from "../../server/proxy/core/index.js";
+import { Accounts } from "../../server/proxy/auth/accounts.js";
+import { SetupToken } from "../../server/proxy/auth/setup-token.js";
+import { CoreInstaller } from "../../server/proxy/core/install.js";
+import { CoreLocator } from "../../server/proxy/core/install-location.js";
+import { assembleDomain } from "../../server/proxy/domain/assemble.js";
 import { connectionsRouter } from "../../server/proxy/routes/connections.js";
+import type { ProxyRouterDeps } from "../../server/proxy/routes/router-deps.js";
 import { statusRouter } from "../../server/proxy/routes/status.js";
 import { streamsRouter, streamTimings } from "../../server/proxy/routes/streams.js";
 import { systemRouter } from "../../server/proxy/routes/system.js";
+import { openProxyStorage } from "../../server/proxy/store/open-storage.js";
 import {
   DEFAULT_SETTINGS,
   type CoreInput,
@@ -111,7 +117,6 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-core-"));
   const clock = opts.clock ?? new ManualClock();
   const store = new MemoryStore();
-  const db = openDatabase(join(dir, "proxy.db"));
   const alive = new Set(["s1"]);
   const core: CoreControl =
     opts.core ??
@@ -125,27 +130,59 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
       log: () => undefined,
       backoffBaseMs: 50,
     });
-  const ctx: ProxyContext = {
-    db,
+  const log = createServiceLog(
+    loggerForLines(() => undefined),
     clock,
-    log: createServiceLog(
-      loggerForLines(() => undefined),
-      clock,
-    ),
+  );
+  const options: ProxyServiceOptions = {
+    dataDir: dir,
+    coreBin: opts.coreBin,
+    controllerPort: opts.controllerPort,
+    ...opts.options,
+  };
+  // The live routers read the in-memory state above; the rest of what routers are given is
+  // real, over an empty database of their own.
+  const storage = openProxyStorage(dir);
+  const locator = new CoreLocator({ dataDir: dir, configured: opts.coreBin });
+  const installer = new CoreInstaller({
+    locator,
+    releaseURL: "http://127.0.0.1:1/releases",
+    core,
+    coreInput: () => store.coreInput(),
+    log,
+  });
+  const surroundings = { options, dir: storage.dir, store: storage.repos, clock, log };
+  const { changes, probation, refresher } = assembleDomain(surroundings, core);
+  const accounts = new Accounts(storage.accounts, clock);
+  const ctx: ProxyRouterDeps = {
+    clock,
+    log,
     dir,
-    options: {
-      dataDir: dir,
-      coreBin: opts.coreBin,
-      controllerPort: opts.controllerPort,
-      ...opts.options,
-    },
+    options,
     ownPort: () => 0,
     startedAt: clock.now(),
     store,
+    repos: storage.repos,
     core,
+    locator,
+    installer,
+    changes,
+    probation,
+    refresher,
+    accounts,
+    setupToken: new SetupToken(storage.dir),
     sessionAlive: (id) => alive.has(id),
     // The live routers alone, without the service's session guard (tests name the session).
     routes: new RouteTable<ProxyAccess>({ access: () => "session", guard: () => [express.json()] }),
+    machine: () => ({
+      ownPort: 0,
+      controllerPort: opts.controllerPort ?? 9090,
+      interfaces: () => ({}),
+    }),
+    tuning: {
+      connectivityTimeoutMs: opts.connectivityTimeoutMs ?? 5000,
+      streams: { ...streamTimings, ...opts.timings },
+    },
   };
   const app = express();
   app.use((req, res, next) => {
@@ -153,12 +190,9 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     next();
   });
   app.use("/api/v1", statusRouter(ctx));
-  app.use(
-    "/api/v1",
-    systemRouter(ctx, { connectivityTimeoutMs: opts.connectivityTimeoutMs ?? 5000 }),
-  );
+  app.use("/api/v1", systemRouter(ctx));
   app.use("/api/v1", connectionsRouter(ctx));
-  app.use("/api/v1", streamsRouter(ctx, { ...streamTimings, ...opts.timings }));
+  app.use("/api/v1", streamsRouter(ctx));
   app.use(errorHandler(() => undefined));
   const server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -197,8 +231,10 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+      await probation.stop();
+      await refresher.abortAll();
       await core.close();
-      db.close();
+      storage.repos.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FeedSource } from "../../server/proxy/routes/refresher.js";
+import type { FeedSource } from "../../server/proxy/domain/refresher.js";
 import { fetchSubscription } from "../../server/proxy/subscriptions/fetch.js";
 import { parseSubscription } from "../../server/proxy/subscriptions/index.js";
 import { DEFAULT_SETTINGS } from "../../server/proxy/types.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FeedSource } from "../../server/proxy/routes/refresher.js";
-import { isStale } from "../../server/proxy/routes/refresher.js";
+import type { FeedSource } from "../../server/proxy/domain/refresher.js";
+import { isStale } from "../../server/proxy/domain/refresher.js";
 import { SubscriptionError } from "../../server/proxy/subscriptions/errors.js";
 import { FakeCore, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
 

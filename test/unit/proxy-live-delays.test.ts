@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CoreProxy } from "../../server/proxy/context.js";
-import { LiveDelays } from "../../server/proxy/routes/live-delays.js";
+import { LiveDelays } from "../../server/proxy/domain/live-delays.js";
 
 function node(name: string, delays: number[], udp?: boolean): CoreProxy {
   return { type: "Shadowsocks", name, udp, history: delays.map((delay) => ({ time: "t", delay })) };

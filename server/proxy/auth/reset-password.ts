@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Clock } from "../../clock.js";
-import type { Db } from "../../db/open.js";
-import { Accounts } from "./accounts.js";
+import type { Accounts } from "./accounts.js";
 import { hashPassword } from "./passwords.js";
 
 /**
@@ -11,11 +9,9 @@ import { hashPassword } from "./passwords.js";
  * printed at start does that job then).
  */
 export async function resetConsolePassword(
-  db: Db,
-  clock: Clock,
+  accounts: Accounts,
   log: (line: string) => void,
 ): Promise<string | null> {
-  const accounts = new Accounts(db, clock);
   if (!accounts.initialized()) {
     log("The proxy console password was not reset: the console is not set up yet");
     return null;

@@ -13,7 +13,7 @@ import {
   tokensEqual,
   verifyPassword,
 } from "../auth/passwords.js";
-import type { ServiceDeps } from "./deps.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 const setupBody = z.object({
   token: z.string("must be a string"),
@@ -61,7 +61,7 @@ function countAttempt(accounts: Accounts, ip: string): void {
 }
 
 /** Setup, login, logout, password change and login status. */
-export function authRouter(deps: ServiceDeps): Router {
+export function authRouter(deps: ProxyRouterDeps): Router {
   const { accounts } = deps;
   const router = deps.routes.router();
 

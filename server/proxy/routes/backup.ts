@@ -2,11 +2,11 @@ import { type Router } from "express";
 import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
-import type { ProxyContext } from "../context.js";
+import { PROBATION_HEADER } from "../domain/probation.js";
 import { backupShape, ruleInput, validateSettings } from "../store/schemas.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
 import { isoNow, type RuleRecord } from "../types.js";
-import type { ServiceDeps } from "./deps.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 const backupRule = z.object({
   type: z.unknown(),
@@ -42,12 +42,12 @@ function uniqueIds(items: Array<{ id: string }>, kind: "subscription" | "rule"):
 }
 
 /** `GET /system/backup` and `POST /system/restore` (validate all, one transaction, rollback). */
-export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
-  const { store } = deps;
-  const router = ctx.routes.router();
+export function backupRouter(deps: ProxyRouterDeps): Router {
+  const { repos: store } = deps;
+  const router = deps.routes.router();
 
   router.get("/system/backup", (_req, res) => {
-    const now = ctx.clock.now();
+    const now = deps.clock.now();
     const date = isoNow(now).slice(0, 10);
     res.setHeader("Content-Disposition", `attachment; filename="gatehouse-proxy-${date}.json"`);
     res.json({
@@ -139,10 +139,11 @@ export function backupRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
     });
     // Snapshots of the subscriptions the backup drops go once the change is kept: a change
     // on probation may still bring those subscriptions back.
-    deps.probation.settled(before, res, () => {
+    const deadline = deps.probation.settled(before, () => {
       for (const id of previous.keys())
         if (!kept.has(id) && !store.subscriptions.get(id)) store.snapshots.remove(id);
     });
+    if (deadline !== null) res.setHeader(PROBATION_HEADER, String(deadline));
     res.json({ ok: true });
   });
 

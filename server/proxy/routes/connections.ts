@@ -4,6 +4,7 @@ import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
 import type { CoreConnections } from "../core/mihomo-client.js";
 import { coreNodePrefix } from "../types.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 const DEADLINE_MS = 5000;
 
@@ -20,8 +21,8 @@ function coreDown(cause?: unknown): HttpError {
   );
 }
 
-function api(ctx: ProxyContext): CoreApi {
-  const client = coreApi(ctx.core);
+function api(deps: ProxyContext): CoreApi {
+  const client = coreApi(deps.core);
   if (!client) throw coreDown();
   return client;
 }
@@ -69,22 +70,22 @@ export function labelChains(
   };
 }
 
-export function connectionsRouter(ctx: ProxyContext): Router {
-  const router = ctx.routes.router();
+export function connectionsRouter(deps: ProxyRouterDeps): Router {
+  const router = deps.routes.router();
 
   router.get("/connections", async (_req, res) => {
-    const view = await live(() => api(ctx).connections(DEADLINE_MS));
-    res.json(labelChains(view, ctx.store.listSubscriptions()));
+    const view = await live(() => api(deps).connections(DEADLINE_MS));
+    res.json(labelChains(view, deps.store.listSubscriptions()));
   });
 
   router.delete("/connections/:id", async (req, res) => {
     const id = String(req.params.id);
-    await live(() => api(ctx).closeConnection(id, DEADLINE_MS));
+    await live(() => api(deps).closeConnection(id, DEADLINE_MS));
     res.json({ ok: true });
   });
 
   router.delete("/connections", async (_req, res) => {
-    await live(() => api(ctx).closeConnections(DEADLINE_MS));
+    await live(() => api(deps).closeConnections(DEADLINE_MS));
     res.json({ ok: true });
   });
 

@@ -2,11 +2,9 @@ import type { Router } from "express";
 import { join } from "node:path";
 import { z } from "zod";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
-import type { ProxyContext } from "../context.js";
-import type { CoreInstaller } from "../core/install.js";
-import type { CoreLocator } from "../core/install-location.js";
 import { geodataList } from "../core/geodata.js";
 import { FileFacts, previousPath } from "../core/install-status.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 /** An empty JSON object, or no body at all: these routes take no parameters. */
 function noFields(body: unknown): void {
@@ -15,12 +13,9 @@ function noFields(body: unknown): void {
 }
 
 /** `GET /system/core`, `POST /system/core/install`, `POST /system/core/rollback`. */
-export function coreInstallRouter(
-  ctx: ProxyContext,
-  locator: CoreLocator,
-  installer: CoreInstaller,
-): Router {
-  const router = ctx.routes.router();
+export function coreInstallRouter(deps: ProxyRouterDeps): Router {
+  const { locator, installer } = deps;
+  const router = deps.routes.router();
   const facts = new FileFacts();
 
   router.get("/system/core", async (_req, res) => {
@@ -39,7 +34,7 @@ export function coreInstallRouter(
       // How far a running install is (the console shows the download's progress).
       progress: installer.progress,
       // The rules' data files in the core's home (kept by the geodata module).
-      geodata: geodataList(join(ctx.dir, "core")),
+      geodata: geodataList(join(deps.dir, "core")),
     });
   });
 

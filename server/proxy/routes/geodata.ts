@@ -8,20 +8,16 @@ import type { ProxyContext } from "../context.js";
 import { compileRules } from "../core/compile.js";
 import { geoRuleLines, neededGeodata } from "../core/geodata.js";
 import { updateGeodata, type GeodataUpdateOptions } from "../core/geodata-update.js";
-
-export interface GeodataRouterOptions {
-  /** Deadline of one file's download (tests shorten it). */
-  timeoutMs?: number;
-}
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 /** The core's home dir, where its geodata lives. */
-export function coreHomeDir(ctx: ProxyContext): string {
-  return (ctx.core as { homeDir?: string }).homeDir ?? join(ctx.dir, "core");
+export function coreHomeDir(deps: ProxyContext): string {
+  return (deps.core as { homeDir?: string }).homeDir ?? join(deps.dir, "core");
 }
 
 /** `POST /system/geodata/update`: fetch, verify, check and swap in the core's geodata. */
-export function geodataRouter(ctx: ProxyContext, opts: GeodataRouterOptions = {}): Router {
-  const router = ctx.routes.router();
+export function geodataRouter(deps: ProxyRouterDeps): Router {
+  const router = deps.routes.router();
   let running = false;
 
   router.post("/system/geodata/update", async (req, res) => {
@@ -29,19 +25,19 @@ export function geodataRouter(ctx: ProxyContext, opts: GeodataRouterOptions = {}
     if (running) throw new HttpError(409, "geodata.busy", "A geodata update is already running");
     running = true;
     try {
-      const rules = compileRules(ctx.store.listRules());
-      const bin = ctx.coreBin?.() ?? ctx.options.coreBin;
+      const rules = compileRules(deps.store.listRules());
+      const bin = deps.coreBin?.() ?? deps.options.coreBin;
       const update: GeodataUpdateOptions = {
-        homeDir: coreHomeDir(ctx),
-        baseURL: (ctx.options.geodataURL ?? DEFAULT_GEODATA_URL).replace(/\/+$/, ""),
+        homeDir: coreHomeDir(deps),
+        baseURL: (deps.options.geodataURL ?? DEFAULT_GEODATA_URL).replace(/\/+$/, ""),
         needed: neededGeodata(rules),
         geoRules: geoRuleLines(rules),
-        coreBin: bin && ctx.core.installed ? bin : null,
-        clock: ctx.clock,
-        timeoutMs: opts.timeoutMs,
+        coreBin: bin && deps.core.installed ? bin : null,
+        clock: deps.clock,
+        timeoutMs: deps.tuning.geodataTimeoutMs,
       };
       const files = await updateGeodata(update);
-      ctx.log(`geodata updated: ${files.map((f) => f.name).join(", ")}`);
+      deps.log(`geodata updated: ${files.map((f) => f.name).join(", ")}`);
       res.json({ ok: true, files });
     } finally {
       running = false;

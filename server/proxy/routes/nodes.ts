@@ -2,10 +2,9 @@ import { type Router } from "express";
 import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
-import type { ProxyContext } from "../context.js";
 import { coreNodeName, nodeId, parseNodeId, providerName } from "../types.js";
-import type { ServiceDeps } from "./deps.js";
-import { LiveDelays, type LiveNode } from "./live-delays.js";
+import { LiveDelays, type LiveNode } from "../domain/live-delays.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 const LIVE_DEADLINE_MS = 3000;
 const TEST_BATCH = 8;
@@ -48,11 +47,11 @@ interface NodeList {
  * only when a subscription is added, renamed, switched or refreshed (its snapshot array
  * changes), so `GET /nodes` with tens of thousands of nodes only adds the live fields.
  */
-function nodeLister(deps: ServiceDeps): () => NodeList {
+function nodeLister(deps: ProxyRouterDeps): () => NodeList {
   let last: NodeList | null = null;
   return () => {
-    const subs = deps.store.subscriptions.list().filter((s) => s.enabled);
-    const snapshots = subs.map((s) => deps.store.nodes(s.id));
+    const subs = deps.repos.subscriptions.list().filter((s) => s.enabled);
+    const snapshots = subs.map((s) => deps.repos.nodes(s.id));
     const key = JSON.stringify(subs.map((s) => [s.id, s.name]));
     if (last && last.key === key && last.snapshots.every((a, i) => a === snapshots[i])) return last;
     const nodes: NodeRef[] = [];
@@ -88,20 +87,20 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** Node views, selection and latency tests. */
-export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
-  const router = ctx.routes.router();
+export function nodesRouter(deps: ProxyRouterDeps): Router {
+  const router = deps.routes.router();
 
   const listNodes = nodeLister(deps);
-  const live = new LiveDelays({ fetch: () => ctx.core.client.proxies(LIVE_DEADLINE_MS) });
+  const live = new LiveDelays({ fetch: () => deps.core.client.proxies(LIVE_DEADLINE_MS) });
 
   router.get("/nodes", async (_req, res) => {
     const { nodes } = listNodes();
     // The list is served without live data when the core cannot be reached. A stopped core's
     // cached data is dropped; the controller may still be up (systemd).
     let data: Map<string, LiveNode> | null = null;
-    if (!ctx.core.running()) live.clear();
+    if (!deps.core.running()) live.clear();
     if (nodes.length > 0) data = await live.get();
-    const settings = deps.store.getSettings();
+    const settings = deps.repos.getSettings();
     const chosen = settings.selectionMode === "manual" ? settings.selectedNode : null;
     // Assembled from each node's prepared JSON head: no per-request objects for every node.
     const parts = nodes.map((n) => {
@@ -115,7 +114,7 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
 
   router.post("/nodes/select", async (req, res) => {
     const body = parseOr400(selectBody, jsonObject(req.body));
-    const settings = deps.store.getSettings();
+    const settings = deps.repos.getSettings();
     if (body.mode === "manual") {
       if (!listNodes().ids.has(body.id)) {
         throw new HttpError(
@@ -124,15 +123,15 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
           "Unknown node, or its subscription is disabled",
         );
       }
-      deps.store.saveSettings({ ...settings, selectionMode: "manual", selectedNode: body.id });
+      deps.repos.saveSettings({ ...settings, selectionMode: "manual", selectedNode: body.id });
     } else {
-      deps.store.saveSettings({ ...settings, selectionMode: "auto" });
+      deps.repos.saveSettings({ ...settings, selectionMode: "auto" });
     }
     try {
-      await ctx.core.applySelection(deps.store.coreInput());
+      await deps.core.applySelection(deps.repos.coreInput());
     } catch (err) {
       // A core that is not running gets the selection on its next start.
-      if (ctx.core.running()) {
+      if (deps.core.running()) {
         const message = err instanceof Error ? err.message : String(err);
         throw new HttpError(
           400,
@@ -141,7 +140,7 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
           { params: { detail: message }, cause: err },
         );
       }
-      ctx.log(`selection staged for the next core start (${String(err)})`);
+      deps.log(`selection staged for the next core start (${String(err)})`);
     }
     res.json({ ok: true });
   });
@@ -155,7 +154,7 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
         params: { node: unknown },
       });
     }
-    const { testURL, testTimeoutMS } = deps.store.getSettings();
+    const { testURL, testTimeoutMS } = deps.repos.getSettings();
     const unique = [...new Set(ids)];
     const results: Record<string, { delay: number; error: string }> = {};
     let next = 0;
@@ -166,7 +165,7 @@ export function nodesRouter(ctx: ProxyContext, deps: ServiceDeps): Router {
         if (!ref) continue;
         try {
           const delay = await withDeadline(
-            ctx.core.client.healthcheck(
+            deps.core.client.healthcheck(
               providerName(ref.subscriptionId),
               coreNodeName(ref.subscriptionId, ref.name),
               testURL,

@@ -1,7 +1,5 @@
 import { type Router } from "express";
-import type { RouteTable } from "../../http/route-table.js";
-import type { ProxyAccess } from "../auth/guards.js";
-import type { Probation } from "../probation.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 /**
  * Confirm or revert a settings change that can cut the operator off: `POST /system/confirm`
@@ -9,8 +7,9 @@ import type { Probation } from "../probation.js";
  * the console's banner reads (cheaper than `/status`, which asks the core), and
  * `POST /system/probation/dismiss` ends the notice of an earlier rollback.
  */
-export function probationRouter(routes: RouteTable<ProxyAccess>, probation: Probation): Router {
-  const router = routes.router();
+export function probationRouter(deps: ProxyRouterDeps): Router {
+  const { probation } = deps;
+  const router = deps.routes.router();
 
   router.get("/system/probation", (_req, res) => {
     res.json({ probation: probation.status(), notice: probation.lastNotice() });

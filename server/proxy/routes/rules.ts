@@ -4,7 +4,7 @@ import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { newId } from "../store/ids.js";
 import { ruleInput, type RuleInput } from "../store/schemas.js";
-import type { ServiceDeps } from "./deps.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 /** The fixed evaluation order around the custom rules (what the compiler emits). */
 export const DEFAULT_RULES = [
@@ -15,8 +15,8 @@ export const DEFAULT_RULES = [
 ] as const;
 
 /** Refuses a rule whose type and value another rule already has (it could never match). */
-function refuseDuplicate(deps: ServiceDeps, input: RuleInput, exceptId = ""): void {
-  const found = deps.store.rules.duplicateOf(input, exceptId);
+function refuseDuplicate(deps: ProxyRouterDeps, input: RuleInput, exceptId = ""): void {
+  const found = deps.repos.rules.duplicateOf(input, exceptId);
   if (!found) return;
   const [rule, position] = found;
   throw new HttpError(
@@ -35,8 +35,8 @@ const orderBody = z.strictObject({
 });
 
 /** Custom routing rules: list, create, edit, delete and reorder (`PUT /rules/order`). */
-export function rulesRouter(deps: ServiceDeps): Router {
-  const { store, changes } = deps;
+export function rulesRouter(deps: ProxyRouterDeps): Router {
+  const { repos: store, changes } = deps;
   const router = deps.routes.router();
 
   router.get("/rules", (_req, res) => {

@@ -1,12 +1,13 @@
 import { type Router } from "express";
 import { jsonObject } from "../../http/validate.js";
 import { firstTakenPort, listenPortInUse } from "../core/listen-ports.js";
+import { PROBATION_HEADER } from "../domain/probation.js";
 import { validateSettings } from "../store/schemas.js";
-import type { ServiceDeps } from "./deps.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 /** Settings: read, and replace all (validated against this machine for TUN). */
-export function settingsRouter(deps: ServiceDeps): Router {
-  const { store, changes } = deps;
+export function settingsRouter(deps: ProxyRouterDeps): Router {
+  const { repos: store, changes } = deps;
   const router = deps.routes.router();
 
   router.get("/settings", (_req, res) => {
@@ -24,7 +25,8 @@ export function settingsRouter(deps: ServiceDeps): Router {
       before = deps.probation.capture(false);
       store.saveSettings(settings);
     });
-    deps.probation.settled(before, res);
+    const deadline = deps.probation.settled(before);
+    if (deadline !== null) res.setHeader(PROBATION_HEADER, String(deadline));
     res.json(store.getSettings());
   });
 

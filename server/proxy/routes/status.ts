@@ -3,6 +3,7 @@ import type { CoreProxy, ProxyContext } from "../context.js";
 import { compileRules, TUN_DEVICE } from "../core/compile.js";
 import { bundledGeodataDirs, unavailableGeodata } from "../core/geodata.js";
 import { coreHomeDir } from "./geodata.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 import { coreProblem } from "../core/errors.js";
 import type { ListenProblem } from "../core/listen-problems.js";
 import { GROUP_PROXY, nodeId } from "../types.js";
@@ -30,73 +31,74 @@ export function actualNodeOf(proxies: Record<string, CoreProxy>): string {
   return name ? nodeIdFromCoreName(name) : "";
 }
 
-function tunInterfaceExists(ctx: ProxyContext): boolean {
-  const names = Object.keys(machineInterfaces(ctx)());
+function tunInterfaceExists(deps: ProxyContext): boolean {
+  const names = Object.keys(machineInterfaces(deps)());
   return names.some((n) => n === TUN_DEVICE || n === "Meta" || /^utun\d*$/.test(n));
 }
 
-export function statusRouter(ctx: ProxyContext): Router {
-  const router = ctx.routes.router();
+export function statusRouter(deps: ProxyRouterDeps): Router {
+  const router = deps.routes.router();
 
   router.get("/status", async (_req, res) => {
-    const settings = ctx.store.getSettings();
-    const controllerPort = ctx.options.controllerPort ?? 9090;
+    const settings = deps.store.getSettings();
+    const controllerPort = deps.options.controllerPort ?? 9090;
     let version = "";
     let coreError: { message: string; code: string } | null = null;
     try {
-      version = await ctx.core.client.version(STATUS_DEADLINE_MS);
+      version = await deps.core.client.version(STATUS_DEADLINE_MS);
     } catch (err) {
       coreError = coreProblem(err, controllerPort);
     }
     const online = coreError === null;
     // Ports the running core could not listen on (another program holds them): the core is
     // up, but takes no connections there.
-    const listen = (ctx.core as { listenProblems?: () => ListenProblem[] }).listenProblems;
-    const listenProblems = online && listen ? listen.call(ctx.core) : [];
+    const listen = (deps.core as { listenProblems?: () => ListenProblem[] }).listenProblems;
+    const listenProblems = online && listen ? listen.call(deps.core) : [];
     let actualNode = "";
     if (online) {
       try {
-        actualNode = actualNodeOf(await ctx.core.client.proxies(STATUS_DEADLINE_MS));
+        actualNode = actualNodeOf(await deps.core.client.proxies(STATUS_DEADLINE_MS));
       } catch {
         actualNode = "";
       }
     }
     // A rollback of an unconfirmed change is said in configError unless the core has worse news.
-    const rolledBack = ctx.core.configError ? null : (ctx.probation?.lastNotice() ?? null);
+    const rolledBack = deps.core.configError ? null : deps.probation.lastNotice();
     const body: Record<string, unknown> = {
       coreOnline: online,
-      coreInstalled: ctx.core.installed,
+      coreInstalled: deps.core.installed,
       version,
-      uptimeSeconds: Math.max(0, Math.floor((ctx.clock.now() - ctx.startedAt) / 1000)),
-      nodeCount: ctx.store.nodeCount(),
-      subscriptionCount: ctx.store.listSubscriptions().length,
+      uptimeSeconds: Math.max(0, Math.floor((deps.clock.now() - deps.startedAt) / 1000)),
+      nodeCount: deps.store.nodeCount(),
+      subscriptionCount: deps.store.listSubscriptions().length,
       settings,
-      configError: rolledBack?.message ?? ctx.core.configError,
+      configError: rolledBack?.message ?? deps.core.configError,
       configErrorCode: rolledBack
         ? rolledBack.code
-        : ctx.core.configError
-          ? (ctx.core as { configErrorCode?: string }).configErrorCode || "core.config"
+        : deps.core.configError
+          ? (deps.core as { configErrorCode?: string }).configErrorCode || "core.config"
           : "",
       // A settings change waiting for POST /system/confirm: its deadline in Unix seconds.
-      probation: ctx.probation?.status() ?? null,
+      probation: deps.probation.status(),
       // The core's controller listens on 127.0.0.1 at this port (--core-controller-port).
       controllerPort,
       listenProblems,
       // Geodata a start needs that is neither in the core's home nor shipped with the app: a
       // start would be refused (POST /system/geodata/update fetches it).
-      geodataMissing: ctx.core.installed
+      geodataMissing: deps.core.installed
         ? unavailableGeodata(
-            coreHomeDir(ctx),
-            compileRules(ctx.store.listRules()),
-            ctx.options.geodataDirs ?? bundledGeodataDirs(ctx.coreBin?.() ?? ctx.options.coreBin),
+            coreHomeDir(deps),
+            compileRules(deps.store.listRules()),
+            deps.options.geodataDirs ??
+              bundledGeodataDirs(deps.coreBin?.() ?? deps.options.coreBin),
           )
         : [],
       actualNode,
       selectedAvailable: actualNode !== "" && actualNode !== "REJECT",
-      tunActive: online && settings.tunEnabled && tunInterfaceExists(ctx),
+      tunActive: online && settings.tunEnabled && tunInterfaceExists(deps),
       // The service's last warnings and errors, newest first (kept in memory only); `code`
       // and `params` let the console say each in the reader's language.
-      recentErrors: ctx.log.recent().map((p) => ({
+      recentErrors: deps.log.recent().map((p) => ({
         time: new Date(p.timeMs).toISOString(),
         level: p.level,
         code: p.code,

@@ -2,7 +2,7 @@ import { type Response, type Router } from "express";
 import { z } from "zod";
 import { parseOr400 } from "../../http/validate.js";
 import { SseStream } from "../../http/sse.js";
-import type { ProxyContext } from "../context.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 import { coreApi, coreLogFeed, type CoreLogLine } from "../core/index.js";
 import { coreProblem } from "../core/errors.js";
 import { metricsFrom, type CounterSample } from "../system/metrics.js";
@@ -39,8 +39,9 @@ function sessionOf(res: Response): string {
   return typeof id === "string" ? id : "";
 }
 
-export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Router {
-  const router = ctx.routes.router();
+export function streamsRouter(deps: ProxyRouterDeps): Router {
+  const timings = deps.tuning.streams ?? streamTimings;
+  const router = deps.routes.router();
 
   router.get("/events", (_req, res) => {
     const sessionId = sessionOf(res);
@@ -52,7 +53,7 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
     });
 
     const sample = async (): Promise<CounterSample | null> => {
-      const client = coreApi(ctx.core);
+      const client = coreApi(deps.core);
       if (!client) return null;
       try {
         const c = await client.connections(timings.coreDeadlineMs);
@@ -60,7 +61,7 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
           upTotal: c.uploadTotal,
           downTotal: c.downloadTotal,
           connections: c.connections.length,
-          at: ctx.clock.now(),
+          at: deps.clock.now(),
         };
       } catch {
         return null;
@@ -69,7 +70,7 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
 
     const tick = async (): Promise<void> => {
       if (stream.isClosed) return;
-      if (!ctx.sessionAlive(sessionId)) {
+      if (!deps.sessionAlive(sessionId)) {
         stream.send("expired");
         stream.close();
         return;
@@ -80,7 +81,7 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
       const metrics = metricsFrom(prev, cur);
       // After a failure the next success starts over (its rates are 0).
       prev = cur;
-      stream.send("metrics", { ...metrics, time: isoNow(ctx.clock.now()) });
+      stream.send("metrics", { ...metrics, time: isoNow(deps.clock.now()) });
       const wait = Math.max(0, timings.metricsIntervalMs - (Date.now() - startedAt));
       timer = setTimeout(() => void tick(), wait);
     };
@@ -93,7 +94,7 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
     const stream = new SseStream(res, timings.writeDeadlineMs);
     const abort = new AbortController();
     const heartbeat = setInterval(() => {
-      if (!ctx.sessionAlive(sessionId)) {
+      if (!deps.sessionAlive(sessionId)) {
         stream.send("expired");
         stream.close();
       } else {
@@ -109,15 +110,15 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
       const problem =
         err === null
           ? { message: "The proxy core ended the log stream", code: "core.logs_ended" }
-          : coreProblem(err, ctx.options.controllerPort ?? 9090);
+          : coreProblem(err, deps.options.controllerPort ?? 9090);
       // The port goes beside the code, so the page can name it in the reader's language.
       const params =
-        problem.code === "core.port_in_use" ? { port: ctx.options.controllerPort ?? 9090 } : {};
+        problem.code === "core.port_in_use" ? { port: deps.options.controllerPort ?? 9090 } : {};
       stream.send("disconnected", { error: problem.message, code: problem.code, params });
       stream.close();
     };
-    const feed = coreLogFeed(ctx.core);
-    const client = coreApi(ctx.core);
+    const feed = coreLogFeed(deps.core);
+    const client = coreApi(deps.core);
     if (!feed || !client) {
       stream.send("disconnected", {
         error: "The proxy core is not connected",
@@ -150,10 +151,14 @@ export function streamsRouter(ctx: ProxyContext, timings = streamTimings): Route
     // The feed follows at info; debug lines come from a stream of this viewer's own, which
     // starts after the kept lines were sent (so none of them can arrive twice).
     client
-      .logs(level, (item) => send({ ...feed.clean(item), seq: 0, time: isoNow(ctx.clock.now()) }), {
-        signal: abort.signal,
-        connectTimeoutMs: timings.coreDeadlineMs,
-      })
+      .logs(
+        level,
+        (item) => send({ ...feed.clean(item), seq: 0, time: isoNow(deps.clock.now()) }),
+        {
+          signal: abort.signal,
+          connectTimeoutMs: timings.coreDeadlineMs,
+        },
+      )
       .then(
         () => disconnected(null),
         (err: unknown) => disconnected(err),

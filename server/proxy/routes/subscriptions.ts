@@ -3,12 +3,12 @@ import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { newId } from "../store/ids.js";
 import { ID_PATTERN, MAX_SUBSCRIPTIONS, subscriptionInput } from "../store/schemas.js";
-import type { ServiceDeps } from "./deps.js";
-import { isStale } from "./refresher.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
+import { isStale } from "../domain/refresher.js";
 
 /** Subscriptions: list, create, edit, delete and refresh. */
-export function subscriptionsRouter(deps: ServiceDeps): Router {
-  const { store, refresher } = deps;
+export function subscriptionsRouter(deps: ProxyRouterDeps): Router {
+  const { repos: store, refresher } = deps;
   const router = deps.routes.router();
 
   const known = (id: string): string => {
@@ -44,12 +44,12 @@ export function subscriptionsRouter(deps: ServiceDeps): Router {
   router.post("/subscriptions", (req, res) => {
     const input = parseOr400(subscriptionInput, jsonObject(req.body));
     const id = newId();
-    const created = store.db.transaction(() => {
+    const created = store.transaction(() => {
       if (store.subscriptions.count() >= MAX_SUBSCRIPTIONS) return false;
       refuseSameUrl(input.url);
       store.subscriptions.create(id, input, deps.clock.now());
       return true;
-    })();
+    });
     if (!created)
       throw new HttpError(
         400,

@@ -9,37 +9,33 @@ import { CONNECTIVITY_SITES, testSite } from "../system/connectivity.js";
 import { networkReport } from "../system/network.js";
 import { DEFAULT_RELEASE_URL, UpdateCheckError, UpdateChecker } from "../system/updates.js";
 import { isoNow } from "../types.js";
+import type { ProxyRouterDeps } from "./router-deps.js";
 
 const serviceBody = z.object({ action: z.enum(["start", "stop", "restart"]) });
 const connectivityBody = z.object({ siteId: z.string() });
 /** At most this many connectivity tests at once, service-wide (one router per service). */
 export const MAX_CONNECTIVITY_TESTS = 3;
 
-export interface SystemRouterOptions {
-  /** Deadline of one connectivity test. */
-  connectivityTimeoutMs?: number;
-}
-
-async function currentVersion(ctx: ProxyContext): Promise<string> {
+async function currentVersion(deps: ProxyContext): Promise<string> {
   try {
-    return await ctx.core.client.version(3000);
+    return await deps.core.client.version(3000);
   } catch {
-    const bin = ctx.coreBin?.() ?? ctx.options.coreBin;
-    return bin && ctx.core.installed ? binaryVersion(bin) : "";
+    const bin = deps.coreBin?.() ?? deps.options.coreBin;
+    return bin && deps.core.installed ? binaryVersion(bin) : "";
   }
 }
 
-export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}): Router {
-  const router = ctx.routes.router();
-  const updates = new UpdateChecker(ctx.options.coreReleaseURL ?? DEFAULT_RELEASE_URL, ctx.clock);
+export function systemRouter(deps: ProxyRouterDeps): Router {
+  const router = deps.routes.router();
+  const updates = new UpdateChecker(deps.options.coreReleaseURL ?? DEFAULT_RELEASE_URL, deps.clock);
   let testsRunning = 0;
 
   router.post("/system/service", async (req, res) => {
     const { action } = parseOr400(serviceBody, jsonObject(req.body));
     try {
-      if (action === "stop") await ctx.core.stop();
-      else if (action === "start") await ctx.core.start(ctx.store.coreInput());
-      else await ctx.core.restart(ctx.store.coreInput());
+      if (action === "stop") await deps.core.stop();
+      else if (action === "start") await deps.core.start(deps.store.coreInput());
+      else await deps.core.restart(deps.store.coreInput());
     } catch (err) {
       if (err instanceof HttpError && err.status === 400) throw err;
       throw new HttpError(
@@ -53,16 +49,16 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
   });
 
   router.get("/system/network", (_req, res) => {
-    res.json(networkReport(ctx));
+    res.json(networkReport(deps));
   });
 
   router.get("/system/updates", async (_req, res) => {
-    const current = await currentVersion(ctx);
+    const current = await currentVersion(deps);
     try {
       res.json(await updates.check(current));
     } catch (err) {
       // The network library's own words go to the log only; people get the sentence.
-      ctx.log.info("The update check failed", { err });
+      deps.log.info("The update check failed", { err });
       const known = err instanceof UpdateCheckError;
       throw HttpError.carrying(
         502,
@@ -96,12 +92,12 @@ export function systemRouter(ctx: ProxyContext, opts: SystemRouterOptions = {}):
     testsRunning++;
     try {
       const result = await testSite(site, {
-        proxyPort: ctx.store.getSettings().mixedPort,
-        extraCA: ctx.options.connectivityCA,
-        timeoutMs: opts.connectivityTimeoutMs,
-        onFailure: (err) => ctx.log.info(`Connectivity test of ${site.name} failed`, { err }),
+        proxyPort: deps.store.getSettings().mixedPort,
+        extraCA: deps.options.connectivityCA,
+        timeoutMs: deps.tuning.connectivityTimeoutMs,
+        onFailure: (err) => deps.log.info(`Connectivity test of ${site.name} failed`, { err }),
       });
-      res.json({ ...result, checkedAt: isoNow(ctx.clock.now()) });
+      res.json({ ...result, checkedAt: isoNow(deps.clock.now()) });
     } finally {
       testsRunning--;
     }

@@ -23,7 +23,7 @@ export class SqlProxyStore implements ProxyStore {
   private readonly setMeta;
 
   constructor(
-    readonly db: Db,
+    private readonly db: Db,
     proxyDir: string,
   ) {
     this.subscriptions = new SubscriptionsRepo(db);
@@ -34,6 +34,21 @@ export class SqlProxyStore implements ProxyStore {
     this.setMeta = db.prepare(
       "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
     );
+  }
+
+  /** Runs `work` in one transaction (nested calls join the outer one). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  /** Whether the database is still open (false once the service closed it). */
+  get open(): boolean {
+    return this.db.open;
+  }
+
+  /** Closes the database; the last thing the service does. */
+  close(): void {
+    this.db.close();
   }
 
   getSettings(): Settings {

@@ -1,4 +1,5 @@
 import type { CoreProxy } from "../context.js";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 /** What the node list shows of each core node. */
 export interface LiveNode {
@@ -35,7 +36,7 @@ export class LiveDelays {
   constructor(private readonly opts: LiveDelaysOptions) {
     this.now = opts.now ?? Date.now;
     this.freshMs = opts.freshMs ?? 5000;
-    this.staleMs = opts.staleMs ?? 60_000;
+    this.staleMs = opts.staleMs ?? MINUTE_MS;
   }
 
   /** The live data, or null when the core cannot be reached. */

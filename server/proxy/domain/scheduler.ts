@@ -1,10 +1,11 @@
-import type { Clock } from "../clock.js";
-import type { LineLog } from "../log.js";
-import { problem } from "../problem-codes.js";
-import type { Refresher } from "./routes/refresher.js";
-import type { SqlProxyStore } from "./store/proxy-store.js";
+import type { Clock } from "../../clock.js";
+import type { LineLog } from "../../log.js";
+import { problem } from "../../problem-codes.js";
+import type { Refresher } from "./refresher.js";
+import type { SqlProxyStore } from "../store/proxy-store.js";
+import { HOUR_MS, MINUTE_MS } from "../../contract/time-units.js";
 
-export const SCHEDULER_INTERVAL_MS = 60_000;
+export const SCHEDULER_INTERVAL_MS = MINUTE_MS;
 
 /**
  * Refreshes enabled subscriptions with `intervalHours > 0` when their last attempt is older
@@ -46,7 +47,7 @@ export class Scheduler {
       .filter((s) => {
         if (!s.enabled || s.intervalHours <= 0) return false;
         const last = s.attemptedAt ?? s.updatedAt;
-        return last === null || now - Date.parse(last) >= s.intervalHours * 3600_000;
+        return last === null || now - Date.parse(last) >= s.intervalHours * HOUR_MS;
       })
       .map((s) => s.id);
   }

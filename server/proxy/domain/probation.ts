@@ -1,16 +1,15 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Response } from "express";
-import type { Clock } from "../clock.js";
-import { HttpError } from "../http/errors.js";
-import type { ServiceLog } from "../log.js";
-import type { ProxyProblemCode } from "../problem-codes.js";
-import type { CoreControl } from "./context.js";
-import { writeAtomic } from "./core/files.js";
-import type { Changes } from "./routes/changes.js";
-import type { SqlProxyStore } from "./store/proxy-store.js";
-import type { SubscriptionRow } from "./store/subscriptions.js";
-import type { RuleRecord, Settings } from "./types.js";
+import type { Clock } from "../../clock.js";
+import { HttpError } from "../../http/errors.js";
+import type { ServiceLog } from "../../log.js";
+import type { ProxyProblemCode } from "../../problem-codes.js";
+import type { CoreControl } from "../context.js";
+import { writeAtomic } from "../core/files.js";
+import type { Changes } from "./changes.js";
+import type { SqlProxyStore } from "../store/proxy-store.js";
+import type { SubscriptionRow } from "../store/subscriptions.js";
+import type { RuleRecord, Settings } from "../types.js";
 
 /** How long a change that can cut the operator off waits for `POST /system/confirm`. */
 export const PROBATION_SECONDS = 60;
@@ -97,18 +96,18 @@ export class Probation {
   }
 
   /**
-   * After a change was applied: starts or renews the probation when it needs one (answering
-   * the header on `res`), else runs `cleanup` at once. Any change ends the notice of an
-   * earlier rollback.
+   * After a change was applied: starts or renews the probation when it needs one and answers
+   * its deadline in Unix seconds (the route sends it as `PROBATION_HEADER`), else runs
+   * `cleanup` at once and answers null. Any change ends the notice of an earlier rollback.
    */
-  settled(before: RollbackPoint, res: Response, cleanup?: () => void): void {
+  settled(before: RollbackPoint, cleanup?: () => void): number | null {
     this.notice = null;
     const now = this.opts.store.getSettings();
     const needs =
       this.pending !== null || (this.opts.core.running() && differs(before.settings, now));
     if (!needs) {
       cleanup?.();
-      return;
+      return null;
     }
     const point: RollbackPoint = this.pending ? { ...this.pending.point } : { ...before };
     // The first change kept only what it replaced; a later restore also replaces the lists.
@@ -118,7 +117,7 @@ export class Probation {
     this.pending = { deadlineMs, point };
     if (cleanup) this.onConfirm.push(cleanup);
     writeAtomic(this.file, JSON.stringify(this.pending));
-    res.setHeader(PROBATION_HEADER, String(Math.floor(deadlineMs / 1000)));
+    return Math.floor(deadlineMs / 1000);
   }
 
   /** `{ deadline, remainingSeconds }` while a change waits, else null. */
@@ -253,11 +252,11 @@ export class Probation {
 
   private putBack(point: RollbackPoint): void {
     const { store } = this.opts;
-    store.db.transaction(() => {
+    store.transaction(() => {
       store.saveSettings(point.settings);
       if (point.subscriptions) store.subscriptions.replaceAll(point.subscriptions);
       if (point.rules) store.rules.replaceAll(point.rules);
-    })();
+    });
   }
 }
 

@@ -7,6 +7,7 @@ import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { ProxyAddress } from "../subscriptions/fetch.js";
 import type { CoreControl } from "../context.js";
 import type { MihomoProxy, Settings, SubscriptionRecord, SubscriptionUsage } from "../types.js";
+import { HOUR_MS } from "../../contract/time-units.js";
 
 export const FETCH_TIMEOUT_MS = 30_000;
 export const FETCH_MAX_BYTES = 16 * 1024 * 1024;
@@ -111,7 +112,7 @@ export function isStale(
   if (!(sub.intervalHours > 0)) return false;
   const since = sub.updatedAt ?? sub.createdAt ?? null;
   if (!since) return false;
-  return now - Date.parse(since) > 2 * sub.intervalHours * 3_600_000;
+  return now - Date.parse(since) > 2 * sub.intervalHours * HOUR_MS;
 }
 
 /**

@@ -20,11 +20,11 @@ function capture(store: SqlProxyStore): Captured {
 }
 
 function putBack(store: SqlProxyStore, c: Captured): void {
-  store.db.transaction(() => {
+  store.transaction(() => {
     store.saveSettings(c.settings);
     store.subscriptions.replaceAll(c.subscriptions);
     store.rules.replaceAll(c.rules);
-  })();
+  });
 }
 
 function as400(err: unknown): HttpError {
@@ -73,7 +73,7 @@ export function createChanges(store: SqlProxyStore, core: CoreControl): Changes 
     change<T>(mutate: () => T, afterCommit?: (result: T) => void) {
       return enqueue(async () => {
         const before = capture(store);
-        const result = store.db.transaction(mutate)();
+        const result = store.transaction(mutate);
         try {
           await core.apply(store.coreInput());
         } catch (err) {

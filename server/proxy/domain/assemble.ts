@@ -1,0 +1,124 @@
+import { join } from "node:path";
+import type { Clock } from "../../clock.js";
+import type { ServiceLog } from "../../log.js";
+import type { ProxyProblemCode } from "../../problem-codes.js";
+import type { CoreControl, ProxyServiceOptions } from "../context.js";
+import { createCoreManager } from "../core/index.js";
+import { CoreInstaller, type InstallerOptions } from "../core/install.js";
+import { CoreLocator } from "../core/install-location.js";
+import type { SqlProxyStore } from "../store/proxy-store.js";
+import { DEFAULT_RELEASE_URL } from "../system/updates.js";
+import { createChanges, type Changes } from "./changes.js";
+import { feedSource } from "./feed-source.js";
+import { Probation } from "./probation.js";
+import { coreProxyFinder, Refresher, type FeedSource } from "./refresher.js";
+import { Scheduler } from "./scheduler.js";
+
+/** Limits and platform of the core's install (tests make them small, or another OS). */
+export type InstallTuning = Partial<
+  Pick<
+    InstallerOptions,
+    "downloadTimeoutMs" | "releaseTimeoutMs" | "maxBytes" | "platform" | "arch"
+  >
+>;
+
+/** Test seams beyond `ProxyServiceOptions`; production passes none of them. */
+export interface ProxyServiceExtras {
+  /** Replaces the core layer (tests wrap or fake it). */
+  core?: CoreControl;
+  /** Replaces the subscription fetch + parse functions. */
+  feeds?: FeedSource;
+  /** How often the scheduler checks for due refreshes (0 = only when `scheduler.tick()`). */
+  schedulerIntervalMs?: number;
+  /** Whether `start()` starts an installed core (default: when it ran at the last shutdown). */
+  autoStartCore?: boolean;
+  /** How often a waiting settings change's deadline is checked (0 = only `probation.tick()`). */
+  probationCheckMs?: number;
+  /** Limits and platform of the core's install (tests make them small, or another OS). */
+  coreInstall?: InstallTuning;
+}
+
+type Options = ProxyServiceOptions & ProxyServiceExtras;
+
+/** What the core and the domain are told about the service they run in. */
+export interface Surroundings {
+  options: Options;
+  /** `<dataDir>/proxy` */
+  dir: string;
+  store: SqlProxyStore;
+  clock: Clock;
+  log: ServiceLog<ProxyProblemCode>;
+}
+
+/** The proxy core: which executable runs, the layer that runs it, and its installer. */
+export interface CoreParts {
+  core: CoreControl;
+  locator: CoreLocator;
+  installer: CoreInstaller;
+}
+
+/** The core layer (or the one a test passes), after leftovers of an interrupted install go. */
+export function assembleCore({ options, dir, store, clock, log }: Surroundings): CoreParts {
+  // Which core runs is asked again at each use: an install or a rollback changes it.
+  const locator = new CoreLocator({
+    dataDir: options.dataDir,
+    configured: options.coreBin,
+    fallback: options.coreFallback,
+    platform: options.coreInstall?.platform,
+  });
+  CoreInstaller.sweep(locator);
+  const core =
+    options.core ??
+    createCoreManager({
+      homeDir: join(dir, "core"),
+      get coreBin() {
+        return locator.current()?.path;
+      },
+      service: options.coreService ?? "process",
+      unit: options.coreUnit ?? "gatehouse-mihomo.service",
+      controllerPort: options.controllerPort ?? 9090,
+      geodataDirs: options.geodataDirs,
+      clock,
+      log,
+    });
+  const installer = new CoreInstaller({
+    locator,
+    releaseURL: options.coreReleaseURL ?? DEFAULT_RELEASE_URL,
+    core,
+    coreInput: () => store.coreInput(),
+    log,
+    ...options.coreInstall,
+  });
+  return { core, locator, installer };
+}
+
+/** The domain: the change queue, probation, subscription refreshes and their schedule. */
+export interface DomainParts {
+  changes: Changes;
+  probation: Probation;
+  refresher: Refresher;
+  scheduler: Scheduler;
+}
+
+/**
+ * Builds the domain over the stored state and the core. A change nobody confirmed before the
+ * last stop is undone here, before the core can start.
+ */
+export function assembleDomain(
+  { options, dir, store, clock, log }: Surroundings,
+  core: CoreControl,
+): DomainParts {
+  const changes = createChanges(store, core);
+  const probation = new Probation({ store, core, changes, clock, log, dir });
+  probation.recoverAtStart();
+  const refresher = new Refresher(
+    store,
+    options.feeds ?? feedSource,
+    changes.applyCore,
+    clock,
+    log,
+    coreProxyFinder(core, () => store.getSettings()),
+  );
+  const scheduler = new Scheduler(store, refresher, clock, log, options.schedulerIntervalMs);
+  return { changes, probation, refresher, scheduler };
+}

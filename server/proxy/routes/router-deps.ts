@@ -1,0 +1,49 @@
+import type { Accounts } from "../auth/accounts.js";
+import type { SetupToken } from "../auth/setup-token.js";
+import type { ProxyContext } from "../context.js";
+import type { CoreInstaller } from "../core/install.js";
+import type { CoreLocator } from "../core/install-location.js";
+import type { Changes } from "../domain/changes.js";
+import type { Probation } from "../domain/probation.js";
+import type { Refresher } from "../domain/refresher.js";
+import type { SqlProxyStore } from "../store/proxy-store.js";
+import type { MachineContext } from "../store/schemas.js";
+
+/** Intervals and deadlines of the routers; production takes the defaults, tests shorten them. */
+export interface RouterTuning {
+  /** Deadline of one connectivity test (`POST /system/connectivity`). */
+  connectivityTimeoutMs?: number;
+  /** Metrics interval, heartbeat, core deadline and write deadline of the event streams. */
+  streams?: {
+    metricsIntervalMs: number;
+    heartbeatIntervalMs: number;
+    coreDeadlineMs: number;
+    writeDeadlineMs: number;
+  };
+  /** Deadline of one geodata file's download. */
+  geodataTimeoutMs?: number;
+}
+
+/**
+ * Everything a router of the proxy service may use, and the only thing it is given: every
+ * router is `xxxRouter(deps: ProxyRouterDeps): Router`. Routers reach storage through the
+ * repositories and the domain objects here, never through the database.
+ */
+export interface ProxyRouterDeps extends ProxyContext {
+  /** The repositories: settings, subscriptions with their node snapshots, rules. */
+  repos: SqlProxyStore;
+  accounts: Accounts;
+  setupToken: SetupToken;
+  /** Downloads, parses and applies subscriptions. */
+  refresher: Refresher;
+  /** The one queue of writes that end in a core apply. */
+  changes: Changes;
+  /** Confirm or revert of changes that can cut the operator off. */
+  probation: Probation;
+  /** What the settings check needs to know about this machine. */
+  machine(): MachineContext;
+  /** Which core executable runs (asked again at each use). */
+  locator: CoreLocator;
+  installer: CoreInstaller;
+  tuning: RouterTuning;
+}
