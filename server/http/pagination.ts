@@ -1,17 +1,8 @@
 import { HttpError } from "./errors.js";
 
-export interface PageRequest {
-  page: number;
-  pageSize: number;
-}
+import type { PageRequest } from "../paging.js";
 
-export interface PageResult<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-  pages: number;
-}
+export { pageResult, resolvePage, type PageRequest, type PageResult } from "../paging.js";
 
 function strictInt(raw: unknown, name: string): number | undefined {
   if (raw === undefined) return undefined;
@@ -41,27 +32,4 @@ export function parsePageQuery(
 /** Reads an optional integer query parameter (Unix seconds and the like). */
 export function parseIntQuery(query: Record<string, unknown>, name: string): number | undefined {
   return strictInt(query[name], name);
-}
-
-/**
- * Clamps the requested page to the last page (an empty result is page 1 of 1) and returns
- * the offset to load, so only the requested page is read from storage.
- */
-export function resolvePage(
-  total: number,
-  req: PageRequest,
-): { page: number; pages: number; offset: number } {
-  const pages = Math.max(1, Math.ceil(total / req.pageSize));
-  const page = Math.min(req.page, pages);
-  return { page, pages, offset: (page - 1) * req.pageSize };
-}
-
-export function pageResult<T>(
-  items: T[],
-  total: number,
-  page: number,
-  pageSize: number,
-  pages: number,
-): PageResult<T> {
-  return { items, total, page, page_size: pageSize, pages };
 }

@@ -1,18 +1,15 @@
+import type { CleanupResult } from "../contract/parcel-admin.js";
 import type { ParcelContext } from "./context.js";
-import { pruneAudit } from "./repos/admin-retention.js";
+import { CLEANUP_BATCH } from "./repos/cleanup.js";
+import { utcDay } from "./repos/traffic.js";
+import { sweepSessions } from "./domain/sessions.js";
+import { DAY_S } from "../contract/time-units.js";
 
-export interface CleanupResult {
-  parcels: number;
-  files: number;
-  bytes: number;
-}
+/** What a cleanup removed: the wire shape of `POST /admin/cleanup`. */
+export type { CleanupResult };
 
-const LIVE = "('uploading','published','review')";
-const ENDED = "('expired','exhausted','revoked')";
 /** Ended records stay this long after `ended_at` so owners can see how their parcel ended. */
-export const KEEP_ENDED_SECONDS = 86400;
-/** Rows per write transaction; the event loop gets a turn between batches. */
-const BATCH = 200;
+export const KEEP_ENDED_SECONDS = DAY_S;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -37,39 +34,20 @@ function readingJson(ctx: ParcelContext): string {
  */
 export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise<CleanupResult> {
   return serialized(ctx, async () => {
-    const { db } = ctx;
-    ctx.sweep();
+    sweepSessions(ctx);
     await releaseEnded(ctx);
-    const now = ctx.now();
-    const pick = opts.full
-      ? db.prepare(`SELECT id FROM parcels WHERE state IN ${ENDED} LIMIT ${BATCH}`)
-      : db.prepare(
-          `SELECT id FROM parcels WHERE ended_at <= ? AND state IN ${ENDED} LIMIT ${BATCH}`,
-        );
-    const args = opts.full ? [] : [now - KEEP_ENDED_SECONDS];
+    const endedBy = opts.full ? null : ctx.now() - KEEP_ENDED_SECONDS;
     let parcels = 0;
     let files = 0;
     for (;;) {
-      const removed = db.transaction(() => {
-        const ids = (pick.all(...args) as Array<{ id: string }>).map((r) => r.id);
-        if (ids.length === 0) return null;
-        const list = JSON.stringify(ids);
-        const f = db
-          .prepare(
-            "SELECT COUNT(*) AS n FROM files WHERE parcel_id IN (SELECT value FROM json_each(?))",
-          )
-          .get(list) as { n: number };
-        // Files go with their parcel (ON DELETE CASCADE).
-        db.prepare("DELETE FROM parcels WHERE id IN (SELECT value FROM json_each(?))").run(list);
-        return { parcels: ids.length, files: f.n };
-      })();
+      const removed = ctx.repos.cleanup.removeEndedBatch(endedBy);
       if (!removed) break;
       parcels += removed.parcels;
       files += removed.files;
       await yieldTurn();
     }
     const bytes = await reclaimNow(ctx);
-    await pruneAudit(ctx);
+    await ctx.repos.audit.prune(ctx.runtime(), ctx.now());
     expireIdentities(ctx);
     return { parcels, files, bytes };
   });
@@ -80,43 +58,14 @@ export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise
  * still reads; reference counting only ever looks at files of live parcels.
  */
 async function releaseEnded(ctx: ParcelContext): Promise<void> {
-  const { db } = ctx;
   const reading = readingJson(ctx);
-  const next = db.prepare(
-    `SELECT id FROM parcels WHERE state IN ${ENDED} AND bytes_freed = 0 AND id > ?
-     ORDER BY id LIMIT ${BATCH}`,
-  );
-  const release = db.prepare(
-    `UPDATE files SET sha256 = NULL WHERE parcel_id = ? AND sha256 IS NOT NULL
-       AND sha256 NOT IN (SELECT value FROM json_each(?))`,
-  );
-  const freed = db.prepare(
-    `UPDATE parcels SET bytes_freed = 1 WHERE id = ?
-       AND NOT EXISTS (SELECT 1 FROM files WHERE parcel_id = ? AND sha256 IS NOT NULL)`,
-  );
   let after = "";
   for (;;) {
-    const ids = db.transaction(() => {
-      const batch = (next.all(after) as Array<{ id: string }>).map((r) => r.id);
-      for (const id of batch) {
-        release.run(id, reading);
-        freed.run(id, id);
-      }
-      return batch;
-    })();
-    if (ids.length < BATCH) return;
+    const ids = ctx.repos.cleanup.releaseEndedBatch(after, reading);
+    if (ids.length < CLEANUP_BATCH) return;
     after = ids[ids.length - 1];
     await yieldTurn();
   }
-}
-
-function markFreed(ctx: ParcelContext): void {
-  ctx.db
-    .prepare(
-      `UPDATE parcels SET bytes_freed = 1 WHERE state IN ${ENDED} AND bytes_freed = 0
-         AND NOT EXISTS (SELECT 1 FROM files f WHERE f.parcel_id = parcels.id AND f.sha256 IS NOT NULL)`,
-    )
-    .run();
 }
 
 /** Background reclamation (scheduled by deletes): removes unreferenced blobs only. */
@@ -130,44 +79,23 @@ export function reclaimBlobs(ctx: ParcelContext): Promise<number> {
  * between leaves unreachable bytes rather than a row without bytes. Returns the bytes freed.
  */
 async function reclaimNow(ctx: ParcelContext): Promise<number> {
-  const { db } = ctx;
-  const unreferenced = `NOT EXISTS (SELECT 1 FROM files f JOIN parcels p ON p.id = f.parcel_id
-      WHERE f.sha256 = b.sha256 AND p.state IN ${LIVE})`;
-  const candidates = db
-    .prepare(`SELECT b.sha256 AS sha FROM blobs b WHERE ${unreferenced}`)
-    .all() as Array<{ sha: string }>;
-  const stillFree = db.prepare(`SELECT b.size FROM blobs b WHERE b.sha256 = ? AND ${unreferenced}`);
-  const dropRefs = db.prepare("UPDATE files SET sha256 = NULL WHERE sha256 = ?");
-  const dropBlob = db.prepare("DELETE FROM blobs WHERE sha256 = ?");
+  const candidates = ctx.repos.cleanup.unreferencedBlobs();
   let bytes = 0;
-  for (const [i, { sha }] of candidates.entries()) {
+  for (const [i, sha] of candidates.entries()) {
     if ((ctx.activity.reading.get(sha) ?? 0) > 0) continue;
-    const size = db.transaction(() => {
-      const row = stillFree.get(sha) as { size: number } | undefined;
-      if (!row) return null;
-      dropRefs.run(sha);
-      dropBlob.run(sha);
-      return row.size;
-    })();
+    const size = ctx.repos.cleanup.dropBlob(sha);
     if (size === null) continue;
     ctx.storage.remove(sha);
     bytes += size;
-    if (i % BATCH === BATCH - 1) await yieldTurn();
+    if (i % CLEANUP_BATCH === CLEANUP_BATCH - 1) await yieldTurn();
   }
-  if (bytes > 0) markFreed(ctx);
+  if (bytes > 0) ctx.repos.cleanup.markFreed();
   return bytes;
 }
 
 /** Expired visitor identities and admin sessions, stale failure and traffic counters. */
 function expireIdentities(ctx: ParcelContext): void {
-  const { db } = ctx;
   const now = ctx.now();
   // Rate-limit windows are minutes long; a day of failures is kept for inspection.
-  const yesterday = new Date((now - 86400) * 1000).toISOString().slice(0, 10);
-  db.transaction(() => {
-    db.prepare("DELETE FROM visitors WHERE expires_at <= ?").run(now);
-    db.prepare("DELETE FROM admin_sessions WHERE expires_at <= ?").run(now);
-    db.prepare("DELETE FROM failures WHERE time <= ?").run(now - 86400);
-    db.prepare("DELETE FROM traffic WHERE day < ?").run(yesterday);
-  })();
+  ctx.repos.cleanup.expireIdentities(now, now - DAY_S, utcDay(now - DAY_S));
 }

@@ -1,6 +1,5 @@
 import type { Request } from "express";
 import type { Logger } from "pino";
-import type { Db } from "../db/open.js";
 import type { Clock } from "../clock.js";
 import type { ServiceLog } from "../log.js";
 import type { ParcelProblemCode } from "../problem-codes.js";
@@ -10,6 +9,7 @@ import type { ParcelEvent, ParcelEventListener } from "./events.js";
 import type { ParcelAccess } from "./http/route-access.js";
 import type { Policy, Runtime } from "./domain/policy.js";
 import type { BlobStore } from "./storage/blob-store.js";
+import type { ParcelRepos } from "./repos/index.js";
 
 export interface ParcelServiceOptions {
   /** The Gatehouse data dir; this service keeps everything under `<dataDir>/parcel`. */
@@ -64,9 +64,12 @@ export type Actor =
   | { kind: "token" }
   | { kind: "anonymous" };
 
-/** Everything a route module needs. */
+/**
+ * Everything a route module needs. The database is reached only through `repos`; routes
+ * handle HTTP and call the domain, which uses the repositories.
+ */
 export interface ParcelContext {
-  db: Db;
+  repos: ParcelRepos;
   clock: Clock;
   /** Structured log (`ctx.log.warn(code, "...", { requestId, err })`) and the plain `ctx.log("...")`. */
   log: ServiceLog<ParcelProblemCode>;
@@ -84,9 +87,12 @@ export interface ParcelContext {
   setPolicy(next: Policy): void;
   runtime(): Runtime;
   setRuntime(next: Runtime): void;
-  /** Appends an audit record (`source` = `<actor>@<client ip>`). */
+  /**
+   * Appends an audit record (`source` = `<actor>@<client ip>`): `from` is the request, the
+   * client's address, or null for the service itself (`local`).
+   */
   audit(
-    req: Request | null,
+    from: Request | string | null,
     actor: Actor,
     action: string,
     target: string,

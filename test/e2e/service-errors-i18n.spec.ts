@@ -31,7 +31,7 @@ test("the pickup page says in Chinese why a code opens nothing: unknown, expired
     const withdrawn = await createUpload(h, { "photo.jpg": 4096 });
     const withdrawnCode = (await uploadAndPublish(h, withdrawn)).json.code as string;
     // The term ends (the service's own sweep marks it expired on the next request) ...
-    h.service.ctx.db
+    h.db
       .prepare("UPDATE parcels SET expires_at = ? WHERE id = ?")
       .run(h.service.ctx.now() - 1, expired.id);
     // ... and the other sender takes theirs back.

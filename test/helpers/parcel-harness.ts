@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
+import { openDatabase, type Db } from "../../server/db/open.js";
 import type { ParcelServiceOptions } from "../../server/parcel/context.js";
 import { createParcelService, type ParcelService } from "../../server/parcel/service.js";
 
@@ -50,6 +51,12 @@ export class CookieJar {
 
 export interface Harness {
   service: ParcelService;
+  /**
+   * The test's own connection to the service's database file, for looking inside and for
+   * setting up states no request can reach (the service itself reaches it only through its
+   * repositories).
+   */
+  db: Db;
   clock: ManualClock;
   dataDir: string;
   port: number;
@@ -146,8 +153,10 @@ export async function startParcel(
       else req.end();
     });
 
+  const db = openDatabase(join(dataDir, "parcel", "parcel.db"));
   const harness: Harness = {
     service,
+    db,
     clock,
     dataDir,
     port,
@@ -157,6 +166,7 @@ export async function startParcel(
     async close(wipe = false) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (db.open) db.close();
       await service.close();
       if (wipe) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -14,7 +14,7 @@ async function start(): Promise<void> {
 }
 
 const addAudit = (action: string, source: string, target: string, time: number) =>
-  h.service.ctx.db
+  h.db
     .prepare(
       "INSERT INTO audit (action, source, target, time, detail, size) VALUES (?, ?, ?, ?, '{}', 1)",
     )

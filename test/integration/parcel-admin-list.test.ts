@@ -71,7 +71,7 @@ describe("GET /admin/parcels", () => {
 
   it("pages newest first, ties by id descending, and clamps a page beyond the last", async () => {
     await start();
-    const db = h.service.ctx.db;
+    const db = h.db;
     // p00..p11, sort_at rising with the number; p05/p06 share a time.
     for (let i = 0; i < 12; i++) {
       insertParcel(db, { id: `p${String(i).padStart(2, "0")}`, sortAt: 1000 + (i === 6 ? 5 : i) });
@@ -125,7 +125,7 @@ describe("GET /admin/parcels", () => {
 
   it("filters by state and by q on file names (any case) or id fragments, literally", async () => {
     await start();
-    const db = h.service.ctx.db;
+    const db = h.db;
     insertParcel(db, { id: "AAAxyz1", sortAt: 10, names: ["Holiday Photos.zip", "notes.txt"] });
     insertParcel(db, { id: "BBBxyz2", sortAt: 20, names: ["report_2026.pdf"], state: "review" });
     insertParcel(db, { id: "CCCqrs3", sortAt: 30, names: ["100% done.txt"], state: "expired" });

@@ -31,7 +31,7 @@ async function published(files: Record<string, number>, fill = 0x61): Promise<Cr
 const stats = async () => (await h.request("GET", "/admin/stats")).json;
 const blobOf = (fileId: string) =>
   (
-    h.service.ctx.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(fileId) as {
+    h.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(fileId) as {
       sha256: string;
     }
   ).sha256;
@@ -107,7 +107,7 @@ describe("GET /admin/stats", () => {
     expect(s.reserved_bytes).toBe(0);
     expect(s.logical_bytes).toBe(0);
 
-    const audit = h.service.ctx.db
+    const audit = h.db
       .prepare(
         "SELECT action, target, source FROM audit WHERE action LIKE 'admin.%_delete' ORDER BY id",
       )
@@ -162,7 +162,7 @@ describe("POST /admin/parcels/:id/reissue", () => {
     const up = await published({ "a.bin": 5 });
     expect((await h.request("POST", `/admin/parcels/${up.id}/reissue`)).status).toBe(409);
     expect((await h.request("POST", "/admin/parcels/nope/reissue")).status).toBe(404);
-    const db = h.service.ctx.db;
+    const db = h.db;
     db.prepare(
       "UPDATE parcels SET state = 'review', wrong_passwords = 5, password_hash = 'kept', downloads_left = 1 WHERE id = ?",
     ).run(up.id);

@@ -15,9 +15,7 @@ async function admin(): Promise<void> {
 const putPolicy = (body: unknown) => h.request("PUT", "/admin/policy", { body });
 const policyAudits = () =>
   (
-    h.service.ctx.db
-      .prepare("SELECT COUNT(*) AS n FROM audit WHERE action = 'admin.policy'")
-      .get() as {
+    h.db.prepare("SELECT COUNT(*) AS n FROM audit WHERE action = 'admin.policy'").get() as {
       n: number;
     }
   ).n;

@@ -8,9 +8,11 @@ const login = (password = "admin-password-1", jar?: CookieJar) =>
   h.request("POST", "/admin/login", { body: { username: "admin", password }, jar });
 
 const auditActions = (action: string) =>
-  h.service.ctx.db
-    .prepare("SELECT source, target, detail FROM audit WHERE action = ?")
-    .all(action) as Array<{ source: string; target: string; detail: string }>;
+  h.db.prepare("SELECT source, target, detail FROM audit WHERE action = ?").all(action) as Array<{
+    source: string;
+    target: string;
+    detail: string;
+  }>;
 
 describe("POST /admin/login, /admin/logout, GET /admin/status", () => {
   it("signs in with an 8-hour fixed cookie, reports status and signs out", async () => {
@@ -26,9 +28,7 @@ describe("POST /admin/login, /admin/logout, GET /admin/status", () => {
     expect(cookie).toMatch(/^pt_admin=[^;]+; Max-Age=28800; Path=\/; HttpOnly; SameSite=Strict/);
     // Only a hash of the token is stored.
     const token = h.jar.cookies.get("pt_admin") ?? "";
-    const stored = h.service.ctx.db
-      .prepare("SELECT token_hash FROM admin_sessions")
-      .all() as Array<{
+    const stored = h.db.prepare("SELECT token_hash FROM admin_sessions").all() as Array<{
       token_hash: string;
     }>;
     expect(stored).toHaveLength(1);

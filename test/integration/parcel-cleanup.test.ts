@@ -40,7 +40,7 @@ async function stats() {
   return (await h.request("GET", "/admin/stats")).json;
 }
 const row = (id: string) =>
-  h.service.ctx.db.prepare("SELECT state, bytes_freed FROM parcels WHERE id = ?").get(id) as
+  h.db.prepare("SELECT state, bytes_freed FROM parcels WHERE id = ?").get(id) as
     { state: string; bytes_freed: number } | undefined;
 
 describe("periodic cleanup", () => {
@@ -149,7 +149,7 @@ describe("POST /admin/cleanup", () => {
     await h.request("POST", `/parcels/${revoked.id}/revoke`, {
       headers: bearer(revoked.manage_token),
     });
-    const db = h.service.ctx.db;
+    const db = h.db;
     db.prepare(
       "UPDATE parcels SET state = 'exhausted', ended_at = ?, downloads_left = 0 WHERE id = ?",
     ).run(h.service.ctx.now(), exhausted.id);
@@ -177,16 +177,16 @@ describe("POST /admin/cleanup", () => {
 
 describe("retention", () => {
   const insertAudit = (time: number, size = 100, source = "test@local") =>
-    h.service.ctx.db
+    h.db
       .prepare(
         "INSERT INTO audit (action, source, target, time, detail, size) VALUES ('test.row', ?, 'system', ?, '{}', ?)",
       )
       .run(source, time, size);
   const remaining = () =>
     (
-      h.service.ctx.db
-        .prepare("SELECT time FROM audit WHERE action = 'test.row' ORDER BY id")
-        .all() as Array<{ time: number }>
+      h.db.prepare("SELECT time FROM audit WHERE action = 'test.row' ORDER BY id").all() as Array<{
+        time: number;
+      }>
     ).map((r) => r.time);
 
   it("prunes audit records older than the retention days", async () => {
@@ -198,7 +198,7 @@ describe("retention", () => {
     await runCleanup(h.service.ctx, { full: false });
     expect(remaining()).toEqual([now - 2 * 86400, now - 86400, now]);
     // The fragment index forgets pruned rows too.
-    const indexed = h.service.ctx.db
+    const indexed = h.db
       .prepare(`SELECT COUNT(*) AS n FROM audit_fts WHERE audit_fts MATCH 'source : "t@l"'`)
       .get();
     expect(indexed).toEqual({ n: 3 });
@@ -211,15 +211,13 @@ describe("retention", () => {
     for (let i = 0; i < 10; i++) insertAudit(now - 10 + i);
     await runCleanup(h.service.ctx, { full: false });
     expect(remaining()).toEqual([now - 4, now - 3, now - 2, now - 1]);
-    expect(
-      (h.service.ctx.db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number }).n,
-    ).toBe(4);
+    expect((h.db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number }).n).toBe(4);
   });
 
   it("drops the oldest records beyond the audit content budget", async () => {
     await start();
     const now = h.service.ctx.now();
-    h.service.ctx.db.prepare("DELETE FROM audit").run();
+    h.db.prepare("DELETE FROM audit").run();
     for (let i = 0; i < 6; i++) insertAudit(now - 6 + i, 100 + i);
     // 100..105 = 615 bytes; a budget of 311 keeps the newest three (103+104+105 = 312 > 311: two).
     h.service.ctx.setRuntime({ ...h.service.ctx.runtime(), audit_content_budget_bytes: 311 });
@@ -232,7 +230,7 @@ describe("retention", () => {
 
   it("expires visitor identities, admin sessions and old rate-limit and traffic rows", async () => {
     await start();
-    const db = h.service.ctx.db;
+    const db = h.db;
     const now = h.service.ctx.now();
     db.prepare(
       "INSERT INTO visitors (id, cookie_hash, expires_at) VALUES ('old', 'h1', ?), ('new', 'h2', ?)",

@@ -16,13 +16,12 @@ let h: Harness;
 afterEach(async () => h?.close(true));
 
 const parcelRow = (id: string) =>
-  h.service.ctx.db.prepare("SELECT state, reserved_bytes FROM parcels WHERE id = ?").get(id) as {
+  h.db.prepare("SELECT state, reserved_bytes FROM parcels WHERE id = ?").get(id) as {
     state: string;
     reserved_bytes: number;
   };
 const fileState = (id: string) =>
-  (h.service.ctx.db.prepare("SELECT state FROM files WHERE id = ?").get(id) as { state: string })
-    .state;
+  (h.db.prepare("SELECT state FROM files WHERE id = ?").get(id) as { state: string }).state;
 
 interface Trickled {
   status: number | null;
@@ -89,9 +88,9 @@ describe("slow and stalled uploads", () => {
     await waitFor(() => h.service.ctx.activity.uploadsActive === 0);
     expect(fileState(up.files[0].id)).toBe("failed");
     expect(tempFiles(h)).toEqual([]);
-    const audit = h.service.ctx.db
-      .prepare("SELECT detail FROM audit WHERE action = 'upload.fail'")
-      .get() as { detail: string };
+    const audit = h.db.prepare("SELECT detail FROM audit WHERE action = 'upload.fail'").get() as {
+      detail: string;
+    };
     expect(JSON.parse(audit.detail)).toMatchObject({ reason: "slow" });
     // The session and its reservation stay; the whole file can be sent again.
     expect(parcelRow(up.id)).toEqual({ state: "uploading", reserved_bytes: 100_000 });
@@ -180,10 +179,10 @@ describe("session deadline during a running PUT", () => {
     h = await startParcel();
     const ctx = h.service.ctx;
     await createUpload(h, { a: 700, b: 300 });
-    const live = readUsage(ctx.db, ctx.diskFree(), ctx.now());
+    const live = readUsage(ctx.repos.sessions, ctx.diskFree(), ctx.now());
     expect(live).toMatchObject({ reservedBytes: 1000, files: 2 });
     h.clock.advance(3600 * 1000);
-    const expired = readUsage(ctx.db, ctx.diskFree(), ctx.now());
+    const expired = readUsage(ctx.repos.sessions, ctx.diskFree(), ctx.now());
     expect(expired).toMatchObject({ reservedBytes: 0, files: 0 });
   });
 });

@@ -10,7 +10,7 @@ afterEach(async () => h?.close(true));
 
 const CODE6 = /^[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}$/;
 const row = (id: string) =>
-  h.service.ctx.db
+  h.db
     .prepare(
       "SELECT state, code_hash, code_gen, reserved_bytes, ended_at FROM parcels WHERE id = ?",
     )
@@ -23,7 +23,7 @@ const row = (id: string) =>
   };
 const auditCount = (action: string) =>
   (
-    h.service.ctx.db.prepare("SELECT COUNT(*) AS n FROM audit WHERE action = ?").get(action) as {
+    h.db.prepare("SELECT COUNT(*) AS n FROM audit WHERE action = ?").get(action) as {
       n: number;
     }
   ).n;
@@ -265,7 +265,7 @@ describe("ownership", () => {
       await h.request("POST", "/uploads", { body, headers: { "sec-fetch-site": "cross-site" } }),
     ];
     expect(tries.map((t) => t.status)).toEqual([403, 403, 403, 403, 403]);
-    expect(h.service.ctx.db.prepare("SELECT COUNT(*) AS n FROM parcels").get()).toEqual({ n: 0 });
+    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcels").get()).toEqual({ n: 0 });
     const up = await createUpload(h, { a: 1 });
     const put = await h.request("PUT", `/uploads/${up.id}/files/${up.files[0].id}`, {
       raw: Buffer.from("x"),

@@ -98,7 +98,7 @@ describe("GET /pickup/archive", () => {
     const p = await shareParcel(h, { "a.txt": 10, "b.txt": 20 }, { downloads: 1 });
     const jar = await recipient(h, p.code);
     const sha = (
-      h.service.ctx.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(p.files[1].id) as {
+      h.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(p.files[1].id) as {
         sha256: string;
       }
     ).sha256;

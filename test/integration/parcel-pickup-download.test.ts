@@ -25,7 +25,7 @@ const setPolicy = (patch: Record<string, unknown>) =>
 const fileUrl = (id: string) => `/pickup/files/${id}/download`;
 const blobOf = (fileId: string) =>
   (
-    h.service.ctx.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(fileId) as {
+    h.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(fileId) as {
       sha256: string;
     }
   ).sha256;

@@ -58,7 +58,7 @@ export async function adminJar(h: Harness): Promise<CookieJar> {
 }
 
 export function parcelRow(h: Harness, id: string) {
-  return h.service.ctx.db
+  return h.db
     .prepare(
       "SELECT state, downloads_left, expires_at, wrong_passwords, ended_at, code_gen FROM parcels WHERE id = ?",
     )
@@ -73,7 +73,7 @@ export function parcelRow(h: Harness, id: string) {
 }
 
 export function auditRows(h: Harness, action: string) {
-  return h.service.ctx.db
+  return h.db
     .prepare("SELECT source, target, detail FROM audit WHERE action = ? ORDER BY id")
     .all(action) as Array<{ source: string; target: string; detail: string }>;
 }

@@ -18,10 +18,9 @@ let h: Harness;
 afterEach(async () => h?.close(true));
 
 const fileState = (id: string) =>
-  (h.service.ctx.db.prepare("SELECT state FROM files WHERE id = ?").get(id) as { state: string })
-    .state;
+  (h.db.prepare("SELECT state FROM files WHERE id = ?").get(id) as { state: string }).state;
 const parcelRow = (id: string) =>
-  h.service.ctx.db.prepare("SELECT state, reserved_bytes FROM parcels WHERE id = ?").get(id) as {
+  h.db.prepare("SELECT state, reserved_bytes FROM parcels WHERE id = ?").get(id) as {
     state: string;
     reserved_bytes: number;
   };
@@ -46,9 +45,9 @@ describe("PUT /uploads/:id/files/:file (streaming)", () => {
     expect(fileState(up.files[0].id)).toBe("failed");
     expect(tempFiles(h)).toEqual([]);
     expect(h.service.ctx.activity.uploading.size).toBe(0);
-    const audit = h.service.ctx.db
-      .prepare("SELECT detail FROM audit WHERE action = 'upload.fail'")
-      .get() as { detail: string };
+    const audit = h.db.prepare("SELECT detail FROM audit WHERE action = 'upload.fail'").get() as {
+      detail: string;
+    };
     expect(JSON.parse(audit.detail)).toMatchObject({ reason: "aborted" });
     // The whole file can be sent again.
     const retry = await putBytes(h, up, 0, Buffer.alloc(4 * 1024 * 1024, 9));
@@ -138,7 +137,7 @@ describe("PUT /uploads/:id/files/:file (streaming)", () => {
     await waitFor(() => ctx.activity.uploadsActive === 0);
     expect(fileState(up.files[0].id)).toBe("failed");
     expect(tempFiles(h)).toEqual([]);
-    const used = ctx.db.prepare("SELECT bytes FROM traffic").get() as { bytes: number };
+    const used = h.db.prepare("SELECT bytes FROM traffic").get() as { bytes: number };
     expect(used.bytes).toBeGreaterThan(8 * 1024 * 1024);
   });
 

@@ -43,7 +43,7 @@ describe("POST /uploads", () => {
       ],
       expires_at: h.service.ctx.now() + 3600,
     });
-    const row = h.service.ctx.db
+    const row = h.db
       .prepare("SELECT token_hash, reserved_bytes, days, downloads_left, renew FROM parcels")
       .get() as Record<string, unknown>;
     expect(row.token_hash).not.toBe(r.json.manage_token);
@@ -64,7 +64,7 @@ describe("POST /uploads", () => {
         { name: "b.bin", state: "pending" },
       ],
     });
-    const audit = h.service.ctx.db
+    const audit = h.db
       .prepare("SELECT source, target FROM audit WHERE action = 'upload.create'")
       .get() as { source: string; target: string };
     expect(audit).toEqual({ source: "token@127.0.0.1", target: `parcel:${r.json.id}` });
@@ -121,7 +121,7 @@ describe("POST /uploads", () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.json.error, JSON.stringify(body)).toEqual(expect.any(String));
     }
-    expect(h.service.ctx.db.prepare("SELECT COUNT(*) AS n FROM parcels").get()).toEqual({ n: 0 });
+    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcels").get()).toEqual({ n: 0 });
     // The edges themselves are accepted.
     const ok = await post({
       files: [
@@ -146,7 +146,7 @@ describe("POST /uploads", () => {
       headers: bearer(r.json.manage_token),
     });
     expect(view.json.has_password).toBe(true);
-    const stored = h.service.ctx.db.prepare("SELECT password_hash FROM parcels").get() as {
+    const stored = h.db.prepare("SELECT password_hash FROM parcels").get() as {
       password_hash: string;
     };
     expect(stored.password_hash).toMatch(/^scrypt\$/);
@@ -261,11 +261,11 @@ describe("PUT /uploads/:id/files/:file", () => {
       state: "ready",
       sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
     });
-    const blob = h.service.ctx.db.prepare("SELECT size, crc32 FROM blobs").get();
+    const blob = h.db.prepare("SELECT size, crc32 FROM blobs").get();
     expect(blob).toEqual({ size: 5, crc32: 0x3610a686 });
     const empty = await putBytes(h, up, 1, Buffer.alloc(0));
     expect(empty.json.state).toBe("ready");
-    const parcel = h.service.ctx.db.prepare("SELECT reserved_bytes FROM parcels").get();
+    const parcel = h.db.prepare("SELECT reserved_bytes FROM parcels").get();
     expect(parcel).toEqual({ reserved_bytes: 0 });
     expect(tempFiles(h)).toEqual([]);
     // A ready file answers 200 and nothing changes, whatever is sent.
@@ -310,7 +310,7 @@ describe("PUT /uploads/:id/files/:file", () => {
     expect(ok.status).toBe(200);
     view = await h.request("GET", `/uploads/${up.id}`, { headers: auth });
     expect(view.json.files[0].state).toBe("ready");
-    const fails = h.service.ctx.db
+    const fails = h.db
       .prepare("SELECT COUNT(*) AS n FROM audit WHERE action = 'upload.fail'")
       .get();
     expect(fails).toEqual({ n: 4 });
@@ -345,7 +345,7 @@ describe("PUT /uploads/:id/files/:file", () => {
     expect((await putBytes(h, a, 0, bytes)).status).toBe(200);
     expect((await putBytes(h, b, 0, bytes)).status).toBe(200);
     expect(blobFiles(h)).toHaveLength(1);
-    expect(h.service.ctx.db.prepare("SELECT COUNT(*) AS n FROM blobs").get()).toEqual({ n: 1 });
+    expect(h.db.prepare("SELECT COUNT(*) AS n FROM blobs").get()).toEqual({ n: 1 });
     expect((await uploadAndPublish(h, a)).status).toBe(200);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DomainError } from "../../server/domain-errors.js";
 import { HttpError } from "../../server/http/errors.js";
 import {
   admissionProblem,
@@ -25,7 +26,7 @@ function statusOf(body: unknown, p: Policy = policy): number {
     parseManifest(p, body);
     return 200;
   } catch (err) {
-    if (err instanceof HttpError) return err.status;
+    if (err instanceof HttpError || err instanceof DomainError) return err.status;
     throw err;
   }
 }
@@ -121,7 +122,7 @@ describe("parseManifest", () => {
       try {
         parseManifest(policy, body);
       } catch (err) {
-        if (err instanceof HttpError) return err.message;
+        if (err instanceof HttpError || err instanceof DomainError) return err.message;
         throw err;
       }
       return "";

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../server/clock.js";
+import { openDatabase, type Db } from "../../server/db/open.js";
 import {
   CODE_ALPHABET,
   formatCode,
@@ -46,6 +47,8 @@ describe("pickup code format", () => {
 
 describe("issueCode and codeHash", () => {
   let service: ParcelService;
+  /** The test's own connection to the service's database. */
+  let db: Db;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "gatehouse-codes-"));
@@ -57,13 +60,15 @@ describe("issueCode and codeHash", () => {
       cleanupIntervalMs: 0,
       log: () => undefined,
     });
-    const insert = service.ctx.db.prepare(
+    db = openDatabase(join(dir, "parcel", "parcel.db"));
+    const insert = db.prepare(
       `INSERT INTO parcels (id, state, token_hash, days, downloads_allowed, downloads_left, renew,
          created_at, sort_at, expires_at) VALUES (?, 'published', 'x', 1, 1, 1, 1, 0, 0, 99)`,
     );
     for (let i = 0; i < 200; i++) insert.run(`p${i}`);
   });
   afterAll(async () => {
+    db.close();
     await service.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -83,14 +88,14 @@ describe("issueCode and codeHash", () => {
       const code = issueCode(ctx, `p${i}`);
       expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{6}$/);
       codes.add(code);
-      const row = ctx.db
+      const row = db
         .prepare("SELECT code_hash, code_gen FROM parcels WHERE id = ?")
         .get(`p${i}`) as { code_hash: string; code_gen: number };
       expect(row).toEqual({ code_hash: codeHash(ctx, code), code_gen: 1 });
     }
     expect(codes.size).toBe(200);
     issueCode(ctx, "p0");
-    expect(ctx.db.prepare("SELECT code_gen FROM parcels WHERE id = 'p0'").get()).toEqual({
+    expect(db.prepare("SELECT code_gen FROM parcels WHERE id = 'p0'").get()).toEqual({
       code_gen: 2,
     });
     expect(() => issueCode(ctx, "missing")).toThrow(/No such parcel/);
@@ -103,10 +108,10 @@ describe("issueCode and codeHash", () => {
     expect(issueCode(ctx, "p10")).toBe("AAAAAA");
     gen.mockReturnValueOnce("AAAAAA").mockReturnValueOnce("BBBBBB");
     expect(issueCode(ctx, "p11")).toBe("BBBBBB");
-    ctx.db.prepare("UPDATE parcels SET state = 'review' WHERE id = 'p10'").run();
+    db.prepare("UPDATE parcels SET state = 'review' WHERE id = 'p10'").run();
     gen.mockReturnValueOnce("AAAAAA").mockReturnValueOnce("CCCCCC");
     expect(issueCode(ctx, "p12")).toBe("CCCCCC");
-    ctx.db.prepare("UPDATE parcels SET state = 'expired' WHERE id = 'p10'").run();
+    db.prepare("UPDATE parcels SET state = 'expired' WHERE id = 'p10'").run();
     gen.mockReturnValueOnce("AAAAAA");
     expect(issueCode(ctx, "p13")).toBe("AAAAAA");
     // A new code for the holder itself never repeats its current one.

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { DomainError } from "../../server/domain-errors.js";
 import { HttpError } from "../../server/http/errors.js";
 import { parsePageQuery, resolvePage } from "../../server/http/pagination.js";
 import {
@@ -13,13 +14,16 @@ import { DEFAULT_POLICY } from "../../server/parcel/domain/policy.js";
 
 const RUNS = { numRuns: 300 };
 
-/** Runs `fn`; answers the HttpError it threw, null when it returned, and rethrows anything else. */
-function httpErrorOf(fn: () => unknown): HttpError | null {
+/**
+ * Runs `fn`; answers the coded error it threw (a domain error or, from parsing, an HttpError),
+ * null when it returned, and rethrows anything else.
+ */
+function httpErrorOf(fn: () => unknown): HttpError | DomainError | null {
   try {
     fn();
     return null;
   } catch (err) {
-    if (err instanceof HttpError) return err;
+    if (err instanceof HttpError || err instanceof DomainError) return err;
     throw err;
   }
 }

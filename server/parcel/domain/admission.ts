@@ -1,23 +1,8 @@
-import { z } from "zod";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import { parseOr400 } from "../../http/validate.js";
-import type { Db } from "../../db/open.js";
+import type { SessionsRepo } from "../repos/sessions.js";
+import { ManifestSchema } from "../../contract/parcel-views.js";
 import type { Policy, Runtime } from "./policy.js";
-
-const manifestSchema = z.object({
-  files: z
-    .array(
-      z.object({
-        name: z.string(),
-        size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-      }),
-    )
-    .min(1, "at least one file is required"),
-  days: z.number().int().min(1).optional(),
-  downloads: z.number().int().min(1).optional(),
-  password: z.string().max(1024).optional(),
-  renew: z.boolean().optional(),
-});
 
 /** A validated manifest with the policy defaults applied. */
 export interface Manifest {
@@ -102,10 +87,10 @@ export function nameKey(name: string): string {
  * `max_file_bytes` or a total over `max_parcel_bytes` -> 413.
  */
 export function parseManifest(policy: Policy, body: unknown): Manifest {
-  const m = parseOr400(manifestSchema, body);
+  const m = parseOr400(ManifestSchema, body);
   if (m.files.length > policy.max_files)
-    throw new HttpError(
-      400,
+    throw new DomainError(
+      "invalid",
       "upload.too_many_files",
       `A parcel may hold at most ${policy.max_files} files`,
       { params: { limit: policy.max_files } },
@@ -114,8 +99,8 @@ export function parseManifest(policy: Policy, body: unknown): Manifest {
   for (const [i, f] of m.files.entries()) {
     const problem = fileNameIssue(f.name);
     if (problem)
-      throw new HttpError(
-        400,
+      throw new DomainError(
+        "invalid",
         "upload.file_name",
         `The name of file ${i + 1} ("${printableName(f.name)}") is refused: ${problem.text}.`,
         { params: { index: i + 1, name: printableName(f.name), reason: problem.reason } },
@@ -123,8 +108,8 @@ export function parseManifest(policy: Policy, body: unknown): Manifest {
     const key = nameKey(f.name);
     const earlier = seen.get(key);
     if (earlier !== undefined)
-      throw new HttpError(
-        400,
+      throw new DomainError(
+        "invalid",
         "upload.same_name",
         `The file names "${printableName(earlier)}" and "${printableName(f.name)}" are the same name written differently; every file needs its own name.`,
         { params: { first: printableName(earlier), second: printableName(f.name) } },
@@ -133,28 +118,32 @@ export function parseManifest(policy: Policy, body: unknown): Manifest {
   }
   const days = m.days ?? policy.default_days;
   if (days > policy.max_days)
-    throw new HttpError(
-      400,
+    throw new DomainError(
+      "invalid",
       "upload.days",
       `Invalid days: at most ${policy.max_days} days are allowed`,
       { params: { max: policy.max_days } },
     );
   const downloads = m.downloads ?? policy.default_downloads;
   if (downloads > policy.max_downloads)
-    throw new HttpError(
-      400,
+    throw new DomainError(
+      "invalid",
       "upload.downloads",
       `Invalid downloads: at most ${policy.max_downloads} are allowed`,
       { params: { max: policy.max_downloads } },
     );
   const password = m.password ? m.password : null;
   if (policy.require_password && password === null)
-    throw new HttpError(400, "upload.password_required", "A password is required for every parcel");
+    throw new DomainError(
+      "invalid",
+      "upload.password_required",
+      "A password is required for every parcel",
+    );
   let totalBytes = 0;
   for (const f of m.files) {
     if (f.size > policy.max_file_bytes)
-      throw new HttpError(
-        413,
+      throw new DomainError(
+        "too_large",
         "upload.file_too_large",
         `${f.name} is larger than ${policy.max_file_bytes} bytes`,
         { params: { name: printableName(f.name), limit: policy.max_file_bytes } },
@@ -162,8 +151,8 @@ export function parseManifest(policy: Policy, body: unknown): Manifest {
     totalBytes += f.size;
   }
   if (totalBytes > policy.max_parcel_bytes)
-    throw new HttpError(
-      413,
+    throw new DomainError(
+      "too_large",
       "upload.parcel_too_large",
       `The parcel is larger than ${policy.max_parcel_bytes} bytes`,
       { params: { limit: policy.max_parcel_bytes } },
@@ -203,19 +192,19 @@ export function admissionProblem(
   return admissionRefusal(usage, request, runtime)?.message ?? null;
 }
 
-/** `admissionProblem` as the 507 to answer, with its code. */
+/** `admissionProblem` as the refusal to answer (507), with its code. */
 export function admissionRefusal(
   usage: Usage,
   request: { bytes: number; files: number },
   runtime: Pick<Runtime, "file_budget" | "data_budget_bytes" | "disk_headroom_bytes">,
-): HttpError | null {
+): DomainError | null {
   if (usage.files + request.files > runtime.file_budget)
-    return new HttpError(507, "storage.file_budget", "The service's file budget is used up");
+    return new DomainError("limit", "storage.file_budget", "The service's file budget is used up");
   if (usage.storedBytes + usage.reservedBytes + request.bytes > runtime.data_budget_bytes)
-    return new HttpError(507, "storage.data_budget", "The service's data budget is used up");
+    return new DomainError("limit", "storage.data_budget", "The service's data budget is used up");
   if (usage.diskFree - runtime.disk_headroom_bytes - usage.reservedBytes - request.bytes < 0)
-    return new HttpError(
-      507,
+    return new DomainError(
+      "limit",
       "storage.disk_space",
       "There is not enough free disk space for this parcel",
     );
@@ -226,34 +215,6 @@ export function admissionRefusal(
  * Reads the usage that admission needs (call it inside the admitting transaction). A session
  * past its deadline holds nothing, even before a sweep has revoked it.
  */
-export function readUsage(db: Db, diskFree: number, now: number): Usage {
-  const stored = db.prepare("SELECT COALESCE(SUM(size), 0) AS n FROM blobs").get() as {
-    n: number;
-  };
-  const reserved = db
-    .prepare(
-      `SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels
-       WHERE state = 'uploading' AND expires_at > ?`,
-    )
-    .get(now) as { n: number };
-  // Live files, less those of timed-out sessions (a short range of the expiry index), keeps
-  // the main count on its covering index.
-  const files = db
-    .prepare(
-      `SELECT COUNT(*) AS n FROM files f JOIN parcels p ON p.id = f.parcel_id
-       WHERE p.state IN ('uploading','published','review')`,
-    )
-    .get() as { n: number };
-  const timedOut = db
-    .prepare(
-      `SELECT COUNT(*) AS n FROM files f JOIN parcels p ON p.id = f.parcel_id
-       WHERE p.state = 'uploading' AND p.expires_at <= ?`,
-    )
-    .get(now) as { n: number };
-  return {
-    storedBytes: stored.n,
-    reservedBytes: reserved.n,
-    files: files.n - timedOut.n,
-    diskFree,
-  };
+export function readUsage(sessions: SessionsRepo, diskFree: number, now: number): Usage {
+  return { ...sessions.usage(now), diskFree };
 }

@@ -1,23 +1,26 @@
-import type { Request, Response } from "express";
-import { HttpError } from "../../http/errors.js";
+import { MINUTE_S } from "../../contract/time-units.js";
+import { DomainError } from "../../domain-errors.js";
 import type { Actor, ParcelContext } from "../context.js";
-import {
-  clientIp,
-  currentVisitor,
-  PICKUP_COOKIE,
-  PICKUP_TTL,
-  readCookie,
-  setCookie,
-} from "../http/identity.js";
-import { getParcel, type ParcelRow } from "../repos/parcels.js";
-import type { PickupRepo } from "../repos/pickup.js";
+import type { ParcelRow } from "../repos/parcels.js";
 import { normalizeCode } from "./codes.js";
 import { signPickup, verifyPickup, type PickupGrant } from "./pickup-cookie.js";
 import { verifyPassword } from "./secrets.js";
 import { codeHash } from "./share.js";
 
+/** A pickup grant (the `pt_pickup` cookie) lasts 10 minutes. */
+export const PICKUP_TTL = 10 * MINUTE_S;
+
+/** Who is picking up, as the HTTP layer read it from the request. */
+export interface PickupCaller {
+  ip: string;
+  /** The visitor behind a cookie, else anonymous (for the audit log). */
+  actor: Actor;
+  /** The value of the caller's pickup cookie, if any. */
+  pickupCookie: string | undefined;
+}
+
 /** The window of the pickup failure limits, per client and service-wide (10 minutes). */
-export const PICKUP_FAILURE_WINDOW = 600;
+export const PICKUP_FAILURE_WINDOW = 10 * MINUTE_S;
 
 /**
  * Failed pickups (unknown codes, wrong passwords) of all clients together per window. Past it
@@ -26,29 +29,23 @@ export const PICKUP_FAILURE_WINDOW = 600;
  */
 export const PICKUP_SERVICE_BUDGET = 200;
 
-/** Who is picking up, for the audit log: the visitor behind a cookie, else anonymous. */
-export function pickupActor(ctx: ParcelContext, req: Request): Actor {
-  const visitor = currentVisitor(ctx, req);
-  return visitor ? { kind: "visitor", id: visitor.id } : { kind: "anonymous" };
-}
-
 /** 410 for an ended parcel, 423 for one in review; nothing for a published one. */
-export function stateError(p: Pick<ParcelRow, "state">): HttpError | null {
+export function stateError(p: Pick<ParcelRow, "state">): DomainError | null {
   switch (p.state) {
     case "expired":
-      return new HttpError(410, "parcel.expired", "This parcel has expired");
+      return new DomainError("gone", "parcel.expired", "This parcel has expired");
     case "exhausted":
-      return new HttpError(410, "parcel.exhausted", "This parcel has no downloads left");
+      return new DomainError("gone", "parcel.exhausted", "This parcel has no downloads left");
     case "revoked":
-      return new HttpError(410, "parcel.revoked", "This parcel has been withdrawn");
+      return new DomainError("gone", "parcel.revoked", "This parcel has been withdrawn");
     case "review":
-      return new HttpError(
-        423,
+      return new DomainError(
+        "locked",
         "parcel.locked",
         "This parcel is locked after too many wrong passwords; the sender can ask the administrator to reissue it",
       );
     case "uploading":
-      return new HttpError(404, "pickup.code_unknown", "No parcel has this code");
+      return new DomainError("not_found", "pickup.code_unknown", "No parcel has this code");
     default:
       return null;
   }
@@ -58,14 +55,14 @@ export function stateError(p: Pick<ParcelRow, "state">): HttpError | null {
  * 429 when the client's pickup failures over the last 10 minutes reached the current
  * `pickup_failures_per_ip`; Retry-After is when enough of them have aged out of the window.
  */
-export function checkFailureLimit(ctx: ParcelContext, repo: PickupRepo, ip: string): void {
+export function checkFailureLimit(ctx: ParcelContext, ip: string): void {
   const now = ctx.now();
   const limit = ctx.policy().pickup_failures_per_ip;
-  const times = repo.recentFailures(ip, now, PICKUP_FAILURE_WINDOW);
+  const times = ctx.repos.pickup.recentFailures(ip, now, PICKUP_FAILURE_WINDOW);
   if (times.length < limit) return;
   const freedAt = times[times.length - limit] + PICKUP_FAILURE_WINDOW;
-  throw new HttpError(
-    429,
+  throw new DomainError(
+    "rate_limited",
     "pickup.too_many",
     "Too many failed pickup attempts from this address; try again later",
     {
@@ -81,16 +78,16 @@ export function checkFailureLimit(ctx: ParcelContext, repo: PickupRepo, ip: stri
  */
 export function checkServiceBudget(
   ctx: ParcelContext,
-  repo: PickupRepo,
-  req: Request,
+  pickupCookie: string | undefined,
   budget = PICKUP_SERVICE_BUDGET,
 ): void {
+  const repo = ctx.repos.pickup;
   const now = ctx.now();
   const count = repo.serviceFailures(now, PICKUP_FAILURE_WINDOW);
-  if (count < budget || holdsPickup(ctx, req)) return;
+  if (count < budget || holdsPickup(ctx, pickupCookie)) return;
   const oldest = repo.serviceFailureTime(now, PICKUP_FAILURE_WINDOW, count - budget) ?? now;
-  throw new HttpError(
-    429,
+  throw new DomainError(
+    "rate_limited",
     "pickup.service_busy",
     "Too many failed pickup attempts on this service; try again later",
     {
@@ -99,12 +96,11 @@ export function checkServiceBudget(
   );
 }
 
-/** Whether the request carries a pickup cookie that still opens its parcel's current code. */
-function holdsPickup(ctx: ParcelContext, req: Request): boolean {
-  const value = readCookie(ctx, req, PICKUP_COOKIE);
+/** Whether a pickup cookie's value still opens its parcel's current code. */
+function holdsPickup(ctx: ParcelContext, value: string | undefined): boolean {
   const grant = value ? verifyPickup(ctx.keys.cookie, value, ctx.now()) : null;
   if (!grant) return false;
-  const parcel = getParcel(ctx.db, grant.parcelId);
+  const parcel = ctx.repos.parcels.byId(grant.parcelId);
   return parcel !== undefined && parcel.code_gen === grant.codeGen;
 }
 
@@ -114,10 +110,10 @@ function holdsPickup(ctx: ParcelContext, req: Request): boolean {
  */
 const passwordRequired = (message: string, attemptsLeft?: number) =>
   attemptsLeft === undefined
-    ? new HttpError(401, "pickup.password_required", message, {
+    ? new DomainError("unauthorized", "pickup.password_required", message, {
         extra: { password_required: true },
       })
-    : new HttpError(401, "pickup.password_wrong", message, {
+    : new DomainError("unauthorized", "pickup.password_wrong", message, {
         params: { attempts_left: attemptsLeft },
         extra: { password_required: true, attempts_left: attemptsLeft },
       });
@@ -132,26 +128,25 @@ const passwordRequired = (message: string, attemptsLeft?: number) =>
  */
 export async function resolvePickup(
   ctx: ParcelContext,
-  repo: PickupRepo,
-  req: Request,
+  caller: PickupCaller,
   input: { code: string; password?: string | null },
 ): Promise<ParcelRow> {
-  const ip = clientIp(req);
-  const actor = pickupActor(ctx, req);
-  checkFailureLimit(ctx, repo, ip);
-  checkServiceBudget(ctx, repo, req);
+  const repo = ctx.repos.pickup;
+  const { ip, actor } = caller;
+  checkFailureLimit(ctx, ip);
+  checkServiceBudget(ctx, caller.pickupCookie);
   const plain = normalizeCode(input.code);
   const hash = plain === null ? null : codeHash(ctx, plain);
   const found = hash === null ? undefined : repo.findByCodeHash(hash);
   if (!found || found.state === "uploading") {
     repo.addFailure(ip, ctx.now());
-    ctx.audit(req, actor, "pickup.deny", "system", { reason: "unknown_code" });
-    throw new HttpError(404, "pickup.code_unknown", "No parcel has this code");
+    ctx.audit(ip, actor, "pickup.deny", "system", { reason: "unknown_code" });
+    throw new DomainError("not_found", "pickup.code_unknown", "No parcel has this code");
   }
   const target = `parcel:${found.id}`;
   const early = stateError(found);
   if (early) {
-    ctx.audit(req, actor, "pickup.deny", target, { reason: found.state });
+    ctx.audit(ip, actor, "pickup.deny", target, { reason: found.state });
     throw early;
   }
   let p = found;
@@ -165,20 +160,20 @@ export async function resolvePickup(
     if (!ok) {
       const attempts = ctx.policy().password_attempts;
       const locked = repo.wrongPassword(found.id, attempts);
-      ctx.audit(req, actor, "pickup.deny", target, { reason: "wrong_password" });
-      if (locked) ctx.audit(req, actor, "parcel.lock", target, { reason: "wrong_passwords" });
+      ctx.audit(ip, actor, "pickup.deny", target, { reason: "wrong_password" });
+      if (locked) ctx.audit(ip, actor, "parcel.lock", target, { reason: "wrong_passwords" });
       // Read after counting: parallel guesses on the same parcel are included.
-      const wrong = getParcel(ctx.db, found.id)?.wrong_passwords ?? attempts;
+      const wrong = ctx.repos.parcels.byId(found.id)?.wrong_passwords ?? attempts;
       throw passwordRequired("Wrong password", Math.max(0, attempts - wrong));
     }
     repo.dropFailure(pending);
     // The parcel may have changed while scrypt ran (locked by a parallel guess, new code).
-    const now = getParcel(ctx.db, found.id);
+    const now = ctx.repos.parcels.byId(found.id);
     if (!now || now.code_hash !== hash)
-      throw new HttpError(404, "pickup.code_unknown", "No parcel has this code");
+      throw new DomainError("not_found", "pickup.code_unknown", "No parcel has this code");
     const late = stateError(now);
     if (late) {
-      ctx.audit(req, actor, "pickup.deny", target, { reason: now.state });
+      ctx.audit(ip, actor, "pickup.deny", target, { reason: now.state });
       throw late;
     }
     p = now;
@@ -186,14 +181,13 @@ export async function resolvePickup(
   return p;
 }
 
-/** Sets the 10-minute `pt_pickup` cookie for a resolved parcel. */
-export function grantPickup(ctx: ParcelContext, req: Request, res: Response, p: ParcelRow): void {
-  const value = signPickup(ctx.keys.cookie, {
+/** The value of the 10-minute `pt_pickup` cookie for a resolved parcel. */
+export function pickupGrant(ctx: ParcelContext, p: ParcelRow): string {
+  return signPickup(ctx.keys.cookie, {
     parcelId: p.id,
     codeGen: p.code_gen,
     expiresAt: ctx.now() + PICKUP_TTL,
   });
-  setCookie(ctx, req, res, PICKUP_COOKIE, value, PICKUP_TTL);
 }
 
 /**
@@ -203,16 +197,16 @@ export function grantPickup(ctx: ParcelContext, req: Request, res: Response, p: 
  */
 export function grantedParcel(
   ctx: ParcelContext,
-  req: Request,
+  pickupCookie: string | undefined,
 ): { parcel: ParcelRow; grant: PickupGrant } {
-  const value = readCookie(ctx, req, PICKUP_COOKIE);
-  const grant = value ? verifyPickup(ctx.keys.cookie, value, ctx.now()) : null;
-  if (!grant) throw new HttpError(401, "pickup.code_first", "Enter the pickup code first");
-  const parcel = getParcel(ctx.db, grant.parcelId);
-  if (!parcel) throw new HttpError(404, "parcel.gone", "This parcel no longer exists");
+  const grant = pickupCookie ? verifyPickup(ctx.keys.cookie, pickupCookie, ctx.now()) : null;
+  if (!grant)
+    throw new DomainError("unauthorized", "pickup.code_first", "Enter the pickup code first");
+  const parcel = ctx.repos.parcels.byId(grant.parcelId);
+  if (!parcel) throw new DomainError("not_found", "parcel.gone", "This parcel no longer exists");
   if (parcel.code_gen !== grant.codeGen)
-    throw new HttpError(
-      401,
+    throw new DomainError(
+      "unauthorized",
       "pickup.code_changed",
       "The pickup code has changed; enter the new code",
     );

@@ -1,24 +1,12 @@
-import type { Request } from "express";
-import { HttpError } from "../../http/errors.js";
+import type { Share } from "../../contract/parcel-views.js";
+import { DomainError } from "../../domain-errors.js";
 import type { ParcelContext } from "../context.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { formatCode, generateCode, normalizeCode } from "./codes.js";
 import { hmacHex } from "./secrets.js";
 
-/** One share address; a page names it in its reader's language from the URL's host. */
-export interface ShareUrl {
-  label: string;
-  url: string;
-}
-
-export interface ShareFields {
-  /** Display form (`ABC-123`); present only when a new code was just issued. */
-  code?: string;
-  url: string;
-  urls: ShareUrl[];
-  expires_at: number;
-  downloads_left: number;
-}
+/** Where a parcel is picked up: the wire shape the contract names `Share`. */
+export type ShareFields = Share;
 
 /**
  * Keyed hash stored in `parcels.code_hash`. Input is normalised first (case, `-`, spaces,
@@ -39,44 +27,39 @@ const CODE_TRIES = 50;
  */
 export function issueCode(ctx: ParcelContext, parcelId: string): string {
   const length = ctx.policy().code_length;
-  const taken = ctx.db.prepare(
-    "SELECT 1 FROM parcels WHERE code_hash = ? AND state IN ('published','review')",
-  );
-  const store = ctx.db.prepare(
-    "UPDATE parcels SET code_hash = ?, code_gen = code_gen + 1 WHERE id = ?",
-  );
-  return ctx.db.transaction(() => {
+  const { sessions } = ctx.repos;
+  return ctx.repos.transaction(() => {
     for (let i = 0; i < CODE_TRIES; i++) {
       const code = generateCode(length);
       const hash = codeHash(ctx, code);
-      if (taken.get(hash)) continue;
-      if (store.run(hash, parcelId).changes !== 1)
-        throw new HttpError(404, "parcel.not_found", "No such parcel");
+      if (sessions.codeTaken(hash)) continue;
+      if (!sessions.storeCode(parcelId, hash))
+        throw new DomainError("not_found", "parcel.not_found", "No such parcel");
       return code;
     }
     // 32^6 codes: only reachable when the code space is practically full.
-    throw new HttpError(
-      507,
+    throw new DomainError(
+      "limit",
       "storage.no_code",
       "No free pickup code is available; try again later",
     );
-  })();
+  });
 }
 
 /**
- * Share fields: `url` on the entry the request came through, `urls` one per
+ * Share fields: `url` on `origin` (the entry the request came through), `urls` one per
  * entry. With a code they point at `#/pickup/<code>`, without one at the pickup page.
  */
 export function shareFields(
   ctx: ParcelContext,
-  req: Request,
+  origin: string,
   code: string | null,
   parcel: Pick<ParcelRow, "expires_at" | "downloads_left">,
 ): ShareFields {
   const plain = code === null ? null : (normalizeCode(code) ?? code);
   const suffix = plain === null ? "/#/pickup" : `/#/pickup/${plain}`;
   const out: ShareFields = {
-    url: `${ctx.entryFor(req).origin}${suffix}`,
+    url: `${origin}${suffix}`,
     urls: ctx.entries.list.map((e) => ({
       label: e.label,
       url: `${e.origin}${suffix}`,

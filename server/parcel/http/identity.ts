@@ -4,13 +4,14 @@ import { HttpError } from "../../http/errors.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { randomId, randomToken, sha256Hex } from "../domain/secrets.js";
 import { issuedFor } from "../domain/manage-token.js";
-import { HOUR_S, MINUTE_S, WEEK_S } from "../../contract/time-units.js";
+import { HOUR_S, WEEK_S } from "../../contract/time-units.js";
+import { PICKUP_TTL, type PickupCaller } from "../domain/pickup.js";
 
 export const VISITOR_COOKIE = "pt_visitor";
 export const PICKUP_COOKIE = "pt_pickup";
 export const ADMIN_COOKIE = "pt_admin";
 export const VISITOR_TTL = WEEK_S;
-export const PICKUP_TTL = 10 * MINUTE_S;
+export { PICKUP_TTL };
 export const ADMIN_TTL = 8 * HOUR_S;
 
 /** Client IP address without the IPv4-mapped prefix. */
@@ -60,9 +61,7 @@ export function currentVisitor(
 ): { id: string; expiresAt: number } | null {
   const value = readCookie(ctx, req, VISITOR_COOKIE);
   if (!value) return null;
-  const row = ctx.db
-    .prepare("SELECT id, expires_at AS expiresAt FROM visitors WHERE cookie_hash = ?")
-    .get(sha256Hex(value)) as { id: string; expiresAt: number } | undefined;
+  const row = ctx.repos.identity.visitor(sha256Hex(value));
   if (!row || row.expiresAt <= ctx.now()) return null;
   return row;
 }
@@ -76,9 +75,7 @@ export function startVisitor(
   const id = randomId();
   const cookie = randomToken();
   const expiresAt = ctx.now() + VISITOR_TTL;
-  ctx.db
-    .prepare("INSERT INTO visitors (id, cookie_hash, expires_at) VALUES (?, ?, ?)")
-    .run(id, sha256Hex(cookie), expiresAt);
+  ctx.repos.identity.addVisitor(id, sha256Hex(cookie), expiresAt);
   setCookie(ctx, req, res, VISITOR_COOKIE, cookie, VISITOR_TTL);
   return { id, expiresAt };
 }
@@ -101,9 +98,7 @@ export function bearerToken(req: Request): string | undefined {
 export function currentAdmin(ctx: ParcelContext, req: Request): string | null {
   const value = readCookie(ctx, req, ADMIN_COOKIE);
   if (!value) return null;
-  const row = ctx.db
-    .prepare("SELECT username, expires_at AS expiresAt FROM admin_sessions WHERE token_hash = ?")
-    .get(sha256Hex(value)) as { username: string; expiresAt: number } | undefined;
+  const row = ctx.repos.identity.adminSession(sha256Hex(value));
   if (!row || row.expiresAt <= ctx.now()) return null;
   return row.username;
 }
@@ -138,9 +133,7 @@ export function auditSource(actor: Actor, ip: string): string {
  * for this very id still counts as valid after cleanup removed the parcel (404).
  */
 export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string): Actor {
-  const row = ctx.db
-    .prepare("SELECT token_hash AS tokenHash, owner_visitor AS owner FROM parcels WHERE id = ?")
-    .get(parcelId) as { tokenHash: string; owner: string | null } | undefined;
+  const row = ctx.repos.sessions.owner(parcelId);
   const token = bearerToken(req);
   if (token !== undefined) {
     const hash = sha256Hex(token);
@@ -148,8 +141,8 @@ export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string)
     // The owner's own token of a parcel whose record cleanup removed: it is gone, not foreign.
     if (!row && issuedFor(ctx.keys.cookie, token, parcelId))
       throw new HttpError(404, "parcel.not_found", "No such parcel");
-    const known = ctx.db.prepare("SELECT 1 FROM parcels WHERE token_hash = ? LIMIT 1").get(hash);
-    if (!known) throw new HttpError(401, "owner.token_invalid", "This manage token is not valid");
+    if (!ctx.repos.sessions.tokenKnown(hash))
+      throw new HttpError(401, "owner.token_invalid", "This manage token is not valid");
     if (!row) throw new HttpError(404, "parcel.not_found", "No such parcel");
     throw new HttpError(403, "owner.token_other", "This manage token belongs to another parcel");
   }
@@ -164,4 +157,19 @@ export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string)
   if (row.owner !== visitor.id)
     throw new HttpError(403, "owner.not_yours", "This parcel belongs to someone else");
   return { kind: "visitor", id: visitor.id };
+}
+
+/** Who is picking up, for the audit log: the visitor behind a cookie, else anonymous. */
+export function pickupActor(ctx: ParcelContext, req: Request): Actor {
+  const visitor = currentVisitor(ctx, req);
+  return visitor ? { kind: "visitor", id: visitor.id } : { kind: "anonymous" };
+}
+
+/** The pickup domain's view of a request: address, actor and pickup cookie. */
+export function pickupCaller(ctx: ParcelContext, req: Request): PickupCaller {
+  return {
+    ip: clientIp(req),
+    actor: pickupActor(ctx, req),
+    pickupCookie: readCookie(ctx, req, PICKUP_COOKIE),
+  };
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/open.js";
+import { prepared } from "./statements.js";
 
 /**
  * Exact counts over the audit log that are kept up to date instead of recounted. The log is
@@ -38,9 +39,10 @@ export function cachedCount<T>(
   compute: (after: number) => T,
   merge: (cached: T, delta: T) => T,
 ): T {
-  const ends = db
-    .prepare("SELECT (SELECT MIN(id) FROM audit) AS oldest, (SELECT MAX(id) FROM audit) AS newest")
-    .get() as { oldest: number | null; newest: number | null };
+  const ends = prepared(
+    db,
+    "SELECT (SELECT MIN(id) FROM audit) AS oldest, (SELECT MAX(id) FROM audit) AS newest",
+  ).get() as { oldest: number | null; newest: number | null };
   const generation = generations.get(db) ?? 0;
   let state = states.get(db);
   if (!state || state.generation !== generation || state.oldest !== ends.oldest) {

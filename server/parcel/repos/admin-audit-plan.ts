@@ -1,4 +1,6 @@
 import type { Db } from "../../db/open.js";
+import { prepared } from "./statements.js";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 /**
  * Picks how to find audit rows whose `source`/`target` contains a fragment. The trigram index
@@ -9,7 +11,7 @@ import type { Db } from "../../db/open.js";
  * is cheaper to scan for directly.
  */
 const SAMPLE_ROWS = 4000;
-const SAMPLE_TTL_MS = 60_000;
+const SAMPLE_TTL_MS = MINUTE_MS;
 /** Expected candidates above which a scan beats the index (candidates each cost a row read). */
 const SCAN_ABOVE = 60_000;
 const TOKENS = 2;
@@ -25,9 +27,9 @@ const samples = new WeakMap<Db, Sample>();
 function sampleOf(db: Db): Sample {
   const cached = samples.get(db);
   if (cached && Date.now() - cached.at < SAMPLE_TTL_MS) return cached;
-  const rows = db
-    .prepare("SELECT source, target FROM audit ORDER BY id DESC LIMIT ?")
-    .all(SAMPLE_ROWS) as Array<{ source: string; target: string }>;
+  const rows = prepared(db, "SELECT source, target FROM audit ORDER BY id DESC LIMIT ?").all(
+    SAMPLE_ROWS,
+  ) as Array<{ source: string; target: string }>;
   const fresh = {
     at: Date.now(),
     source: rows.map((r) => r.source),

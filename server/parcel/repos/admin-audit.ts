@@ -1,13 +1,10 @@
 import type { Db } from "../../db/open.js";
-import {
-  pageResult,
-  resolvePage,
-  type PageRequest,
-  type PageResult,
-} from "../../http/pagination.js";
+import { pageResult, resolvePage, type PageRequest, type PageResult } from "../../paging.js";
 import { cachedCount } from "./admin-audit-cache.js";
 import { fragmentIndexQuery } from "./admin-audit-plan.js";
 import { toAuditRecord, type AuditRecord } from "./audit.js";
+import { prepared } from "./statements.js";
+import { HOUR_S } from "../../contract/time-units.js";
 
 export interface AuditFilter {
   action?: string;
@@ -26,7 +23,7 @@ interface Window {
   hi: number | null;
 }
 
-const HOUR = 3600;
+const HOUR = HOUR_S;
 const floorHour = (t: number) => t - (((t % HOUR) + HOUR) % HOUR);
 
 /**
@@ -35,11 +32,10 @@ const floorHour = (t: number) => t - (((t % HOUR) + HOUR) % HOUR);
  */
 function timeWindow(db: Db, from: number | undefined, to: number | undefined): Window {
   const exact = (a: number, b: number) =>
-    db
-      .prepare(
-        "SELECT COUNT(*) AS n, MIN(id) AS lo, MAX(id) AS hi FROM audit WHERE time BETWEEN ? AND ?",
-      )
-      .get(a, b) as Window;
+    prepared(
+      db,
+      "SELECT COUNT(*) AS n, MIN(id) AS lo, MAX(id) AS hi FROM audit WHERE time BETWEEN ? AND ?",
+    ).get(a, b) as Window;
   const first = from === undefined ? undefined : floorHour(from);
   const last = to === undefined ? undefined : floorHour(to);
   if (from !== undefined && to !== undefined && first === last) return exact(from, to);
@@ -57,11 +53,10 @@ function timeWindow(db: Db, from: number | undefined, to: number | undefined): W
     params.push(last);
   }
   parts.push(
-    db
-      .prepare(
-        `SELECT COALESCE(SUM(n), 0) AS n, MIN(min_id) AS lo, MAX(max_id) AS hi FROM audit_hours WHERE ${sql.join(" AND ")}`,
-      )
-      .get(...params) as Window,
+    prepared(
+      db,
+      `SELECT COALESCE(SUM(n), 0) AS n, MIN(min_id) AS lo, MAX(max_id) AS hi FROM audit_hours WHERE ${sql.join(" AND ")}`,
+    ).get(...params) as Window,
   );
   const los = parts.flatMap((p) => (p.lo === null ? [] : [p.lo]));
   const his = parts.flatMap((p) => (p.hi === null ? [] : [p.hi]));
@@ -145,9 +140,10 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
         ),
         (after) =>
           (
-            db
-              .prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${clause} AND ${key} > ?`)
-              .get(...params, after) as { n: number }
+            prepared(db, `SELECT COUNT(*) AS n FROM ${from} WHERE ${clause} AND ${key} > ?`).get(
+              ...params,
+              after,
+            ) as { n: number }
           ).n,
         (a, b) => a + b,
       );
@@ -159,20 +155,25 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
   let list: AuditRow[];
   if (onlyWindow) {
     const top = hi - offset;
-    list = db
-      .prepare(`SELECT ${columns} FROM audit a WHERE a.id BETWEEN ? AND ? ORDER BY a.id DESC`)
-      .all(top - rows + 1, top) as AuditRow[];
+    list = prepared(
+      db,
+      `SELECT ${columns} FROM audit a WHERE a.id BETWEEN ? AND ? ORDER BY a.id DESC`,
+    ).all(top - rows + 1, top) as AuditRow[];
   } else if (offset > total / 2) {
     // Past the middle, skipping from the oldest end walks fewer rows.
     list = (
-      db
-        .prepare(`${select} ORDER BY ${key} ASC LIMIT ? OFFSET ?`)
-        .all(...params, rows, total - offset - rows) as AuditRow[]
+      prepared(db, `${select} ORDER BY ${key} ASC LIMIT ? OFFSET ?`).all(
+        ...params,
+        rows,
+        total - offset - rows,
+      ) as AuditRow[]
     ).reverse();
   } else {
-    list = db
-      .prepare(`${select} ORDER BY ${key} DESC LIMIT ? OFFSET ?`)
-      .all(...params, rows, offset) as AuditRow[];
+    list = prepared(db, `${select} ORDER BY ${key} DESC LIMIT ? OFFSET ?`).all(
+      ...params,
+      rows,
+      offset,
+    ) as AuditRow[];
   }
   return pageResult(list.map(toAuditRecord), total, page, req.pageSize, pages);
 }

@@ -1,169 +1,111 @@
-import { HttpError } from "../../http/errors.js";
-import {
-  pageResult,
-  resolvePage,
-  type PageRequest,
-  type PageResult,
-} from "../../http/pagination.js";
-import type { ParcelContext } from "../context.js";
-import { issueCode } from "../domain/share.js";
-import {
-  adminParcelView,
-  getFiles,
-  getFilesOf,
-  getParcel,
-  searchNames,
-  type AdminParcelView,
-  type FileRow,
-  type ParcelRow,
-  type ParcelState,
-} from "./parcels.js";
+import type { Db } from "../../db/open.js";
+import { resolvePage, type PageRequest } from "../../paging.js";
+import type { FileRow, ParcelRow, ParcelState } from "./parcels.js";
+import { prepared } from "./statements.js";
 
 export interface ParcelFilter {
   q?: string;
   state?: ParcelState;
 }
 
-/**
- * `GET /admin/parcels`: one COUNT and one page of ids from the order index (LIMIT/OFFSET over
- * the narrow index, not the rows), then those rows and their files. instr() instead of LIKE,
- * so nothing in `q` is a wildcard.
- */
-export function listParcels(
-  ctx: ParcelContext,
-  filter: ParcelFilter,
-  req: PageRequest,
-): PageResult<AdminParcelView> {
-  const { db } = ctx;
-  const sql: string[] = [];
-  const params: string[] = [];
-  if (filter.state) {
-    sql.push("state = ?");
-    params.push(filter.state);
+/** One page of the administrator's parcel list, as stored. */
+export interface ParcelPage {
+  rows: ParcelRow[];
+  files: Map<string, FileRow[]>;
+  total: number;
+  page: number;
+  pages: number;
+}
+
+/** The administrator's writes to parcels and files (the rules are in domain/admin-parcels.ts). */
+export class AdminParcelsRepo {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      revoke: p(
+        `UPDATE parcels SET state = 'revoked', ended_at = COALESCE(ended_at, ?),
+         reserved_bytes = 0 WHERE id = ?`,
+      ),
+      deleteFile: p("DELETE FROM files WHERE id = ?"),
+      setNames: p("UPDATE parcels SET search_names = ?, reserved_bytes = ? WHERE id = ?"),
+      reissue: p(
+        `UPDATE parcels SET state = 'published', days = ?, expires_at = ?, downloads_allowed = ?,
+         downloads_left = ?, wrong_passwords = 0, ended_at = NULL WHERE id = ?`,
+      ),
+      rows: p("SELECT * FROM parcels WHERE id IN (SELECT value FROM json_each(?))"),
+      files: p(
+        `SELECT * FROM files WHERE parcel_id IN (SELECT value FROM json_each(?))
+         ORDER BY parcel_id, idx`,
+      ),
+    };
   }
-  if (filter.q) {
-    // Names never contain '/', which joins them in search_names: such a q can only be an id part.
-    if (filter.q.includes("/")) sql.push("instr(id, ?) > 0");
-    else {
-      sql.push("(instr(search_names, ?) > 0 OR instr(id, ?) > 0)");
-      params.push(filter.q.toLowerCase());
+
+  /**
+   * `GET /admin/parcels`: one COUNT and one page of ids from the order index (LIMIT/OFFSET over
+   * the narrow index, not the rows), then those rows and their files, in one read transaction.
+   * instr() instead of LIKE, so nothing in `q` is a wildcard. The filter decides which of four
+   * statement shapes runs; its values are always bound.
+   */
+  page(filter: ParcelFilter, req: PageRequest): ParcelPage {
+    const sql: string[] = [];
+    const params: string[] = [];
+    if (filter.state) {
+      sql.push("state = ?");
+      params.push(filter.state);
     }
-    params.push(filter.q);
-  }
-  const where = sql.length > 0 ? `WHERE ${sql.join(" AND ")}` : "";
-  return db.transaction(() => {
-    const total = (
-      db.prepare(`SELECT COUNT(*) AS n FROM parcels ${where}`).get(...params) as { n: number }
-    ).n;
-    const { page, pages, offset } = resolvePage(total, req);
-    if (total === 0) return pageResult<AdminParcelView>([], 0, page, req.pageSize, pages);
-    const ids = (
-      db
-        .prepare(`SELECT id FROM parcels ${where} ORDER BY sort_at DESC, id DESC LIMIT ? OFFSET ?`)
-        .all(...params, req.pageSize, offset) as Array<{ id: string }>
-    ).map((r) => r.id);
-    const rows = db
-      .prepare(`SELECT * FROM parcels WHERE id IN (${ids.map(() => "?").join(",")})`)
-      .all(...ids) as ParcelRow[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const files = getFilesOf(db, ids);
-    const items = ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [adminParcelView(row, files.get(id) ?? [])] : [];
-    });
-    return pageResult(items, total, page, req.pageSize, pages);
-  })();
-}
-
-function mustGetParcel(ctx: ParcelContext, id: string): ParcelRow {
-  const row = getParcel(ctx.db, id);
-  if (!row) throw new HttpError(404, "parcel.not_found", "No such parcel");
-  return row;
-}
-
-/** Drops the partial upload data of files not being written right now. */
-function clearPartials(ctx: ParcelContext, files: FileRow[]): void {
-  for (const f of files) {
-    if (f.state !== "ready" && !ctx.activity.uploading.has(f.id)) ctx.storage.clearTemp(f.id);
-  }
-}
-
-const revoke = `UPDATE parcels SET state = 'revoked', ended_at = COALESCE(ended_at, ?),
-  reserved_bytes = 0 WHERE id = ?`;
-
-/** Admin delete: the parcel becomes `revoked`; its bytes are reclaimed in the background. */
-export function deleteParcel(ctx: ParcelContext, id: string): AdminParcelView {
-  const { db } = ctx;
-  const view = db.transaction(() => {
-    const row = mustGetParcel(ctx, id);
-    if (row.state !== "revoked") db.prepare(revoke).run(ctx.now(), id);
-    const files = getFiles(db, id);
-    if (row.state === "uploading") clearPartials(ctx, files);
-    return adminParcelView(mustGetParcel(ctx, id), files);
-  })();
-  ctx.scheduleReclaim();
-  return view;
-}
-
-/**
- * Admin delete of one file reference: the row goes, the parcel's names and open reservation
- * follow, and removing the last file revokes a live parcel. Answers the parcel as it now stands.
- */
-export function deleteFile(ctx: ParcelContext, fileId: string): AdminParcelView {
-  const { db } = ctx;
-  const view = db.transaction(() => {
-    const file = db.prepare("SELECT * FROM files WHERE id = ?").get(fileId) as FileRow | undefined;
-    if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file");
-    const parcel = mustGetParcel(ctx, file.parcel_id);
-    db.prepare("DELETE FROM files WHERE id = ?").run(fileId);
-    const rest = getFiles(db, parcel.id);
-    const reserved =
-      parcel.state === "uploading" && file.state !== "ready"
-        ? Math.max(0, parcel.reserved_bytes - file.size)
-        : parcel.reserved_bytes;
-    db.prepare("UPDATE parcels SET search_names = ?, reserved_bytes = ? WHERE id = ?").run(
-      searchNames(rest.map((f) => f.name)),
-      reserved,
-      parcel.id,
-    );
-    const live = ["uploading", "published", "review"].includes(parcel.state);
-    if (rest.length === 0 && live) db.prepare(revoke).run(ctx.now(), parcel.id);
-    if (parcel.state === "uploading") clearPartials(ctx, [file]);
-    return adminParcelView(mustGetParcel(ctx, parcel.id), rest);
-  })();
-  ctx.scheduleReclaim();
-  return view;
-}
-
-/**
- * Reissue of a parcel in `review`: a new code, the current default term and downloads, the
- * wrong-password count reset, the password kept. Returns the row and the plain code.
- */
-export function reissueParcel(
-  ctx: ParcelContext,
-  id: string,
-): { row: ParcelRow; files: FileRow[]; code: string } {
-  const { db } = ctx;
-  return db.transaction(() => {
-    const row = mustGetParcel(ctx, id);
-    if (row.state !== "review")
-      throw new HttpError(
-        409,
-        "parcel.not_in_review",
-        "Only a parcel awaiting review can be reissued",
+    if (filter.q) {
+      // Names never contain '/', which joins them in search_names: such a q can only be an id part.
+      if (filter.q.includes("/")) sql.push("instr(id, ?) > 0");
+      else {
+        sql.push("(instr(search_names, ?) > 0 OR instr(id, ?) > 0)");
+        params.push(filter.q.toLowerCase());
+      }
+      params.push(filter.q);
+    }
+    const where = sql.length > 0 ? `WHERE ${sql.join(" AND ")}` : "";
+    return this.db.transaction((): ParcelPage => {
+      const count = prepared(this.db, `SELECT COUNT(*) AS n FROM parcels ${where}`);
+      const total = (count.get(...params) as { n: number }).n;
+      const { page, pages, offset } = resolvePage(total, req);
+      if (total === 0) return { rows: [], files: new Map(), total, page, pages };
+      const pick = prepared(
+        this.db,
+        `SELECT id FROM parcels ${where} ORDER BY sort_at DESC, id DESC LIMIT ? OFFSET ?`,
       );
-    const policy = ctx.policy();
-    const code = issueCode(ctx, id);
-    db.prepare(
-      `UPDATE parcels SET state = 'published', days = ?, expires_at = ?, downloads_allowed = ?,
-       downloads_left = ?, wrong_passwords = 0, ended_at = NULL WHERE id = ?`,
-    ).run(
-      policy.default_days,
-      ctx.now() + policy.default_days * 86400,
-      policy.default_downloads,
-      policy.default_downloads,
-      id,
-    );
-    return { row: mustGetParcel(ctx, id), files: getFiles(db, id), code };
-  })();
+      const ids = (pick.all(...params, req.pageSize, offset) as Array<{ id: string }>).map(
+        (r) => r.id,
+      );
+      const list = JSON.stringify(ids);
+      const byId = new Map((this.s.rows.all(list) as ParcelRow[]).map((r) => [r.id, r]));
+      const files = new Map<string, FileRow[]>();
+      for (const f of this.s.files.all(list) as FileRow[]) {
+        const held = files.get(f.parcel_id);
+        if (held) held.push(f);
+        else files.set(f.parcel_id, [f]);
+      }
+      const rows = ids.flatMap((id) => byId.get(id) ?? []);
+      return { rows, files, total, page, pages };
+    })();
+  }
+
+  /** Revokes a parcel whatever its state (keeping the time it first ended). */
+  revoke(id: string, now: number): void {
+    this.s.revoke.run(now, id);
+  }
+
+  deleteFile(fileId: string): void {
+    this.s.deleteFile.run(fileId);
+  }
+
+  /** The parcel's search names and open reservation after one of its files went. */
+  setNamesAndReserved(id: string, searchNames: string, reservedBytes: number): void {
+    this.s.setNames.run(searchNames, reservedBytes, id);
+  }
+
+  /** Publishes a reviewed parcel again with a fresh term and download count. */
+  reissue(id: string, days: number, expiresAt: number, downloads: number): void {
+    this.s.reissue.run(days, expiresAt, downloads, downloads, id);
+  }
 }

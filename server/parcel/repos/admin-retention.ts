@@ -1,25 +1,30 @@
-import type { ParcelContext } from "../context.js";
+import { DAY_S } from "../../contract/time-units.js";
+import type { Db } from "../../db/open.js";
 import { invalidateAuditCounts } from "./admin-audit-cache.js";
+import { prepared } from "./statements.js";
 
 // About 30 ms of work per batch on a large log (each row also leaves the trigram index).
 const BATCH = 1000;
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Deletes, in batches with a turn for the event loop between them, the rows `pick` selects. */
-async function deleteInBatches(
-  ctx: ParcelContext,
-  pick: string,
-  ...args: number[]
-): Promise<number> {
-  const del = ctx.db.prepare(`DELETE FROM audit WHERE id IN (${pick} LIMIT ${BATCH})`);
+async function deleteInBatches(db: Db, pick: string, ...args: number[]): Promise<number> {
+  const del = prepared(db, `DELETE FROM audit WHERE id IN (${pick} LIMIT ${BATCH})`);
   let total = 0;
   for (;;) {
     const n = del.run(...args).changes;
-    if (n > 0) invalidateAuditCounts(ctx.db);
+    if (n > 0) invalidateAuditCounts(db);
     total += n;
     if (n < BATCH) return total;
     await yieldTurn();
   }
+}
+
+/** The runtime settings that bound the audit log. */
+export interface AuditRetention {
+  audit_retention_days: number;
+  audit_retention_rows: number;
+  audit_content_budget_bytes: number;
 }
 
 /**
@@ -27,28 +32,26 @@ async function deleteInBatches(
  * newest `audit_retention_rows`, and beyond `audit_content_budget_bytes` of content (by the
  * `size` column), oldest first. Returns the number of records removed.
  */
-export async function pruneAudit(ctx: ParcelContext): Promise<number> {
-  const { db } = ctx;
-  const rt = ctx.runtime();
+export async function pruneAudit(db: Db, rt: AuditRetention, now: number): Promise<number> {
   let removed = await deleteInBatches(
-    ctx,
+    db,
     "SELECT id FROM audit WHERE time < ?",
-    ctx.now() - rt.audit_retention_days * 86400,
+    now - rt.audit_retention_days * DAY_S,
   );
-  const keepFrom = db
-    .prepare("SELECT id FROM audit ORDER BY id DESC LIMIT 1 OFFSET ?")
-    .get(rt.audit_retention_rows - 1) as { id: number } | undefined;
+  const keepFrom = prepared(db, "SELECT id FROM audit ORDER BY id DESC LIMIT 1 OFFSET ?").get(
+    rt.audit_retention_rows - 1,
+  ) as { id: number } | undefined;
   if (keepFrom) {
-    removed += await deleteInBatches(ctx, "SELECT id FROM audit WHERE id < ?", keepFrom.id);
+    removed += await deleteInBatches(db, "SELECT id FROM audit WHERE id < ?", keepFrom.id);
   }
-  const { total } = db.prepare("SELECT COALESCE(SUM(size), 0) AS total FROM audit").get() as {
+  const { total } = prepared(db, "SELECT COALESCE(SUM(size), 0) AS total FROM audit").get() as {
     total: number;
   };
   if (total > rt.audit_content_budget_bytes) {
     // Walk from the oldest record until enough content is dropped.
     let excess = total - rt.audit_content_budget_bytes;
     let cut: number | null = null;
-    for (const row of db.prepare("SELECT id, size FROM audit ORDER BY id").iterate() as Iterable<{
+    for (const row of prepared(db, "SELECT id, size FROM audit ORDER BY id").iterate() as Iterable<{
       id: number;
       size: number;
     }>) {
@@ -57,10 +60,10 @@ export async function pruneAudit(ctx: ParcelContext): Promise<number> {
       if (excess <= 0) break;
     }
     if (cut !== null) {
-      removed += await deleteInBatches(ctx, "SELECT id FROM audit WHERE id <= ?", cut);
+      removed += await deleteInBatches(db, "SELECT id FROM audit WHERE id <= ?", cut);
     }
   }
-  if (removed > 0) repairHours(ctx);
+  if (removed > 0) repairHours(db);
   return removed;
 }
 
@@ -68,11 +71,11 @@ export async function pruneAudit(ctx: ParcelContext): Promise<number> {
  * Pruning leaves the id bounds of a partly pruned hour loose (and empty hours behind); the
  * audit query then takes a slower path, so the oldest hour's bounds are recomputed.
  */
-function repairHours(ctx: ParcelContext): void {
-  const { db } = ctx;
+function repairHours(db: Db): void {
   db.transaction(() => {
-    db.prepare("DELETE FROM audit_hours WHERE n <= 0").run();
-    db.prepare(
+    prepared(db, "DELETE FROM audit_hours WHERE n <= 0").run();
+    prepared(
+      db,
       `UPDATE audit_hours SET
          min_id = (SELECT MIN(id) FROM audit WHERE time BETWEEN start AND start + 3599),
          max_id = (SELECT MAX(id) FROM audit WHERE time BETWEEN start AND start + 3599)

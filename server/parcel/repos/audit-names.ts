@@ -1,8 +1,10 @@
 import type { Db } from "../../db/open.js";
 import type { AuditRecord } from "./audit.js";
+import { prepared } from "./statements.js";
 
 /** How many file names a parcel target carries; the rest is a count. */
 const NAMES_KEPT = 2;
+const FILE_NAME = "SELECT name FROM files WHERE id = ?";
 
 /**
  * What an audit target is called by people: the file's name, or a parcel's first file
@@ -18,8 +20,7 @@ export type NamedAuditRecord = AuditRecord & { target_name: TargetName | null };
 
 /** The name to keep in an audit record's detail for a file that may be deleted later. */
 export function fileNameOf(db: Db, fileId: string): string | undefined {
-  const row = db.prepare("SELECT name FROM files WHERE id = ?").get(fileId) as
-    { name: string } | undefined;
+  const row = prepared(db, FILE_NAME).get(fileId) as { name: string } | undefined;
   return row?.name;
 }
 
@@ -29,11 +30,11 @@ export function fileNameOf(db: Db, fileId: string): string | undefined {
  * record's own `detail.name`, written when the event happened.
  */
 export function nameAuditTargets(db: Db, records: AuditRecord[]): NamedAuditRecord[] {
-  const fileName = db.prepare("SELECT name FROM files WHERE id = ?").pluck();
-  const parcelFiles = db
-    .prepare("SELECT name FROM files WHERE parcel_id = ? ORDER BY idx LIMIT ?")
-    .pluck();
-  const parcelCount = db.prepare("SELECT COUNT(*) FROM files WHERE parcel_id = ?").pluck();
+  const parcelFiles = prepared(
+    db,
+    "SELECT name FROM files WHERE parcel_id = ? ORDER BY idx LIMIT ?",
+  );
+  const parcelCount = prepared(db, "SELECT COUNT(*) AS n FROM files WHERE parcel_id = ?");
   const cache = new Map<string, TargetName | null>();
   const lookup = (target: string): TargetName | null => {
     const colon = target.indexOf(":");
@@ -41,13 +42,14 @@ export function nameAuditTargets(db: Db, records: AuditRecord[]): NamedAuditReco
     const id = target.slice(colon + 1);
     if (colon < 0 || id === "") return null;
     if (kind === "file") {
-      const name = fileName.get(id) as string | undefined;
+      const name = fileNameOf(db, id);
       return name === undefined ? null : { files: [name], total: 1 };
     }
     if (kind === "parcel") {
-      const total = parcelCount.get(id) as number;
+      const total = (parcelCount.get(id) as { n: number }).n;
       if (total === 0) return null;
-      return { files: parcelFiles.all(id, NAMES_KEPT) as string[], total };
+      const names = parcelFiles.all(id, NAMES_KEPT) as Array<{ name: string }>;
+      return { files: names.map((r) => r.name), total };
     }
     return null;
   };

@@ -1,4 +1,8 @@
 import type { Db } from "../../db/open.js";
+import type { PageRequest, PageResult } from "../../paging.js";
+import { listAudit, type AuditFilter } from "./admin-audit.js";
+import { pruneAudit, type AuditRetention } from "./admin-retention.js";
+import { fileNameOf, nameAuditTargets, type NamedAuditRecord } from "./audit-names.js";
 
 export interface AuditRecord {
   id: number;
@@ -56,4 +60,32 @@ export function toAuditRecord(row: {
     time: row.time,
     detail,
   };
+}
+
+/** The audit log: appending records, the administrator's pages of it, and retention. */
+export class AuditRepo {
+  /** Appends one record. */
+  readonly write: ReturnType<typeof auditWriter>;
+
+  constructor(private readonly db: Db) {
+    this.write = auditWriter(db);
+  }
+
+  /** One page of records, newest first, each with the name of its target. */
+  page(filter: AuditFilter, req: PageRequest): PageResult<NamedAuditRecord> {
+    return this.db.transaction(() => {
+      const list = listAudit(this.db, filter, req);
+      return { ...list, items: nameAuditTargets(this.db, list.items) };
+    })();
+  }
+
+  /** The name of a file (kept in a record about it, since the row may go later). */
+  fileName(fileId: string): string | undefined {
+    return fileNameOf(this.db, fileId);
+  }
+
+  /** Applies the retention settings; returns the number of records removed. */
+  prune(retention: AuditRetention, now: number): Promise<number> {
+    return pruneAudit(this.db, retention, now);
+  }
 }

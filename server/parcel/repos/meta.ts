@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/open.js";
+import { prepared } from "./statements.js";
 
 export function getMeta(db: Db, key: string): string | undefined {
-  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as
+  const row = prepared(db, "SELECT value FROM meta WHERE key = ?").get(key) as
     { value: string } | undefined;
   return row?.value;
 }
 
 export function setMeta(db: Db, key: string, value: string): void {
-  db.prepare(
+  prepared(
+    db,
     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
   ).run(key, value);
 }
@@ -31,4 +33,23 @@ export function getJson<T extends object>(db: Db, key: string, defaults: T): T {
 
 export function setJson(db: Db, key: string, value: object): void {
   setMeta(db, key, JSON.stringify(value));
+}
+
+/** Settings and keys kept in the `meta` table. */
+export class MetaRepo {
+  constructor(private readonly db: Db) {}
+
+  /** A random 32-byte key created once and kept in the database. */
+  key(name: string): Buffer {
+    return persistentKey(this.db, name);
+  }
+
+  /** A JSON object merged over its defaults (new members get their default). */
+  json<T extends object>(name: string, defaults: T): T {
+    return getJson(this.db, name, defaults);
+  }
+
+  setJson(name: string, value: object): void {
+    setJson(this.db, name, value);
+  }
 }

@@ -1,15 +1,17 @@
 import type { Db } from "../../db/open.js";
 
-export type ParcelState =
-  "uploading" | "published" | "expired" | "exhausted" | "revoked" | "review";
-export const PARCEL_STATES: readonly ParcelState[] = [
-  "uploading",
-  "published",
-  "expired",
-  "exhausted",
-  "revoked",
-  "review",
-];
+import {
+  PARCEL_STATES,
+  type AdminParcelView,
+  type FileState,
+  type ParcelState,
+  type ParcelView,
+  type RecipientView,
+} from "../../contract/parcel-views.js";
+
+// The views below are the wire shapes of the contract, so a view cannot send another shape.
+export { PARCEL_STATES };
+export type { AdminParcelView, ParcelState, ParcelView, RecipientView };
 export const ENDED_STATES: readonly ParcelState[] = ["expired", "exhausted", "revoked"];
 /** States whose files still hold their bytes (and count against budgets). */
 export const LIVE_STATES: readonly ParcelState[] = ["uploading", "published", "review"];
@@ -44,60 +46,62 @@ export interface FileRow {
   idx: number;
   name: string;
   size: number;
-  state: "pending" | "ready" | "failed";
+  state: FileState;
   sha256: string | null;
 }
 
-export interface ParcelView {
-  id: string;
-  state: ParcelState;
-  files: Array<{ id: string; name: string; size: number; state: FileRow["state"] }>;
-  created_at: number;
-  sent_at: number | null;
-  expires_at: number;
-  downloads_allowed: number;
-  downloads_left: number;
-  has_password: boolean;
-  renew: boolean;
-}
+/**
+ * Reads of parcels and their files, prepared once. Many parcels' files come in one query over
+ * a JSON list of ids, so the statement's text never depends on how many there are.
+ */
+export class ParcelsRepo {
+  private readonly byIdStmt;
+  private readonly filesStmt;
+  private readonly filesOfStmt;
+  private readonly fileStmt;
+  private readonly mineStmt;
 
-export interface AdminParcelView extends ParcelView {
-  bytes: number;
-  owner: "visitor" | "token";
-}
-
-export interface RecipientView {
-  id: string;
-  files: Array<{ id: string; name: string; size: number }>;
-  expires_at: number;
-  downloads_left: number;
-}
-
-export function getParcel(db: Db, id: string): ParcelRow | undefined {
-  return db.prepare("SELECT * FROM parcels WHERE id = ?").get(id) as ParcelRow | undefined;
-}
-
-export function getFiles(db: Db, parcelId: string): FileRow[] {
-  return db
-    .prepare("SELECT * FROM files WHERE parcel_id = ? ORDER BY idx")
-    .all(parcelId) as FileRow[];
-}
-
-/** Files of many parcels in one query (list pages), grouped by parcel id. */
-export function getFilesOf(db: Db, parcelIds: string[]): Map<string, FileRow[]> {
-  const out = new Map<string, FileRow[]>();
-  if (parcelIds.length === 0) return out;
-  const rows = db
-    .prepare(
-      `SELECT * FROM files WHERE parcel_id IN (${parcelIds.map(() => "?").join(",")}) ORDER BY parcel_id, idx`,
-    )
-    .all(...parcelIds) as FileRow[];
-  for (const r of rows) {
-    const list = out.get(r.parcel_id);
-    if (list) list.push(r);
-    else out.set(r.parcel_id, [r]);
+  constructor(db: Db) {
+    this.byIdStmt = db.prepare("SELECT * FROM parcels WHERE id = ?");
+    this.filesStmt = db.prepare("SELECT * FROM files WHERE parcel_id = ? ORDER BY idx");
+    this.filesOfStmt = db.prepare(
+      `SELECT * FROM files WHERE parcel_id IN (SELECT value FROM json_each(?))
+       ORDER BY parcel_id, idx`,
+    );
+    this.fileStmt = db.prepare("SELECT * FROM files WHERE id = ?");
+    this.mineStmt = db.prepare(
+      "SELECT * FROM parcels WHERE owner_visitor = ? ORDER BY sort_at DESC, id DESC LIMIT ?",
+    );
   }
-  return out;
+
+  byId(id: string): ParcelRow | undefined {
+    return this.byIdStmt.get(id) as ParcelRow | undefined;
+  }
+
+  files(parcelId: string): FileRow[] {
+    return this.filesStmt.all(parcelId) as FileRow[];
+  }
+
+  /** Files of many parcels in one query (list pages), grouped by parcel id. */
+  filesOf(parcelIds: string[]): Map<string, FileRow[]> {
+    const out = new Map<string, FileRow[]>();
+    if (parcelIds.length === 0) return out;
+    for (const r of this.filesOfStmt.all(JSON.stringify(parcelIds)) as FileRow[]) {
+      const list = out.get(r.parcel_id);
+      if (list) list.push(r);
+      else out.set(r.parcel_id, [r]);
+    }
+    return out;
+  }
+
+  file(fileId: string): FileRow | undefined {
+    return this.fileStmt.get(fileId) as FileRow | undefined;
+  }
+
+  /** A visitor's parcels, newest first. */
+  ownedBy(visitorId: string, limit: number): ParcelRow[] {
+    return this.mineStmt.all(visitorId, limit) as ParcelRow[];
+  }
 }
 
 export function parcelView(p: ParcelRow, files: FileRow[]): ParcelView {

@@ -1,86 +1,61 @@
-import type { ParcelContext } from "../context.js";
+import type { Stats } from "../../contract/parcel-admin.js";
+import type { Db } from "../../db/open.js";
 import { PARCEL_STATES, type ParcelState } from "./parcels.js";
+import { prepared } from "./statements.js";
 
-export interface Stats {
+/** The wire shape of `GET /admin/stats`. */
+export type { Stats };
+
+/** The stored counts behind the stats (the rest comes from the runtime and the activity). */
+export interface StoredStats {
   parcels: { total: number; by_state: Record<ParcelState, number> };
   files: { total: number; blobs: number };
-  logical_bytes: number;
+  /** Files and declared bytes of live parcels, by the rules of admission's usage. */
+  live: { files: number; bytes: number };
   stored_bytes: number;
   reserved_bytes: number;
-  budgets: {
-    file_budget: number;
-    files_used: number;
-    data_budget_bytes: number;
-    data_used_bytes: number;
-    disk_free_bytes: number;
-    disk_headroom_bytes: number;
-  };
-  concurrency: { uploads_active: number; downloads_active: number };
 }
 
 /**
- * `GET /admin/stats`. Usage follows admission's rules (domain/admission.ts
- * readUsage), so the numbers an administrator sees are the ones new uploads are judged by.
+ * The counts of `GET /admin/stats`, read in one transaction. Usage follows admission's rules
+ * (SessionsRepo.usage), so the numbers an administrator sees are the ones new uploads are
+ * judged by.
  */
-export function readStats(ctx: ParcelContext): Stats {
-  const { db } = ctx;
+export function readStoredStats(db: Db): StoredStats {
   return db.transaction(() => {
     const byState = Object.fromEntries(PARCEL_STATES.map((s) => [s, 0])) as Record<
       ParcelState,
       number
     >;
-    const rows = db
-      .prepare("SELECT state, COUNT(*) AS n FROM parcels GROUP BY state")
-      .all() as Array<{ state: ParcelState; n: number }>;
+    const rows = prepared(
+      db,
+      "SELECT state, COUNT(*) AS n FROM parcels GROUP BY state",
+    ).all() as Array<{ state: ParcelState; n: number }>;
     let total = 0;
     for (const r of rows) {
       byState[r.state] = r.n;
       total += r.n;
     }
-    const files = db.prepare("SELECT COUNT(*) AS n FROM files").get() as { n: number };
-    const blobs = db.prepare("SELECT COUNT(*) AS n FROM blobs").get() as { n: number };
+    const n = (sql: string) => (prepared(db, sql).get() as { n: number }).n;
     // One pass over the live parcels' files (covered by files_parcel_size); the same rules as
-    // admission's readUsage.
-    const live = db
-      .prepare(
-        `SELECT COUNT(*) AS files, COALESCE(SUM(f.size), 0) AS bytes
-         FROM files f JOIN parcels p ON p.id = f.parcel_id
-         WHERE p.state IN ('uploading','published','review')`,
-      )
-      .get() as { files: number; bytes: number };
-    const stored = db.prepare("SELECT COALESCE(SUM(size), 0) AS n FROM blobs").get() as {
-      n: number;
-    };
-    const reserved = db
-      .prepare(
-        "SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels WHERE state = 'uploading'",
-      )
-      .get() as { n: number };
-    const usage = {
-      storedBytes: stored.n,
-      reservedBytes: reserved.n,
-      files: live.files,
-      diskFree: ctx.diskFree(),
-    };
-    const runtime = ctx.runtime();
+    // admission's usage.
+    const live = prepared(
+      db,
+      `SELECT COUNT(*) AS files, COALESCE(SUM(f.size), 0) AS bytes
+       FROM files f JOIN parcels p ON p.id = f.parcel_id
+       WHERE p.state IN ('uploading','published','review')`,
+    ).get() as { files: number; bytes: number };
     return {
       parcels: { total, by_state: byState },
-      files: { total: files.n, blobs: blobs.n },
-      logical_bytes: live.bytes,
-      stored_bytes: usage.storedBytes,
-      reserved_bytes: usage.reservedBytes,
-      budgets: {
-        file_budget: runtime.file_budget,
-        files_used: usage.files,
-        data_budget_bytes: runtime.data_budget_bytes,
-        data_used_bytes: usage.storedBytes,
-        disk_free_bytes: usage.diskFree,
-        disk_headroom_bytes: runtime.disk_headroom_bytes,
+      files: {
+        total: n("SELECT COUNT(*) AS n FROM files"),
+        blobs: n("SELECT COUNT(*) AS n FROM blobs"),
       },
-      concurrency: {
-        uploads_active: ctx.activity.uploadsActive,
-        downloads_active: ctx.activity.downloadsActive,
-      },
+      live,
+      stored_bytes: n("SELECT COALESCE(SUM(size), 0) AS n FROM blobs"),
+      reserved_bytes: n(
+        "SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels WHERE state = 'uploading'",
+      ),
     };
   })();
 }

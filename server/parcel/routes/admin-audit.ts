@@ -1,13 +1,9 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parseIntQuery, parsePageQuery } from "../../http/pagination.js";
+import { ACTION_FORM, type AuditPage } from "../../contract/parcel-admin.js";
 import type { ParcelContext } from "../context.js";
-import { listAudit } from "../repos/admin-audit.js";
-import { nameAuditTargets } from "../repos/audit-names.js";
 import { queryString } from "./admin-query.js";
-
-/** `<scope>.<verb>`: lower-case letters, digits, `_`, one dot. */
-export const ACTION_FORM = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 
 /** `GET /admin/audit` (behind `requireAdmin`). */
 export function adminAuditRouter(ctx: ParcelContext): Router {
@@ -35,10 +31,7 @@ export function adminAuditRouter(ctx: ParcelContext): Router {
       from,
       to,
     };
-    const result = ctx.db.transaction(() => {
-      const list = listAudit(ctx.db, filter, page);
-      return { ...list, items: nameAuditTargets(ctx.db, list.items) };
-    })();
+    const result: AuditPage = ctx.repos.audit.page(filter, page);
     res.json(result);
   });
   return router;

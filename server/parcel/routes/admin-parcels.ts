@@ -1,12 +1,12 @@
 import { type Router, type Response } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parsePageQuery } from "../../http/pagination.js";
+import type { Reissued } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { shareFields } from "../domain/share.js";
-import { deleteFile, deleteParcel, listParcels, reissueParcel } from "../repos/admin-parcels.js";
-import { fileNameOf } from "../repos/audit-names.js";
+import { deleteFile, deleteParcel, listParcels, reissueParcel } from "../domain/admin-parcels.js";
+import { readStats } from "../domain/stats.js";
 import { adminParcelView, PARCEL_STATES, type ParcelState } from "../repos/parcels.js";
-import { readStats } from "../repos/stats.js";
 import { queryString } from "./admin-query.js";
 
 function admin(res: Response): Actor {
@@ -46,7 +46,7 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
 
   router.post("/files/:id/delete", (req, res) => {
     // The row goes with the file: its name is kept in the record for the audit view.
-    const name = fileNameOf(ctx.db, req.params.id);
+    const name = ctx.repos.audit.fileName(req.params.id);
     const view = deleteFile(ctx, req.params.id);
     ctx.audit(req, admin(res), "admin.file_delete", `file:${req.params.id}`, {
       name,
@@ -62,7 +62,11 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
       expires_at: row.expires_at,
       downloads: row.downloads_left,
     });
-    res.json({ ...adminParcelView(row, files), ...shareFields(ctx, req, code, row) });
+    const body: Reissued = {
+      ...adminParcelView(row, files),
+      ...shareFields(ctx, ctx.entryFor(req).origin, code, row),
+    };
+    res.json(body);
   });
   return router;
 }

@@ -1,22 +1,23 @@
 import { type Router, type Request, type Response } from "express";
 import { open, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
+import { ResolveSchema } from "../../contract/parcel-views.js";
 import type { ParcelContext } from "../context.js";
 import { archiveLang, archiveName } from "../domain/archive-name.js";
-import { grantedParcel, grantPickup, pickupActor, resolvePickup } from "../domain/pickup.js";
-import { sendTransfer } from "../domain/transfer.js";
+import { grantedParcel, PICKUP_TTL, pickupGrant, resolvePickup } from "../domain/pickup.js";
 import { jsonBody } from "../http/guards.js";
-import { getFiles, recipientView, type FileRow } from "../repos/parcels.js";
-import { PickupRepo } from "../repos/pickup.js";
+import {
+  PICKUP_COOKIE,
+  pickupActor,
+  pickupCaller,
+  readCookie,
+  setCookie,
+} from "../http/identity.js";
+import { sendTransfer } from "../http/transfer.js";
+import { recipientView, type FileRow } from "../repos/parcels.js";
 import { createZip } from "../storage/zip.js";
-
-const resolveSchema = z.object({
-  code: z.string().min(1).max(256),
-  password: z.string().max(1024).nullish(),
-});
 
 /**
  * The recipient side: `POST /pickup/resolve`, `GET /pickup`,
@@ -24,20 +25,21 @@ const resolveSchema = z.object({
  */
 export function pickupRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router();
-  const repo = new PickupRepo(ctx.db);
-  const blobOf = ctx.db.prepare("SELECT size, crc32 FROM blobs WHERE sha256 = ?");
+  const { parcels, blobs } = ctx.repos;
+  /** The parcel the caller's pickup cookie opens. */
+  const granted = (req: Request) => grantedParcel(ctx, readCookie(ctx, req, PICKUP_COOKIE));
 
   r.post("/pickup/resolve", jsonBody, async (req, res) => {
-    const input = parseOr400(resolveSchema, req.body);
-    const p = await resolvePickup(ctx, repo, req, input);
-    grantPickup(ctx, req, res, p);
+    const input = parseOr400(ResolveSchema, req.body);
+    const p = await resolvePickup(ctx, pickupCaller(ctx, req), input);
+    setCookie(ctx, req, res, PICKUP_COOKIE, pickupGrant(ctx, p), PICKUP_TTL);
     ctx.audit(req, pickupActor(ctx, req), "pickup.resolve", `parcel:${p.id}`);
-    res.json(recipientView(p, getFiles(ctx.db, p.id)));
+    res.json(recipientView(p, parcels.files(p.id)));
   });
 
   r.get("/pickup", (req, res) => {
-    const { parcel } = grantedParcel(ctx, req);
-    res.json(recipientView(parcel, getFiles(ctx.db, parcel.id)));
+    const { parcel } = granted(req);
+    res.json(recipientView(parcel, parcels.files(parcel.id)));
   });
 
   /** The blob of a file that can be sent, or 410 when its bytes are gone. */
@@ -48,11 +50,11 @@ export function pickupRouter(ctx: ParcelContext): Router {
   };
 
   const download = async (req: Request, res: Response) => {
-    const { parcel, grant } = grantedParcel(ctx, req);
-    const file = getFiles(ctx.db, parcel.id).find((f) => f.id === req.params.file);
+    const { parcel, grant } = granted(req);
+    const file = parcels.files(parcel.id).find((f) => f.id === req.params.file);
     if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
     const sha = readyBlob(file);
-    await sendTransfer(ctx, repo, req, res, {
+    await sendTransfer(ctx, req, res, {
       parcel,
       grant,
       target: `file:${file.id}`,
@@ -83,13 +85,13 @@ export function pickupRouter(ctx: ParcelContext): Router {
   r.get("/pickup/files/:file/download", download);
 
   const archive = async (req: Request, res: Response) => {
-    const { parcel, grant } = grantedParcel(ctx, req);
-    const files = getFiles(ctx.db, parcel.id);
+    const { parcel, grant } = granted(req);
+    const files = parcels.files(parcel.id);
     if (files.length === 0)
       throw new HttpError(410, "parcel.no_files", "This parcel has no files left");
     const sources = files.map((f) => {
       const sha = readyBlob(f);
-      const blob = blobOf.get(sha) as { size: number; crc32: number } | undefined;
+      const blob = blobs.blob(sha);
       if (!blob) throw new HttpError(410, "parcel.file_gone", "This file is no longer available");
       return { file: f, sha, crc32: blob.crc32 };
     });
@@ -102,7 +104,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
       })),
       { mtime: (parcel.sent_at ?? parcel.created_at) * 1000 },
     );
-    await sendTransfer(ctx, repo, req, res, {
+    await sendTransfer(ctx, req, res, {
       parcel,
       grant,
       target: `parcel:${parcel.id}`,

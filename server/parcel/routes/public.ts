@@ -1,26 +1,47 @@
 import type { Router } from "express";
+import { PARCEL_API, type Health, type PublicPolicy } from "../../contract/parcel.js";
+import { openApiDocument } from "../../http/openapi.js";
 import type { ParcelContext } from "../context.js";
 import { publicPolicy } from "../domain/policy.js";
 import { currentVisitor, startVisitor } from "../http/identity.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../../version.js";
 
-/** `GET /health` and `GET /policy`. */
+/** `GET /health`, `GET /openapi.json` and `GET /policy`. */
 export function publicRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router();
+  // Made from the contract on first use, then kept: it cannot change while the service runs.
+  let document: object | undefined;
 
   r.get("/health", (_req, res) => {
-    const admin = ctx.db.prepare("SELECT 1 FROM admins LIMIT 1").get();
-    res.json({ ok: true, initialized: Boolean(admin), version: VERSION });
+    const initialized = ctx.repos.identity.anyAdmin();
+    const body: Health = { ok: true, initialized, version: VERSION };
+    res.json(body);
+  });
+
+  r.get("/openapi.json", (_req, res) => {
+    document ??= openApiDocument(
+      {
+        title: "Gatehouse parcel API",
+        version: VERSION,
+        description:
+          "Send files as a parcel, pick a parcel up by its code, and run the service as its " +
+          "administrator. Times are Unix seconds, sizes bytes; a failure answers " +
+          "`{ error, code, params }`.",
+      },
+      PARCEL_API,
+    );
+    res.json(document);
   });
 
   r.get("/policy", (req, res) => {
     const visitor = currentVisitor(ctx, req) ?? startVisitor(ctx, req, res);
-    res.json({
+    const body: PublicPolicy = {
       ...publicPolicy(ctx.policy()),
       public_url: ctx.entryFor(req).origin,
       access_urls: ctx.entries.origins,
       visitor_expires: visitor.expiresAt,
-    });
+    };
+    res.json(body);
   });
 
   return r;

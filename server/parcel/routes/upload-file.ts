@@ -1,16 +1,17 @@
 import type { Request, RequestHandler, Response } from "express";
 import { HttpError, isDiskFull } from "../../http/errors.js";
 import { requestIdOf } from "../../http/request-log.js";
+import type { UploadedFile } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
 import type { FileRow } from "../repos/parcels.js";
-import { secondsUntilUtcMidnight, type TrafficRepo } from "../repos/traffic.js";
+import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 import { DEFAULT_FLOOR, receiveBody, ReceiveError, type Received } from "../storage/receive.js";
 
 /** How often a running PUT looks at its session (deadline passed, revoked, deleted). */
 const WATCH_MS = 1000;
 
-function fileView(f: FileRow) {
+function fileView(f: FileRow): UploadedFile {
   return { id: f.id, name: f.name, size: f.size, state: f.state, sha256: f.sha256 };
 }
 
@@ -20,22 +21,8 @@ function fileView(f: FileRow) {
  * and marks the file ready in one transaction. Any failure removes the partial data and leaves
  * the file `failed`, retryable in full.
  */
-export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): RequestHandler {
-  const fileOf = ctx.db.prepare("SELECT * FROM files WHERE id = ? AND parcel_id = ?");
-  const parcelState = ctx.db.prepare("SELECT state, expires_at FROM parcels WHERE id = ?");
-  const failFile = ctx.db.prepare(
-    "UPDATE files SET state = 'failed' WHERE id = ? AND state != 'ready'",
-  );
-  const blobExists = ctx.db.prepare("SELECT 1 FROM blobs WHERE sha256 = ?");
-  const insertBlob = ctx.db.prepare(
-    "INSERT OR IGNORE INTO blobs (sha256, size, crc32, created_at) VALUES (?, ?, ?, ?)",
-  );
-  const markReady = ctx.db.prepare(
-    "UPDATE files SET state = 'ready', sha256 = ? WHERE id = ? AND state != 'ready'",
-  );
-  const release = ctx.db.prepare(
-    "UPDATE parcels SET reserved_bytes = MAX(0, reserved_bytes - ?) WHERE id = ?",
-  );
+export function putFileHandler(ctx: ParcelContext): RequestHandler {
+  const { sessions, blobs, traffic } = ctx.repos;
 
   const hold = (sha256: string, delta: number) => {
     const n = (ctx.activity.reading.get(sha256) ?? 0) + delta;
@@ -45,21 +32,14 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
 
   const floor = ctx.options.uploadFloor ?? DEFAULT_FLOOR;
 
-  const sessionOpen = (parcelId: string): boolean => {
-    const p = parcelState.get(parcelId) as { state: string; expires_at: number } | undefined;
-    return p !== undefined && p.state === "uploading" && p.expires_at > ctx.now();
-  };
+  const sessionOpen = (parcelId: string): boolean => sessions.isOpen(parcelId, ctx.now());
 
   /** Marks the file ready; false when the session ended meanwhile (the bytes are dropped). */
-  const finish = ctx.db.transaction((file: FileRow, got: Received): boolean => {
-    if (!sessionOpen(file.parcel_id)) return false;
-    insertBlob.run(got.sha256, got.bytes, got.crc32, ctx.now());
-    if (markReady.run(got.sha256, file.id).changes === 1) release.run(file.size, file.parcel_id);
-    return true;
-  });
+  const finish = (file: FileRow, got: Received): boolean =>
+    sessions.storeFile(file, got, ctx.now());
 
   const fail = (req: Request, actor: Actor, file: FileRow, reason: string, bytes: number) => {
-    failFile.run(file.id);
+    sessions.failFile(file.id);
     ctx.audit(req, actor, "upload.fail", `file:${file.id}`, {
       name: file.name,
       parcel: file.parcel_id,
@@ -74,7 +54,7 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
     // Past its deadline counts as ended even before a sweep has revoked it.
     if (!sessionOpen(parcelId))
       throw new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
-    const file = fileOf.get(req.params.file, parcelId) as FileRow | undefined;
+    const file = sessions.fileOf(req.params.file as string, parcelId);
     if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
     if (file.state === "ready") {
       res.json(fileView(file));
@@ -174,14 +154,14 @@ export function putFileHandler(ctx: ParcelContext, traffic: TrafficRepo): Reques
         const added = await ctx.storage.commit(tmpPath, got.sha256);
         if (!finish(file, got)) {
           // Nothing references bytes that were only just added: drop them again.
-          if (added && !blobExists.get(got.sha256)) ctx.storage.remove(got.sha256);
+          if (added && !blobs.exists(got.sha256)) ctx.storage.remove(got.sha256);
           fail(req, actor, file, "session-ended", got.bytes);
           throw new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
         }
       } finally {
         hold(got.sha256, -1);
       }
-      const now = fileOf.get(file.id, parcelId) as FileRow;
+      const now = sessions.fileOf(file.id, parcelId) as FileRow;
       res.json(fileView(now));
     } finally {
       clearInterval(watch);

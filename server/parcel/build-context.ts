@@ -1,0 +1,114 @@
+import type { Request } from "express";
+import { statfsSync } from "node:fs";
+import { unixSeconds, type Clock } from "../clock.js";
+import { HttpError } from "../http/errors.js";
+import type { ServiceLog } from "../log.js";
+import type { ParcelProblemCode } from "../problem-codes.js";
+import { reclaimBlobs } from "./cleanup.js";
+import type { Activity, ParcelContext, ParcelServiceOptions } from "./context.js";
+import { DEFAULT_POLICY, DEFAULT_RUNTIME, type Policy, type Runtime } from "./domain/policy.js";
+import { sweepSessions } from "./domain/sessions.js";
+import type { Entries } from "./http/entries.js";
+import { auditSource, clientIp } from "./http/identity.js";
+import { parcelRouteTable } from "./http/route-access.js";
+import type { ParcelRepos } from "./repos/index.js";
+import type { BlobStore } from "./storage/blob-store.js";
+
+function freeBytes(dir: string): number {
+  const s = statfsSync(dir);
+  return Number(s.bavail) * Number(s.bsize);
+}
+
+export interface ContextParts {
+  options: ParcelServiceOptions;
+  clock: Clock;
+  log: ServiceLog<ParcelProblemCode>;
+  /** `<dataDir>/parcel` */
+  dir: string;
+  repos: ParcelRepos;
+  storage: BlobStore;
+  entries: Entries;
+}
+
+/**
+ * The context every route and domain function gets: the repositories, the settings cached in
+ * memory, the running transfers, and the service's own timers. `stop()` ends the timers.
+ */
+export function buildContext(parts: ContextParts): { ctx: ParcelContext; stop(): void } {
+  const { options, clock, log, dir, repos, storage, entries } = parts;
+  let policyCache: Policy = repos.meta.json("policy", DEFAULT_POLICY);
+  let runtimeCache: Runtime = repos.meta.json("runtime", DEFAULT_RUNTIME);
+  const activity: Activity = {
+    uploadsActive: 0,
+    downloadsActive: 0,
+    reading: new Map(),
+    uploading: new Set(),
+    uploadStops: new Map(),
+  };
+  let reclaimTimer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  const ctx: ParcelContext = {
+    repos,
+    clock,
+    log,
+    dir,
+    options,
+    entries,
+    storage,
+    keys: { code: repos.meta.key("key.code"), cookie: repos.meta.key("key.cookie") },
+    activity,
+    now: () => unixSeconds(clock),
+    policy: () => policyCache,
+    setPolicy(next) {
+      repos.meta.setJson("policy", next);
+      policyCache = next;
+    },
+    runtime: () => runtimeCache,
+    setRuntime(next) {
+      repos.meta.setJson("runtime", next);
+      runtimeCache = next;
+    },
+    audit(from: Request | string | null, actor, action, target, detail = {}) {
+      const ip = from === null ? "local" : typeof from === "string" ? from : clientIp(from);
+      repos.audit.write(action, auditSource(actor, ip), target, ctx.now(), detail);
+    },
+    sweep: () => sweepSessions(ctx),
+    diskFree: () => (options.diskFree ?? freeBytes)(dir),
+    scheduleReclaim() {
+      if (reclaimTimer || stopped) return;
+      reclaimTimer = setTimeout(() => {
+        reclaimTimer = null;
+        reclaimBlobs(ctx).catch((err: unknown) =>
+          log.error("cleanup.reclaim_failed", "Freeing the space of deleted files failed", { err }),
+        );
+      }, options.reclaimDelayMs ?? 1000);
+      reclaimTimer.unref();
+    },
+    entryFor(req) {
+      const e = entries.forRequest(req);
+      if (!e)
+        throw new HttpError(
+          421,
+          "request.wrong_host",
+          "This address is not one of the service's entry addresses",
+        );
+      return e;
+    },
+    routes: parcelRouteTable(() => ctx),
+    emit(event) {
+      try {
+        options.onEvent?.(event);
+      } catch (err) {
+        log.pino.warn({ err, event: event.kind }, "A listener of the parcel events failed");
+      }
+    },
+  };
+  return {
+    ctx,
+    stop() {
+      stopped = true;
+      if (reclaimTimer) clearTimeout(reclaimTimer);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { DomainError } from "../../domain-errors.js";
+import type { Actor, ParcelContext } from "../context.js";
+import type { ParcelRow } from "../repos/parcels.js";
+import type { NewSession } from "../repos/sessions.js";
+import { admissionRefusal, readUsage } from "./admission.js";
+import { DAY_S } from "../../contract/time-units.js";
+import { issueCode } from "./share.js";
+
+/** The parcel of an owner request; not found when it vanished between auth and read. */
+export function ownedParcel(ctx: ParcelContext, id: string): ParcelRow {
+  const p = ctx.repos.parcels.byId(id);
+  if (!p) throw new DomainError("not_found", "parcel.not_found", "No such parcel");
+  return p;
+}
+
+/**
+ * Admits a new upload session and stores it with its files. Usage is read and the session
+ * reserved in one write transaction, so two concurrent sessions can never both take the last
+ * free space. Refused (507) when the file budget, the data budget or the disk would not hold it.
+ */
+export function admitSession(ctx: ParcelContext, session: NewSession): void {
+  const { repos } = ctx;
+  repos.transaction(() => {
+    const usage = readUsage(repos.sessions, ctx.diskFree(), ctx.now());
+    const refusal = admissionRefusal(
+      usage,
+      { bytes: session.reservedBytes, files: session.files.length },
+      ctx.runtime(),
+    );
+    if (refusal) throw refusal;
+    repos.sessions.create(session);
+  }, "immediate");
+}
+
+/**
+ * Publishes an upload session whose files are all uploaded and hands out its pickup code.
+ * Only the first publish issues a code; a later one returns the parcel with `code: null`.
+ * The publish, its code and its audit record commit together.
+ */
+export function publishParcel(
+  ctx: ParcelContext,
+  id: string,
+  by: { from: string; actor: Actor },
+): { parcel: ParcelRow; code: string | null } {
+  const { repos } = ctx;
+  return repos.transaction(() => {
+    const p = ownedParcel(ctx, id);
+    if (p.sent_at !== null) return { parcel: p, code: null };
+    if (p.state !== "uploading")
+      throw new DomainError(
+        "conflict",
+        "upload.session_ended",
+        "This upload session has ended and cannot be published",
+      );
+    const pending = repos.parcels.files(id).filter((f) => f.state !== "ready");
+    if (pending.length > 0)
+      throw new DomainError(
+        "conflict",
+        "upload.not_ready",
+        `${pending.length} file(s) are not uploaded yet`,
+        { params: { count: pending.length } },
+      );
+    const now = ctx.now();
+    repos.sessions.publish(id, now, now + p.days * DAY_S);
+    const issued = issueCode(ctx, id);
+    ctx.audit(by.from, by.actor, "parcel.publish", `parcel:${id}`);
+    return { parcel: ownedParcel(ctx, id), code: issued };
+  }, "immediate");
+}
+
+/** A new pickup code for a published parcel (the old one and its pickup cookies stop working). */
+export function newCode(ctx: ParcelContext, id: string): { parcel: ParcelRow; code: string } {
+  return ctx.repos.transaction(() => {
+    const p = ownedParcel(ctx, id);
+    if (p.state !== "published")
+      throw new DomainError(
+        "conflict",
+        "parcel.not_published",
+        "A new code can only be issued for a published parcel",
+      );
+    const code = issueCode(ctx, id);
+    return { parcel: ownedParcel(ctx, id), code };
+  }, "immediate");
+}

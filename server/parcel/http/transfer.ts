@@ -1,0 +1,108 @@
+import type { Request, Response } from "express";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { MINUTE_MS } from "../../contract/time-units.js";
+import { HttpError } from "../../http/errors.js";
+import { requestIdOf } from "../../http/request-log.js";
+import type { ParcelContext } from "../context.js";
+import { settleDownload, takeDownload, type TransferPlan } from "../domain/transfer.js";
+import { clientIp, pickupActor } from "./identity.js";
+
+/** A download that sends nothing for this long (a stalled reader) is cut. */
+const IDLE_MS = 5 * MINUTE_MS;
+
+/** `Content-Disposition` with an ASCII fallback and the exact name in `filename*` (RFC 6266). */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+function setBodyHeaders(res: Response, plan: TransferPlan): void {
+  res.status(200);
+  res.setHeader("Content-Type", "application/octet-stream");
+  res.setHeader("Content-Disposition", contentDisposition(plan.filename));
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Length", String(plan.length));
+}
+
+/** Counts the bytes handed to the response and refuses any length but the announced one. */
+function meter(length: number, onChunk: (n: number) => void): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > length) return done(new Error("the body is longer than announced"));
+      onChunk(chunk.length);
+      done(null, chunk);
+    },
+    flush(done) {
+      done(seen === length ? null : new Error(`the body ended after ${seen} of ${length} bytes`));
+    },
+  });
+}
+
+/**
+ * Sends one download. HEAD answers the headers and consumes nothing. GET takes one download
+ * first (domain/transfer.ts) and streams with backpressure. A body that ends before its last
+ * byte stays counted; one that never sent a byte is returned.
+ */
+export async function sendTransfer(
+  ctx: ParcelContext,
+  req: Request,
+  res: Response,
+  plan: TransferPlan,
+): Promise<void> {
+  if (req.method === "HEAD") {
+    setBodyHeaders(res, plan);
+    res.end();
+    return;
+  }
+  const who = { ip: clientIp(req), actor: pickupActor(ctx, req) };
+  takeDownload(ctx, plan, who);
+  let gone = false;
+  res.on("close", () => {
+    if (!res.writableFinished) gone = true;
+  });
+  let sent = 0;
+  let complete = false;
+  try {
+    let source: Readable;
+    try {
+      source = await plan.open();
+    } catch (err) {
+      // The error handler logs it with its cause and the request id.
+      throw new HttpError(500, "download.read_failed", "The file could not be read", {
+        cause: err,
+      });
+    }
+    if (gone) {
+      source.destroy();
+      return;
+    }
+    setBodyHeaders(res, plan);
+    const idle = setTimeout(() => res.destroy(), IDLE_MS);
+    try {
+      await pipeline(
+        source,
+        meter(plan.length, (n) => {
+          sent += n;
+          idle.refresh();
+        }),
+        res,
+      );
+      complete = true;
+    } catch {
+      // Cut short (client gone, read error): counted unless nothing was sent, below.
+      if (!res.destroyed) res.destroy();
+    } finally {
+      clearTimeout(idle);
+    }
+  } finally {
+    settleDownload(ctx, plan, who, { complete, sent, requestId: requestIdOf(res) || null });
+  }
+}
