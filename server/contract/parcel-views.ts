@@ -127,6 +127,7 @@ export type UploadedFile = z.infer<typeof UploadedFileSchema>;
 
 /** `GET /mine`: the parcels this browser sent, newest first. */
 export const MineSchema = z.object({ items: z.array(ParcelViewSchema) }).strict();
+export type Mine = z.infer<typeof MineSchema>;
 
 /** `POST /pickup/resolve`: a pickup code, and the parcel's password when it has one. */
 export const ResolveSchema = z.object({

@@ -1,30 +1,13 @@
-import { z } from "zod";
+import {
+  POLICY_PAIRS,
+  type Policy,
+  type PublicPolicy,
+  type Runtime,
+} from "../../contract/parcel-policy.js";
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
-
-/** Business policy: the single source of its field rules. */
-export const policyShape = {
-  uploads_enabled: z.boolean(),
-  max_files: int(1),
-  max_file_bytes: int(1),
-  max_parcel_bytes: int(1),
-  default_days: int(1),
-  max_days: int(1, 3650),
-  default_downloads: int(1),
-  max_downloads: int(1),
-  require_password: z.boolean(),
-  default_renew: z.boolean(),
-  code_length: int(6, 16),
-  renewal_mode: z.enum(["default", "term"]),
-  renew_days: int(1, 30),
-  renew_cap_days: int(1),
-  daily_upload_bytes: int(1),
-  password_attempts: int(1, 100),
-  pickup_failures_per_ip: int(1, 100000),
-};
-export const policySchema = z.object(policyShape).strict();
-export const policyPatchSchema = z.object(policyShape).partial().strict();
-export type Policy = z.infer<typeof policySchema>;
+// The field rules live in the wire contract; this module holds the defaults and the rules
+// that need a whole policy.
+export type { Policy, Runtime } from "../../contract/parcel-policy.js";
 
 export const DEFAULT_POLICY: Policy = {
   uploads_enabled: true,
@@ -64,21 +47,12 @@ export interface PolicyConflict {
  */
 export function policyConflicts(p: Policy): PolicyConflict[] {
   const out: PolicyConflict[] = [];
-  const atMost = (field: keyof Policy, limitField: keyof Policy) => {
-    const value = p[field] as number;
-    const limit = p[limitField] as number;
-    if (value > limit) out.push({ field, value, limitField, limit, rule: "at_most" });
-  };
-  atMost("default_days", "max_days");
-  atMost("default_downloads", "max_downloads");
-  if (p.renew_cap_days < p.renew_days)
-    out.push({
-      field: "renew_cap_days",
-      value: p.renew_cap_days,
-      limitField: "renew_days",
-      limit: p.renew_days,
-      rule: "at_least",
-    });
+  for (const { field, limit: limitField, rule } of POLICY_PAIRS) {
+    const value = p[field];
+    const limit = p[limitField];
+    const bad = rule === "at_most" ? value > limit : value < limit;
+    if (bad) out.push({ field, value, limitField, limit, rule });
+  }
   return out;
 }
 
@@ -91,22 +65,10 @@ export function conflictSentence(c: PolicyConflict): string {
 /** The public view (`GET /policy`) leaves out the abuse thresholds. */
 export function publicPolicy(
   p: Policy,
-): Omit<Policy, "password_attempts" | "pickup_failures_per_ip"> {
+): Omit<PublicPolicy, "public_url" | "access_urls" | "visitor_expires"> {
   const { password_attempts: _a, pickup_failures_per_ip: _b, ...rest } = p;
   return rest;
 }
-
-const runtimeShape = {
-  file_budget: int(0),
-  data_budget_bytes: int(0),
-  disk_headroom_bytes: int(0),
-  audit_retention_days: int(1),
-  audit_retention_rows: int(1),
-  audit_content_budget_bytes: int(0),
-};
-export const runtimeSchema = z.object(runtimeShape).strict();
-export const runtimePatchSchema = z.object(runtimeShape).partial().strict();
-export type Runtime = z.infer<typeof runtimeSchema>;
 
 export const DEFAULT_RUNTIME: Runtime = {
   file_budget: 10000,

@@ -17,6 +17,7 @@ export type ParcelAccess = "public" | "visitor" | "owner" | "pickup" | "admin-se
 /** Every route of the parcel service and its access; a route missing here cannot be registered. */
 export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "GET /health": "public",
+  "GET /openapi.json": "public",
   "GET /policy": "public",
   "POST /uploads": "public",
   "POST /pickup/resolve": "public",

@@ -1,4 +1,5 @@
 import type { Router } from "express";
+import type { RecentProblems } from "../../contract/parcel-admin.js";
 import type { ParcelContext } from "../context.js";
 
 /**
@@ -10,7 +11,7 @@ import type { ParcelContext } from "../context.js";
 export function adminErrorsRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
   router.get("/errors", (_req, res) => {
-    res.json({
+    const body: RecentProblems = {
       items: ctx.log.recent().map((p) => ({
         time: Math.floor(p.timeMs / 1000),
         level: p.level,
@@ -19,7 +20,8 @@ export function adminErrorsRouter(ctx: ParcelContext): Router {
         message: p.message,
         request_id: p.requestId,
       })),
-    });
+    };
+    res.json(body);
   });
   return router;
 }

@@ -1,3 +1,4 @@
+import { FILTER_MAX } from "../../contract/parcel-admin.js";
 import { HttpError } from "../../http/errors.js";
 
 /** A query parameter given at most once, as a string (repeated -> 400). */
@@ -8,7 +9,7 @@ export function queryString(query: Record<string, unknown>, name: string): strin
     throw new HttpError(400, "admin.query_repeated", `${name} must be given once`, {
       params: { field: name },
     });
-  if (v.length > 500)
+  if (v.length > FILTER_MAX)
     throw new HttpError(400, "admin.query_too_long", `${name} is too long`, {
       params: { field: name },
     });

@@ -1,17 +1,16 @@
 import { type Router, type Response } from "express";
-import type { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { runCleanup } from "../cleanup.js";
 import type { Actor, ParcelContext } from "../context.js";
+import type { CleanupResult } from "../../contract/parcel-admin.js";
 import {
-  conflictSentence,
-  policyConflicts,
-  policyPatchSchema,
-  runtimePatchSchema,
+  PolicyPatchSchema,
+  RuntimePatchSchema,
   type Policy,
   type Runtime,
-} from "../domain/policy.js";
+} from "../../contract/parcel-policy.js";
+import { conflictSentence, policyConflicts } from "../domain/policy.js";
 import { jsonBody } from "../http/guards.js";
 
 function admin(res: Response): Actor {
@@ -36,10 +35,7 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
   });
 
   router.put("/policy", jsonBody, (req, res) => {
-    const patch: z.infer<typeof policyPatchSchema> = parseOr400(
-      policyPatchSchema,
-      jsonObject(req.body),
-    );
+    const patch = parseOr400(PolicyPatchSchema, jsonObject(req.body));
     const before = ctx.policy();
     const next: Policy = { ...before, ...patch };
     // Checked on the merged result: a patch of one member can contradict a saved one.
@@ -66,10 +62,7 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
   });
 
   router.put("/runtime", jsonBody, (req, res) => {
-    const patch: z.infer<typeof runtimePatchSchema> = parseOr400(
-      runtimePatchSchema,
-      jsonObject(req.body),
-    );
+    const patch = parseOr400(RuntimePatchSchema, jsonObject(req.body));
     const before = ctx.runtime();
     const next: Runtime = { ...before, ...patch };
     ctx.setRuntime(next);
@@ -78,7 +71,7 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
   });
 
   router.post("/cleanup", async (req, res) => {
-    const result = await runCleanup(ctx, { full: true });
+    const result: CleanupResult = await runCleanup(ctx, { full: true });
     ctx.audit(req, admin(res), "admin.cleanup", "system", { ...result });
     res.json(result);
   });

@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
+import type { Mine } from "../../contract/parcel-views.js";
 import type { ParcelContext } from "../context.js";
 import { revokeParcel } from "../domain/sessions.js";
 import { shareFields } from "../domain/share.js";
@@ -20,7 +21,8 @@ export function ownerRouter(ctx: ParcelContext): Router {
       throw new HttpError(401, "owner.visitor_required", "A visitor cookie is required");
     const rows = parcels.ownedBy(visitor.id, MINE_LIMIT);
     const files = parcels.filesOf(rows.map((p) => p.id));
-    res.json({ items: rows.map((p) => parcelView(p, files.get(p.id) ?? [])) });
+    const mine: Mine = { items: rows.map((p) => parcelView(p, files.get(p.id) ?? [])) };
+    res.json(mine);
   });
 
   r.post("/parcels/:id/revoke", (req, res) => {
