@@ -1,5 +1,5 @@
 import { AlertText, useActionState, type AlertKind } from "../shared/action.js";
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { ApiError } from "./api.js";
 import { serviceText } from "./errors-i18n.js";
 import { useT, type Translate } from "./i18n.js";
@@ -104,39 +104,8 @@ export function Card({
   );
 }
 
-export function Field({
-  label,
-  error,
-  hint,
-  children,
-}: {
-  label: string;
-  error?: string;
-  hint?: string;
-  children: (props: {
-    id: string;
-    "aria-invalid": boolean;
-    "aria-describedby"?: string;
-  }) => ReactNode;
-}) {
-  const id = useId();
-  const describedBy = error ? `${id}-err` : hint ? `${id}-hint` : undefined;
-  return (
-    <div className={`field${error ? " field-bad" : ""}`}>
-      <label htmlFor={id}>{label}</label>
-      {children({ id, "aria-invalid": Boolean(error), "aria-describedby": describedBy })}
-      {error ? (
-        <span id={`${id}-err`} className="field-error">
-          {error}
-        </span>
-      ) : hint ? (
-        <span id={`${id}-hint`} className="field-hint">
-          {hint}
-        </span>
-      ) : null}
-    </div>
-  );
-}
+/** The console's forms use the one form field of every page. */
+export { Field } from "../shared/field.js";
 
 export function Loading() {
   const t = useT();

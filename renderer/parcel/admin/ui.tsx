@@ -1,5 +1,14 @@
 import { AlertText, useActionState, type AlertKind } from "../../shared/action.js";
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from "react";
+import { Field as SharedField } from "../../shared/field.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { ParcelState } from "../../../server/contract/parcel-views.js";
@@ -72,47 +81,9 @@ export function Alert({ text, kind = "error" }: { text: string; kind?: AlertKind
   return <AlertText text={text} kind={kind} className="adm-alert" />;
 }
 
-export function Field({
-  label,
-  error,
-  hint,
-  changed = false,
-  help,
-  children,
-}: {
-  label: string;
-  error?: string;
-  hint?: string;
-  /** A longer explanation, folded away under the field. */
-  help?: ReactNode;
-  /** Differs from the saved value (marked beside the label). */
-  changed?: boolean;
-  children: (props: {
-    id: string;
-    "aria-invalid": boolean;
-    "aria-describedby"?: string;
-  }) => ReactNode;
-}) {
-  const id = useId();
-  const describedBy = error ? `${id}-err` : hint ? `${id}-hint` : undefined;
-  return (
-    <div
-      className={`adm-field${error ? " adm-field-bad" : ""}${changed ? " adm-field-changed" : ""}`}
-    >
-      <label htmlFor={id}>{label}</label>
-      {children({ id, "aria-invalid": Boolean(error), "aria-describedby": describedBy })}
-      {error ? (
-        <span id={`${id}-err`} className="adm-field-error">
-          {error}
-        </span>
-      ) : hint ? (
-        <span id={`${id}-hint`} className="adm-field-hint">
-          {hint}
-        </span>
-      ) : null}
-      {help}
-    </div>
-  );
+/** The one form field of every page (renderer/shared/field.tsx), in the admin's look. */
+export function Field(props: Omit<ComponentProps<typeof SharedField>, "look">) {
+  return <SharedField {...props} look="adm-field" />;
 }
 
 export function Card({

@@ -1,3 +1,4 @@
+import { MINUTE_MS } from "../../../server/contract/time-units.js";
 /**
  * Until when this tab holds a pickup authorisation. The cookie itself is HttpOnly, so the page
  * remembers that it got one: a reload within the 10 minutes reopens the files, while a fresh
@@ -5,7 +6,7 @@
  * password is kept, only the time.
  */
 const GRANT_KEY = "gatehouse.parcel.pickupUntil";
-const GRANT_TTL_MS = 10 * 60 * 1000;
+const GRANT_TTL_MS = 10 * MINUTE_MS;
 
 export function rememberGrant(on: boolean): void {
   try {

@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { Field } from "../../shared/field.js";
 import { useT } from "../i18n.js";
 import type { PublicPolicy } from "../../../server/contract/parcel-policy.js";
 import type { Problems } from "./check-send.js";
@@ -15,26 +16,26 @@ function NumberField(props: {
   describedBy?: string;
   onChange(n: number): void;
 }) {
-  const id = useId();
   return (
-    <div className={`field${props.error ? " field-bad" : ""}`}>
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        type="number"
-        inputMode="numeric"
-        min={1}
-        max={props.max}
-        step={1}
-        value={Number.isFinite(props.value) ? props.value : ""}
-        aria-invalid={Boolean(props.error)}
-        aria-describedby={props.describedBy ? `${id}-note ${props.describedBy}` : `${id}-note`}
-        onChange={(e) => props.onChange(e.target.value === "" ? NaN : Number(e.target.value))}
-      />
-      <span id={`${id}-note`} className={props.error ? "field-error" : "field-hint"}>
-        {props.error ?? props.hint}
-      </span>
-    </div>
+    <Field
+      label={props.label}
+      hint={props.hint}
+      error={props.error}
+      describedBy={props.describedBy}
+    >
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={props.max}
+          step={1}
+          value={Number.isFinite(props.value) ? props.value : ""}
+          onChange={(e) => props.onChange(e.target.value === "" ? NaN : Number(e.target.value))}
+        />
+      )}
+    </Field>
   );
 }
 
@@ -81,7 +82,6 @@ export function OptionsForm({
   const t = useT(sendDict);
   const setOptions = useSend((s) => s.setOptions);
   const [show, setShow] = useState(false);
-  const pwId = useId();
   const renewId = useId();
   const noteId = useId();
   return (
@@ -105,31 +105,29 @@ export function OptionsForm({
         onChange={(downloads) => setOptions({ downloads })}
       />
       <DownloadsNote id={noteId} files={files} downloads={options.downloads} />
-      <div className={`field field-wide${problems.password ? " field-bad" : ""}`}>
-        <label htmlFor={pwId}>
-          {policy.require_password ? t("password") : t("passwordOptional")}
-        </label>
-        <div className="password-row">
-          <input
-            id={pwId}
-            type={show ? "text" : "password"}
-            autoComplete="new-password"
-            value={options.password}
-            required={policy.require_password}
-            aria-invalid={Boolean(problems.password)}
-            aria-describedby={`${pwId}-note`}
-            onChange={(e) => setOptions({ password: e.target.value })}
-          />
-          <label className="inline-check">
-            <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} />
-            {t("showPassword")}
-          </label>
-        </div>
-        <span id={`${pwId}-note`} className={problems.password ? "field-error" : "field-hint"}>
-          {problems.password ??
-            (policy.require_password ? t("passwordRequired") : t("passwordHint"))}
-        </span>
-      </div>
+      <Field
+        className="field-wide"
+        label={policy.require_password ? t("password") : t("passwordOptional")}
+        error={problems.password}
+        hint={policy.require_password ? t("passwordRequired") : t("passwordHint")}
+      >
+        {(control) => (
+          <div className="password-row">
+            <input
+              {...control}
+              type={show ? "text" : "password"}
+              autoComplete="new-password"
+              value={options.password}
+              required={policy.require_password}
+              onChange={(e) => setOptions({ password: e.target.value })}
+            />
+            <label className="inline-check">
+              <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} />
+              {t("showPassword")}
+            </label>
+          </div>
+        )}
+      </Field>
       <div className="field field-wide">
         <label className="inline-check" htmlFor={renewId}>
           <input

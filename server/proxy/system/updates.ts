@@ -1,9 +1,10 @@
 import type { Clock } from "../../clock.js";
 import type { ProxyErrorCode } from "../../http/error-codes.js";
 import { isoNow } from "../types.js";
+import { MINUTE_MS } from "../../contract/time-units.js";
 
 export const DEFAULT_RELEASE_URL = "https://api.github.com/repos/MetaCubeX/mihomo/releases/latest";
-export const UPDATE_CACHE_MS = 10 * 60 * 1000;
+export const UPDATE_CACHE_MS = 10 * MINUTE_MS;
 
 export interface UpdateReport {
   current: string;
