@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { median, tableRow, verdict, type Measure } from "./bench-table.js";
 import { printTable } from "./lib.js";
@@ -15,8 +15,9 @@ import { populate } from "./populate.js";
  * 100,000 parcels; measured from the spawn until the parcel service answers
  * `GET /api/v1/health` and the proxy service `GET /api/v1/auth/status`. The data dir is made
  * by the service itself first (its own schema and migrations), then filled straight through
- * SQL. References in the same run: the same start on an empty data dir, and Node with the
- * TypeScript loader doing nothing (the floor of any start through tsx).
+ * SQL. References in the same run: the same start on an empty data dir, the same start of
+ * the server compiled to JavaScript beforehand (esbuild, file by file, as a packaged build
+ * runs it: no TypeScript loader), and Node with the loader doing nothing.
  *
  * Usage: npm run bench:startup -- [--runs N] [--parcels N] [--audit N]
  */
@@ -61,8 +62,41 @@ interface Start {
   bothMs: number;
 }
 
+/**
+ * The server compiled to JavaScript in `dir` (every .ts file under server/ on its own, the
+ * other files copied, node_modules linked), so it starts without tsx; answers its entry.
+ */
+function compileServer(dir: string): string {
+  const files: string[] = [];
+  const walk = (rel: string): void => {
+    for (const e of readdirSync(rel, { withFileTypes: true })) {
+      const path = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(path);
+      else if (/\.ts$/.test(e.name) && !/\.d\.ts$/.test(e.name)) files.push(path);
+    }
+  };
+  walk("server");
+  const esbuild = resolve("node_modules/.bin/esbuild");
+  const r = spawnSync(
+    esbuild,
+    [
+      ...files,
+      `--outdir=${join(dir, "server")}`,
+      "--format=esm",
+      "--platform=node",
+      "--log-level=warning",
+    ],
+    { stdio: "inherit" },
+  );
+  if (r.status !== 0) throw new Error("esbuild could not compile server/");
+  cpSync("server", join(dir, "server"), { recursive: true, filter: (s) => !/\.tsx?$/.test(s) });
+  cpSync("package.json", join(dir, "package.json"));
+  symlinkSync(resolve("node_modules"), join(dir, "node_modules"));
+  return join(dir, "server", "cli.js");
+}
+
 /** One start of both services on `dataDir`: times from the spawn to each answer. */
-async function start(dataDir: string): Promise<Start> {
+async function start(dataDir: string, entry: string[] = [...tsx, "server/cli.ts"]): Promise<Start> {
   const [parcelPort, proxyPort, controllerPort] = [
     await freePort(),
     await freePort(),
@@ -73,8 +107,7 @@ async function start(dataDir: string): Promise<Start> {
   const proc = spawn(
     process.execPath,
     [
-      ...tsx,
-      "server/cli.ts",
+      ...entry,
       "--host",
       "127.0.0.1",
       "--parcel-port",
@@ -131,7 +164,9 @@ async function bareStart(): Promise<number> {
 async function main(): Promise<void> {
   const big = mkdtempSync(join(tmpdir(), "gatehouse-bench-startup-"));
   const empty = mkdtempSync(join(tmpdir(), "gatehouse-bench-startup-empty-"));
+  const built = mkdtempSync(join(tmpdir(), "gatehouse-bench-startup-js-"));
   try {
+    const js = [compileServer(built)];
     // The service creates both data dirs (schema, migrations, secrets) before any timing.
     await start(big);
     await start(empty);
@@ -150,8 +185,10 @@ async function main(): Promise<void> {
     const bigs: Start[] = [];
     const empties: Start[] = [];
     const bares: number[] = [];
+    const compiled: Start[] = [];
     for (let i = 0; i < RUNS; i++) {
       bigs.push(await start(big));
+      compiled.push(await start(big, js));
       empties.push(await start(empty));
       bares.push(await bareStart());
     }
@@ -165,6 +202,14 @@ async function main(): Promise<void> {
         referenceName: "empty data dir",
         unit: "ms",
         target: { kind: "below", max: TARGET_MS, unit: "ms" },
+      },
+      {
+        measure: `both services answer (${PARCELS} parcels)`,
+        value: med(bigs.map((s) => s.bothMs)),
+        reference: med(compiled.map((s) => s.bothMs)),
+        referenceName: "same, server compiled to JS (no tsx)",
+        unit: "ms",
+        target: { kind: "info" },
       },
       {
         measure: "parcel /api/v1/health answers",
@@ -198,6 +243,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(big, { recursive: true, force: true });
     rmSync(empty, { recursive: true, force: true });
+    rmSync(built, { recursive: true, force: true });
   }
 }
 

@@ -210,9 +210,9 @@ export async function nginxRound(bin: string, src: Source): Promise<NginxRound> 
 }
 
 /** The machine's limit for the upload's work (read + sha256 + write + fsync, one process). */
-export function diskRound(src: Source): number {
+export async function diskRound(src: Source): Promise<number> {
   settleDisk(src.work);
-  const r = diskLimit(join(src.www, "big.bin"), join(src.work, "disk-limit.bin"));
+  const r = await diskLimit(join(src.www, "big.bin"), join(src.work, "disk-limit.bin"));
   if (r.sha256 !== src.sha256) throw new Error("the disk limit read other bytes than the source's");
   return r.ms;
 }

@@ -233,7 +233,7 @@ async function main(): Promise<void> {
     const rounds: Rounds = { gate: [], node: [], nginx: [], disk: [] };
     for (let i = 0; i < o.runs; i++) {
       const t0 = performance.now();
-      rounds.disk.push(diskRound(src));
+      rounds.disk.push(await diskRound(src));
       rounds.node.push(await nodeRound(src));
       if (nginxBin) rounds.nginx.push(await nginxRound(nginxBin, src));
       const g = await gatehouseRound(src);
