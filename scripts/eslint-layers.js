@@ -80,7 +80,6 @@ export const layerElements = [
     pattern: [
       "server/parcel/service.ts",
       "server/parcel/context.ts",
-      "server/parcel/version.ts",
       "server/proxy/service.ts",
       "server/cli.ts",
       "server/host.ts",
