@@ -12,6 +12,7 @@ export const LoginSchema = z.object({
 });
 export type LoginInput = z.input<typeof LoginSchema>;
 export const LoggedInSchema = z.object({ username: z.string() }).strict();
+export type LoggedIn = z.infer<typeof LoggedInSchema>;
 
 /** `GET /admin/status` and the answer of `POST /admin/logout`. */
 export const SessionStatusSchema = z

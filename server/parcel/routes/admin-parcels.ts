@@ -1,6 +1,7 @@
 import { type Router, type Response } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parsePageQuery } from "../../http/pagination.js";
+import type { AdminParcelPage } from "../../contract/parcel-admin.js";
 import type { Reissued } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { shareFields } from "../domain/share.js";
@@ -33,9 +34,12 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
       );
     }
     const q = queryString(query, "q");
-    res.json(
-      listParcels(ctx, { q: q || undefined, state: state as ParcelState | undefined }, page),
+    const list: AdminParcelPage = listParcels(
+      ctx,
+      { q: q || undefined, state: state as ParcelState | undefined },
+      page,
     );
+    res.json(list);
   });
 
   router.post("/parcels/:id/delete", (req, res) => {

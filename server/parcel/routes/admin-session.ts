@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
-import { LoginSchema, type SessionStatus } from "../../contract/parcel-admin.js";
+import { LoginSchema, type LoggedIn, type SessionStatus } from "../../contract/parcel-admin.js";
 import type { ParcelContext } from "../context.js";
 import { countSignInAttempt } from "../domain/admin-sign-in.js";
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from "../domain/secrets.js";
@@ -42,7 +42,8 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
     identity.addAdminSession(sha256Hex(token), username, ctx.now() + ADMIN_TTL);
     setCookie(ctx, req, res, ADMIN_COOKIE, token, ADMIN_TTL);
     ctx.audit(req, { kind: "admin", username }, "admin.login", "system");
-    res.json({ username });
+    const signedIn: LoggedIn = { username };
+    res.json(signedIn);
   });
 
   router.post("/logout", (req, res) => {
