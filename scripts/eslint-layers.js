@@ -136,6 +136,14 @@ export const layerRules = {
             "domain code must not import routes or the composition root (${dependency.source})",
         },
         {
+          // Domain code throws DomainError (server/domain-errors.ts); HttpError, request
+          // parsing and guards stay in the HTTP layer.
+          from: ["domain"],
+          disallow: ["http"],
+          message:
+            "domain code must not import the HTTP layer; throw a DomainError (${dependency.source})",
+        },
+        {
           from: ["server-lib", "model"],
           disallow: ["routes", "domain", "repos", "http", "context", "service-root", "desktop"],
           message: "shared server pieces must not import a layer (${dependency.source})",

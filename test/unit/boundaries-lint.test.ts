@@ -28,6 +28,7 @@ const TARGETS = [
   "server/parcel/service.ts",
   "server/http/error-codes.ts",
   "server/http/errors.ts",
+  "server/domain-errors.ts",
   "server/contract/route.ts",
   "renderer/shared/lang.ts",
 ];
@@ -59,6 +60,19 @@ describe("layer lint (eslint-plugin-boundaries)", () => {
       'import { HttpError } from "../../http/errors.js";\nexport const x = HttpError;\n',
     );
     expect(errors).toHaveLength(1);
+  });
+
+  it("refuses the HTTP layer in domain code, which throws DomainError instead", async () => {
+    const errors = await layerErrors(
+      "server/proxy/domain/lint-fixture.ts",
+      'import { HttpError } from "../../http/errors.js";\nexport const x = HttpError;\n',
+    );
+    expect(errors).toEqual([expect.stringMatching(/^boundaries\/element-types: .*DomainError/)]);
+    const fine = await layerErrors(
+      "server/proxy/domain/lint-fixture.ts",
+      'import { DomainError } from "../../domain-errors.js";\nexport const x = DomainError;\n',
+    );
+    expect(fine).toEqual([]);
   });
 
   it("refuses Express in domain code and the database driver in a router", async () => {
