@@ -5,9 +5,9 @@ import {
   admissionProblem,
   fileNameProblem,
   nameKey,
-  parseManifest,
   printableName,
 } from "../../server/parcel/domain/admission.js";
+import { parseManifest } from "../../server/parcel/http/manifest.js";
 import { DEFAULT_POLICY, type Policy } from "../../server/parcel/domain/policy.js";
 
 const policy: Policy = {

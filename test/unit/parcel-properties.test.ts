@@ -3,12 +3,8 @@ import { describe, expect, it } from "vitest";
 import { DomainError } from "../../server/domain-errors.js";
 import { HttpError } from "../../server/http/errors.js";
 import { parsePageQuery, resolvePage } from "../../server/http/pagination.js";
-import {
-  fileNameProblem,
-  nameKey,
-  parseManifest,
-  printableName,
-} from "../../server/parcel/domain/admission.js";
+import { fileNameProblem, nameKey, printableName } from "../../server/parcel/domain/admission.js";
+import { parseManifest } from "../../server/parcel/http/manifest.js";
 import { CODE_ALPHABET, formatCode, normalizeCode } from "../../server/parcel/domain/codes.js";
 import { DEFAULT_POLICY } from "../../server/parcel/domain/policy.js";
 

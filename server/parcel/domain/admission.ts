@@ -1,7 +1,7 @@
 import { DomainError } from "../../domain-errors.js";
-import { parseOr400 } from "../../http/validate.js";
 import type { SessionsRepo } from "../repos/sessions.js";
-import { ManifestSchema } from "../../contract/parcel-views.js";
+import type { z } from "zod";
+import type { ManifestSchema } from "../../contract/parcel-views.js";
 import type { Policy, Runtime } from "./policy.js";
 
 /** A validated manifest with the policy defaults applied. */
@@ -83,11 +83,11 @@ export function nameKey(name: string): string {
 }
 
 /**
- * Validates a `POST /uploads` body against the policy: shape and names -> 400, a size over
- * `max_file_bytes` or a total over `max_parcel_bytes` -> 413.
+ * Checks a `POST /uploads` body of the right shape against the policy and applies its
+ * defaults: names, counts and terms -> invalid (400), a size over `max_file_bytes` or a total
+ * over `max_parcel_bytes` -> too large (413).
  */
-export function parseManifest(policy: Policy, body: unknown): Manifest {
-  const m = parseOr400(ManifestSchema, body);
+export function checkManifest(policy: Policy, m: z.infer<typeof ManifestSchema>): Manifest {
   if (m.files.length > policy.max_files)
     throw new DomainError(
       "invalid",

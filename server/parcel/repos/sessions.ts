@@ -138,7 +138,11 @@ export class SessionsRepo {
    * Records a received file's blob and marks the file ready, releasing its reservation, in one
    * transaction; false (nothing written) when the session ended meanwhile.
    */
-  storeFile(file: FileRow, blob: { sha256: string; bytes: number; crc32: number }, now: number) {
+  storeFile(
+    file: FileRow,
+    blob: { sha256: string; bytes: number; crc32: number },
+    now: number,
+  ): boolean {
     return this.db.transaction((): boolean => {
       if (!this.isOpen(file.parcel_id, now)) return false;
       this.s.insertBlob.run(blob.sha256, blob.bytes, blob.crc32, now);
