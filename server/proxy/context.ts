@@ -85,7 +85,7 @@ export interface CoreControl {
   /**
    * Compiles the configuration and checks it with the core's `-t` (when installed). When
    * the core runs, loads it and re-applies the selection; otherwise stages it for the next
-   * start. Throws HttpError(400) with the reason on failure and keeps the previous config.
+   * start. Throws a DomainError (answered 400) with the reason on failure and keeps the previous config.
    */
   apply(input: CoreInput): Promise<void>;
   /** Points the proxy selector at the chosen node, the automatic group, or REJECT. */

@@ -10,14 +10,13 @@ import { resetConsolePassword } from "./auth/reset-password.js";
 import { SetupToken } from "./auth/setup-token.js";
 import type { ProxyContext, ProxyServiceOptions } from "./context.js";
 import { assembleCore, assembleDomain, type ProxyServiceExtras } from "./domain/assemble.js";
+import { lifecycle } from "./domain/lifecycle.js";
 import type { Probation } from "./domain/probation.js";
 import type { Scheduler } from "./domain/scheduler.js";
 import type { ProxyRouterDeps } from "./routes/router-deps.js";
 import { openProxyStorage } from "./store/open-storage.js";
 
 export type { ProxyServiceExtras } from "./domain/assemble.js";
-
-const CORE_WAS_RUNNING = "core-was-running";
 
 export interface ProxyService {
   app: Express;
@@ -53,7 +52,7 @@ export async function createProxyService(
 
   const surroundings = { options, dir, store, clock, log };
   const { core, locator, installer } = assembleCore(surroundings);
-  const { changes, probation, refresher, scheduler } = assembleDomain(surroundings, core);
+  const domain = assembleDomain(surroundings, core);
 
   let ownPort = 0;
   const interfaces = options.networkInterfaces ?? networkInterfaces;
@@ -71,9 +70,9 @@ export async function createProxyService(
     coreBin: () => locator.current()?.path,
     locator,
     installer,
-    changes,
-    probation,
-    refresher,
+    changes: domain.changes,
+    probation: domain.probation,
+    refresher: domain.refresher,
     accounts,
     setupToken,
     sessionAlive: (id) => accounts.aliveByHash(id),
@@ -83,45 +82,20 @@ export async function createProxyService(
   };
   const app = proxyApp(deps, interfaces);
 
-  let closed = false;
+  const { start, close } = lifecycle({ options, store, core, log, ...domain });
   return {
     app,
     get setupToken() {
       return setupToken.value;
     },
     ctx: deps,
-    scheduler,
-    probation,
+    scheduler: domain.scheduler,
+    probation: domain.probation,
     setOwnPort(port: number) {
       ownPort = port;
     },
     resetConsolePassword: () => resetConsolePassword(accounts, log),
-    async start() {
-      scheduler.start();
-      probation.start(options.probationCheckMs);
-      const wanted = options.autoStartCore ?? store.getFlag(CORE_WAS_RUNNING);
-      if (wanted && core.installed) {
-        // A gateway comes back the way it was shut down; a failure is reported, not fatal.
-        await core.start(store.coreInput()).catch((err: unknown) => {
-          log.error("core.did_not_start", "The proxy core did not start", { err });
-        });
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      // Stop the timer first, then cancel downloads so a running check ends promptly.
-      const stopping = scheduler.stop();
-      await refresher.abortAll();
-      await stopping;
-      await probation.stop();
-      store.setFlag(CORE_WAS_RUNNING, core.running());
-      await core
-        .close()
-        .catch((err: unknown) =>
-          log.error("core.close_failed", "Closing the proxy core failed", { err }),
-        );
-      store.close();
-    },
+    start,
+    close,
   };
 }

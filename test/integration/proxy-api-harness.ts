@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
-import { HttpError } from "../../server/http/errors.js";
+import { DomainError } from "../../server/domain-errors.js";
 import type { CoreClient, CoreControl, CoreProxy } from "../../server/proxy/context.js";
 import type { FeedSource } from "../../server/proxy/domain/refresher.js";
 import {
@@ -74,7 +74,7 @@ export class FakeCore implements CoreControl {
   };
   async apply(input: CoreInput): Promise<void> {
     if (this.failApply) {
-      throw new HttpError(400, "core.config_rejected", this.failApply, {
+      throw new DomainError("invalid", "core.config_rejected", this.failApply, {
         params: { detail: this.failApply },
       });
     }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpError } from "../../server/http/errors.js";
+import { DomainError } from "../../server/domain-errors.js";
 import { assetNames, releasePlatform } from "../../server/proxy/core/install-location.js";
 import { gunzipTo, unzipTo } from "../../server/proxy/core/install-unpack.js";
 import { zipOf as zip } from "../fixtures/core-release-server.js";
@@ -24,7 +24,7 @@ async function code(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (err) {
-    return err instanceof HttpError ? `${err.status} ${err.code}` : String(err);
+    return err instanceof DomainError ? `${err.status} ${err.code}` : String(err);
   }
   return "no error";
 }

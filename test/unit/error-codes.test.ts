@@ -29,11 +29,11 @@ const FILES = sources(join(ROOT, "server"))
   .map((path) => ({ file: relative(ROOT, path), text: readFileSync(path, "utf8") }))
   .filter((f) => !REGISTRY_FILES.has(f.file));
 
-/** Each `new HttpError(` / `new SubscriptionError(` call: where it is and its arguments' text. */
+/** Each `new HttpError(` / `new DomainError(` / `new SubscriptionError(` call, and its arguments. */
 function constructions(): Array<{ where: string; args: string }> {
   const out: Array<{ where: string; args: string }> = [];
   for (const { file, text } of FILES) {
-    for (const m of text.matchAll(/new (?:HttpError|SubscriptionError)\(/g)) {
+    for (const m of text.matchAll(/new (?:HttpError|DomainError|SubscriptionError)\(/g)) {
       const line = text.slice(0, m.index).split("\n").length;
       out.push({
         where: `${file}:${line}`,
@@ -86,10 +86,11 @@ describe("every error the services make", () => {
     const found = constructions();
     expect(found.length).toBeGreaterThan(100);
     const bad = found.filter(({ args }) => {
-      // new HttpError(<status>, <code>, ...) and new SubscriptionError(<code>, ...)
+      // new HttpError(<status>, <code>, ...), new DomainError(<kind>, <code>, ...) and
+      // new SubscriptionError(<code>, ...)
       const code = String.raw`("([^"]+)"|\`[^\`]+\`|[A-Za-z_.]+(?: as "[^"]+")?),`;
       const m =
-        new RegExp(String.raw`^\s*(?:\d{3}|status),\s*${code}`).exec(args) ??
+        new RegExp(String.raw`^\s*(?:\d{3}|status|"[a-z_]+"|kind),\s*${code}`).exec(args) ??
         new RegExp(String.raw`^\s*${code}`).exec(args);
       if (!m) return true;
       if (m[2] !== undefined) return !ALL.has(m[2]);

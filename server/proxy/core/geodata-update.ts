@@ -5,7 +5,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "yaml";
 import type { Clock } from "../../clock.js";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import { checkConfig } from "./check.js";
 import { writeAtomic } from "./files.js";
 import { findGeodata, PREVIOUS_DIR, recordGeodata } from "./geodata.js";
@@ -33,10 +33,15 @@ export interface GeodataUpdateOptions {
 }
 
 const unreachable = (name: string, cause?: unknown) =>
-  new HttpError(502, "geodata.unreachable", `The geodata server could not be reached for ${name}`, {
-    params: { file: name },
-    cause,
-  });
+  new DomainError(
+    "upstream",
+    "geodata.unreachable",
+    `The geodata server could not be reached for ${name}`,
+    {
+      params: { file: name },
+      cause,
+    },
+  );
 
 /** Streams `url` into `path`, hashing as it goes; answers the SHA-256. */
 async function download(
@@ -55,8 +60,8 @@ async function download(
   }
   if (res.status !== 200 || !res.body) {
     await res.body?.cancel().catch(() => undefined);
-    throw new HttpError(
-      502,
+    throw new DomainError(
+      "upstream",
       "geodata.http_status",
       `The geodata server answered ${res.status} for ${name}`,
       { params: { file: name, status: res.status } },
@@ -80,7 +85,7 @@ async function download(
     );
   } catch (err) {
     if (size > maxBytes)
-      throw new HttpError(400, "geodata.too_large", `${name} is larger than allowed`, {
+      throw new DomainError("invalid", "geodata.too_large", `${name} is larger than allowed`, {
         params: { file: name },
         cause: err,
       });
@@ -101,17 +106,22 @@ async function publishedSum(url: string, name: string, timeoutMs: number): Promi
     throw unreachable(name, err);
   }
   if (status !== 200)
-    throw new HttpError(
-      502,
+    throw new DomainError(
+      "upstream",
       "geodata.http_status",
       `The geodata server answered ${status} for ${name}.sha256sum`,
       { params: { file: `${name}.sha256sum`, status } },
     );
   const m = /^\s*([0-9a-fA-F]{64})\b/.exec(text);
   if (!m)
-    throw new HttpError(400, "geodata.checksum", `${name} has no readable published checksum`, {
-      params: { file: name },
-    });
+    throw new DomainError(
+      "invalid",
+      "geodata.checksum",
+      `${name} has no readable published checksum`,
+      {
+        params: { file: name },
+      },
+    );
   return m[1].toLowerCase();
 }
 
@@ -141,8 +151,8 @@ export async function updateGeodata(
         maxBytes,
       );
       if (actual !== expected)
-        throw new HttpError(
-          400,
+        throw new DomainError(
+          "invalid",
           "geodata.checksum",
           `${name} does not match its published checksum`,
           { params: { file: name } },
@@ -172,8 +182,8 @@ export async function updateGeodata(
       );
       const result = await checkConfig(opts.coreBin, staging, config);
       if (!result.ok)
-        throw new HttpError(
-          400,
+        throw new DomainError(
+          "invalid",
           "geodata.rejected",
           `The core refused the new geodata: ${result.message}`,
           { params: { detail: result.message } },

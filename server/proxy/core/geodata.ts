@@ -14,7 +14,7 @@ import {
 import { dirname, join } from "node:path";
 import { parse, stringify } from "yaml";
 import { APP_ROOT } from "../../config.js";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import { writeAtomic } from "./files.js";
 
 /**
@@ -90,9 +90,9 @@ export function missingGeodata(homeDir: string, needed: readonly string[]): stri
 }
 
 /** The 400 a start with a needed file missing answers: the file and the way to get it. */
-export function geodataMissingError(name: string): HttpError {
-  return new HttpError(
-    400,
+export function geodataMissingError(name: string): DomainError {
+  return new DomainError(
+    "invalid",
     "geodata.missing",
     `The core's geodata file ${name} is missing; get it with POST /system/geodata/update (System → Update geodata)`,
     { params: { file: name } },

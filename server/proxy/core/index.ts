@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import { problem } from "../../problem-codes.js";
 import type { CoreControl, CoreManagerOptions } from "../context.js";
 import { GROUP_PROXY, type CoreInput } from "../types.js";
@@ -183,8 +183,8 @@ class Manager implements CoreManager {
       );
       if (!result.ok) {
         this.setError(result.message, "core.config_rejected");
-        throw new HttpError(
-          400,
+        throw new DomainError(
+          "invalid",
           "core.config_rejected",
           `The core rejected the configuration: ${result.message}`,
           { params: { detail: result.message } },
@@ -231,8 +231,8 @@ class Manager implements CoreManager {
           return;
         }
         this.setError(errorMessage(err));
-        throw new HttpError(
-          400,
+        throw new DomainError(
+          "invalid",
           "core.config_load",
           `The core did not load the configuration: ${this.error}`,
           { params: { detail: this.error }, cause: err },
@@ -272,7 +272,7 @@ class Manager implements CoreManager {
 
   private async bringUp(input: CoreInput, how: "start" | "restart"): Promise<void> {
     if (!this.installed) {
-      throw new HttpError(400, "core.not_installed", "The proxy core is not installed");
+      throw new DomainError("invalid", "core.not_installed", "The proxy core is not installed");
     }
     try {
       ensureGeodata(
@@ -283,7 +283,7 @@ class Manager implements CoreManager {
       );
     } catch (err) {
       // Never a start that would make the core download geodata; status names the file.
-      if (err instanceof HttpError) this.setError(err.message, err.code);
+      if (err instanceof DomainError) this.setError(err.message, err.code);
       throw err;
     }
     await this.stage(input);
@@ -312,19 +312,19 @@ class Manager implements CoreManager {
       await this.selectNow(input);
       this.logFeed.setFollowing(true);
     } catch (err) {
-      if (err instanceof HttpError && err.code === PORT_IN_USE) {
+      if (err instanceof DomainError && err.code === PORT_IN_USE) {
         this.setError(portInUseMessage(this.opts.controllerPort), PORT_IN_USE);
       } else if (
-        err instanceof HttpError &&
+        err instanceof DomainError &&
         (err.code === "core.exited_at_start" || err.code === "core.timeout")
       ) {
         // The status names it until the next start: the core's words, under its code.
         const output = err.extra.output;
         this.setError(typeof output === "string" && output ? output : err.message, err.code);
       }
-      if (err instanceof HttpError) throw err;
-      throw new HttpError(
-        400,
+      if (err instanceof DomainError) throw err;
+      throw new DomainError(
+        "invalid",
         `core.${how}_failed`,
         `Could not ${how} the proxy core: ${errorMessage(err)}`,
         { params: { detail: errorMessage(err) }, cause: err },
@@ -361,8 +361,8 @@ class Manager implements CoreManager {
         this.wanted = false;
         this.logFeed.setFollowing(false);
       } catch (err) {
-        throw new HttpError(
-          400,
+        throw new DomainError(
+          "invalid",
           "core.stop_failed",
           `Could not stop the proxy core: ${errorMessage(err)}`,
           { params: { detail: errorMessage(err) }, cause: err },

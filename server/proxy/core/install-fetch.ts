@@ -4,7 +4,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { z } from "zod";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 
 /** What the release document (GitHub's release JSON) must hold for an install. */
 const releaseSchema = z.object({
@@ -33,16 +33,16 @@ function isTimeout(err: unknown): boolean {
 }
 
 /** 502 for a source that cannot be reached or does not answer in time. */
-function unreachable(err: unknown, what: string, timeoutMs: number): HttpError {
+function unreachable(err: unknown, what: string, timeoutMs: number): DomainError {
   if (isTimeout(err)) {
-    return new HttpError(
-      502,
+    return new DomainError(
+      "upstream",
       "install.timeout",
       `The ${what} did not arrive within ${Math.ceil(timeoutMs / 1000)} s`,
       { params: { seconds: Math.ceil(timeoutMs / 1000) }, cause: err },
     );
   }
-  return new HttpError(502, "install.unreachable", `The ${what} could not be reached`, {
+  return new DomainError("upstream", "install.unreachable", `The ${what} could not be reached`, {
     cause: err,
   });
 }
@@ -52,15 +52,15 @@ async function get(url: string, what: string, signal: AbortSignal, timeoutMs: nu
   try {
     parsed = new URL(url);
   } catch {
-    throw new HttpError(
-      502,
+    throw new DomainError(
+      "upstream",
       "install.bad_release",
       "The release document names an invalid address",
     );
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new HttpError(
-      502,
+    throw new DomainError(
+      "upstream",
       "install.bad_release",
       "The release document names an invalid address",
     );
@@ -77,9 +77,14 @@ async function get(url: string, what: string, signal: AbortSignal, timeoutMs: nu
   }
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => undefined);
-    throw new HttpError(502, "install.http_status", `The ${what} answered HTTP ${res.status}`, {
-      params: { status: res.status },
-    });
+    throw new DomainError(
+      "upstream",
+      "install.http_status",
+      `The ${what} answered HTTP ${res.status}`,
+      {
+        params: { status: res.status },
+      },
+    );
   }
   return res;
 }
@@ -98,21 +103,30 @@ export async function fetchReleaseDocument(url: string, timeoutMs: number): Prom
     }
   } catch (err) {
     if (isTimeout(err)) throw unreachable(err, "release document", timeoutMs);
-    throw new HttpError(502, "install.bad_release", "The release document could not be read", {
-      cause: err,
-    });
+    throw new DomainError(
+      "upstream",
+      "install.bad_release",
+      "The release document could not be read",
+      {
+        cause: err,
+      },
+    );
   }
   let body: unknown;
   try {
     body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch (err) {
-    throw new HttpError(502, "install.bad_release", "The release document is not JSON", {
+    throw new DomainError("upstream", "install.bad_release", "The release document is not JSON", {
       cause: err,
     });
   }
   const parsed = releaseSchema.safeParse(body);
   if (!parsed.success) {
-    throw new HttpError(502, "install.bad_release", "The release document names no version");
+    throw new DomainError(
+      "upstream",
+      "install.bad_release",
+      "The release document names no version",
+    );
   }
   return parsed.data;
 }
@@ -124,9 +138,9 @@ export interface DownloadOptions {
   onProgress?: (done: number) => void;
 }
 
-export function tooLarge(limit: number): HttpError {
-  return new HttpError(
-    400,
+export function tooLarge(limit: number): DomainError {
+  return new DomainError(
+    "invalid",
     "install.too_large",
     `The core's archive is larger than ${Math.round(limit / 1024 / 1024)} MiB`,
     { params: { limit } },
@@ -160,12 +174,13 @@ export async function downloadAsset(
       next(null, chunk);
     },
   });
-  if (!res.body) throw new HttpError(502, "install.unreachable", "The core's archive was empty");
+  if (!res.body)
+    throw new DomainError("upstream", "install.unreachable", "The core's archive was empty");
   const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
   try {
     await pipeline(body, count, createWriteStream(file, { mode: 0o600 }), { signal });
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof DomainError) throw err;
     throw unreachable(err, "core's archive", opts.timeoutMs);
   }
   return hash.digest("hex");

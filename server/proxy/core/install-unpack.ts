@@ -3,15 +3,20 @@ import { open } from "node:fs/promises";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createInflateRaw, crc32 } from "node:zlib";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 
 /** mihomo unpacked is ~40 MB; a "binary" many times that is not one. */
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 
-function unreadable(cause?: unknown): HttpError {
-  return new HttpError(400, "install.unreadable", "The core's archive could not be unpacked", {
-    cause,
-  });
+function unreadable(cause?: unknown): DomainError {
+  return new DomainError(
+    "invalid",
+    "install.unreadable",
+    "The core's archive could not be unpacked",
+    {
+      cause,
+    },
+  );
 }
 
 /** Counts what is written and stops past the limit; keeps a running CRC-32 for zip entries. */
@@ -40,7 +45,7 @@ export async function gunzipTo(archive: string, target: string, limit = MAX_UNPA
       createWriteStream(target, { mode: 0o700 }),
     );
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof DomainError) throw err;
     throw unreadable(err);
   }
   if (count.size() === 0) throw unreadable(new Error("the archive holds nothing"));
@@ -117,7 +122,7 @@ export async function unzipTo(archive: string, target: string, limit = MAX_UNPAC
   try {
     entries = await zipEntries(archive);
   } catch (err) {
-    throw err instanceof HttpError ? err : unreadable(err);
+    throw err instanceof DomainError ? err : unreadable(err);
   }
   const exes = entries.filter((e) => /\.exe$/i.test(e.name) && !e.name.endsWith("/"));
   const entry = exes.length === 1 ? exes[0] : undefined;
@@ -136,7 +141,7 @@ export async function unzipTo(archive: string, target: string, limit = MAX_UNPAC
     const steps = entry.method === 8 ? [createInflateRaw()] : [];
     await pipeline([source, ...steps, count.stream, createWriteStream(target, { mode: 0o700 })]);
   } catch (err) {
-    throw err instanceof HttpError ? err : unreadable(err);
+    throw err instanceof DomainError ? err : unreadable(err);
   }
   if (count.size() !== entry.size || count.crc() >>> 0 !== entry.crc >>> 0) {
     throw unreadable(new Error("the entry's size or CRC-32 does not match"));

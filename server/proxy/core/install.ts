@@ -11,7 +11,7 @@ import {
   statSync,
 } from "node:fs";
 import { join } from "node:path";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import type { ServiceLog } from "../../log.js";
 import type { ProxyProblemCode } from "../../problem-codes.js";
 import type { CoreControl } from "../context.js";
@@ -104,15 +104,15 @@ export class CoreInstaller {
 
   private claim(): void {
     if (this.busy) {
-      throw new HttpError(
-        409,
+      throw new DomainError(
+        "conflict",
         "install.busy",
         "Another install or rollback of the core is running",
       );
     }
     if (this.opts.locator.configured) {
-      throw new HttpError(
-        400,
+      throw new DomainError(
+        "invalid",
         "install.configured",
         "The core is chosen with --core-bin; installing would not change which core runs",
       );
@@ -151,8 +151,8 @@ export class CoreInstaller {
         },
       });
       if (got !== sha256) {
-        throw new HttpError(
-          400,
+        throw new DomainError(
+          "invalid",
           "install.digest_mismatch",
           `The downloaded ${asset.name} does not match the digest the release gives`,
           { params: { asset: asset.name } },
@@ -165,8 +165,8 @@ export class CoreInstaller {
       this.phase("verify");
       const said = await versionOutput(candidate);
       if (said === null || !said.includes(release.tag_name)) {
-        throw new HttpError(
-          400,
+        throw new DomainError(
+          "invalid",
           "install.version_mismatch",
           `The downloaded core does not say it is ${release.tag_name}`,
           { params: { version: release.tag_name }, extra: { output: lastLines(said ?? "", 4) } },
@@ -178,8 +178,8 @@ export class CoreInstaller {
         ? await check.call(this.opts.core, candidate, this.opts.coreInput())
         : null;
       if (result && !result.ok) {
-        throw new HttpError(
-          400,
+        throw new DomainError(
+          "invalid",
           "install.config_rejected",
           `The new core rejected the current configuration: ${result.message}`,
           { params: { detail: result.message } },
@@ -202,7 +202,11 @@ export class CoreInstaller {
     try {
       const { previousPath, installedPath } = this.opts.locator;
       if (!isFile(previousPath)) {
-        throw new HttpError(400, "install.no_previous", "There is no previous core to go back to");
+        throw new DomainError(
+          "invalid",
+          "install.no_previous",
+          "There is no previous core to go back to",
+        );
       }
       const id = randomBytes(6).toString("hex");
       await this.replace(() => this.swapPrevious(id));
@@ -223,8 +227,8 @@ export class CoreInstaller {
       .find((a) => a !== undefined);
     if (!asset) {
       const wanted = names.at(-1) ?? `mihomo-${this.opts.platform ?? process.platform}`;
-      throw new HttpError(
-        400,
+      throw new DomainError(
+        "invalid",
         "install.no_asset",
         `The release ${release.tag_name} has no ${wanted} for this machine`,
         { params: { asset: wanted } },
@@ -232,8 +236,8 @@ export class CoreInstaller {
     }
     const m = /^sha256:([0-9a-f]{64})$/i.exec(asset.digest?.trim() ?? "");
     if (!m) {
-      throw new HttpError(
-        400,
+      throw new DomainError(
+        "invalid",
         "install.no_digest",
         `The release gives no SHA-256 digest for ${asset.name}, so it cannot be checked`,
         { params: { asset: asset.name } },
@@ -272,9 +276,9 @@ export class CoreInstaller {
           { err: again },
         );
       });
-      const output = err instanceof HttpError ? err.extra.output : undefined;
-      throw new HttpError(
-        400,
+      const output = err instanceof DomainError ? err.extra.output : undefined;
+      throw new DomainError(
+        "invalid",
         "install.restart_failed",
         `The new core did not start, so the previous one was put back: ${errorMessage(err)}`,
         {

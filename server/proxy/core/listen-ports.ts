@@ -1,6 +1,6 @@
 import { createSocket } from "node:dgram";
 import { createServer } from "node:net";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import type { Settings } from "../types.js";
 import { lanListenAddress, LOOPBACK } from "./compile.js";
 
@@ -78,9 +78,9 @@ export async function firstTakenPort(
 }
 
 /** The refusal for a listening port another program holds (409, with the port named). */
-export function listenPortInUse(l: Listening): HttpError {
-  return new HttpError(
-    409,
+export function listenPortInUse(l: Listening): DomainError {
+  return new DomainError(
+    "conflict",
     "settings.port_in_use",
     `Port ${l.port} is used by another program; choose another port`,
     { params: { port: l.port, field: l.field, address: l.host } },

@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 
 /** Stable code of "another program holds the controller port" (the console translates it). */
 export const PORT_IN_USE = "core.port_in_use" as const;
@@ -9,8 +9,11 @@ export function portInUseMessage(port: number): string {
   return `Port ${port} is used by another program; stop that program or start Gatehouse with --core-controller-port set to a free port`;
 }
 
-export function portInUseError(port: number, cause?: unknown): HttpError {
-  return new HttpError(400, PORT_IN_USE, portInUseMessage(port), { params: { port }, cause });
+export function portInUseError(port: number, cause?: unknown): DomainError {
+  return new DomainError("invalid", PORT_IN_USE, portInUseMessage(port), {
+    params: { port },
+    cause,
+  });
 }
 
 /**

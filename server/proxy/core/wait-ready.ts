@@ -1,4 +1,4 @@
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import { lastLines } from "./check.js";
 import { CoreApiError, errorMessage } from "./errors.js";
 import type { MihomoClient } from "./mihomo-client.js";
@@ -51,16 +51,16 @@ export async function waitCoreReady(d: ReadyWait): Promise<void> {
   const output = lastLines(run.length > 0 ? run : d.supervisor.recentOutput(), 6);
   const tail = output ? `\n${output}` : "";
   if (exited) {
-    throw new HttpError(
-      400,
+    throw new DomainError(
+      "invalid",
       "core.exited_at_start",
       `The proxy core stopped right after starting${tail}`,
       { extra: { output }, cause: last },
     );
   }
   if (!(last instanceof CoreApiError)) {
-    throw new HttpError(
-      400,
+    throw new DomainError(
+      "invalid",
       "core.timeout",
       `The proxy core did not answer within ${Math.ceil(waitMs / 1000)} s of starting${tail}`,
       { extra: { output }, cause: last },

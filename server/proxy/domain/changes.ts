@@ -1,4 +1,4 @@
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import type { CoreControl } from "../context.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
@@ -27,11 +27,12 @@ function putBack(store: SqlProxyStore, c: Captured): void {
   });
 }
 
-function as400(err: unknown): HttpError {
-  if (err instanceof HttpError) return err;
+/** The core's refusal as it is answered: its own coded error, else the generic one. */
+function refusal(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
   const message =
     err instanceof Error && err.message ? err.message : "Applying the configuration failed";
-  return new HttpError(400, "core.apply_failed", message, {
+  return new DomainError("invalid", "core.apply_failed", message, {
     params: { detail: message },
     cause: err,
   });
@@ -41,7 +42,7 @@ export interface Changes {
   applyCore: ApplyCore;
   /**
    * Runs `mutate` in one transaction, then applies the new state to the core. When the
-   * apply fails the previous stored state is put back and the error (400) is thrown;
+   * apply fails the previous stored state is put back and the refusal (a DomainError, answered 400) is thrown;
    * `afterCommit` runs only on success (e.g. deleting snapshot files).
    */
   change<T>(mutate: () => T, afterCommit?: (result: T) => void): Promise<T>;
@@ -65,7 +66,7 @@ export function createChanges(store: SqlProxyStore, core: CoreControl): Changes 
         try {
           await core.apply(store.coreInput(pending));
         } catch (err) {
-          throw as400(err);
+          throw refusal(err);
         }
         onApplied?.();
       });
@@ -78,7 +79,7 @@ export function createChanges(store: SqlProxyStore, core: CoreControl): Changes 
           await core.apply(store.coreInput());
         } catch (err) {
           putBack(store, before);
-          throw as400(err);
+          throw refusal(err);
         }
         afterCommit?.(result);
         return result;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../../clock.js";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import type { ServiceLog } from "../../log.js";
 import type { ProxyProblemCode } from "../../problem-codes.js";
 import type { CoreControl } from "../context.js";
@@ -260,6 +260,10 @@ export class Probation {
   }
 }
 
-function none(): HttpError {
-  return new HttpError(409, "probation.none", "No settings change is waiting for confirmation");
+function none(): DomainError {
+  return new DomainError(
+    "conflict",
+    "probation.none",
+    "No settings change is waiting for confirmation",
+  );
 }

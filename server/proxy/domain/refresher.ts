@@ -1,6 +1,6 @@
 import type { Clock } from "../../clock.js";
+import { DomainError } from "../../domain-errors.js";
 import type { ErrorCode } from "../../http/error-codes.js";
-import { HttpError } from "../../http/errors.js";
 import type { RefreshFailure } from "../store/subscriptions.js";
 import { SubscriptionError } from "../subscriptions/errors.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
@@ -43,7 +43,7 @@ export type ApplyCore = (
  * core keeps its own code and values; anything else is the generic sentence with its words.
  */
 function failureOf(err: unknown): RefreshFailure & { code: ErrorCode } {
-  if (err instanceof SubscriptionError || err instanceof HttpError)
+  if (err instanceof SubscriptionError || err instanceof DomainError)
     return { message: err.message, code: err.code, params: err.params };
   if (err instanceof Error && err.message)
     return { message: err.message, code: "subscription.refresh_failed", params: {} };
@@ -138,7 +138,7 @@ export class Refresher {
     return this.running.has(id);
   }
 
-  /** Resolves when the refresh succeeded; rejects with HttpError(400) and the reason. */
+  /** Resolves when the refresh succeeded; rejects with a DomainError (answered 400). */
   refresh(id: string): Promise<void> {
     const existing = this.running.get(id);
     if (existing) return existing;
@@ -183,7 +183,7 @@ export class Refresher {
 
   private async run(id: string): Promise<void> {
     const sub = this.store.subscriptions.get(id);
-    if (!sub) throw new HttpError(400, "subscription.unknown", "Unknown subscription");
+    if (!sub) throw new DomainError("invalid", "subscription.unknown", "Unknown subscription");
     const abort = new AbortController();
     this.aborts.add(abort);
     try {
@@ -219,9 +219,13 @@ export class Refresher {
       if (this.store.subscriptions.get(id)) {
         this.store.subscriptions.recordFailure(id, this.clock.now(), failure);
       }
-      throw err instanceof HttpError && err.status === 400
+      // The code and its values were checked where the failure was first made.
+      throw err instanceof DomainError && err.kind === "invalid"
         ? err
-        : HttpError.carrying(400, failure.code, failure.message, failure.params, { cause: err });
+        : new DomainError("invalid", failure.code as "server.internal", failure.message, {
+            params: failure.params,
+            cause: err,
+          });
     } finally {
       this.aborts.delete(abort);
     }

@@ -1,4 +1,5 @@
 import { type Router } from "express";
+import { DomainError } from "../../domain-errors.js";
 import { HttpError } from "../../http/errors.js";
 import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
@@ -32,7 +33,7 @@ async function live<T>(task: () => Promise<T>): Promise<T> {
   try {
     return await task();
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof HttpError || err instanceof DomainError) throw err;
     throw coreDown(err);
   }
 }

@@ -1,5 +1,6 @@
 import { type Router } from "express";
 import { z } from "zod";
+import { DomainError } from "../../domain-errors.js";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import type { ProxyContext } from "../context.js";
@@ -37,7 +38,7 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
       else if (action === "start") await deps.core.start(deps.store.coreInput());
       else await deps.core.restart(deps.store.coreInput());
     } catch (err) {
-      if (err instanceof HttpError && err.status === 400) throw err;
+      if (err instanceof DomainError && err.kind === "invalid") throw err;
       throw new HttpError(
         400,
         `core.${action}_failed`,
