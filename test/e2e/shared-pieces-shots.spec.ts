@@ -17,15 +17,21 @@ const LANGS = ["en", "zh-CN"] as const;
 
 let parcel: ParcelSite;
 let proxy: ProxyConsole;
+let pickupCode = "";
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   mkdirSync(DIR, { recursive: true });
   parcel = await startParcelSite();
-  // One parcel, so the overview's count says "1 parcel".
+  // A parcel of one file (the counts say "1 file") and one of two (the pickup page offers
+  // "Download all").
   const one = await createUpload(parcel.harness, { "holiday-photo.jpg": 2048 });
   expect((await uploadAndPublish(parcel.harness, one)).status).toBe(200);
+  const two = await createUpload(parcel.harness, { "report.pdf": 4096, "slides.pdf": 8192 });
+  const shared = await uploadAndPublish(parcel.harness, two);
+  expect(shared.status).toBe(200);
+  pickupCode = String((shared.json as { code: string }).code);
   proxy = await startProxyConsole();
   await setUp(proxy);
 });
@@ -54,7 +60,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
       await page.getByLabel(/^(Username|用户名)$/).fill(parcel.adminUser);
       await page.getByLabel(/^(Password|密码)$/).fill(parcel.adminPassword);
       await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
-      await expect(page.getByTestId("stats-total")).toHaveText(/^(1 parcel|共 1 个包裹)$/);
+      await expect(page.getByTestId("stats-total")).toHaveText(/^(2 parcels|共 2 个包裹)$/);
       await shoot(page, `admin-overview-${size}-${lang}`);
       await page.goto(`${parcel.url}/?lang=${lang}#/admin/settings`);
       await expect(page.locator(".adm-field").first()).toBeVisible();
@@ -70,6 +76,12 @@ for (const [size, viewport] of Object.entries(SIZES)) {
         });
       await expect(page.locator(".send-options")).toBeVisible();
       await shoot(page, `send-${size}-${lang}`);
+      await page.goto(`${parcel.url}/?lang=${lang}#/pickup/${pickupCode}`);
+      await expect(page.locator("a.primary-button")).toBeVisible();
+      await shoot(page, `pickup-${size}-${lang}`);
+      await page.goto(`${parcel.url}/?lang=${lang}#/mine`);
+      await expect(page.locator("a.primary-link")).toBeVisible();
+      await shoot(page, `mine-${size}-${lang}`);
       await context.close();
     });
 
