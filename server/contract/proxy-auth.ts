@@ -23,3 +23,4 @@ export const PasswordBody = z.object({
 
 /** A new session (or the one kept after a password change) and its CSRF token. */
 export const SessionOpened = z.object({ ok: z.literal(true), csrf: z.string() });
+export type SessionOpened = z.output<typeof SessionOpened>;

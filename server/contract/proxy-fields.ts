@@ -92,6 +92,8 @@ export const RuleType = z.enum(
 export type RuleType = z.output<typeof RuleType>;
 export const RuleAction = z.enum(["DIRECT", "PROXY"], "must be DIRECT or PROXY");
 export type RuleAction = z.output<typeof RuleAction>;
+/** The longest rule value (a domain name or a CIDR) the service takes. */
+export const MAX_RULE_VALUE = 300;
 
 /**
  * Body of `POST /rules` and `PUT /rules/:id`: the rule's four fields and nothing else (its id
@@ -100,7 +102,7 @@ export type RuleAction = z.output<typeof RuleAction>;
  */
 export const RuleInput = z.strictObject({
   type: RuleType,
-  value: z.string("must be a string").max(300, "is too long"),
+  value: z.string("must be a string").max(MAX_RULE_VALUE, "is too long"),
   action: RuleAction,
   enabled: z.boolean("must be true or false").default(true),
 });
@@ -115,3 +117,60 @@ export const Rule = z.object({
   enabled: z.boolean(),
 });
 export type Rule = z.output<typeof Rule>;
+
+/** A rule between settings fields that the schema alone cannot say, broken by a value. */
+export interface SettingsConflict {
+  /** The field it is said beside. */
+  field: keyof Settings;
+  /** The service's stable name for the refusal. */
+  code:
+    | "settings.mixed_port_dns"
+    | "settings.mixed_port_reserved"
+    | "settings.tun_dns_port"
+    | "settings.tun_needs";
+  /** The service's English sentence. */
+  message: string;
+  params?: Record<string, string | number>;
+}
+
+/** The listener ports: they must differ, and not take the ports the gateway itself uses. */
+export function portConflicts(s: Settings): SettingsConflict[] {
+  const out: SettingsConflict[] = [];
+  if (s.mixedPort === s.dnsPort)
+    out.push({
+      field: "mixedPort",
+      code: "settings.mixed_port_dns",
+      message: "mixedPort must differ from dnsPort",
+    });
+  if (RESERVED_MIXED_PORTS.includes(s.mixedPort))
+    out.push({
+      field: "mixedPort",
+      code: "settings.mixed_port_reserved",
+      message: "mixedPort must not be 8080 or 9090",
+      params: { port: s.mixedPort },
+    });
+  return out;
+}
+
+/** The fields TUN mode needs: the standard DNS port and the whole LAN side. */
+export const TUN_FIELDS = ["lanIP", "lanCIDR", "gateway", "interface"] as const;
+
+export function tunConflicts(s: Settings): SettingsConflict[] {
+  if (!s.tunEnabled) return [];
+  const out: SettingsConflict[] = [];
+  if (s.dnsPort !== TUN_DNS_PORT)
+    out.push({
+      field: "dnsPort",
+      code: "settings.tun_dns_port",
+      message: `dnsPort must be ${TUN_DNS_PORT} when TUN is enabled`,
+    });
+  for (const field of TUN_FIELDS) {
+    if (!s[field])
+      out.push({
+        field,
+        code: "settings.tun_needs",
+        message: "TUN mode needs lanIP, lanCIDR, gateway and interface",
+      });
+  }
+  return out;
+}

@@ -81,7 +81,12 @@ export const GeodataFile = z.object({
   updatedAt: z.string(),
 });
 export type GeodataFile = z.output<typeof GeodataFile>;
-export const GeodataUpdated = z.object({ ok: z.literal(true), files: z.array(GeodataFile) });
+/** Answer of a geodata update: the files swapped in, each with its checksum. */
+export const GeodataUpdated = z.object({
+  ok: z.literal(true),
+  files: z.array(z.object({ name: z.string(), sha256: z.string() })),
+});
+export type GeodataUpdated = z.output<typeof GeodataUpdated>;
 
 export const InstallProgress = z.object({
   phase: z.enum(["release", "download", "unpack", "verify", "test", "swap", "restart"]),
@@ -104,6 +109,7 @@ export const CoreInfo = z.object({
 export type CoreInfo = z.output<typeof CoreInfo>;
 /** Answer of an install or a rollback: the version that now runs. */
 export const CoreInstalled = z.object({ ok: z.literal(true), version: z.string() });
+export type CoreInstalled = z.output<typeof CoreInstalled>;
 
 /** A backup's subscription: what an operator entered, never what a refresh learnt. */
 export const BackupSubscription = z.object({
@@ -141,6 +147,8 @@ export const BackupExport = z.object({
   }),
 });
 
+export type BackupExport = z.output<typeof BackupExport>;
+
 /** One step of a connection's chain as the service names it for people. */
 export const ChainLabel = z.object({
   name: z.string(),
@@ -171,7 +179,7 @@ export const Connection = z
     /** The core's own names, entry group last; nodes carry an internal prefix. */
     chains: z.array(z.string()),
     /** The same steps named for people, added by the service. */
-    chainLabels: z.array(ChainLabel),
+    chainLabels: z.array(ChainLabel).optional(),
     rule: z.string(),
     rulePayload: z.string(),
   })
@@ -219,3 +227,4 @@ export const LogsEnded = z.object({
   code: z.string(),
   params: Params.optional(),
 });
+export type LogsEnded = z.output<typeof LogsEnded>;

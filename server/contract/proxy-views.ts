@@ -52,11 +52,13 @@ export const SubscriptionList = z.array(Subscription);
 
 /** Answer of creating or editing a subscription. */
 export const SubscriptionSaved = z.object({ id: z.string(), ok: z.literal(true) });
+export type SubscriptionSaved = z.output<typeof SubscriptionSaved>;
 
 /** The editable part of a subscription as a form holds it. */
 export type SubscriptionFields = z.input<typeof SubscriptionInput>;
 
 export const RuleSaved = z.object({ id: z.string() });
+export type RuleSaved = z.output<typeof RuleSaved>;
 
 /** Body of `PUT /rules/order`: every rule id, in the new order. */
 export const RuleOrder = z.strictObject({

@@ -1,25 +1,21 @@
 /**
- * Types shared across the proxy management service. The stored records (settings,
- * subscriptions, rules) are owned by the service's repositories; the core layer
- * (`core/`) compiles them into a mihomo configuration.
+ * Types shared across the proxy management service. The records as they travel (settings,
+ * subscriptions, rules) are the wire contract's; the core layer (`core/`) compiles them into a
+ * mihomo configuration.
  */
 
-export type SelectionMode = "manual" | "auto";
+import type { Rule, Settings } from "../contract/proxy.js";
 
-export interface Settings {
-  proxyEnabled: boolean;
-  tunEnabled: boolean;
-  selectionMode: SelectionMode;
-  selectedNode: string;
-  lanIP: string;
-  lanCIDR: string;
-  gateway: string;
-  interface: string;
-  mixedPort: number;
-  dnsPort: number;
-  testURL: string;
-  testTimeoutMS: number;
-}
+export type {
+  RuleAction,
+  RuleType,
+  SelectionMode,
+  Settings,
+  SubscriptionRecord,
+  SubscriptionUsage,
+} from "../contract/proxy.js";
+/** A stored custom rule. */
+export type RuleRecord = Rule;
 
 export const DEFAULT_SETTINGS: Settings = {
   proxyEnabled: true,
@@ -43,44 +39,6 @@ export type MihomoProxy = Record<string, unknown> & {
   server?: string;
   port?: number;
 };
-
-export interface SubscriptionUsage {
-  upload: number;
-  download: number;
-  total: number;
-  /** Unix seconds, or null when the feed gave none. */
-  expire: number | null;
-}
-
-export interface SubscriptionRecord {
-  id: string; // 24 hex
-  name: string;
-  url: string;
-  enabled: boolean;
-  intervalHours: number;
-  updatedAt: string | null; // RFC 3339 UTC with milliseconds
-  attemptedAt: string | null;
-  lastError: string;
-  /** Stable code of `lastError` ("" when there is none, or for a failure kept from before codes). */
-  lastErrorCode: string;
-  /** The values `lastError` mentions (e.g. the status the server answered). */
-  lastErrorParams: Record<string, string | number>;
-  usage: SubscriptionUsage | null;
-  nodeCount: number;
-  /** When it was added (absent or null when not known, e.g. restored from a backup). */
-  createdAt?: string | null;
-}
-
-export type RuleType = "DOMAIN" | "DOMAIN-SUFFIX" | "IP-CIDR";
-export type RuleAction = "DIRECT" | "PROXY";
-
-export interface RuleRecord {
-  id: string; // 24 hex
-  type: RuleType;
-  value: string;
-  action: RuleAction;
-  enabled: boolean;
-}
 
 /** What the core layer needs to compile a configuration: the whole stored state. */
 export interface CoreInput {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../server/http/errors.js";
-import { validateSettings } from "../../server/proxy/store/schemas.js";
+import { validateSettings } from "../../server/proxy/domain/input-checks.js";
 import { DEFAULT_SETTINGS, type Settings } from "../../server/proxy/types.js";
 
 const machine = {

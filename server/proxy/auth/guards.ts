@@ -12,11 +12,15 @@ const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 /** `open`: no session needed; `session`: a signed-in session, and its CSRF token to change state. */
 export type ProxyAccess = "open" | "session";
 
-/** The only routes that work without a session: no session can exist before them. */
+/**
+ * The only routes that work without a session: no session can exist before the sign-in ones,
+ * and the API document describes routes without revealing any data.
+ */
 export const OPEN_ROUTES: ReadonlySet<string> = new Set([
   "GET /auth/status",
   "POST /auth/setup",
   "POST /auth/login",
+  "GET /openapi.json",
 ]);
 
 export function isStateChanging(req: Request): boolean {

@@ -8,6 +8,7 @@ import { connectionsRouter } from "./connections.js";
 import { coreInstallRouter } from "./core-install.js";
 import { geodataRouter } from "./geodata.js";
 import { nodesRouter } from "./nodes.js";
+import { openApiRouter } from "./openapi.js";
 import { probationRouter } from "./probation.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { rulesRouter } from "./rules.js";
@@ -32,6 +33,7 @@ const ROUTERS: ReadonlyArray<(deps: ProxyRouterDeps) => Router> = [
   connectionsRouter,
   streamsRouter,
   geodataRouter,
+  openApiRouter,
 ];
 
 /**

@@ -1,5 +1,4 @@
 import { type Request, type Response, type Router } from "express";
-import { z } from "zod";
 import { appendSetCookie, serializeCookie } from "../../http/cookies.js";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
@@ -14,16 +13,14 @@ import {
   verifyPassword,
 } from "../auth/passwords.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
-
-const setupBody = z.object({
-  token: z.string("must be a string"),
-  password: z.string("must be a string"),
-});
-const loginBody = z.object({ password: z.string("must be a string") });
-const passwordBody = z.object({
-  currentPassword: z.string("must be a string"),
-  password: z.string("must be a string"),
-});
+import {
+  LoginBody,
+  PasswordBody,
+  SetupBody,
+  type AuthStatus,
+  type Ok,
+  type SessionOpened,
+} from "../../contract/proxy.js";
 
 export function clientIp(req: Request): string {
   const ip = req.socket.remoteAddress ?? "";
@@ -71,11 +68,11 @@ export function authRouter(deps: ProxyRouterDeps): Router {
       initialized: accounts.initialized(),
       authenticated: session !== null,
       csrf: session?.csrf ?? "",
-    });
+    } satisfies AuthStatus);
   });
 
   router.post("/auth/setup", async (req, res) => {
-    const body = parseOr400(setupBody, req.body);
+    const body = parseOr400(SetupBody, req.body);
     if (accounts.initialized()) {
       throw new HttpError(
         400,
@@ -98,11 +95,11 @@ export function authRouter(deps: ProxyRouterDeps): Router {
     deps.setupToken.consume();
     const session = accounts.openSession();
     setSessionCookie(res, session.id);
-    res.json({ ok: true, csrf: session.csrf });
+    res.json({ ok: true, csrf: session.csrf } satisfies SessionOpened);
   });
 
   router.post("/auth/login", async (req, res) => {
-    const body = parseOr400(loginBody, req.body);
+    const body = parseOr400(LoginBody, req.body);
     const ip = clientIp(req);
     const hash = accounts.passwordHash();
     if (!hash) throw new HttpError(401, "auth.not_set_up", "The service has not been set up yet");
@@ -113,18 +110,18 @@ export function authRouter(deps: ProxyRouterDeps): Router {
     accounts.clearLoginFailures(ip);
     const session = accounts.openSession();
     setSessionCookie(res, session.id);
-    res.json({ ok: true, csrf: session.csrf });
+    res.json({ ok: true, csrf: session.csrf } satisfies SessionOpened);
   });
 
   router.post("/auth/logout", (_req, res) => {
     const session = sessionOf(res);
     accounts.closeSession(session.idHash);
     appendSetCookie(res, serializeCookie(SESSION_COOKIE, "", { maxAgeSeconds: 0 }));
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   router.put("/auth/password", async (req, res) => {
-    const body = parseOr400(passwordBody, req.body);
+    const body = parseOr400(PasswordBody, req.body);
     const session = sessionOf(res);
     const ip = clientIp(req);
     countAttempt(accounts, ip);
@@ -136,7 +133,7 @@ export function authRouter(deps: ProxyRouterDeps): Router {
     checkNewPassword(body.password);
     accounts.setPassword(await hashPassword(body.password));
     const csrf = accounts.keepOnly(session.idHash);
-    res.json({ ok: true, csrf });
+    res.json({ ok: true, csrf } satisfies SessionOpened);
   });
 
   return router;

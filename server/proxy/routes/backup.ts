@@ -3,7 +3,8 @@ import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { PROBATION_HEADER } from "../domain/probation.js";
-import { backupShape, ruleInput, validateSettings } from "../store/schemas.js";
+import { BackupFile, type BackupExport, type Ok } from "../../contract/proxy.js";
+import { ruleInput, validateSettings } from "../domain/input-checks.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
 import { isoNow, type RuleRecord } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
@@ -66,7 +67,7 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
           })),
         rules: store.rules.list(),
       },
-    });
+    } satisfies BackupExport);
   });
 
   router.post("/system/restore", async (req, res) => {
@@ -84,7 +85,7 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
     if (body.version !== 1) {
       throw new HttpError(400, "backup.version", "Unsupported backup version (only 1 is accepted)");
     }
-    const backup = parseOr400(backupShape, body);
+    const backup = parseOr400(BackupFile, body);
     let settings;
     try {
       settings = validateSettings(backup.state.settings, deps.machine());
@@ -144,7 +145,7 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
         if (!kept.has(id) && !store.subscriptions.get(id)) store.snapshots.remove(id);
     });
     if (deadline !== null) res.setHeader(PROBATION_HEADER, String(deadline));
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   return router;

@@ -5,6 +5,8 @@ import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
 import type { CoreConnections } from "../core/mihomo-client.js";
 import { coreNodePrefix } from "../types.js";
+import { IdParam, type ChainLabel, type Ok } from "../../contract/proxy.js";
+import { parseOr400 } from "../../http/validate.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 const DEADLINE_MS = 5000;
@@ -36,13 +38,6 @@ async function live<T>(task: () => Promise<T>): Promise<T> {
     if (err instanceof HttpError || err instanceof DomainError) throw err;
     throw coreDown(err);
   }
-}
-
-/** One step of a connection's chain as people read it: the node's own name and its feed. */
-export interface ChainLabel {
-  name: string;
-  /** Name of the subscription the node comes from; null for groups and built-ins. */
-  subscription: string | null;
 }
 
 const CORE_NAME = /^\[([0-9a-f]{24})\] ([\s\S]+)$/;
@@ -80,14 +75,14 @@ export function connectionsRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.delete("/connections/:id", async (req, res) => {
-    const id = String(req.params.id);
+    const { id } = parseOr400(IdParam, req.params);
     await live(() => api(deps).closeConnection(id, DEADLINE_MS));
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   router.delete("/connections", async (_req, res) => {
     await live(() => api(deps).closeConnections(DEADLINE_MS));
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   return router;

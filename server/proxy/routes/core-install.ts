@@ -1,15 +1,15 @@
 import type { Router } from "express";
 import { join } from "node:path";
-import { z } from "zod";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { geodataList } from "../core/geodata.js";
 import { FileFacts, previousPath } from "../core/install-status.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
+import { NoFields, type CoreInfo, type CoreInstalled } from "../../contract/proxy.js";
 
 /** An empty JSON object, or no body at all: these routes take no parameters. */
 function noFields(body: unknown): void {
   if (body === undefined) return;
-  parseOr400(z.strictObject({}), jsonObject(body));
+  parseOr400(NoFields, jsonObject(body));
 }
 
 /** `GET /system/core`, `POST /system/core/install`, `POST /system/core/rollback`. */
@@ -35,19 +35,19 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
       progress: installer.progress,
       // The rules' data files in the core's home (kept by the geodata module).
       geodata: geodataList(join(deps.dir, "core")),
-    });
+    } satisfies CoreInfo);
   });
 
   router.post("/system/core/install", async (req, res) => {
     noFields(req.body);
     const { version } = await installer.install();
-    res.json({ ok: true, version });
+    res.json({ ok: true, version } satisfies CoreInstalled);
   });
 
   router.post("/system/core/rollback", async (req, res) => {
     noFields(req.body);
     const { version } = await installer.rollback();
-    res.json({ ok: true, version });
+    res.json({ ok: true, version } satisfies CoreInstalled);
   });
 
   return router;

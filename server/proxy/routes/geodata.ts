@@ -1,6 +1,5 @@
 import { type Router } from "express";
 import { join } from "node:path";
-import { z } from "zod";
 import { DEFAULT_GEODATA_URL } from "../../config.js";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
@@ -9,6 +8,7 @@ import { compileRules } from "../core/compile.js";
 import { geoRuleLines, neededGeodata } from "../core/geodata.js";
 import { updateGeodata, type GeodataUpdateOptions } from "../core/geodata-update.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
+import { NoFields, type GeodataUpdated } from "../../contract/proxy.js";
 
 /** The core's home dir, where its geodata lives. */
 export function coreHomeDir(deps: ProxyContext): string {
@@ -21,7 +21,7 @@ export function geodataRouter(deps: ProxyRouterDeps): Router {
   let running = false;
 
   router.post("/system/geodata/update", async (req, res) => {
-    parseOr400(z.object({}).strict(), jsonObject(req.body));
+    parseOr400(NoFields, jsonObject(req.body));
     if (running) throw new HttpError(409, "geodata.busy", "A geodata update is already running");
     running = true;
     try {
@@ -38,7 +38,7 @@ export function geodataRouter(deps: ProxyRouterDeps): Router {
       };
       const files = await updateGeodata(update);
       deps.log(`geodata updated: ${files.map((f) => f.name).join(", ")}`);
-      res.json({ ok: true, files });
+      res.json({ ok: true, files } satisfies GeodataUpdated);
     } finally {
       running = false;
     }

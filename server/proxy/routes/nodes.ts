@@ -1,7 +1,7 @@
 import { type Router } from "express";
-import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
+import { NodeSelect, NodeTest, type NodeTestResults, type Ok } from "../../contract/proxy.js";
 import { coreNodeName, nodeId, parseNodeId, providerName } from "../types.js";
 import { LiveDelays, type LiveNode } from "../domain/live-delays.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
@@ -9,21 +9,6 @@ import type { ProxyRouterDeps } from "./router-deps.js";
 const LIVE_DEADLINE_MS = 3000;
 const TEST_BATCH = 8;
 const TEST_GRACE_MS = 2000;
-
-const selectBody = z.discriminatedUnion(
-  "mode",
-  [
-    z.object({ mode: z.literal("auto") }),
-    z.object({ mode: z.literal("manual"), id: z.string("must be a node id") }),
-  ],
-  "mode must be manual or auto",
-);
-const testBody = z.object({
-  ids: z
-    .array(z.string("must be a node id"), "must be an array of node ids")
-    .min(1, "must name at least one node")
-    .max(500, "must name at most 500 nodes"),
-});
 
 /** One node of an enabled subscription as the list shows it, minus the live fields. */
 interface NodeRef {
@@ -113,7 +98,7 @@ export function nodesRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.post("/nodes/select", async (req, res) => {
-    const body = parseOr400(selectBody, jsonObject(req.body));
+    const body = parseOr400(NodeSelect, jsonObject(req.body));
     const settings = deps.repos.getSettings();
     if (body.mode === "manual") {
       if (!listNodes().ids.has(body.id)) {
@@ -142,11 +127,11 @@ export function nodesRouter(deps: ProxyRouterDeps): Router {
       }
       deps.log(`selection staged for the next core start (${String(err)})`);
     }
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   router.post("/nodes/test", async (req, res) => {
-    const { ids } = parseOr400(testBody, jsonObject(req.body));
+    const { ids } = parseOr400(NodeTest, jsonObject(req.body));
     const known = listNodes().ids;
     const unknown = ids.find((id) => !known.has(id));
     if (unknown !== undefined) {
@@ -156,7 +141,7 @@ export function nodesRouter(deps: ProxyRouterDeps): Router {
     }
     const { testURL, testTimeoutMS } = deps.repos.getSettings();
     const unique = [...new Set(ids)];
-    const results: Record<string, { delay: number; error: string }> = {};
+    const results: NodeTestResults = {};
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < unique.length) {

@@ -1,4 +1,5 @@
 import { type Router } from "express";
+import type { Ok, ProbationState } from "../../contract/proxy.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 /**
@@ -12,22 +13,25 @@ export function probationRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
 
   router.get("/system/probation", (_req, res) => {
-    res.json({ probation: probation.status(), notice: probation.lastNotice() });
+    res.json({
+      probation: probation.status(),
+      notice: probation.lastNotice(),
+    } satisfies ProbationState);
   });
 
   router.post("/system/confirm", (_req, res) => {
     probation.confirm();
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   router.post("/system/probation/revert", async (_req, res) => {
     await probation.undo();
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   router.post("/system/probation/dismiss", (_req, res) => {
     probation.dismiss();
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   return router;

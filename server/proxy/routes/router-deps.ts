@@ -7,7 +7,7 @@ import type { Changes } from "../domain/changes.js";
 import type { Probation } from "../domain/probation.js";
 import type { Refresher } from "../domain/refresher.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
-import type { MachineContext } from "../store/schemas.js";
+import type { MachineContext } from "../domain/input-checks.js";
 
 /** Intervals and deadlines of the routers; production takes the defaults, tests shorten them. */
 export interface RouterTuning {

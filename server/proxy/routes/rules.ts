@@ -1,9 +1,15 @@
 import { type Router } from "express";
-import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { newId } from "../store/ids.js";
-import { ruleInput, type RuleInput } from "../store/schemas.js";
+import {
+  IdParam,
+  RuleOrder,
+  type Ok,
+  type RuleSaved,
+  type RulesView,
+} from "../../contract/proxy.js";
+import { ruleInput, type NormalisedRule } from "../domain/input-checks.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 /** The fixed evaluation order around the custom rules (what the compiler emits). */
@@ -15,7 +21,7 @@ export const DEFAULT_RULES = [
 ] as const;
 
 /** Refuses a rule whose type and value another rule already has (it could never match). */
-function refuseDuplicate(deps: ProxyRouterDeps, input: RuleInput, exceptId = ""): void {
+function refuseDuplicate(deps: ProxyRouterDeps, input: NormalisedRule, exceptId = ""): void {
   const found = deps.repos.rules.duplicateOf(input, exceptId);
   if (!found) return;
   const [rule, position] = found;
@@ -30,17 +36,13 @@ function refuseDuplicate(deps: ProxyRouterDeps, input: RuleInput, exceptId = "")
   );
 }
 
-const orderBody = z.strictObject({
-  ids: z.array(z.string("must be a string"), "must be an array of rule ids").max(10_000),
-});
-
 /** Custom routing rules: list, create, edit, delete and reorder (`PUT /rules/order`). */
 export function rulesRouter(deps: ProxyRouterDeps): Router {
   const { repos: store, changes } = deps;
   const router = deps.routes.router();
 
   router.get("/rules", (_req, res) => {
-    res.json({ custom: store.rules.list(), defaults: DEFAULT_RULES });
+    res.json({ custom: store.rules.list(), defaults: [...DEFAULT_RULES] } satisfies RulesView);
   });
 
   router.post("/rules", async (req, res) => {
@@ -50,12 +52,12 @@ export function rulesRouter(deps: ProxyRouterDeps): Router {
       refuseDuplicate(deps, input);
       store.rules.create(id, input);
     });
-    res.json({ id });
+    res.json({ id } satisfies RuleSaved);
   });
 
   // Registered before `/rules/:id` so `order` is never taken for a rule id.
   router.put("/rules/order", async (req, res) => {
-    const { ids } = parseOr400(orderBody, jsonObject(req.body));
+    const { ids } = parseOr400(RuleOrder, jsonObject(req.body));
     await changes.change(() => {
       const current = store.rules.list().map((r) => r.id);
       const wanted = new Set(ids);
@@ -68,26 +70,26 @@ export function rulesRouter(deps: ProxyRouterDeps): Router {
       }
       store.rules.reorder(ids);
     });
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   router.put("/rules/:id", async (req, res) => {
-    const id = req.params.id;
+    const { id } = parseOr400(IdParam, req.params);
     const input = parseOr400(ruleInput, jsonObject(req.body));
     await changes.change(() => {
       if (!store.rules.get(id)) throw new HttpError(400, "rule.unknown", "Unknown rule");
       refuseDuplicate(deps, input, id);
       store.rules.edit(id, input);
     });
-    res.json({ id });
+    res.json({ id } satisfies RuleSaved);
   });
 
   router.delete("/rules/:id", async (req, res) => {
-    const id = req.params.id;
+    const { id } = parseOr400(IdParam, req.params);
     await changes.change(() => {
       if (!store.rules.remove(id)) throw new HttpError(400, "rule.unknown", "Unknown rule");
     });
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   return router;

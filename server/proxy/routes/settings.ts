@@ -2,7 +2,8 @@ import { type Router } from "express";
 import { jsonObject } from "../../http/validate.js";
 import { firstTakenPort, listenPortInUse } from "../core/listen-ports.js";
 import { PROBATION_HEADER } from "../domain/probation.js";
-import { validateSettings } from "../store/schemas.js";
+import type { Settings } from "../../contract/proxy.js";
+import { validateSettings } from "../domain/input-checks.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 /** Settings: read, and replace all (validated against this machine for TUN). */
@@ -11,7 +12,7 @@ export function settingsRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
 
   router.get("/settings", (_req, res) => {
-    res.json(store.getSettings());
+    res.json(store.getSettings() satisfies Settings);
   });
 
   router.put("/settings", async (req, res) => {
@@ -27,7 +28,7 @@ export function settingsRouter(deps: ProxyRouterDeps): Router {
     });
     const deadline = deps.probation.settled(before);
     if (deadline !== null) res.setHeader(PROBATION_HEADER, String(deadline));
-    res.json(store.getSettings());
+    res.json(store.getSettings() satisfies Settings);
   });
 
   return router;

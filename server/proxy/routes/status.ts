@@ -7,6 +7,7 @@ import type { ProxyRouterDeps } from "./router-deps.js";
 import { coreProblem } from "../core/errors.js";
 import type { ListenProblem } from "../core/listen-problems.js";
 import { GROUP_PROXY, nodeId } from "../types.js";
+import type { Status } from "../../contract/proxy.js";
 import { machineInterfaces } from "../system/network.js";
 
 /** Core query deadline in status (spec: 3 seconds). */
@@ -64,7 +65,7 @@ export function statusRouter(deps: ProxyRouterDeps): Router {
     }
     // A rollback of an unconfirmed change is said in configError unless the core has worse news.
     const rolledBack = deps.core.configError ? null : deps.probation.lastNotice();
-    const body: Record<string, unknown> = {
+    const body: Status = {
       coreOnline: online,
       coreInstalled: deps.core.installed,
       version,

@@ -1,8 +1,14 @@
 import { type Response, type Router } from "express";
-import { z } from "zod";
 import { parseOr400 } from "../../http/validate.js";
 import { SseStream } from "../../http/sse.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
+import {
+  LOG_LEVELS,
+  LogsQuery,
+  type LogItem,
+  type LogsEnded,
+  type Metrics,
+} from "../../contract/proxy.js";
 import { coreApi, coreLogFeed, type CoreLogLine } from "../core/index.js";
 import { coreProblem } from "../core/errors.js";
 import { metricsFrom, type CounterSample } from "../system/metrics.js";
@@ -17,10 +23,7 @@ export const streamTimings = {
   writeDeadlineMs: 10_000,
 };
 
-const LEVELS = ["debug", "info", "warning", "error", "silent"] as const;
-const logsQuery = z.object({
-  level: z.enum(LEVELS).default("info"),
-});
+const LEVELS = LOG_LEVELS;
 
 /** A line's level as a rank (unknown types count as info, as the core's own filter does). */
 function rank(type: string): number {
@@ -81,7 +84,7 @@ export function streamsRouter(deps: ProxyRouterDeps): Router {
       const metrics = metricsFrom(prev, cur);
       // After a failure the next success starts over (its rates are 0).
       prev = cur;
-      stream.send("metrics", { ...metrics, time: isoNow(deps.clock.now()) });
+      stream.send("metrics", { ...metrics, time: isoNow(deps.clock.now()) } satisfies Metrics);
       const wait = Math.max(0, timings.metricsIntervalMs - (Date.now() - startedAt));
       timer = setTimeout(() => void tick(), wait);
     };
@@ -89,7 +92,7 @@ export function streamsRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.get("/logs", (req, res) => {
-    const { level } = parseOr400(logsQuery, req.query);
+    const { level } = parseOr400(LogsQuery, req.query);
     const sessionId = sessionOf(res);
     const stream = new SseStream(res, timings.writeDeadlineMs);
     const abort = new AbortController();
@@ -112,9 +115,13 @@ export function streamsRouter(deps: ProxyRouterDeps): Router {
           ? { message: "The proxy core ended the log stream", code: "core.logs_ended" }
           : coreProblem(err, deps.options.controllerPort ?? 9090);
       // The port goes beside the code, so the page can name it in the reader's language.
-      const params =
+      const params: Record<string, number> =
         problem.code === "core.port_in_use" ? { port: deps.options.controllerPort ?? 9090 } : {};
-      stream.send("disconnected", { error: problem.message, code: problem.code, params });
+      stream.send("disconnected", {
+        error: problem.message,
+        code: problem.code,
+        params,
+      } satisfies LogsEnded);
       stream.close();
     };
     const feed = coreLogFeed(deps.core);
@@ -123,7 +130,7 @@ export function streamsRouter(deps: ProxyRouterDeps): Router {
       stream.send("disconnected", {
         error: "The proxy core is not connected",
         code: "core.unreachable",
-      });
+      } satisfies LogsEnded);
       stream.close();
       return;
     }
@@ -134,7 +141,7 @@ export function streamsRouter(deps: ProxyRouterDeps): Router {
         // Lines of a debug viewer's own stream are not kept, so they have no id to resume from.
         stream.send(
           "log",
-          { type, payload, time },
+          { type, payload, time } satisfies LogItem,
           line.seq ? `${feed.epoch}.${line.seq}` : undefined,
         );
       }

@@ -2,7 +2,15 @@ import { type Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { newId } from "../store/ids.js";
-import { ID_PATTERN, MAX_SUBSCRIPTIONS, subscriptionInput } from "../store/schemas.js";
+import {
+  ID_PATTERN,
+  IdParam,
+  MAX_SUBSCRIPTIONS,
+  SubscriptionInput,
+  type Ok,
+  type Subscription,
+  type SubscriptionSaved,
+} from "../../contract/proxy.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { isStale } from "../domain/refresher.js";
 
@@ -32,17 +40,20 @@ export function subscriptionsRouter(deps: ProxyRouterDeps): Router {
 
   router.get("/subscriptions", (_req, res) => {
     res.json(
-      store.subscriptions.list().map((s) => ({
-        ...s,
-        refreshing: refresher.isRefreshing(s.id),
-        // Refreshed on a schedule, yet nothing new for more than twice its interval.
-        stale: isStale(s, deps.clock.now()),
-      })),
+      store.subscriptions.list().map(
+        (s) =>
+          ({
+            ...s,
+            refreshing: refresher.isRefreshing(s.id),
+            // Refreshed on a schedule, yet nothing new for more than twice its interval.
+            stale: isStale(s, deps.clock.now()),
+          }) satisfies Subscription,
+      ),
     );
   });
 
   router.post("/subscriptions", (req, res) => {
-    const input = parseOr400(subscriptionInput, jsonObject(req.body));
+    const input = parseOr400(SubscriptionInput, jsonObject(req.body));
     const id = newId();
     const created = store.transaction(() => {
       if (store.subscriptions.count() >= MAX_SUBSCRIPTIONS) return false;
@@ -58,23 +69,23 @@ export function subscriptionsRouter(deps: ProxyRouterDeps): Router {
         { params: { max: MAX_SUBSCRIPTIONS } },
       );
     // A new subscription has no nodes, so the core configuration does not change yet.
-    res.json({ id, ok: true });
+    res.json({ id, ok: true } satisfies SubscriptionSaved);
   });
 
   router.put("/subscriptions/:id", async (req, res) => {
-    const id = known(req.params.id);
-    const input = parseOr400(subscriptionInput, jsonObject(req.body));
+    const id = known(parseOr400(IdParam, req.params).id);
+    const input = parseOr400(SubscriptionInput, jsonObject(req.body));
     // Enabling or disabling changes which nodes the core gets; a stopped core stages it.
     await deps.changes.change(() => {
       refuseSameUrl(input.url, id);
       if (!store.subscriptions.edit(id, input))
         throw new HttpError(400, "subscription.unknown", "Unknown subscription");
     });
-    res.json({ id, ok: true });
+    res.json({ id, ok: true } satisfies SubscriptionSaved);
   });
 
   router.delete("/subscriptions/:id", async (req, res) => {
-    const id = known(req.params.id);
+    const id = known(parseOr400(IdParam, req.params).id);
     await deps.changes.change(
       () => {
         if (!store.subscriptions.remove(id))
@@ -82,13 +93,13 @@ export function subscriptionsRouter(deps: ProxyRouterDeps): Router {
       },
       () => store.snapshots.remove(id),
     );
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   router.post("/subscriptions/:id/refresh", async (req, res) => {
-    const id = known(req.params.id);
+    const id = known(parseOr400(IdParam, req.params).id);
     await refresher.refresh(id);
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   return router;

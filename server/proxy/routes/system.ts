@@ -1,5 +1,4 @@
 import { type Router } from "express";
-import { z } from "zod";
 import { DomainError } from "../../domain-errors.js";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
@@ -11,9 +10,16 @@ import { networkReport } from "../system/network.js";
 import { DEFAULT_RELEASE_URL, UpdateCheckError, UpdateChecker } from "../system/updates.js";
 import { isoNow } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
+import {
+  ConnectivityTest,
+  ServiceAction,
+  type ConnectivityResult,
+  type ConnectivitySite,
+  type NetworkReport,
+  type Ok,
+  type UpdateReport,
+} from "../../contract/proxy.js";
 
-const serviceBody = z.object({ action: z.enum(["start", "stop", "restart"]) });
-const connectivityBody = z.object({ siteId: z.string() });
 /** At most this many connectivity tests at once, service-wide (one router per service). */
 export const MAX_CONNECTIVITY_TESTS = 3;
 
@@ -32,7 +38,7 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
   let testsRunning = 0;
 
   router.post("/system/service", async (req, res) => {
-    const { action } = parseOr400(serviceBody, jsonObject(req.body));
+    const { action } = parseOr400(ServiceAction, jsonObject(req.body));
     try {
       if (action === "stop") await deps.core.stop();
       else if (action === "start") await deps.core.start(deps.store.coreInput());
@@ -46,17 +52,17 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
         { params: { detail: errorMessage(err) }, cause: err },
       );
     }
-    res.json({ ok: true });
+    res.json({ ok: true } satisfies Ok);
   });
 
   router.get("/system/network", (_req, res) => {
-    res.json(networkReport(deps));
+    res.json(networkReport(deps) satisfies NetworkReport);
   });
 
   router.get("/system/updates", async (_req, res) => {
     const current = await currentVersion(deps);
     try {
-      res.json(await updates.check(current));
+      res.json((await updates.check(current)) satisfies UpdateReport);
     } catch (err) {
       // The network library's own words go to the log only; people get the sentence.
       deps.log.info("The update check failed", { err });
@@ -72,11 +78,11 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.get("/system/connectivity", (_req, res) => {
-    res.json(CONNECTIVITY_SITES);
+    res.json(CONNECTIVITY_SITES satisfies readonly ConnectivitySite[]);
   });
 
   router.post("/system/connectivity/test", async (req, res) => {
-    const { siteId } = parseOr400(connectivityBody, jsonObject(req.body));
+    const { siteId } = parseOr400(ConnectivityTest, jsonObject(req.body));
     const site = CONNECTIVITY_SITES.find((s) => s.id === siteId);
     if (!site) {
       throw new HttpError(400, "connectivity.unknown_site", `Unknown site: ${siteId}`, {
@@ -98,7 +104,7 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
         timeoutMs: deps.tuning.connectivityTimeoutMs,
         onFailure: (err) => deps.log.info(`Connectivity test of ${site.name} failed`, { err }),
       });
-      res.json({ ...result, checkedAt: isoNow(deps.clock.now()) });
+      res.json({ ...result, checkedAt: isoNow(deps.clock.now()) } satisfies ConnectivityResult);
     } finally {
       testsRunning--;
     }

@@ -1,0 +1,148 @@
+import type { NetworkInterfaceInfo } from "node:os";
+import { isIPv4 } from "node:net";
+import { z } from "zod";
+import {
+  portConflicts,
+  RuleInput,
+  Settings,
+  tunConflicts,
+  type SettingsConflict,
+} from "../../contract/proxy.js";
+import { HttpError } from "../../http/errors.js";
+import { parseOr400 } from "../../http/validate.js";
+import { lanListenAddress } from "../core/compile.js";
+import { isIp, normaliseCidr, normaliseHostname } from "../store/net.js";
+
+// The checks of settings and rules beyond their wire schemas: what needs this machine (its
+// interfaces and ports) or an address parser. The schemas themselves are the contract's.
+
+export interface MachineContext {
+  ownPort: number;
+  controllerPort: number;
+  interfaces: () => NodeJS.Dict<NetworkInterfaceInfo[]>;
+}
+
+/**
+ * Validates a whole settings object (PUT /settings and restore) with the contract's schema, then
+ * what needs this machine or an address parser; throws 400 with the reason.
+ */
+export function validateSettings(raw: unknown, machine: MachineContext): Settings {
+  const s = parseOr400(Settings, raw);
+  const bad = (refusal: HttpError): never => {
+    throw refusal;
+  };
+  const conflict = (found: SettingsConflict[]): void => {
+    const first = found[0];
+    if (first) bad(HttpError.carrying(400, first.code, first.message, first.params ?? {}));
+  };
+  const port = { params: { port: s.mixedPort } };
+  conflict(portConflicts(s));
+  if (s.mixedPort === machine.controllerPort)
+    bad(
+      new HttpError(
+        400,
+        "settings.mixed_port_controller",
+        "mixedPort must differ from the core controller port",
+        port,
+      ),
+    );
+  if (machine.ownPort > 0 && s.mixedPort === machine.ownPort) {
+    bad(
+      new HttpError(
+        400,
+        "settings.mixed_port_own",
+        "mixedPort must differ from the port of this service",
+        port,
+      ),
+    );
+  }
+  if (s.lanIP && !isIPv4(s.lanIP))
+    bad(new HttpError(400, "settings.lan_ip_format", "lanIP must be an IPv4 address"));
+  if (s.gateway && !isIp(s.gateway))
+    bad(new HttpError(400, "settings.gateway_format", "gateway must be an IP address"));
+  if (s.lanCIDR) {
+    const cidr = normaliseCidr(s.lanCIDR);
+    if (!cidr || !s.lanCIDR.includes("/"))
+      bad(
+        new HttpError(
+          400,
+          "settings.lan_cidr_format",
+          "lanCIDR must be a CIDR such as 192.168.1.0/24",
+        ),
+      );
+    s.lanCIDR = cidr ?? s.lanCIDR;
+    if (s.lanCIDR.endsWith("/0"))
+      bad(
+        new HttpError(
+          400,
+          "settings.lan_cidr_everything",
+          "lanCIDR must be the LAN, not every address",
+        ),
+      );
+  }
+  // The core listens on lanIP and admits lanCIDR there (see compile.ts).
+  if (s.lanIP) {
+    if (!lanListenAddress(s))
+      bad(
+        new HttpError(
+          400,
+          "settings.lan_ip_loopback",
+          "lanIP must be a unicast address other than 127.0.0.1",
+        ),
+      );
+    if (!s.lanCIDR)
+      bad(
+        new HttpError(
+          400,
+          "settings.lan_ip_needs_cidr",
+          "lanIP needs lanCIDR, the network of the LAN clients",
+        ),
+      );
+    const bits = s.lanCIDR.split("/")[1];
+    if (normaliseCidr(`${s.lanIP}/${bits}`) !== s.lanCIDR)
+      bad(new HttpError(400, "settings.lan_ip_outside", "lanIP must lie inside lanCIDR"));
+  }
+  if (s.tunEnabled) {
+    conflict(tunConflicts(s));
+    const addrs = machine.interfaces()[s.interface];
+    if (!addrs)
+      bad(
+        new HttpError(
+          400,
+          "settings.interface_missing",
+          `The network interface ${s.interface} does not exist on this machine`,
+          { params: { interface: s.interface } },
+        ),
+      );
+    if (!addrs?.some((a) => a.address === s.lanIP)) {
+      bad(
+        new HttpError(
+          400,
+          "settings.interface_address",
+          `${s.lanIP} is not an address of the network interface ${s.interface}`,
+          { params: { address: s.lanIP, interface: s.interface } },
+        ),
+      );
+    }
+  }
+  return s;
+}
+
+/**
+ * The contract's rule body, then the value normalised as the core compares it (lower case,
+ * punycode, network address); a value that is no domain name or CIDR is refused on `value`.
+ */
+export const ruleInput = RuleInput.transform((rule, ctx) => {
+  const value = rule.type === "IP-CIDR" ? normaliseCidr(rule.value) : normaliseHostname(rule.value);
+  if (!value) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["value"],
+      message:
+        rule.type === "IP-CIDR" ? "must be an IPv4 or IPv6 CIDR" : "must be a valid domain name",
+    });
+    return z.NEVER;
+  }
+  return { ...rule, value };
+});
+export type NormalisedRule = z.output<typeof ruleInput>;
