@@ -1,33 +1,13 @@
 /**
- * Same-origin client of `/api/v1`. It keeps the CSRF token and sends it on every
- * state-changing call; a 401 on a signed-in call tells the app the session is gone.
+ * The console's client of `/api/v1`: the shared one, configured to send the session's CSRF
+ * token on every state-changing call and to end the session when a signed-in call answers 401.
+ * Answers are checked against the route's response schema from the contract.
  */
 
-import { paramsOf } from "../shared/error-table.js";
+import type { z } from "zod";
+import { ApiError, createApiClient } from "../shared/api-client.js";
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** The rest of the error body: a stable `code` and the values its sentence names. */
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = "ApiError";
-  }
-
-  /** The service's stable name for the failure ("" when it gave none). */
-  get code(): string {
-    return typeof this.details.code === "string" ? this.details.code : "";
-  }
-
-  /** The values the service's sentence mentions (a port, a status, a name). */
-  get params(): Record<string, string | number> {
-    return paramsOf(this.details);
-  }
-}
-
-export const BASE = "/api/v1";
+export { ApiError };
 
 let csrf = "";
 let onExpired: () => void = () => {};
@@ -41,55 +21,39 @@ export function setExpiredHandler(handler: () => void): void {
   onExpired = handler;
 }
 
-const AUTH_PATHS = new Set(["/auth/status", "/auth/login", "/auth/setup"]);
+/** Their 401 means a wrong password or no session yet, never a session that ended. */
+const AUTH_PATHS = new Set(["/auth/status", "/auth/login", "/auth/setup", "/auth/password"]);
 
-async function errorFrom(res: Response): Promise<ApiError> {
-  let message = "";
-  let details: Record<string, unknown> = {};
-  try {
-    const body = (await res.json()) as unknown;
-    if (typeof body === "object" && body !== null && !Array.isArray(body)) {
-      details = body as Record<string, unknown>;
-      if (typeof details.error === "string") message = details.error;
-    }
-  } catch {
-    // not JSON: fall back to the status line below
-  }
-  return new ApiError(
-    res.status,
-    message || `HTTP ${res.status} ${res.statusText}`.trim(),
-    details,
-  );
-}
+const client = createApiClient({
+  headers: (method): Record<string, string> =>
+    method !== "GET" && method !== "HEAD" ? { "X-CSRF-Token": csrf } : {},
+  onError: (err, path) => {
+    if (err.status === 401 && !AUTH_PATHS.has(path)) onExpired();
+  },
+});
 
-/** Performs one call and returns the raw response (throws ApiError when not 2xx). */
-export async function request(method: string, path: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = csrf;
-  let payload: string | undefined;
-  if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    payload = JSON.stringify(body);
-  }
-  let res: Response;
-  try {
-    res = await fetch(BASE + path, { method, headers, body: payload, credentials: "same-origin" });
-  } catch {
-    // status 0: the service could not be reached at all
-    throw new ApiError(0, "");
-  }
-  if (!res.ok) {
-    const err = await errorFrom(res);
-    if (res.status === 401 && !AUTH_PATHS.has(path) && path !== "/auth/password") onExpired();
-    throw err;
-  }
-  return res;
-}
+export const BASE = client.base;
+/** One call whose JSON answer is checked with the route's response schema. */
+export const call = client.call;
+/** One call whose answer the console does not read. */
+export const send = client.send;
+/** One call answered with bytes (a backup file). */
+export const request = client.request;
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await request(method, path, body);
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+/**
+ * A request body exactly as its route's schema takes it: a member the schema does not name
+ * (a stored rule's `id`, say) is a compile error here, not a 400 from the service.
+ */
+export type Exact<T, B> = B & Record<Exclude<keyof B, KeysOf<T>>, never>;
+/** Every member name of each case of a union (`keyof` of a union keeps only the common ones). */
+type KeysOf<T> = T extends unknown ? keyof T : never;
+
+/** `body`, checked at compile time against `schema`'s input. */
+export function bodyOf<S extends z.ZodType, B extends z.input<S>>(
+  _schema: S,
+  body: Exact<z.input<S>, B>,
+): z.input<S> {
+  return body;
 }
 
 /** Node ids contain `/`; each path segment is encoded. */

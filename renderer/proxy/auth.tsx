@@ -1,5 +1,12 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { api } from "./api.js";
+import {
+  AuthStatus,
+  LoginBody,
+  PasswordBody,
+  SessionOpened,
+  SetupBody,
+} from "../../server/contract/proxy.js";
+import { bodyOf, call } from "./api.js";
 import { useT } from "./i18n.js";
 import { useApp } from "./store.js";
 import { Alert, Field, sayError } from "./ui.js";
@@ -129,10 +136,12 @@ export function SetupScreen() {
     setBusy(true);
     setError("");
     try {
-      const res = await api<{ csrf: string }>("POST", "/auth/setup", {
-        token: token.trim(),
-        password,
-      });
+      const res = await call(
+        SessionOpened,
+        "POST",
+        "/auth/setup",
+        bodyOf(SetupBody, { token: token.trim(), password }),
+      );
       signedIn(res.csrf);
     } catch (err) {
       setError(sayError(err));
@@ -207,7 +216,7 @@ function RememberOffer({ password, csrf }: { password: string; csrf: string }) {
     try {
       const result = await window.gatehouse?.operator.rememberPassword("proxy", password);
       if (!result?.ok) throw new Error(result?.code ?? "not in the desktop app");
-      const status = await api<{ csrf: string }>("GET", "/auth/status");
+      const status = await call(AuthStatus, "GET", "/auth/status");
       signedIn(status.csrf);
     } catch {
       setFailed(true);
@@ -247,7 +256,7 @@ export function LoginScreen() {
     setBusy(true);
     setError("");
     try {
-      const res = await api<{ csrf: string }>("POST", "/auth/login", { password });
+      const res = await call(SessionOpened, "POST", "/auth/login", bodyOf(LoginBody, { password }));
       if (await offerToRemember(password)) setOffer({ password, csrf: res.csrf });
       else signedIn(res.csrf);
     } catch (err) {
@@ -303,10 +312,12 @@ export function PasswordForm() {
     setBusy(true);
     setError("");
     try {
-      const res = await api<{ csrf: string }>("PUT", "/auth/password", {
-        currentPassword: current,
-        password,
-      });
+      const res = await call(
+        SessionOpened,
+        "PUT",
+        "/auth/password",
+        bodyOf(PasswordBody, { currentPassword: current, password }),
+      );
       signedIn(res.csrf);
       setCurrent("");
       setPassword("");

@@ -4,7 +4,7 @@ import { ApiError } from "./api.js";
 import { briefServiceText, isDetailCode } from "./brief-errors.js";
 import { useT, type Translate } from "./i18n.js";
 import { useApp } from "./store.js";
-import type { Status } from "./types.js";
+import type { Status } from "../../server/contract/proxy.js";
 import { errorText, type Say } from "./ui.js";
 import "./styles-core-output.css";
 
@@ -22,7 +22,7 @@ const NONE: CoreFailure = { text: "", output: "" };
 /** The core's own words an error carries: `output` beside the code, or a code's `detail`. */
 export function coreOutputOf(err: unknown): string {
   if (!(err instanceof ApiError)) return "";
-  const output = err.details.output;
+  const output = err.body.output;
   if (typeof output === "string" && output.trim()) return output;
   const detail = err.params.detail;
   return isDetailCode(err.code) && typeof detail === "string" ? detail : "";

@@ -1,25 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { formatBytes } from "../shared/format.js";
-import { api } from "./api.js";
+import { CoreInfo, CoreInstalled, ServiceAction, Status } from "../../server/contract/proxy.js";
+import { bodyOf, call, send } from "./api.js";
 import { CoreOutput, useCoreAction } from "./core-failure.js";
 import { useT, type Key, type Translate } from "./i18n.js";
 import { Alert, Card } from "./ui.js";
 import "./styles-core-install.css";
-
-/** `GET /system/core`. */
-export interface CoreInfo {
-  installed: boolean;
-  version: string | null;
-  path: string | null;
-  source: "configured" | "installed" | "bundled" | "path" | null;
-  previousVersion: string | null;
-  installing: boolean;
-  progress: {
-    phase: "release" | "download" | "unpack" | "verify" | "test" | "swap" | "restart";
-    bytesDone: number;
-    bytesTotal: number | null;
-  } | null;
-}
 
 const POLL_MS = 400;
 
@@ -32,7 +18,7 @@ export function useCoreInfo(active: boolean) {
   const alive = useRef(true);
   const reload = useCallback(async () => {
     try {
-      const next = await api<CoreInfo>("GET", "/system/core");
+      const next = await call(CoreInfo, "GET", "/system/core");
       if (alive.current) setInfo(next);
     } catch {
       // The card keeps what it showed; the action's own error says what went wrong.
@@ -97,12 +83,13 @@ export function InstallCorePanel({ onDone }: { onDone: () => void }) {
     void action
       .run(
         async () => {
-          const done = await api<{ version: string }>("POST", "/system/core/install", {});
+          const done = await call(CoreInstalled, "POST", "/system/core/install", {});
           setStarting(true);
           try {
             // A core that already runs (started elsewhere) was restarted by the install.
-            const status = await api<{ coreOnline: boolean }>("GET", "/status");
-            if (!status.coreOnline) await api("POST", "/system/service", { action: "start" });
+            const status = await call(Status, "GET", "/status");
+            if (!status.coreOnline)
+              await send("POST", "/system/service", bodyOf(ServiceAction, { action: "start" }));
           } finally {
             setStarting(false);
           }
@@ -174,7 +161,7 @@ export function CoreProgramCard({ onChanged }: { onChanged?: () => void }) {
     setCancelled(false);
     void action
       .run(
-        () => api<{ version: string }>("POST", "/system/core/install", {}),
+        () => call(CoreInstalled, "POST", "/system/core/install", {}),
         (done) => t("install.installed", { version: done.version }),
       )
       .then(after);
@@ -183,7 +170,7 @@ export function CoreProgramCard({ onChanged }: { onChanged?: () => void }) {
     setAsking(false);
     void action
       .run(
-        () => api<{ version: string }>("POST", "/system/core/rollback", {}),
+        () => call(CoreInstalled, "POST", "/system/core/rollback", {}),
         (done) => t("install.rolledBack", { version: done.version || "—" }),
       )
       .then(after);

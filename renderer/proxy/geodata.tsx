@@ -1,18 +1,12 @@
-import { api } from "./api.js";
+import { CoreInfo, GeodataUpdated, NoFields, Status } from "../../server/contract/proxy.js";
+import { bodyOf, call } from "./api.js";
 import { formatBytes, formatDateTime } from "./format.js";
 import type { Translate } from "./i18n.js";
 import { useT } from "./i18n.js";
 import { useApp } from "./store.js";
-import type { Status, Subscription } from "./types.js";
+import type { Subscription } from "../../server/contract/proxy.js";
 import { Alert, Card, useAction, useLoad } from "./ui.js";
 import "./styles-listen-problems.css";
-
-interface GeodataFile {
-  name: string;
-  size: number;
-  sha256: string;
-  updatedAt: string;
-}
 
 /** "geoip.metadb and geosite.dat" / "geoip.metadb 和 geosite.dat" */
 function fileList(names: string[], lang: string): string {
@@ -52,17 +46,18 @@ export function StaleSubscriptions({ subs, t }: { subs: Subscription[] | null; t
 export function GeodataCard({ onUpdated }: { onUpdated?: () => void }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const core = useLoad(() => api<{ geodata?: GeodataFile[] }>("GET", "/system/core"));
-  const status = useLoad(() => api<Status>("GET", "/status"));
+  const core = useLoad(() => call(CoreInfo, "GET", "/system/core"));
+  const status = useLoad(() => call(Status, "GET", "/status"));
   const update = useAction();
   const files = core.data?.geodata ?? [];
   const run = () =>
     update.run(
       async () => {
-        const r = await api<{ files: Array<{ name: string }> }>(
+        const r = await call(
+          GeodataUpdated,
           "POST",
           "/system/geodata/update",
-          {},
+          bodyOf(NoFields, {}),
         );
         await Promise.all([core.reload(), status.reload()]);
         onUpdated?.();

@@ -1,5 +1,5 @@
 import type { Translate } from "./i18n.js";
-import type { Status } from "./types.js";
+import type { Status } from "../../server/contract/proxy.js";
 import "./styles-listen-problems.css";
 
 /**

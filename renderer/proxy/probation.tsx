@@ -1,16 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api } from "./api.js";
+import { ProbationState } from "../../server/contract/proxy.js";
+import { call, send } from "./api.js";
 import { serviceText } from "./errors-i18n.js";
 import { useT } from "./i18n.js";
 import { useApp } from "./store.js";
 import { errorText } from "./ui.js";
 import "./styles-probation.css";
-
-/** What `GET /system/probation` answers. */
-interface ProbationState {
-  probation: { deadline: number; remainingSeconds: number } | null;
-  notice: { code: string; message: string } | null;
-}
 
 /** How often the banner asks the service (a change saved on any screen shows within this). */
 const POLL_MS = 2000;
@@ -37,7 +32,7 @@ export function ProbationBanner() {
 
   const load = useCallback(async () => {
     try {
-      const s = await api<ProbationState>("GET", "/system/probation");
+      const s = await call(ProbationState, "GET", "/system/probation");
       setState(s);
       // Kept, undone or rolled back: screens showing the settings read them again.
       if (pending.current && !s.probation) window.dispatchEvent(new Event(SETTINGS_CHANGED));
@@ -70,7 +65,7 @@ export function ProbationBanner() {
     setBusy(kind);
     setSaid(null);
     try {
-      await api("POST", kind === "keep" ? "/system/confirm" : "/system/probation/revert", {});
+      await send("POST", kind === "keep" ? "/system/confirm" : "/system/probation/revert", {});
       setSaid({ text: t(kind === "keep" ? "probation.kept" : "probation.undone"), kind: "ok" });
     } catch (err) {
       setSaid({ text: errorText(err, t), kind: "error" });
@@ -82,7 +77,7 @@ export function ProbationBanner() {
 
   const dismiss = async () => {
     try {
-      await api("POST", "/system/probation/dismiss", {});
+      await send("POST", "/system/probation/dismiss", {});
     } finally {
       await load();
     }

@@ -1,8 +1,8 @@
 import { create } from "zustand";
-import { api, setCsrf, setExpiredHandler } from "./api.js";
+import { AuthStatus } from "../../server/contract/proxy.js";
+import { call, send, setCsrf, setExpiredHandler } from "./api.js";
 import { initialLang, type Lang } from "./i18n.js";
 import { keep, stored, storedTheme, type ThemePref } from "../shared/storage.js";
-import type { AuthStatus } from "./types.js";
 
 export type Phase = "loading" | "setup" | "login" | "ready" | "unreachable";
 export type { ThemePref } from "../shared/storage.js";
@@ -29,7 +29,7 @@ export const useApp = create<AppState>((set, get) => ({
   async boot() {
     set({ phase: "loading" });
     try {
-      const s = await api<AuthStatus>("GET", "/auth/status");
+      const s = await call(AuthStatus, "GET", "/auth/status");
       setCsrf(s.csrf);
       set({ phase: !s.initialized ? "setup" : s.authenticated ? "ready" : "login" });
     } catch {
@@ -47,7 +47,7 @@ export const useApp = create<AppState>((set, get) => ({
   },
   async logout() {
     try {
-      await api("POST", "/auth/logout");
+      await send("POST", "/auth/logout");
     } catch {
       // the session is dropped locally either way
     }

@@ -3,7 +3,7 @@ import type { Key } from "../../renderer/proxy/i18n.js";
 import { en } from "../../renderer/proxy/i18n-en.js";
 import { zh } from "../../renderer/proxy/i18n-zh.js";
 import { chainText, ruleText, stepName } from "../../renderer/proxy/screens/connection-text.js";
-import type { Connection } from "../../renderer/proxy/types.js";
+import type { Connection } from "../../server/contract/proxy.js";
 import { say } from "../../renderer/shared/i18n.js";
 
 const tables = { en, "zh-CN": zh } as const;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { latencyClass } from "../../renderer/proxy/format.js";
 import { delayOf, sortNodes } from "../../renderer/proxy/screens/node-order.js";
 import { chainText } from "../../renderer/proxy/screens/connection-text.js";
-import type { Connection, NodeView } from "../../renderer/proxy/types.js";
+import type { Connection, NodeView } from "../../server/contract/proxy.js";
 
 const node = (name: string, delay: number | null): NodeView => ({
   id: `s/p/${name}`,

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { formatBytes, formatDuration } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import { useApp } from "../store.js";
-import type { Connection } from "../types.js";
+import type { Connection } from "../../../server/contract/proxy.js";
 import { chainSteps, host, ruleName, stepName } from "./connection-text.js";
 
 /** The core's metadata fields, in the order people look for them, with their names. */

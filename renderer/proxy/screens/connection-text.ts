@@ -1,5 +1,5 @@
 import type { Key, Translate } from "../i18n.js";
-import type { ChainLabel, Connection } from "../types.js";
+import type { ChainLabel, Connection } from "../../../server/contract/proxy.js";
 
 /** `host:port` (or the address when the core knows no host name). */
 export function host(c: Connection): string {

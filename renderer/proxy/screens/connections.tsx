@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useRef, useState } from "react";
-import { api } from "../api.js";
+import { ConnectionsView, type Connection } from "../../../server/contract/proxy.js";
+import { call, send } from "../api.js";
 import { formatBytes, formatDuration } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import { useApp } from "../store.js";
-import type { Connection, ConnectionsView } from "../types.js";
 import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
 import { useNarrow } from "../use-narrow.js";
 import { VirtualList } from "../virtual-list.js";
@@ -44,7 +44,7 @@ function sortValue(c: Connection, key: SortKey): string | number {
 export function ConnectionsScreen() {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const list = useLoad(() => api<ConnectionsView>("GET", "/connections"), 2000);
+  const list = useLoad(() => call(ConnectionsView, "GET", "/connections"), 2000);
   const close = useAction();
   // On a phone each connection is a card (destination first), not a row wider than the screen.
   const narrow = useNarrow();
@@ -101,13 +101,13 @@ export function ConnectionsScreen() {
   const closeOne = (c: Connection) =>
     void close.run(
       async () => (
-        await api("DELETE", `/connections/${encodeURIComponent(c.id)}`),
+        await send("DELETE", `/connections/${encodeURIComponent(c.id)}`),
         await list.reload()
       ),
     );
   const closeAll = () =>
     void close.run(
-      async () => (await api("DELETE", "/connections"), await list.reload()),
+      async () => (await send("DELETE", "/connections"), await list.reload()),
       t("conn.closedAll"),
     );
 

@@ -1,8 +1,12 @@
 import { useRef, useState } from "react";
-import { api } from "../api.js";
+import {
+  ConnectivityResult,
+  ConnectivitySites,
+  ConnectivityTest,
+} from "../../../server/contract/proxy.js";
+import { bodyOf, call } from "../api.js";
 import { siteDetail } from "../core-words.js";
 import { useT } from "../i18n.js";
-import type { Site, SiteResult } from "../types.js";
 import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
 
 const MAX_PARALLEL = 3; // the service answers 429 beyond three tests at once
@@ -10,12 +14,12 @@ const MAX_PARALLEL = 3; // the service answers 429 beyond three tests at once
 type Entry =
   | { state: "queued" }
   | { state: "running" }
-  | { state: "done"; result: SiteResult }
+  | { state: "done"; result: ConnectivityResult }
   | { state: "error"; text: string };
 
 export function ConnectivityCard() {
   const t = useT();
-  const sites = useLoad(() => api<Site[]>("GET", "/system/connectivity"));
+  const sites = useLoad(() => call(ConnectivitySites, "GET", "/system/connectivity"));
   const [entries, setEntries] = useState<Record<string, Entry>>({});
   const queue = useRef<string[]>([]);
   const running = useRef(0);
@@ -25,7 +29,12 @@ export function ConnectivityCard() {
       const id = queue.current.shift() as string;
       running.current++;
       setEntries((e) => ({ ...e, [id]: { state: "running" } }));
-      api<SiteResult>("POST", "/system/connectivity/test", { siteId: id })
+      call(
+        ConnectivityResult,
+        "POST",
+        "/system/connectivity/test",
+        bodyOf(ConnectivityTest, { siteId: id }),
+      )
         .then((result) => setEntries((e) => ({ ...e, [id]: { state: "done", result } })))
         .catch((err: unknown) =>
           setEntries((e) => ({ ...e, [id]: { state: "error", text: errorText(err, t) } })),

@@ -2,7 +2,8 @@ import { coreErrorText } from "../core-error-text.js";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useActionState } from "../../shared/action.js";
 import { CoreOutput, coreFailure, coreOutputOf, statusFailure } from "../core-failure.js";
-import { api } from "../api.js";
+import { ServiceAction, Status, SubscriptionList } from "../../../server/contract/proxy.js";
+import { bodyOf, call, send } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../format.js";
 import { heldPorts, ListenProblems } from "../listen-problems.js";
 import { builtInNodeWord } from "../node-words.js";
@@ -13,7 +14,7 @@ import { TrafficChart, type Sample } from "../traffic-chart.js";
 import { RecentProblemsCard } from "./recent-problems.js";
 import { NoCoreInstall } from "../core-install.js";
 import { GeodataMissing, StaleSubscriptions } from "../geodata.js";
-import type { Metrics, Status, Subscription } from "../types.js";
+import type { Metrics, Subscription } from "../../../server/contract/proxy.js";
 import { Alert, Card, Loading, useLoad } from "../ui.js";
 
 const KEEP_MS = 130_000;
@@ -54,10 +55,12 @@ export function ServiceButtons({
     // The action's name, worded when shown (so it follows a change of language).
     await action.run(
       () =>
-        api("POST", "/system/service", { action: name }).catch((err: unknown) => {
-          setOutput(coreOutputOf(err));
-          throw err;
-        }),
+        send("POST", "/system/service", bodyOf(ServiceAction, { action: name })).catch(
+          (err: unknown) => {
+            setOutput(coreOutputOf(err));
+            throw err;
+          },
+        ),
       name,
     );
     onDone?.();
@@ -162,8 +165,8 @@ function StatusCard({
 
 export function DashboardScreen() {
   const t = useT();
-  const status = useLoad(() => api<Status>("GET", "/status"), 5000);
-  const subscriptions = useLoad(() => api<Subscription[]>("GET", "/subscriptions"));
+  const status = useLoad(() => call(Status, "GET", "/status"), 5000);
+  const subscriptions = useLoad(() => call(SubscriptionList, "GET", "/subscriptions"));
   // A node of a subscription added since the page opened: fetch the names again, once per id.
   const askedFor = useRef("");
   const usedSub = nodeSubscriptionId(status.data?.actualNode ?? "");

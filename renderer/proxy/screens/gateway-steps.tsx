@@ -1,5 +1,5 @@
 import { useT, type Key } from "../i18n.js";
-import type { NetworkInfo } from "../types.js";
+import type { NetworkReport } from "../../../server/contract/proxy.js";
 
 const STEPS: Record<string, Key> = {
   ip_forward: "set.guideForward",
@@ -12,7 +12,7 @@ const STEPS: Record<string, Key> = {
  * What this machine still needs to act as a gateway, in the reader's language: the service
  * names the steps by code; a service that sends no codes keeps its own sentence.
  */
-export function GatewaySteps({ net }: { net: NetworkInfo }) {
+export function GatewaySteps({ net }: { net: NetworkReport }) {
   const t = useT();
   const codes = net.guidanceCodes;
   if (!codes) return net.guidance ? <p className="hint-block">{net.guidance}</p> : null;

@@ -3,7 +3,7 @@ import { codedText } from "../core-words.js";
 import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import { useEventStream, type StreamState } from "../sse.js";
-import type { LogItem } from "../types.js";
+import type { LogItem } from "../../../server/contract/proxy.js";
 import { Alert, Card } from "../ui.js";
 import { VirtualList } from "../virtual-list.js";
 

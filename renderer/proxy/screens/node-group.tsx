@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { latencyClass, type LatencyClass } from "../format.js";
 import { useT, type Key } from "../i18n.js";
-import type { NodeTestResults, NodeView } from "../types.js";
+import type { NodeTestResults, NodeView } from "../../../server/contract/proxy.js";
 import { delayOf, sortNodes, type NodeSort } from "./node-order.js";
 
 export interface Group {

@@ -1,4 +1,4 @@
-import type { NodeTestResults, NodeView } from "../types.js";
+import type { NodeTestResults, NodeView } from "../../../server/contract/proxy.js";
 
 export type NodeSort = "list" | "name" | "latency";
 export const NODE_SORTS: readonly NodeSort[] = ["list", "name", "latency"];

@@ -1,9 +1,15 @@
 import { useMemo, useState } from "react";
 import { keep, stored } from "../../shared/storage.js";
-import { api } from "../api.js";
+import {
+  NodeList,
+  NodeSelect,
+  NodeTest,
+  NodeTestResults,
+  Settings,
+} from "../../../server/contract/proxy.js";
+import { bodyOf, call, send } from "../api.js";
 import { LATENCY_FAST_MS, LATENCY_SLOW_MS, type LatencyClass } from "../format.js";
 import { useT, type Key } from "../i18n.js";
-import type { NodeTestResults, NodeView, Settings } from "../types.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
 import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
 import { LATENCY_WORDS, NodeGroup, type Group } from "./node-group.js";
@@ -51,8 +57,8 @@ const OPEN_LIMIT = 600;
 
 export function NodesScreen() {
   const t = useT();
-  const nodes = useLoad(() => api<NodeView[]>("GET", "/nodes"));
-  const settings = useLoad(() => api<Settings>("GET", "/settings"));
+  const nodes = useLoad(() => call(NodeList, "GET", "/nodes"));
+  const settings = useLoad(() => call(Settings, "GET", "/settings"));
   const [filter, setFilter] = useState("");
   const [results, setResults] = useState<NodeTestResults>({});
   // Ids being tested: their old figures are hidden until the new ones arrive.
@@ -97,7 +103,12 @@ export function NodesScreen() {
     try {
       for (let i = 0; i < ids.length; i += TEST_CHUNK) {
         const chunk = ids.slice(i, i + TEST_CHUNK);
-        const part = await api<NodeTestResults>("POST", "/nodes/test", { ids: chunk });
+        const part = await call(
+          NodeTestResults,
+          "POST",
+          "/nodes/test",
+          bodyOf(NodeTest, { ids: chunk }),
+        );
         setResults((prev) => ({ ...prev, ...part }));
         const done = new Set(chunk);
         setPending((prev) => new Set([...prev].filter((id) => !done.has(id))));
@@ -111,7 +122,7 @@ export function NodesScreen() {
 
   const choose = async (body: { mode: "auto" } | { mode: "manual"; id: string }) => {
     // Worded when shown (below), so a change of language rewords it.
-    await select.run(() => api("POST", "/nodes/select", body), "saved");
+    await select.run(() => send("POST", "/nodes/select", bodyOf(NodeSelect, body)), "saved");
     await Promise.all([settings.reload(), nodes.reload()]);
   };
 

@@ -2,7 +2,7 @@ import { RecentProblemsList, type ProblemClasses } from "../../shared/recent-pro
 import { useT } from "../i18n.js";
 import { proxyProblemText } from "../problem-words.js";
 import { useApp } from "../store.js";
-import type { RecentProblem } from "../types.js";
+import type { RecentProblem } from "../../../server/contract/proxy.js";
 import { Card } from "../ui.js";
 
 const CLASSES: ProblemClasses = {

@@ -1,7 +1,13 @@
 import { useState, type FormEvent } from "react";
 import { useT, type Translate } from "../i18n.js";
-import type { RuleAction, RuleInput, RuleType } from "../types.js";
+import {
+  MAX_RULE_VALUE,
+  type RuleAction,
+  type RuleInput,
+  type RuleType,
+} from "../../../server/contract/proxy.js";
 import { ruleActionWord, ruleTypeWord } from "../rule-words.js";
+import { ruleInputOf } from "./rule-body.js";
 import { CoreOutput, type Failure } from "../core-failure.js";
 import { Alert, Field } from "../ui.js";
 
@@ -22,14 +28,9 @@ function cidrOk(value: string): boolean {
 export function ruleProblem(type: RuleType, value: string, t: Translate): string {
   const v = value.trim();
   if (!v) return t("rules.valueMissing");
-  if (v.length > 300) return t("rules.valueLong");
+  if (v.length > MAX_RULE_VALUE) return t("rules.valueLong");
   if (type === "IP-CIDR") return cidrOk(v) ? "" : t("rules.cidrBad");
   return HOST.test(v) ? "" : t("rules.domainBad");
-}
-
-/** The editable fields of a rule, and nothing else. */
-export function ruleInputOf(rule: RuleInput): RuleInput {
-  return { type: rule.type, value: rule.value, action: rule.action, enabled: rule.enabled };
 }
 
 export function RuleForm({

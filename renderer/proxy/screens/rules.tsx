@@ -1,11 +1,18 @@
 import { useState } from "react";
-import { api } from "../api.js";
+import {
+  RuleInput,
+  RuleOrder,
+  RuleSaved,
+  RulesView,
+  type Rule,
+} from "../../../server/contract/proxy.js";
+import { bodyOf, call, send } from "../api.js";
 import { useT, type Translate } from "../i18n.js";
 import { ruleActionWord, ruleInWords, ruleTypeWord } from "../rule-words.js";
-import type { Rule, RuleInput, RulesView } from "../types.js";
 import { CoreOutput, sayFailure, useCoreAction } from "../core-failure.js";
 import { Alert, Card, Loading, useLoad, type Say } from "../ui.js";
-import { RuleForm, ruleInputOf } from "./rule-form.js";
+import { RuleForm } from "./rule-form.js";
+import { ruleInputOf } from "./rule-body.js";
 
 const DEFAULT_KEYS = [
   "rules.default0",
@@ -37,7 +44,7 @@ function CustomRule({
   const label = `${rule.type} ${rule.value}`;
   const save = async (input: RuleInput) => {
     try {
-      await api("PUT", `/rules/${rule.id}`, ruleInputOf(input));
+      await call(RuleSaved, "PUT", `/rules/${rule.id}`, bodyOf(RuleInput, ruleInputOf(input)));
       setEditing(false);
       await onChanged((tr) => tr("rules.saved", { rule: ruleInWords(input, tr) }));
       return null;
@@ -50,7 +57,12 @@ function CustomRule({
   const toggle = async (enabled: boolean) => {
     setSwitching(enabled);
     await action.run(async () => {
-      await api("PUT", `/rules/${rule.id}`, ruleInputOf({ ...rule, enabled }));
+      await call(
+        RuleSaved,
+        "PUT",
+        `/rules/${rule.id}`,
+        bodyOf(RuleInput, ruleInputOf({ ...rule, enabled })),
+      );
       await onChanged((tr) =>
         tr(enabled ? "rules.turnedOn" : "rules.turnedOff", { rule: ruleInWords(rule, tr) }),
       );
@@ -111,7 +123,7 @@ function CustomRule({
           onClick={() =>
             void action.run(
               async () => (
-                await api("DELETE", `/rules/${rule.id}`),
+                await send("DELETE", `/rules/${rule.id}`),
                 await onChanged((tr) => tr("rules.deleted", { rule: ruleInWords(rule, tr) }))
               ),
             )
@@ -140,7 +152,7 @@ function CustomRule({
 
 export function RulesScreen() {
   const t = useT();
-  const rules = useLoad(() => api<RulesView>("GET", "/rules"));
+  const rules = useLoad(() => call(RulesView, "GET", "/rules"));
   const reorder = useCoreAction();
   const [order, setOrder] = useState<Rule[] | null>(null);
   // What the last add, edit, switch or delete did, said where the person is looking.
@@ -155,7 +167,7 @@ export function RulesScreen() {
     next.splice(to, 0, item);
     setOrder(next); // shown at once; put back if the server refuses
     const ok = await reorder.run(
-      () => api("PUT", "/rules/order", { ids: next.map((r) => r.id) }),
+      () => send("PUT", "/rules/order", bodyOf(RuleOrder, { ids: next.map((r) => r.id) })),
       t("rules.reordered"),
     );
     await rules.reload();
@@ -171,10 +183,10 @@ export function RulesScreen() {
   const create = async (input: RuleInput) => {
     setAdded(null);
     try {
-      const { id } = await api<{ id: string }>("POST", "/rules", ruleInputOf(input));
+      const { id } = await call(RuleSaved, "POST", "/rules", bodyOf(RuleInput, ruleInputOf(input)));
       await rules.reload();
       // The service stores the value normalised (lower case, network address); say that one.
-      const stored = (await api<RulesView>("GET", "/rules")).custom.find((r) => r.id === id);
+      const stored = (await call(RulesView, "GET", "/rules")).custom.find((r) => r.id === id);
       const rule = stored ?? input;
       setAdded(() => (tr: Translate) => tr("rules.added", { rule: ruleInWords(rule, tr) }));
       return null;

@@ -1,56 +1,77 @@
+import {
+  MIN_MIXED_PORT,
+  portConflicts,
+  Settings,
+  tunConflicts,
+  type SettingsConflict,
+} from "../../../server/contract/proxy.js";
 import { ApiError } from "../api.js";
 import type { Translate } from "../i18n.js";
-import type { Settings } from "../types.js";
 
 export type SettingsDraft = Record<keyof Settings, string | boolean>;
 export type Problems = Partial<Record<keyof Settings, string>>;
 
 const V4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 
-function intIn(value: string, min: number, max: number): boolean {
-  if (!/^\d+$/.test(value.trim())) return false;
-  const n = Number(value);
-  return n >= min && n <= max;
+/** A form field's text as the number it stands for; anything but digits is no number. */
+function whole(text: string): number {
+  return /^\d+$/.test(text.trim()) ? Number(text) : NaN;
 }
 
-function httpUrl(value: string): boolean {
-  try {
-    const u = new URL(value.trim());
-    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
-  } catch {
-    return false;
+/** What a schema issue on a field means to the reader. */
+function schemaWords(field: keyof Settings, t: Translate): string | null {
+  switch (field) {
+    case "mixedPort":
+      return t("set.portRange", { min: MIN_MIXED_PORT });
+    case "dnsPort":
+      return t("set.portRange", { min: 1 });
+    case "testURL":
+      return t("set.urlBad");
+    case "testTimeoutMS":
+      return t("set.timeoutRange");
+    case "lanIP":
+    case "gateway":
+      return t("set.ipBad");
+    case "lanCIDR":
+      return t("set.cidrBad");
+    default:
+      return null;
   }
 }
 
-/** The server's checks that can be made in the browser (the machine checks stay on the server). */
+/** What a rule between fields means to the reader. */
+function conflictWords(conflict: SettingsConflict, t: Translate): string {
+  switch (conflict.code) {
+    case "settings.mixed_port_dns":
+      return t("set.portClash");
+    case "settings.mixed_port_reserved":
+      return t("set.portReserved");
+    case "settings.tun_dns_port":
+      return t("set.tunDns");
+    case "settings.tun_needs":
+      return t("set.tunNeeds");
+  }
+}
+
+/**
+ * The checks of the service that need no machine: the contract's settings schema and its rules
+ * between fields, said in the reader's words beside each field (the first problem of a field).
+ * Addresses, interfaces and ports in use are checked by the service, and its refusal is shown
+ * beside the field it names (see refusedField).
+ */
 export function settingsProblems(d: SettingsDraft, t: Translate): Problems {
   const out: Problems = {};
-  const str = (k: keyof Settings) => String(d[k]).trim();
-  if (!intIn(str("mixedPort"), 1024, 65535)) out.mixedPort = t("set.portRange", { min: 1024 });
-  if (!intIn(str("dnsPort"), 1, 65535)) out.dnsPort = t("set.portRange", { min: 1 });
-  if (!out.mixedPort) {
-    const mp = Number(str("mixedPort"));
-    if (mp === 8080 || mp === 9090) out.mixedPort = t("set.portReserved");
-    else if (!out.dnsPort && mp === Number(str("dnsPort"))) out.mixedPort = t("set.portClash");
-    else if (
-      mp === Number(window.location.port || (window.location.protocol === "https:" ? 443 : 80))
-    )
-      out.mixedPort = t("set.portOwn");
+  const checked = Settings.safeParse(fromDraft(d));
+  if (!checked.success) {
+    for (const issue of checked.error.issues) {
+      const field = issue.path[0] as keyof Settings;
+      const words = schemaWords(field, t);
+      if (words) out[field] ??= words;
+    }
+    return out;
   }
-  if (!httpUrl(str("testURL"))) out.testURL = t("set.urlBad");
-  if (!intIn(str("testTimeoutMS"), 100, 30000)) out.testTimeoutMS = t("set.timeoutRange");
-  if (str("lanIP") && !V4.test(str("lanIP"))) out.lanIP = t("set.ipBad");
-  if (str("gateway") && !V4.test(str("gateway")) && !/^[0-9a-f:]+$/i.test(str("gateway")))
-    out.gateway = t("set.ipBad");
-  if (str("lanCIDR")) {
-    const [addr, bits, extra] = str("lanCIDR").split("/");
-    if (extra !== undefined || bits === undefined || !V4.test(addr) || !intIn(bits, 0, 32))
-      out.lanCIDR = t("set.cidrBad");
-  }
-  if (d.tunEnabled) {
-    for (const k of ["lanIP", "lanCIDR", "gateway", "interface"] as const)
-      if (!str(k)) out[k] ??= t("set.tunNeeds");
-    if (!out.dnsPort && str("dnsPort") !== "53") out.dnsPort = t("set.tunDns");
+  for (const conflict of [...portConflicts(checked.data), ...tunConflicts(checked.data)]) {
+    out[conflict.field] ??= conflictWords(conflict, t);
   }
   return out;
 }
@@ -104,10 +125,10 @@ export function fromDraft(d: SettingsDraft): Settings {
     lanCIDR: s("lanCIDR"),
     gateway: s("gateway"),
     interface: s("interface"),
-    mixedPort: Number(s("mixedPort")),
-    dnsPort: Number(s("dnsPort")),
+    mixedPort: whole(s("mixedPort")),
+    dnsPort: whole(s("dnsPort")),
     testURL: s("testURL"),
-    testTimeoutMS: Number(s("testTimeoutMS")),
+    testTimeoutMS: whole(s("testTimeoutMS")),
   };
 }
 

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { api } from "../api.js";
+import { NetworkReport, NodeList, Settings } from "../../../server/contract/proxy.js";
+import { bodyOf, call } from "../api.js";
 import { useT } from "../i18n.js";
 import { nodeName } from "./dashboard.js";
-import type { NetworkInfo, NodeView, Settings } from "../types.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
 import { SETTINGS_CHANGED } from "../probation.js";
 import { Alert, Card, Field, Loading, sayError, useLoad, type Say } from "../ui.js";
@@ -25,7 +25,7 @@ function Check({ ok, label }: { ok: boolean; label: string }) {
   );
 }
 
-function TunGuidance({ net, tunOn }: { net: NetworkInfo; tunOn: boolean }) {
+function TunGuidance({ net, tunOn }: { net: NetworkReport; tunOn: boolean }) {
   const t = useT();
   return (
     <div className="guidance" aria-label={t("set.tunGuidance")}>
@@ -44,9 +44,9 @@ function TunGuidance({ net, tunOn }: { net: NetworkInfo; tunOn: boolean }) {
 
 export function SettingsScreen() {
   const t = useT();
-  const loaded = useLoad(() => api<Settings>("GET", "/settings"));
-  const network = useLoad(() => api<NetworkInfo>("GET", "/system/network"));
-  const nodes = useLoad(() => api<NodeView[]>("GET", "/nodes"));
+  const loaded = useLoad(() => call(Settings, "GET", "/settings"));
+  const network = useLoad(() => call(NetworkReport, "GET", "/system/network"));
+  const nodes = useLoad(() => call(NodeList, "GET", "/nodes"));
   const [draft, setDraft] = useState<SettingsDraft | null>(null);
   const [tried, setTried] = useState(false);
   // The service's refusal of one field (a port another program holds), said beside it until
@@ -116,7 +116,7 @@ export function SettingsScreen() {
     await save.run(async () => {
       let saved: Settings;
       try {
-        saved = await api<Settings>("PUT", "/settings", fromDraft(draft));
+        saved = await call(Settings, "PUT", "/settings", bodyOf(Settings, fromDraft(draft)));
       } catch (err) {
         const field = refusedField(err);
         if (field) setRefused({ field, say: sayError(err) });

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useT, type Translate } from "../i18n.js";
-import type { SubscriptionInput } from "../types.js";
+import { SubscriptionInput } from "../../../server/contract/proxy.js";
 import { Alert, Field, type Say } from "../ui.js";
 
 export const EMPTY_SUBSCRIPTION: SubscriptionInput = {
@@ -17,25 +17,28 @@ interface Draft {
   intervalHours: string;
 }
 
-/** The server's rules: name 1..64 after trimming, http(s) URL up to 2048, interval 0..720. */
+/** The body a draft becomes (the route's own schema decides what it accepts). */
+function inputOf(d: Draft): SubscriptionInput {
+  return {
+    name: d.name.trim(),
+    url: d.url.trim(),
+    enabled: d.enabled,
+    intervalHours: d.intervalHours.trim() === "" ? NaN : Number(d.intervalHours),
+  };
+}
+
+/** What the route's schema refuses in a draft, field by field, in the reader's words. */
 export function subscriptionProblems(d: Draft, t: Translate): Partial<Record<keyof Draft, string>> {
   const out: Partial<Record<keyof Draft, string>> = {};
-  const name = d.name.trim();
-  if (!name) out.name = t("subs.nameMissing");
-  else if ([...name].length > 64) out.name = t("subs.nameLong");
-  const url = d.url.trim();
-  let okUrl = false;
-  try {
-    const u = new URL(url);
-    okUrl = (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
-  } catch {
-    okUrl = false;
-  }
-  if (!okUrl) out.url = t("subs.urlBad");
-  else if (url.length > 2048) out.url = t("subs.urlLong");
-  const hours = Number(d.intervalHours);
-  if (d.intervalHours.trim() === "" || !Number.isInteger(hours) || hours < 0 || hours > 720) {
-    out.intervalHours = t("subs.intervalBad");
+  const checked = SubscriptionInput.safeParse(inputOf(d));
+  if (checked.success) return out;
+  const tooLong = (field: keyof Draft) =>
+    checked.error.issues.some((i) => i.path[0] === field && i.code === "too_big");
+  for (const issue of checked.error.issues) {
+    const field = issue.path[0];
+    if (field === "name") out.name = t(tooLong("name") ? "subs.nameLong" : "subs.nameMissing");
+    else if (field === "url") out.url = t(tooLong("url") ? "subs.urlLong" : "subs.urlBad");
+    else if (field === "intervalHours") out.intervalHours = t("subs.intervalBad");
   }
   return out;
 }
@@ -72,12 +75,7 @@ export function SubscriptionForm({
     setTried(true);
     if (Object.keys(subscriptionProblems(draft, t)).length > 0) return;
     setBusy(true);
-    const failed = await onSubmit({
-      name: draft.name.trim(),
-      url: draft.url.trim(),
-      enabled: draft.enabled,
-      intervalHours: Number(draft.intervalHours),
-    });
+    const failed = await onSubmit(inputOf(draft));
     // A function given to a state setter would be called as an updater: wrap it.
     setError(() => failed);
     setBusy(false);

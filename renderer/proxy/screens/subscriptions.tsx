@@ -1,12 +1,17 @@
 import { useState } from "react";
-import { api } from "../api.js";
+import {
+  SubscriptionInput,
+  SubscriptionList,
+  SubscriptionSaved,
+  type Subscription,
+} from "../../../server/contract/proxy.js";
+import { bodyOf, call, send } from "../api.js";
 import { formatBytes, formatDate, formatDateTime } from "../format.js";
 import { BRIEF_ERRORS, isDetailCode } from "../brief-errors.js";
 import { CoreOutput, coreFailure, coreOutputOf } from "../core-failure.js";
 import { lastErrorText } from "../errors-i18n.js";
 import { useT, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
-import type { Subscription, SubscriptionInput } from "../types.js";
 import type { Lang } from "../../shared/lang.js";
 import { Alert, Card, Loading, sayError, useLoad, type Say } from "../ui.js";
 import { EMPTY_SUBSCRIPTION, SubscriptionForm } from "./subscription-form.js";
@@ -83,7 +88,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
     setBusy(true);
     setOutcome(null);
     try {
-      await api("POST", `/subscriptions/${sub.id}/refresh`);
+      await send("POST", `/subscriptions/${sub.id}/refresh`);
       setOutcome({ kind: "ok", say: (tr) => tr("subs.refreshed") });
     } catch (err) {
       setOutcome(refreshFailure(err, (tr, error) => tr("subs.refreshFailed", { error })));
@@ -94,7 +99,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
   const remove = async () => {
     setBusy(true);
     try {
-      await api("DELETE", `/subscriptions/${sub.id}`);
+      await send("DELETE", `/subscriptions/${sub.id}`);
       await onChanged();
     } catch (err) {
       setOutcome({ kind: "error", say: sayError(err) });
@@ -182,7 +187,12 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
           onCancel={() => setEditing(false)}
           onSubmit={async (input) => {
             try {
-              await api("PUT", `/subscriptions/${sub.id}`, input);
+              await call(
+                SubscriptionSaved,
+                "PUT",
+                `/subscriptions/${sub.id}`,
+                bodyOf(SubscriptionInput, input),
+              );
               setEditing(false);
               setOutcome({ kind: "ok", say: (tr) => tr("subs.saved", { name: input.name }) });
               await onChanged();
@@ -199,14 +209,16 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
 
 export function SubscriptionsScreen() {
   const t = useT();
-  const list = useLoad(() => api<Subscription[]>("GET", "/subscriptions"), 5000);
+  const list = useLoad(() => call(SubscriptionList, "GET", "/subscriptions"), 5000);
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<Outcome | null>(null);
 
   const create = async (input: SubscriptionInput): Promise<Say | null> => {
     let id: string;
     try {
-      id = (await api<{ id: string }>("POST", "/subscriptions", input)).id;
+      id = (
+        await call(SubscriptionSaved, "POST", "/subscriptions", bodyOf(SubscriptionInput, input))
+      ).id;
     } catch (err) {
       return sayError(err);
     }
@@ -215,7 +227,7 @@ export function SubscriptionsScreen() {
     // Creating does not fetch; the console refreshes right away so nodes appear.
     setNotice({ kind: "ok", say: (tr) => tr("subs.createdRefreshing", { name: input.name }) });
     try {
-      await api("POST", `/subscriptions/${id}/refresh`);
+      await send("POST", `/subscriptions/${id}/refresh`);
       setNotice({ kind: "ok", say: (tr) => tr("subs.createdRefreshed", { name: input.name }) });
     } catch (err) {
       setNotice(

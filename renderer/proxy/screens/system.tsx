@@ -1,10 +1,10 @@
 import { useRef, useState } from "react";
-import { api, ApiError, request } from "../api.js";
+import { Status, UpdateReport } from "../../../server/contract/proxy.js";
+import { ApiError, call, request, send } from "../api.js";
 import { PasswordForm } from "../auth.js";
 import { formatDateTime } from "../format.js";
 import { useT, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
-import type { Status, UpdateInfo } from "../types.js";
 import { Alert, Card, errorText, useAction, useLoad } from "../ui.js";
 import { ListenProblems } from "../listen-problems.js";
 import { ConnectivityCard } from "./connectivity.js";
@@ -21,7 +21,7 @@ function updateFailure(err: unknown, t: Translate): string {
 function UpdatesCard() {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const [info, setInfo] = useState<UpdateInfo | null>(null);
+  const [info, setInfo] = useState<UpdateReport | null>(null);
   const check = useAction();
   return (
     <Card title={t("sys.updatesTitle")}>
@@ -30,7 +30,7 @@ function UpdatesCard() {
         onClick={() =>
           void check.run(async () => {
             try {
-              setInfo(await api<UpdateInfo>("GET", "/system/updates"));
+              setInfo(await call(UpdateReport, "GET", "/system/updates"));
             } catch (err) {
               setInfo(null);
               throw new Error(updateFailure(err, t));
@@ -140,7 +140,7 @@ function BackupCard() {
       } catch {
         throw new Error(t("sys.restoreNotJson"));
       }
-      await api("POST", "/system/restore", body);
+      await send("POST", "/system/restore", body);
     }, t("sys.restored"));
 
   return (
@@ -190,7 +190,7 @@ function BackupCard() {
 /** Start/stop, and the controller port (fixed at start-up, so shown with how to change it). */
 function ServiceCard() {
   const t = useT();
-  const status = useLoad(() => api<Status>("GET", "/status"));
+  const status = useLoad(() => call(Status, "GET", "/status"));
   const port = status.data?.controllerPort;
   return (
     <Card title={t("sys.serviceTitle")}>
