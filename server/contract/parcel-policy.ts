@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int, policyShape, publicPolicyShape } from "./parcel-public.js";
 
 /**
  * The parcel service's settings as they travel: the business policy (what senders may do)
@@ -6,29 +7,8 @@ import { z } from "zod";
  * enforces and the administrator's form shows, so the two cannot disagree.
  */
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
-
-/** Business policy: one rule per member. */
-export const policyShape = {
-  uploads_enabled: z.boolean(),
-  max_files: int(1),
-  max_file_bytes: int(1),
-  max_parcel_bytes: int(1),
-  default_days: int(1),
-  max_days: int(1, 3650),
-  default_downloads: int(1),
-  max_downloads: int(1),
-  require_password: z.boolean(),
-  /** Whether a parcel's expiry renews on a complete download unless its sender says. */
-  default_renew: z.boolean(),
-  code_length: int(6, 16),
-  renewal_mode: z.enum(["default", "term"]),
-  renew_days: int(1, 30),
-  renew_cap_days: int(1),
-  daily_upload_bytes: int(1),
-  password_attempts: int(1, 100),
-  pickup_failures_per_ip: int(1, 100000),
-};
+// The rules themselves are written once, in parcel-public.ts (the pickup page's small build).
+export { policyShape };
 
 /** `GET /admin/policy`, and the answer of `PUT /admin/policy`: the whole policy. */
 export const PolicySchema = z.object(policyShape).strict();
@@ -53,20 +33,8 @@ export const POLICY_PAIRS = [
   rule: "at_most" | "at_least";
 }>;
 
-/** The members the public view leaves out: the abuse thresholds. */
-export const PublicPolicySchema = PolicySchema.omit({
-  password_attempts: true,
-  pickup_failures_per_ip: true,
-})
-  .extend({
-    /** The origin of the entry address the page was opened on. */
-    public_url: z.string(),
-    /** Every entry address of the service. */
-    access_urls: z.array(z.string()),
-    /** When the browser's visitor cookie ends (Unix seconds). */
-    visitor_expires: z.number().int(),
-  })
-  .strict();
+/** `GET /policy`: the policy without the abuse thresholds, and the service's addresses. */
+export const PublicPolicySchema = z.object(publicPolicyShape).strict();
 /** `GET /policy`. */
 export type PublicPolicy = z.infer<typeof PublicPolicySchema>;
 

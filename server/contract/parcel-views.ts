@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { recipientShape } from "./parcel-public.js";
 
 /**
  * What senders, owners and recipients send to the parcel service and get back. Times are
@@ -52,14 +53,7 @@ export const AdminParcelViewSchema = ParcelViewSchema.extend({
 export type AdminParcelView = z.infer<typeof AdminParcelViewSchema>;
 
 /** A parcel as its recipient sees it (`GET /pickup`, `POST /pickup/resolve`). */
-export const RecipientViewSchema = z
-  .object({
-    id: z.string(),
-    files: z.array(z.object({ id: z.string(), name: z.string(), size: count }).strict()),
-    expires_at: time,
-    downloads_left: count,
-  })
-  .strict();
+export const RecipientViewSchema = z.object(recipientShape).strict();
 export type RecipientView = z.infer<typeof RecipientViewSchema>;
 
 export const ShareUrlSchema = z

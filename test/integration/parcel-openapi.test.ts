@@ -9,7 +9,7 @@ import {
 } from "../../server/contract/parcel.js";
 import { openApiPath } from "../../server/http/openapi.js";
 import { PARCEL_ROUTES } from "../../server/parcel/http/route-access.js";
-import { VERSION } from "../../server/parcel/version.js";
+import { VERSION } from "../../server/version.js";
 import { startParcel, type Harness, type Reply } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, putBytes } from "../helpers/parcel-uploads.js";
 

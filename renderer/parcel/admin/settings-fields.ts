@@ -32,7 +32,7 @@ export interface Group {
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-type Rules = Readonly<Record<string, z.ZodType>>;
+type Rules = Readonly<Record<string, z.core.$ZodType>>;
 
 /**
  * One form field whose rules come from the contract's schema of that member: its range, or
@@ -48,15 +48,14 @@ function field<S extends Rules, K extends keyof S & string>(
     choices?: Readonly<Record<string, AdminKey>>;
   },
 ): FieldDef {
-  const rule = shape[key];
+  // Read as JSON Schema: the rule's bounds and choices as the API document states them.
+  const rule = z.toJSONSchema(shape[key]);
   const { choices, ...text } = words;
   const def: FieldDef = { key, kind, ...text };
-  if (rule instanceof z.ZodNumber) {
-    if (rule.minValue !== null) def.min = rule.minValue;
-    if (rule.maxValue !== null && rule.maxValue < MAX) def.max = rule.maxValue;
-  }
-  if (rule instanceof z.ZodEnum) {
-    def.options = rule.options.map((value) => {
+  if (typeof rule.minimum === "number") def.min = rule.minimum;
+  if (typeof rule.maximum === "number" && rule.maximum < MAX) def.max = rule.maximum;
+  if (rule.enum) {
+    def.options = rule.enum.map((value) => {
       const label = choices?.[String(value)];
       if (!label) throw new Error(`no label for ${key} = ${String(value)}`);
       return { value: String(value), label };

@@ -4,10 +4,11 @@ import { knowsCode } from "../errors-i18n.js";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { navigate } from "../route.js";
-import {
-  RecipientViewSchema,
-  type RecipientView as PickupView,
-  type ResolveInput,
+// The small build's check: the page a recipient opens from a link stays light.
+import { RecipientViewCheck } from "../../../server/contract/parcel-public.js";
+import type {
+  RecipientView as PickupView,
+  ResolveInput,
 } from "../../../server/contract/parcel-views.js";
 import { Notice } from "../ui/notice.js";
 import { normalizeInput } from "./code.js";
@@ -47,7 +48,7 @@ export default function PickupScreen({ rest }: AreaProps) {
     if (!quiet) setProblem(null);
     try {
       const body: ResolveInput = pass ? { code: plain, password: pass } : { code: plain };
-      const answer = await call(RecipientViewSchema, "POST", "/pickup/resolve", body);
+      const answer = await call(RecipientViewCheck, "POST", "/pickup/resolve", body);
       rememberGrant(true);
       code.current = plain;
       password.current = pass;
@@ -116,7 +117,7 @@ export default function PickupScreen({ rest }: AreaProps) {
   /** `GET /pickup`; a lapsed authorisation (401) is renewed with the code kept in memory. */
   const refresh = useCallback(async () => {
     try {
-      setView(await call(RecipientViewSchema, "GET", "/pickup"));
+      setView(await call(RecipientViewCheck, "GET", "/pickup"));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
         rememberGrant(false);
@@ -145,7 +146,7 @@ export default function PickupScreen({ rest }: AreaProps) {
       return;
     }
     let alive = true;
-    call(RecipientViewSchema, "GET", "/pickup").then(
+    call(RecipientViewCheck, "GET", "/pickup").then(
       (answer) => {
         if (!alive) return;
         grantedAt.current = Date.now();
