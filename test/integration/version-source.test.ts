@@ -6,6 +6,7 @@ import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { packageVersion, VERSION } from "../../server/version.js";
 import { startParcel } from "../helpers/parcel-harness.js";
+import { startProxy } from "./proxy-api-harness.js";
 
 // package.json is the one place the version is written; everything that reports a version
 // must read it from there, from the sources and from the built app alike.
@@ -64,12 +65,26 @@ describe("one version source", () => {
     expect(() => packageVersion(join(root, "a/b"))).toThrow(/no package.json of gatehouse/);
   });
 
-  it("the parcel service reports package.json's version on /health", async () => {
+  it("the parcel service reports package.json's version on /health and in its API document", async () => {
     const h = await startParcel();
     try {
-      const r = await h.request("GET", "/health");
-      expect(r.status).toBe(200);
-      expect((r.json as { version: string }).version).toBe(PACKAGE.version);
+      const health = await h.request("GET", "/health");
+      expect(health.status).toBe(200);
+      expect((health.json as { version: string }).version).toBe(PACKAGE.version);
+      const doc = await h.request("GET", "/openapi.json");
+      expect(doc.status).toBe(200);
+      expect((doc.json as { info: { version: string } }).info.version).toBe(PACKAGE.version);
+    } finally {
+      await h.close(true);
+    }
+  });
+
+  it("the proxy service reports package.json's version in its API document", async () => {
+    const h = await startProxy();
+    try {
+      const doc = await h.request("GET", "/openapi.json");
+      expect(doc.status).toBe(200);
+      expect((doc.json as { info: { version: string } }).info.version).toBe(PACKAGE.version);
     } finally {
       await h.close(true);
     }

@@ -17,9 +17,10 @@ import { holdsGrant, rememberGrant } from "./grant.js";
 import { pickupDict, type PickupKey } from "./i18n.js";
 import { FilesView } from "./files-view.js";
 import "./pickup.css";
+import { MINUTE_MS } from "../../../server/contract/time-units.js";
 
 /** The pickup cookie lasts 10 minutes; renew it a little before that. */
-const GRANT_MS = 9 * 60 * 1000;
+const GRANT_MS = 9 * MINUTE_MS;
 
 type Phase = "checking" | "code" | "password" | "files";
 

@@ -4,6 +4,7 @@ import {
   type PublicPolicy,
   type Runtime,
 } from "../../contract/parcel-policy.js";
+import { DAY_S } from "../../contract/time-units.js";
 
 // The field rules live in the wire contract; this module holds the defaults and the rules
 // that need a whole policy.
@@ -88,7 +89,7 @@ export function renewedExpiry(
   renewDays: number,
   capDays: number,
 ): number {
-  const day = 86400;
+  const day = DAY_S;
   const cap = sentAt + capDays * day;
   const next =
     mode === "default"
