@@ -74,18 +74,8 @@ export function pageOf<T extends z.ZodType>(item: T) {
     })
     .strict();
 }
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-  pages: number;
-}
-
 /** Longest value of a text filter. */
 export const FILTER_MAX = 500;
-/** Most items one page shows. */
-export const PAGE_SIZE_MAX = 100;
 const integerText = z.string().regex(/^-?\d{1,15}$/);
 const filterText = z.string().max(FILTER_MAX);
 const pageQuery = {
