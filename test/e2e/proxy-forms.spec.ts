@@ -117,6 +117,7 @@ test.describe("proxy console forms", () => {
         json: {
           status: siteId === "google" ? "timeout" : "ok",
           detail: "",
+          code: siteId === "google" ? "connectivity.timeout" : "connectivity.answered",
           httpStatus: siteId === "google" ? 0 : 204,
           durationMS: 42,
           tlsVerified: true,

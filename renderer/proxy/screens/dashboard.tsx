@@ -2,7 +2,12 @@ import { coreErrorText } from "../core-error-text.js";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useActionState } from "../../shared/action.js";
 import { CoreOutput, coreFailure, coreOutputOf, statusFailure } from "../core-failure.js";
-import { ServiceAction, Status, SubscriptionList } from "../../../server/contract/proxy.js";
+import {
+  Metrics,
+  ServiceAction,
+  Status,
+  SubscriptionList,
+} from "../../../server/contract/proxy.js";
 import { bodyOf, call, send } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../format.js";
 import { heldPorts, ListenProblems } from "../listen-problems.js";
@@ -14,7 +19,7 @@ import { TrafficChart, type Sample } from "../traffic-chart.js";
 import { RecentProblemsCard } from "./recent-problems.js";
 import { NoCoreInstall } from "../core-install.js";
 import { GeodataMissing, StaleSubscriptions } from "../geodata.js";
-import type { Metrics, Subscription } from "../../../server/contract/proxy.js";
+import type { Subscription } from "../../../server/contract/proxy.js";
 import { Alert, Card, Loading, useLoad } from "../ui.js";
 
 const KEEP_MS = 130_000;
@@ -184,7 +189,10 @@ export function DashboardScreen() {
     "/events",
     {
       metrics: (raw) => {
-        const m = JSON.parse(raw) as Metrics;
+        const read = Metrics.safeParse(JSON.parse(raw));
+        // An event of another shape (an older page) is skipped, never shown half-read.
+        if (!read.success) return;
+        const m = read.data;
         setMetrics(m);
         const at = Date.now();
         setSamples((prev) => [

@@ -3,7 +3,7 @@ import { codedText } from "../core-words.js";
 import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import { useEventStream, type StreamState } from "../sse.js";
-import type { LogItem } from "../../../server/contract/proxy.js";
+import { LogItem, LogsEnded } from "../../../server/contract/proxy.js";
 import { Alert, Card } from "../ui.js";
 import { VirtualList } from "../virtual-list.js";
 
@@ -40,13 +40,8 @@ function parseId(id: string): { epoch: string; seq: number } | null {
 export function endedText(raw: string, t: Translate): string {
   let error = "";
   try {
-    const body = JSON.parse(raw) as { error?: unknown; code?: unknown; params?: unknown };
-    const code = typeof body.code === "string" ? body.code : "";
-    const params =
-      typeof body.params === "object" && body.params !== null
-        ? (body.params as Record<string, unknown>)
-        : {};
-    error = codedText(code, params, String(body.error ?? ""), t);
+    const body = LogsEnded.parse(JSON.parse(raw));
+    error = codedText(body.code, body.params ?? {}, body.error, t);
   } catch {
     error = raw;
   }
@@ -91,7 +86,9 @@ export function LogsScreen() {
         const last = seen.current;
         if (named && last && named.epoch === last.epoch && named.seq <= last.seq) return;
         if (named) seen.current = named;
-        const item = JSON.parse(raw) as LogItem;
+        const read = LogItem.safeParse(JSON.parse(raw));
+        if (!read.success) return;
+        const item = read.data;
         const at = (item.time && Date.parse(item.time)) || Date.now();
         const line: Line = { ...item, seq: ++seq.current, at };
         if (pausedRef.current) {
