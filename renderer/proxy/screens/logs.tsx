@@ -40,8 +40,9 @@ function parseId(id: string): { epoch: string; seq: number } | null {
 export function endedText(raw: string, t: Translate): string {
   let error = "";
   try {
-    const body = LogsEnded.parse(JSON.parse(raw));
-    error = codedText(body.code, body.params ?? {}, body.error, t);
+    // Each member read on its own: a reason with no code is still said.
+    const body = LogsEnded.partial().parse(JSON.parse(raw));
+    error = codedText(body.code ?? "", body.params ?? {}, body.error ?? "", t);
   } catch {
     error = raw;
   }
