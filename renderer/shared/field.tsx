@@ -21,6 +21,8 @@ export function Field({
   describedBy,
   look = "field",
   className = "",
+  notesTogether = false,
+  name,
   children,
 }: {
   label: string;
@@ -39,17 +41,35 @@ export function Field({
   look?: "field" | "adm-field";
   /** More classes for the field's box (a wide field, for example). */
   className?: string;
+  /**
+   * Keep the hint beside the error (the desktop settings, whose hints say what a change
+   * restarts): both in one note the control is described by.
+   */
+  notesTogether?: boolean;
+  /** The setting the field edits, as `data-field` on its box. */
+  name?: string;
   children: (control: FieldControl) => ReactNode;
 }) {
   const id = useId();
-  const note = error ? `${id}-err` : hint ? `${id}-hint` : undefined;
+  const note = notesTogether
+    ? `${id}-notes`
+    : error
+      ? `${id}-err`
+      : hint
+        ? `${id}-hint`
+        : undefined;
   const described = [note, describedBy].filter(Boolean).join(" ") || undefined;
   const box = [look, className, error ? `${look}-bad` : "", changed ? `${look}-changed` : ""];
   return (
-    <div className={box.filter(Boolean).join(" ")}>
+    <div className={box.filter(Boolean).join(" ")} data-field={name}>
       <label htmlFor={id}>{label}</label>
       {children({ id, "aria-invalid": Boolean(error), "aria-describedby": described })}
-      {error ? (
+      {notesTogether ? (
+        <span id={`${id}-notes`}>
+          {error ? <span className={`${look}-error`}>{error} </span> : null}
+          {hint ? <span className={`${look}-hint`}>{hint}</span> : null}
+        </span>
+      ) : error ? (
         <span id={`${id}-err`} className={`${look}-error`}>
           {error}
         </span>

@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import { Field as SharedField, type FieldControl } from "../../shared/field.js";
 import type { DesktopSettingsView, EntriesView } from "../../../preload/contract.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
@@ -24,25 +25,15 @@ export function Field({
   label: string;
   hint?: string;
   error?: string;
-  children: (props: {
-    id: string;
-    "aria-describedby": string;
-    "aria-invalid": boolean;
-  }) => ReactNode;
+  children: (control: FieldControl) => ReactNode;
 }) {
   const t = useT(desktopDict);
   const gap = useSentenceGap();
-  const id = useId();
   const notes = [hint, RESTARTS.has(name) ? t("restartHint") : ""].filter(Boolean).join(gap);
   return (
-    <div className={`field${error ? " field-bad" : ""}`} data-field={name}>
-      <label htmlFor={id}>{label}</label>
-      {children({ id, "aria-describedby": `${id}-notes`, "aria-invalid": !!error })}
-      <span id={`${id}-notes`}>
-        {error ? <span className="field-error">{error} </span> : null}
-        {notes ? <span className="field-hint">{notes}</span> : null}
-      </span>
-    </div>
+    <SharedField name={name} label={label} hint={notes} error={error} notesTogether>
+      {children}
+    </SharedField>
   );
 }
 
