@@ -136,6 +136,17 @@ export const BackupFile = z.object({
   }),
 });
 
+/**
+ * A backup's rule, first read: `enabled` must be a boolean (a missing one is not taken as on);
+ * its other fields are then checked as a rule body.
+ */
+export const BackupRule = z.object({
+  type: z.unknown(),
+  value: z.unknown(),
+  action: z.unknown(),
+  enabled: z.boolean("must be true or false"),
+});
+
 /** The backup as the service writes it. */
 export const BackupExport = z.object({
   version: z.literal(1),

@@ -1,20 +1,12 @@
 import { type Router } from "express";
-import { z } from "zod";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { PROBATION_HEADER } from "../domain/probation.js";
-import { BackupFile, type BackupExport, type Ok } from "../../contract/proxy.js";
+import { BackupFile, BackupRule, type BackupExport, type Ok } from "../../contract/proxy.js";
 import { ruleInput, validateSettings } from "../domain/input-checks.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
 import { isoNow, type RuleRecord } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
-
-const backupRule = z.object({
-  type: z.unknown(),
-  value: z.unknown(),
-  action: z.unknown(),
-  enabled: z.boolean("must be true or false"),
-});
 
 /**
  * A part of the backup that was refused: the sentence says where, and the inner refusal's
@@ -96,7 +88,7 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
     uniqueIds(subs, "subscription");
     const rules: RuleRecord[] = backup.state.rules.map((raw, i) => {
       try {
-        const r = parseOr400(backupRule, raw);
+        const r = parseOr400(BackupRule, raw);
         const valid = parseOr400(ruleInput, {
           type: r.type,
           value: r.value,
