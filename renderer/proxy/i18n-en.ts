@@ -1,3 +1,4 @@
+import { PROBLEMS_WORDS_EN } from "../shared/recent-problems-words.js";
 import { coreInstallEn } from "./i18n-core-install.js";
 import { enScreens } from "./i18n-en-screens.js";
 import { geodataEn } from "./i18n-geodata.js";
@@ -118,12 +119,7 @@ const base = {
   "dash.configProblem": "The proxy core reported a problem with its configuration.",
   "dash.coreOutput": "Core output",
   "dash.trafficTitle": "Traffic",
-  "problems.title": "Recent problems",
-  "problems.none": "No problems since the service started.",
-  "problems.intro": "The service's last warnings and errors, newest first.",
-  "problems.error": "Error",
-  "problems.warning": "Warning",
-  "problems.request": "Request",
+  ...PROBLEMS_WORDS_EN,
   "dash.up": "Upload",
   "dash.down": "Download",
   "dash.upTotal": "Uploaded in total",

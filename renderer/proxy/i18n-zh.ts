@@ -1,3 +1,4 @@
+import { PROBLEMS_WORDS_ZH } from "../shared/recent-problems-words.js";
 import type { en } from "./i18n-en.js";
 import type { enScreens } from "./i18n-en-screens.js";
 import { coreInstallZh, type coreInstallEn } from "./i18n-core-install.js";
@@ -121,12 +122,7 @@ const base: Record<
   "dash.configError": "配置问题：{error}",
   "dash.configProblem": "代理内核报告了配置问题。",
   "dash.coreOutput": "内核输出",
-  "problems.title": "最近的问题",
-  "problems.none": "服务启动以来没有出现问题。",
-  "problems.intro": "服务最近的警告和错误，最新的在前。",
-  "problems.error": "错误",
-  "problems.warning": "警告",
-  "problems.request": "请求",
+  ...PROBLEMS_WORDS_ZH,
   "dash.trafficTitle": "流量",
   "dash.up": "上传",
   "dash.down": "下载",

@@ -81,3 +81,22 @@ export function problemText<C extends ProblemCode>(
   const say = table[code as C] as (p: Record<string, unknown>) => string;
   return say({ ...params, reason });
 }
+
+/** The recent-problems card's own words, the same in the parcel admin and the proxy console. */
+export const PROBLEMS_WORDS_EN = {
+  "problems.title": "Recent problems",
+  "problems.none": "No problems since the service started.",
+  "problems.intro": "The service's last warnings and errors, newest first.",
+  "problems.error": "Error",
+  "problems.warning": "Warning",
+  "problems.request": "Request",
+};
+
+export const PROBLEMS_WORDS_ZH: Record<keyof typeof PROBLEMS_WORDS_EN, string> = {
+  "problems.title": "最近的问题",
+  "problems.none": "服务启动以来没有出现问题。",
+  "problems.intro": "服务最近的警告和错误，最新的在前。",
+  "problems.error": "错误",
+  "problems.warning": "警告",
+  "problems.request": "请求",
+};

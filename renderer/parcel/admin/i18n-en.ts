@@ -1,3 +1,5 @@
+import { PROBLEMS_WORDS_EN } from "../../shared/recent-problems-words.js";
+
 /** English strings of the parcel admin console; the Chinese table must have every key. */
 export const en = {
   title: "Parcel administration",
@@ -79,12 +81,7 @@ export const en = {
   "stats.uploadable": "New uploads can still use about {bytes} of the disk.",
   "stats.diskFull":
     "New uploads are refused: the free disk space is below the headroom plus open reservations.",
-  "problems.title": "Recent problems",
-  "problems.none": "No problems since the service started.",
-  "problems.intro": "The service's last warnings and errors, newest first.",
-  "problems.error": "Error",
-  "problems.warning": "Warning",
-  "problems.request": "Request",
+  ...PROBLEMS_WORDS_EN,
   "stats.activity": "Activity now",
   "stats.uploadsActive": "Uploads in progress",
   "stats.downloadsActive": "Downloads in progress",

@@ -1,3 +1,4 @@
+import { PROBLEMS_WORDS_ZH } from "../../shared/recent-problems-words.js";
 import type { en } from "./i18n-en.js";
 
 /** 简体中文 */
@@ -79,12 +80,7 @@ export const zh: Record<keyof typeof en, string> = {
   "stats.diskText": "保留 {headroom} + 预留 {reserved} / 可用 {free}",
   "stats.uploadable": "新上传还可使用约 {bytes} 磁盘空间。",
   "stats.diskFull": "新上传会被拒绝：可用磁盘空间低于保留空间加预留。",
-  "problems.title": "最近的问题",
-  "problems.none": "服务启动以来没有出现问题。",
-  "problems.intro": "服务最近的警告和错误，最新的在前。",
-  "problems.error": "错误",
-  "problems.warning": "警告",
-  "problems.request": "请求",
+  ...PROBLEMS_WORDS_ZH,
   "stats.activity": "当前活动",
   "stats.uploadsActive": "正在上传",
   "stats.downloadsActive": "正在下载",
