@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { Settings as SettingsSchema } from "../../server/contract/proxy.js";
+import { DomainError } from "../../server/domain-errors.js";
 import { HttpError } from "../../server/http/errors.js";
-import { validateSettings } from "../../server/proxy/domain/input-checks.js";
+import { parseOr400 } from "../../server/http/validate.js";
+import { checkSettings } from "../../server/proxy/domain/input-checks.js";
 import { DEFAULT_SETTINGS, type Settings } from "../../server/proxy/types.js";
 
 const machine = {
@@ -11,9 +14,10 @@ const machine = {
 
 function check(patch: Partial<Settings>): string | Settings {
   try {
-    return validateSettings({ ...DEFAULT_SETTINGS, ...patch }, machine);
+    return checkSettings(parseOr400(SettingsSchema, { ...DEFAULT_SETTINGS, ...patch }), machine);
   } catch (err) {
-    if (err instanceof HttpError) return `${err.status} ${err.message}`;
+    if (err instanceof HttpError || err instanceof DomainError)
+      return `${err.status} ${err.message}`;
     throw err;
   }
 }

@@ -8,8 +8,7 @@ import {
   tunConflicts,
   type SettingsConflict,
 } from "../../contract/proxy.js";
-import { HttpError } from "../../http/errors.js";
-import { parseOr400 } from "../../http/validate.js";
+import { DomainError } from "../../domain-errors.js";
 import { lanListenAddress } from "../core/compile.js";
 import { isIp, normaliseCidr, normaliseHostname } from "../store/net.js";
 
@@ -23,24 +22,30 @@ export interface MachineContext {
 }
 
 /**
- * Validates a whole settings object (PUT /settings and restore) with the contract's schema, then
- * what needs this machine or an address parser; throws 400 with the reason.
+ * Checks parsed settings (PUT /settings and restore) against what the contract's schema cannot
+ * know: this machine (its interfaces and ports) and the addresses' meaning. Throws an invalid
+ * DomainError with the reason; answers the settings with the LAN network normalised.
  */
-export function validateSettings(raw: unknown, machine: MachineContext): Settings {
-  const s = parseOr400(Settings, raw);
-  const bad = (refusal: HttpError): never => {
+export function checkSettings(settings: Settings, machine: MachineContext): Settings {
+  const s = { ...settings };
+  const bad = (refusal: DomainError): never => {
     throw refusal;
   };
   const conflict = (found: SettingsConflict[]): void => {
     const first = found[0];
-    if (first) bad(HttpError.carrying(400, first.code, first.message, first.params ?? {}));
+    if (!first) return;
+    bad(
+      first.code === "settings.mixed_port_reserved"
+        ? new DomainError("invalid", first.code, first.message, { params: { port: s.mixedPort } })
+        : new DomainError("invalid", first.code, first.message),
+    );
   };
   const port = { params: { port: s.mixedPort } };
   conflict(portConflicts(s));
   if (s.mixedPort === machine.controllerPort)
     bad(
-      new HttpError(
-        400,
+      new DomainError(
+        "invalid",
         "settings.mixed_port_controller",
         "mixedPort must differ from the core controller port",
         port,
@@ -48,8 +53,8 @@ export function validateSettings(raw: unknown, machine: MachineContext): Setting
     );
   if (machine.ownPort > 0 && s.mixedPort === machine.ownPort) {
     bad(
-      new HttpError(
-        400,
+      new DomainError(
+        "invalid",
         "settings.mixed_port_own",
         "mixedPort must differ from the port of this service",
         port,
@@ -57,15 +62,15 @@ export function validateSettings(raw: unknown, machine: MachineContext): Setting
     );
   }
   if (s.lanIP && !isIPv4(s.lanIP))
-    bad(new HttpError(400, "settings.lan_ip_format", "lanIP must be an IPv4 address"));
+    bad(new DomainError("invalid", "settings.lan_ip_format", "lanIP must be an IPv4 address"));
   if (s.gateway && !isIp(s.gateway))
-    bad(new HttpError(400, "settings.gateway_format", "gateway must be an IP address"));
+    bad(new DomainError("invalid", "settings.gateway_format", "gateway must be an IP address"));
   if (s.lanCIDR) {
     const cidr = normaliseCidr(s.lanCIDR);
     if (!cidr || !s.lanCIDR.includes("/"))
       bad(
-        new HttpError(
-          400,
+        new DomainError(
+          "invalid",
           "settings.lan_cidr_format",
           "lanCIDR must be a CIDR such as 192.168.1.0/24",
         ),
@@ -73,8 +78,8 @@ export function validateSettings(raw: unknown, machine: MachineContext): Setting
     s.lanCIDR = cidr ?? s.lanCIDR;
     if (s.lanCIDR.endsWith("/0"))
       bad(
-        new HttpError(
-          400,
+        new DomainError(
+          "invalid",
           "settings.lan_cidr_everything",
           "lanCIDR must be the LAN, not every address",
         ),
@@ -84,31 +89,31 @@ export function validateSettings(raw: unknown, machine: MachineContext): Setting
   if (s.lanIP) {
     if (!lanListenAddress(s))
       bad(
-        new HttpError(
-          400,
+        new DomainError(
+          "invalid",
           "settings.lan_ip_loopback",
           "lanIP must be a unicast address other than 127.0.0.1",
         ),
       );
     if (!s.lanCIDR)
       bad(
-        new HttpError(
-          400,
+        new DomainError(
+          "invalid",
           "settings.lan_ip_needs_cidr",
           "lanIP needs lanCIDR, the network of the LAN clients",
         ),
       );
     const bits = s.lanCIDR.split("/")[1];
     if (normaliseCidr(`${s.lanIP}/${bits}`) !== s.lanCIDR)
-      bad(new HttpError(400, "settings.lan_ip_outside", "lanIP must lie inside lanCIDR"));
+      bad(new DomainError("invalid", "settings.lan_ip_outside", "lanIP must lie inside lanCIDR"));
   }
   if (s.tunEnabled) {
     conflict(tunConflicts(s));
     const addrs = machine.interfaces()[s.interface];
     if (!addrs)
       bad(
-        new HttpError(
-          400,
+        new DomainError(
+          "invalid",
           "settings.interface_missing",
           `The network interface ${s.interface} does not exist on this machine`,
           { params: { interface: s.interface } },
@@ -116,8 +121,8 @@ export function validateSettings(raw: unknown, machine: MachineContext): Setting
       );
     if (!addrs?.some((a) => a.address === s.lanIP)) {
       bad(
-        new HttpError(
-          400,
+        new DomainError(
+          "invalid",
           "settings.interface_address",
           `${s.lanIP} is not an address of the network interface ${s.interface}`,
           { params: { address: s.lanIP, interface: s.interface } },

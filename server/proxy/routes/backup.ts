@@ -2,8 +2,15 @@ import { type Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { PROBATION_HEADER } from "../domain/probation.js";
-import { BackupFile, BackupRule, type BackupExport, type Ok } from "../../contract/proxy.js";
-import { ruleInput, validateSettings } from "../domain/input-checks.js";
+import {
+  BackupFile,
+  BackupRule,
+  Settings,
+  type BackupExport,
+  type Ok,
+} from "../../contract/proxy.js";
+import { DomainError } from "../../domain-errors.js";
+import { checkSettings, ruleInput } from "../domain/input-checks.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
 import { isoNow, type RuleRecord } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
@@ -13,7 +20,7 @@ import type { ProxyRouterDeps } from "./router-deps.js";
  * code, words and values come along so the console can say both where and why.
  */
 function invalidPart(rule: number | null, err: unknown): never {
-  if (!(err instanceof HttpError)) throw err;
+  if (!(err instanceof HttpError) && !(err instanceof DomainError)) throw err;
   const why = { ...err.params, reason: err.message, reason_code: err.code };
   throw rule === null
     ? HttpError.carrying(400, "backup.invalid_settings", `Invalid settings: ${err.message}`, why)
@@ -80,7 +87,7 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
     const backup = parseOr400(BackupFile, body);
     let settings;
     try {
-      settings = validateSettings(backup.state.settings, deps.machine());
+      settings = checkSettings(parseOr400(Settings, backup.state.settings), deps.machine());
     } catch (err) {
       invalidPart(null, err);
     }

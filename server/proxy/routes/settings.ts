@@ -1,9 +1,9 @@
 import { type Router } from "express";
-import { jsonObject } from "../../http/validate.js";
+import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { firstTakenPort, listenPortInUse } from "../core/listen-ports.js";
 import { PROBATION_HEADER } from "../domain/probation.js";
-import type { Settings } from "../../contract/proxy.js";
-import { validateSettings } from "../domain/input-checks.js";
+import { Settings } from "../../contract/proxy.js";
+import { checkSettings } from "../domain/input-checks.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 /** Settings: read, and replace all (validated against this machine for TUN). */
@@ -16,7 +16,7 @@ export function settingsRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.put("/settings", async (req, res) => {
-    const settings = validateSettings(jsonObject(req.body), deps.machine());
+    const settings = checkSettings(parseOr400(Settings, jsonObject(req.body)), deps.machine());
     // A port another program holds would be saved and "applied" while the core cannot listen
     // there (it logs the failure and carries on): refuse it here, naming the port.
     const taken = await firstTakenPort(settings, store.getSettings());
