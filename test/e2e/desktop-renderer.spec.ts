@@ -300,10 +300,11 @@ keychainTest(
 
     // Language from the desktop settings: both consoles follow.
     await page.goto(`${r.parcelUrl}/#/desktop`);
-    await page
-      .getByRole("combobox", { name: "Language", exact: true })
-      .last()
-      .selectOption("zh-CN");
+    // The header's picker is there at once, the form's only once the settings have loaded:
+    // wait for both, or `last()` would be the header's picker.
+    const languages = page.getByRole("combobox", { name: "Language", exact: true });
+    await expect(languages).toHaveCount(2);
+    await languages.last().selectOption("zh-CN");
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByRole("heading", { name: "桌面设置", level: 1 })).toBeVisible();
     expect(readSettings(r.settings).language).toBe("zh-CN");
