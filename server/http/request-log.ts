@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { plainIp } from "./client-ip.js";
 import type { RequestHandler, Response } from "express";
 import type { ServiceLog } from "../log.js";
 
@@ -18,11 +19,6 @@ export function requestIdOf(res: Response): string {
 /** Records the pattern of the route that matched, as registered (never the raw URL). */
 export function markRoute(res: Response, pattern: string): void {
   res.locals[ROUTE_KEY] = pattern;
-}
-
-function clientIp(ip: string | undefined): string {
-  if (!ip) return "";
-  return ip.startsWith("::ffff:") ? ip.slice(7) : ip;
 }
 
 export interface RequestLogOptions {
@@ -76,7 +72,7 @@ export function requestLog(log: ServiceLog, options: RequestLogOptions = {}): Re
         status: res.headersSent ? res.statusCode : null,
         ms: Math.round(ms * 10) / 10,
         bytes,
-        ip: clientIp(req.socket.remoteAddress),
+        ip: plainIp(req.socket.remoteAddress),
       };
       if (typeof pattern === "string") entry.route = apiPrefix + pattern;
       else entry.path = path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path;

@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
 import { appendSetCookie, parseCookies, serializeCookie } from "../../http/cookies.js";
+import { clientIp } from "../../http/client-ip.js";
 import { HttpError } from "../../http/errors.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { randomId, randomToken, sha256Hex } from "../domain/secrets.js";
@@ -14,11 +15,7 @@ export const VISITOR_TTL = WEEK_S;
 export { PICKUP_TTL };
 export const ADMIN_TTL = 8 * HOUR_S;
 
-/** Client IP address without the IPv4-mapped prefix. */
-export function clientIp(req: Request): string {
-  const ip = req.socket.remoteAddress ?? "";
-  return ip.startsWith("::ffff:") ? ip.slice(7) : ip;
-}
+export { clientIp };
 
 /**
  * Cookie name for this request: when HTTP and HTTPS entries coexist, cookies set over HTTP

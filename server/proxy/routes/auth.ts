@@ -1,4 +1,4 @@
-import { type Request, type Response, type Router } from "express";
+import { type Response, type Router } from "express";
 import { appendSetCookie, serializeCookie } from "../../http/cookies.js";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
@@ -21,11 +21,7 @@ import {
   type Ok,
   type SessionOpened,
 } from "../../contract/proxy.js";
-
-export function clientIp(req: Request): string {
-  const ip = req.socket.remoteAddress ?? "";
-  return ip.startsWith("::ffff:") ? ip.slice(7) : ip;
-}
+import { clientIp } from "../../http/client-ip.js";
 
 function setSessionCookie(res: Response, id: string): void {
   appendSetCookie(
