@@ -4,6 +4,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from "zod-openapi";
+import type { RequestHandler } from "express";
 import { z } from "zod";
 import type { ApiContract, RouteContract } from "../contract/route.js";
 
@@ -87,4 +88,16 @@ export function openApiDocument(info: ApiInfo, contract: ApiContract): object {
     servers: [{ url: "/api/v1" }],
     paths,
   });
+}
+
+/**
+ * `GET /openapi.json`: the service's API document, made from its contract on the first ask
+ * and kept (it cannot change while the service runs). It describes routes and holds no data.
+ */
+export function serveOpenApi(info: ApiInfo, contract: ApiContract): RequestHandler {
+  let document: object | null = null;
+  return (_req, res) => {
+    document ??= openApiDocument(info, contract);
+    res.json(document);
+  };
 }

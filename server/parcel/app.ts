@@ -4,13 +4,8 @@ import { errorHandler, notFound } from "../http/errors.js";
 import { EXACT } from "../http/route-table.js";
 import { requestLog } from "../http/request-log.js";
 import type { ParcelContext } from "./context.js";
-import {
-  apiNoStore,
-  CONTENT_SECURITY_POLICY,
-  hostGuard,
-  originGuard,
-  securityHeaders,
-} from "./http/guards.js";
+import { apiNoStore, CONTENT_SECURITY_POLICY, hostGuard, originGuard } from "./http/guards.js";
+import { securityHeaders } from "../http/security-headers.js";
 import { adminRouter } from "./routes/admin.js";
 import { ownerRouter } from "./routes/owner.js";
 import { pickupRouter } from "./routes/pickup.js";

@@ -1,4 +1,5 @@
 import express, { type Express } from "express";
+import { securityHeaders } from "../http/security-headers.js";
 import { join } from "node:path";
 import { CONTENT_SECURITY_POLICY } from "../http/csp.js";
 import { errorHandler, notFound } from "../http/errors.js";
@@ -33,14 +34,7 @@ export function proxyApp(
   app.use(requestLog(log));
   app.set("etag", false);
   app.use(hostGuard(() => machineAddresses(interfaces), options.allowedHosts));
-  app.use((_req, res, next) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "no-referrer");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
-    next();
-  });
+  app.use(securityHeaders);
   app.use("/api/v1", apiRouter(deps));
   if (options.staticDir) {
     const staticDir = options.staticDir;

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { PARCEL_API, type Health, type PublicPolicy } from "../../contract/parcel.js";
-import { openApiDocument } from "../../http/openapi.js";
+import { serveOpenApi } from "../../http/openapi.js";
 import type { ParcelContext } from "../context.js";
 import { publicPolicy } from "../domain/policy.js";
 import { currentVisitor, startVisitor } from "../http/identity.js";
@@ -9,8 +9,6 @@ import { VERSION } from "../../version.js";
 /** `GET /health`, `GET /openapi.json` and `GET /policy`. */
 export function publicRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router();
-  // Made from the contract on first use, then kept: it cannot change while the service runs.
-  let document: object | undefined;
 
   r.get("/health", (_req, res) => {
     const initialized = ctx.repos.identity.anyAdmin();
@@ -18,8 +16,9 @@ export function publicRouter(ctx: ParcelContext): Router {
     res.json(body);
   });
 
-  r.get("/openapi.json", (_req, res) => {
-    document ??= openApiDocument(
+  r.get(
+    "/openapi.json",
+    serveOpenApi(
       {
         title: "Gatehouse parcel API",
         version: VERSION,
@@ -29,9 +28,8 @@ export function publicRouter(ctx: ParcelContext): Router {
           "`{ error, code, params }`.",
       },
       PARCEL_API,
-    );
-    res.json(document);
-  });
+    ),
+  );
 
   r.get("/policy", (req, res) => {
     const visitor = currentVisitor(ctx, req) ?? startVisitor(ctx, req, res);

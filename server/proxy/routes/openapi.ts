@@ -1,18 +1,18 @@
 import type { Router } from "express";
 import { PROXY_API } from "../../contract/proxy.js";
-import { openApiDocument } from "../../http/openapi.js";
+import { serveOpenApi } from "../../http/openapi.js";
 import { VERSION } from "../../version.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 /**
- * `GET /openapi.json`: the API document made from the wire contract, built on the first ask
- * and kept. It is answered without a session: it describes the routes and holds no data.
+ * `GET /openapi.json`: the API document made from the wire contract, answered without a
+ * session (it describes the routes and holds no data).
  */
 export function openApiRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
-  let document: object | null = null;
-  router.get("/openapi.json", (_req, res) => {
-    document ??= openApiDocument(
+  router.get(
+    "/openapi.json",
+    serveOpenApi(
       {
         title: "Gatehouse proxy API",
         version: VERSION,
@@ -21,8 +21,7 @@ export function openApiRouter(deps: ProxyRouterDeps): Router {
           "state-changing call then sends the session's CSRF token in X-CSRF-Token.",
       },
       PROXY_API,
-    );
-    res.json(document);
-  });
+    ),
+  );
   return router;
 }
