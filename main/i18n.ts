@@ -1,10 +1,12 @@
 /**
  * Words the main process shows itself (tray, notifications, settings errors), in English and
- * Simplified Chinese. The web UIs have their own tables; these are the few strings that never
- * pass through a page. Loaded by Node tests, so nothing here imports `electron`.
+ * Simplified Chinese: the few strings that never pass through a page, in their own table read
+ * by the pages' one mechanism (server/contract/i18n.ts). Loaded by Node tests, so nothing here imports `electron`.
  */
 
-export type DesktopLanguage = "en" | "zh-CN";
+import { translator as tableTranslator, type Lang, type Vars } from "../server/contract/i18n.js";
+
+export type DesktopLanguage = Lang;
 export type LanguageSetting = "system" | DesktopLanguage;
 
 const en = {
@@ -183,15 +185,11 @@ export const DESKTOP_STRINGS: Record<DesktopLanguage, Record<DesktopKey, string>
   "zh-CN": zh,
 };
 
-export type Translate = (key: DesktopKey, vars?: Record<string, string | number>) => string;
+export type Translate = (key: DesktopKey, vars?: Vars) => string;
 
-/** The words of one language; `{name}` placeholders are filled from `vars`. */
+/** The words of one language, through the same mechanism as the pages' tables. */
 export function translator(lang: DesktopLanguage): Translate {
-  const table = DESKTOP_STRINGS[lang];
-  return (key, vars) =>
-    table[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-      vars && name in vars ? String(vars[name]) : whole,
-    );
+  return tableTranslator(DESKTOP_STRINGS, lang);
 }
 
 /**

@@ -1,5 +1,6 @@
-/** The two languages of every Gatehouse page. */
-export type Lang = "en" | "zh-CN";
+import type { Lang } from "../../server/contract/i18n.js";
+
+export type { Lang };
 
 function asLang(value: string | null | undefined): Lang | null {
   return value === "en" || value === "zh-CN" ? value : null;
