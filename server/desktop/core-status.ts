@@ -1,5 +1,5 @@
 import type { CoreControl } from "../proxy/context.js";
-import { actualNodeOf } from "../proxy/routes/status.js";
+import { actualNodeOf } from "../proxy/domain/core-names.js";
 import { parseNodeId } from "../proxy/types.js";
 import type { CoreStatus } from "./protocol.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { labelChains } from "../../server/proxy/routes/connections.js";
+import { labelChains } from "../../server/proxy/domain/core-names.js";
 import { coreNodeName } from "../../server/proxy/types.js";
 import { startLive, type LiveHarness } from "./proxy-core-harness.js";
 import { StubController } from "./proxy-core-stub.js";

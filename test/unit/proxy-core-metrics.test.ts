@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { metricsFrom, type CounterSample } from "../../server/proxy/system/metrics.js";
 import { compareVersions } from "../../server/proxy/system/updates.js";
-import { actualNodeOf, nodeIdFromCoreName } from "../../server/proxy/routes/status.js";
+import { actualNodeOf, nodeIdFromCoreName } from "../../server/proxy/domain/core-names.js";
 import type { CoreProxy } from "../../server/proxy/context.js";
 
 const s = (upTotal: number, downTotal: number, at: number, connections = 1): CounterSample => ({

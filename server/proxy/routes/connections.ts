@@ -3,9 +3,8 @@ import { DomainError } from "../../domain-errors.js";
 import { HttpError } from "../../http/errors.js";
 import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
-import type { CoreConnections } from "../core/mihomo-client.js";
-import { coreNodePrefix } from "../types.js";
-import { IdParam, type ChainLabel, type Ok } from "../../contract/proxy.js";
+import { labelChains } from "../domain/core-names.js";
+import { IdParam, type Ok } from "../../contract/proxy.js";
 import { parseOr400 } from "../../http/validate.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
@@ -38,32 +37,6 @@ async function live<T>(task: () => Promise<T>): Promise<T> {
     if (err instanceof HttpError || err instanceof DomainError) throw err;
     throw coreDown(err);
   }
-}
-
-const CORE_NAME = /^\[([0-9a-f]{24})\] ([\s\S]+)$/;
-
-/**
- * Inside the core a node is named `[<subscription id>] <name>`; the console shows the
- * subscription's name instead of its id, so each connection gets `chainLabels` beside the
- * core's own `chains`.
- */
-export function labelChains(
-  view: CoreConnections,
-  subscriptions: ReadonlyArray<{ id: string; name: string }>,
-): CoreConnections {
-  const names = new Map(subscriptions.map((s) => [s.id, s.name]));
-  const label = (step: string): ChainLabel => {
-    const m = CORE_NAME.exec(step);
-    if (!m || !step.startsWith(coreNodePrefix(m[1]))) return { name: step, subscription: null };
-    return { name: m[2], subscription: names.get(m[1]) ?? null };
-  };
-  return {
-    ...view,
-    connections: view.connections.map((c) => ({
-      ...c,
-      chainLabels: Array.isArray(c.chains) ? c.chains.map((step) => label(String(step))) : [],
-    })),
-  };
 }
 
 export function connectionsRouter(deps: ProxyRouterDeps): Router {

@@ -1,19 +1,13 @@
 import { type Router } from "express";
-import { join } from "node:path";
+import { coreHomeDir } from "../core/home-dir.js";
 import { DEFAULT_GEODATA_URL } from "../../config.js";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
-import type { ProxyContext } from "../context.js";
 import { compileRules } from "../core/compile.js";
 import { geoRuleLines, neededGeodata } from "../core/geodata.js";
 import { updateGeodata, type GeodataUpdateOptions } from "../core/geodata-update.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { NoFields, type GeodataUpdated } from "../../contract/proxy.js";
-
-/** The core's home dir, where its geodata lives. */
-export function coreHomeDir(deps: ProxyContext): string {
-  return (deps.core as { homeDir?: string }).homeDir ?? join(deps.dir, "core");
-}
 
 /** `POST /system/geodata/update`: fetch, verify, check and swap in the core's geodata. */
 export function geodataRouter(deps: ProxyRouterDeps): Router {

@@ -1,37 +1,17 @@
 import { type Router } from "express";
-import type { CoreProxy, ProxyContext } from "../context.js";
+import type { ProxyContext } from "../context.js";
 import { compileRules, TUN_DEVICE } from "../core/compile.js";
 import { bundledGeodataDirs, unavailableGeodata } from "../core/geodata.js";
-import { coreHomeDir } from "./geodata.js";
+import { coreHomeDir } from "../core/home-dir.js";
+import { actualNodeOf } from "../domain/core-names.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { coreProblem } from "../core/errors.js";
 import type { ListenProblem } from "../core/listen-problems.js";
-import { GROUP_PROXY, nodeId } from "../types.js";
 import type { Status } from "../../contract/proxy.js";
 import { machineInterfaces } from "../system/network.js";
 
 /** Core query deadline in status (spec: 3 seconds). */
 export const STATUS_DEADLINE_MS = 3000;
-const CORE_NAME = /^\[([0-9a-f]{24})\] ([\s\S]+)$/;
-
-/** Maps a core proxy name back to our node id form; other names (REJECT, DIRECT) stay. */
-export function nodeIdFromCoreName(name: string): string {
-  const m = CORE_NAME.exec(name);
-  return m ? nodeId(m[1], m[2]) : name;
-}
-
-/** PROXY -> (AUTO's choice when PROXY points at AUTO) -> the node actually used. */
-export function actualNodeOf(proxies: Record<string, CoreProxy>): string {
-  let name = proxies[GROUP_PROXY]?.now ?? "";
-  // Follow groups (AUTO) to the node they chose, a bounded number of steps.
-  for (let i = 0; i < 4 && name; i++) {
-    const p = proxies[name];
-    if (!p || typeof p.now !== "string" || !p.now || name === p.now) break;
-    name = p.now;
-  }
-  return name ? nodeIdFromCoreName(name) : "";
-}
-
 function tunInterfaceExists(deps: ProxyContext): boolean {
   const names = Object.keys(machineInterfaces(deps)());
   return names.some((n) => n === TUN_DEVICE || n === "Meta" || /^utun\d*$/.test(n));
