@@ -95,6 +95,21 @@ export const PARCEL_API: ApiContract = {
     rawBody: "application/octet-stream",
     responses: { 200: json("The file, stored", UploadedFileSchema) },
   },
+  "HEAD /uploads/:id/files/:file": {
+    summary: "How many bytes of one file are stored (resumable upload, tus 1.0 core)",
+    description: `${OWNER} No body: \`Upload-Offset\` is the number of bytes safely stored (synced to disk), \`Upload-Length\` the declared size; a stored file answers its size.`,
+    tag: "Uploads",
+    params: UploadFileParams,
+    responses: { 200: { description: "Upload-Offset, Upload-Length and Tus-Resumable headers" } },
+  },
+  "PATCH /uploads/:id/files/:file": {
+    summary: "Append bytes to one file from a given offset (resumable upload, tus 1.0 core)",
+    description: `${OWNER} Headers \`Tus-Resumable: 1.0.0\` and \`Upload-Offset\` (must equal the stored offset, else 409 with the stored one); the body continues the file from there. When the last byte arrives the file is stored as by PUT.`,
+    tag: "Uploads",
+    params: UploadFileParams,
+    rawBody: "application/offset+octet-stream",
+    responses: { 204: { description: "Appended; Upload-Offset says the new offset" } },
+  },
   "POST /uploads/:id/publish": {
     summary: "Publish a parcel whose files are all uploaded",
     description: `${OWNER} The first publish issues the pickup code; later ones do not.`,

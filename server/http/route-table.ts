@@ -1,8 +1,8 @@
 import express, { type RequestHandler, type Router } from "express";
 import { markRoute } from "./request-log.js";
 
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+const METHODS: Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
 /** One route a service answers, with the kind of caller it admits. */
 export interface Route<A extends string> {
@@ -38,7 +38,7 @@ export class RouteTable<A extends string> {
   router(prefix = ""): Router {
     const router = express.Router(EXACT);
     for (const method of METHODS) {
-      const key = method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+      const key = method.toLowerCase() as "get" | "head" | "post" | "put" | "patch" | "delete";
       const register = router[key].bind(router) as (path: string, ...h: RequestHandler[]) => Router;
       const wrapped = (path: string, ...handlers: RequestHandler[]): Router => {
         if (typeof path !== "string") throw new Error("routes are registered with a string path");

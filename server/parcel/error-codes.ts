@@ -47,6 +47,9 @@ export const PARCEL_ERRORS = {
   "upload.slow": [],
   "upload.disk_full": [],
   "upload.store_failed": [],
+  "upload.offset_mismatch": ["offset"],
+  "upload.offset_invalid": [],
+  "upload.content_type": [],
   // Publishing and the owner's actions.
   "upload.session_ended": [],
   "upload.not_ready": ["count"],

@@ -135,6 +135,16 @@ const RECIPES: Record<string, ParcelRecipe> = {
     state: "uploading",
     body: (fx) => ({ raw: Buffer.alloc(parcelOf(fx).files[0].size, 0x6d) }),
   },
+  "HEAD /uploads/:id/files/:file": { state: "uploading" },
+  "PATCH /uploads/:id/files/:file": {
+    state: "uploading",
+    body: (fx) => ({ raw: Buffer.alloc(parcelOf(fx).files[0].size, 0x6d) }),
+    status: {
+      code: 415,
+      why: "the matrix sends raw bodies as application/octet-stream, a resumed part must be application/offset+octet-stream",
+      error: /upload\.content_type/,
+    },
+  },
   "POST /uploads/:id/publish": { state: "ready" },
   "POST /pickup/resolve": { state: "published", body: (fx) => ({ json: { code: fx.code } }) },
   "POST /admin/login": {

@@ -24,6 +24,8 @@ export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "GET /mine": "visitor",
   "GET /uploads/:id": "owner",
   "PUT /uploads/:id/files/:file": "owner",
+  "HEAD /uploads/:id/files/:file": "owner",
+  "PATCH /uploads/:id/files/:file": "owner",
   "POST /uploads/:id/publish": "owner",
   "POST /parcels/:id/revoke": "owner",
   "POST /parcels/:id/code": "owner",

@@ -161,6 +161,8 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       } finally {
         hold(got.sha256, -1);
       }
+      // A part an earlier resumable upload of this file left is of no use any more.
+      ctx.storage.clearTemp(file.id);
       const now = sessions.fileOf(file.id, parcelId) as FileRow;
       res.json(fileView(now));
     } finally {
@@ -174,8 +176,8 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
   };
 }
 
-/** The answer to a body that could not be received. */
-function answerFor(
+/** The answer to a body that could not be received (PUT, and PATCH of a resumable upload). */
+export function answerFor(
   ctx: ParcelContext,
   file: { id: string; name: string },
   err: ReceiveError,

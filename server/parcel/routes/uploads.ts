@@ -12,6 +12,7 @@ import { clientIp, currentVisitor, requireOwner } from "../http/identity.js";
 import { parcelView, searchNames } from "../repos/parcels.js";
 import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 import { putFileHandler } from "./upload-file.js";
+import { resumeHandlers } from "./upload-resume.js";
 import { HOUR_S } from "../../contract/time-units.js";
 
 /** An upload session lives one hour unless published. */
@@ -78,6 +79,9 @@ export function uploadsRouter(ctx: ParcelContext): Router {
   });
 
   r.put("/uploads/:id/files/:file", putFileHandler(ctx));
+  const resume = resumeHandlers(ctx);
+  r.head("/uploads/:id/files/:file", resume.head);
+  r.patch("/uploads/:id/files/:file", resume.patch);
 
   r.post("/uploads/:id/publish", (req, res) => {
     const actor = requireOwner(ctx, req, req.params.id);

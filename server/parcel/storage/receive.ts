@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import { Transform, type Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -56,9 +56,24 @@ export interface ReceiveOptions {
   floor?: RateFloor;
   /** Aborting it stops the transfer as `stopped`; the abort reason becomes the `cause`. */
   signal?: AbortSignal;
+  /**
+   * Continues a part instead of starting a file (a resumable upload): the bytes are appended
+   * to `tmpPath` (created when missing), whose first `offset` bytes `hash` and `crc` already
+   * hold. A body that ends before `declared` is then a success, and on failure the bytes
+   * already written stay in the part, synced, so the upload can go on from there.
+   */
+  resume?: ResumePoint;
+}
+
+/** Where a part stands: its length and the hash state of the bytes it holds. */
+export interface ResumePoint {
+  offset: number;
+  hash: Hash;
+  crc: number;
 }
 
 export interface Received {
+  /** The sha256 of the whole file ("" when a resumed part is not complete yet). */
   sha256: string;
   crc32: number;
   bytes: number;
@@ -79,10 +94,11 @@ const ignore = () => undefined;
  */
 export async function receiveBody(source: Readable, opts: ReceiveOptions): Promise<Received> {
   const floor = opts.floor ?? DEFAULT_FLOOR;
-  const hash = createHash("sha256");
-  let crc = 0;
-  let bytes = 0;
-  let syncedAt = 0;
+  const resume = opts.resume;
+  const hash = resume?.hash ?? createHash("sha256");
+  let crc = resume?.crc ?? 0;
+  let bytes = resume?.offset ?? 0;
+  let syncedAt = bytes;
   let syncing: Promise<void> | null = null;
   let handle: FileHandle | null = null;
   let failure: ReceiveError | null = null;
@@ -149,7 +165,7 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
     );
 
   // The rate floor: cumulative byte counts at the last checks; the oldest is one window ago.
-  const marks: number[] = [0];
+  const marks: number[] = [bytes];
   const floorTimer = setInterval(
     () => {
       // Once the whole body is in, what remains (the final sync) is the disk's work.
@@ -179,7 +195,7 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
 
   // Opened before any byte flows so a failure can never race the file's creation.
   try {
-    handle = await open(opts.tmpPath, "wx", 0o600);
+    handle = await open(opts.tmpPath, resume ? "a" : "wx", 0o600);
   } catch (err) {
     detach();
     throw failure ?? new ReceiveError("io", "The file could not be created", 0, { cause: err });
@@ -188,7 +204,7 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
     // The client went away while the file was being created.
     detach();
     await handle.close().catch(ignore);
-    await unlink(opts.tmpPath).catch(ignore);
+    if (!resume) await unlink(opts.tmpPath).catch(ignore);
     throw failure;
   }
   const sink = handle.createWriteStream({ flush: true, highWaterMark: 256 * 1024 });
@@ -201,17 +217,33 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
     source.unpipe(meter);
     if (!sink.destroyed) sink.destroy();
     await settle(sink);
-    await unlink(opts.tmpPath).catch(ignore);
+    if (resume) await syncPart(opts.tmpPath);
+    else await unlink(opts.tmpPath).catch(ignore);
     if (failure) throw failure;
     throw new ReceiveError("io", "The file could not be written", bytes, { cause: err });
   } finally {
     detach();
   }
+  if (resume && bytes < opts.declared) return { sha256: "", crc32: crc >>> 0, bytes };
   if (bytes < opts.declared) {
     await unlink(opts.tmpPath).catch(ignore);
     throw new ReceiveError("too-short", "The body is shorter than the declared size", bytes);
   }
   return { sha256: hash.digest("hex"), crc32: crc >>> 0, bytes };
+}
+
+/** Syncs what a cut-off transfer left in a part, so its length is what is safely stored. */
+async function syncPart(path: string): Promise<void> {
+  try {
+    const h = await open(path, "r+");
+    try {
+      await h.datasync();
+    } finally {
+      await h.close();
+    }
+  } catch {
+    // A part that cannot be synced is measured again (and re-read) on the next resume.
+  }
 }
 
 /**

@@ -1,0 +1,254 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { crc32 } from "node:zlib";
+import type { Request, RequestHandler, Response } from "express";
+import { HttpError } from "../../http/errors.js";
+import { requestIdOf } from "../../http/request-log.js";
+import type { ParcelContext } from "../context.js";
+import { clientIp, requireOwner } from "../http/identity.js";
+import type { FileRow } from "../repos/parcels.js";
+import { secondsUntilUtcMidnight } from "../repos/traffic.js";
+import {
+  DEFAULT_FLOOR,
+  receiveBody,
+  ReceiveError,
+  type Received,
+  type ResumePoint,
+} from "../storage/receive.js";
+import { answerFor } from "./upload-file.js";
+
+/** The tus protocol version spoken (core semantics: HEAD for the offset, PATCH to append). */
+const TUS_VERSION = "1.0.0";
+const OFFSET_TYPE = "application/offset+octet-stream";
+/** How often a running PATCH looks at its session (deadline passed, revoked, deleted). */
+const WATCH_MS = 1000;
+/** Hash states kept between PATCHes; beyond this the oldest is dropped (it can be rebuilt). */
+const MAX_POINTS = 1000;
+
+const closed = () =>
+  new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
+
+/**
+ * Resumable uploads beside the full-retry PUT: `HEAD /uploads/:id/files/:file` says how many
+ * bytes of a file are safely stored, `PATCH` appends from exactly that offset. The bytes
+ * collect in one part per file (`tmp/<file>.resume.part`, so ending the session removes it
+ * like any partial data); a cut connection keeps what arrived, synced. When the last byte is
+ * in, the file is stored exactly like the end of a PUT.
+ */
+export function resumeHandlers(ctx: ParcelContext): {
+  head: RequestHandler;
+  patch: RequestHandler;
+} {
+  const { sessions, blobs, traffic } = ctx.repos;
+  const floor = ctx.options.uploadFloor ?? DEFAULT_FLOOR;
+  /**
+   * The hash state of parts whose last PATCH ended cleanly, so the next one need not re-read
+   * them. A part cut off mid-transfer has none (the hash may hold bytes the disk never got).
+   */
+  const points = new Map<string, ResumePoint>();
+  /** The offset each running PATCH started from: what a HEAD meanwhile can vouch for. */
+  const running = new Map<string, number>();
+
+  const partPath = (fileId: string) => join(ctx.storage.tmpDir, `${fileId}.resume.part`);
+  const sessionOpen = (parcelId: string): boolean => sessions.isOpen(parcelId, ctx.now());
+
+  const hold = (sha256: string, delta: number) => {
+    const n = (ctx.activity.reading.get(sha256) ?? 0) + delta;
+    if (n > 0) ctx.activity.reading.set(sha256, n);
+    else ctx.activity.reading.delete(sha256);
+  };
+
+  /** The file the path names, in an open session of this owner. */
+  const target = (req: Request): FileRow => {
+    const parcelId = req.params.id as string;
+    requireOwner(ctx, req, parcelId);
+    if (!sessionOpen(parcelId)) throw closed();
+    const file = sessions.fileOf(req.params.file as string, parcelId);
+    if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
+    return file;
+  };
+
+  /** Bytes of the file safely stored. */
+  const storedOffset = async (file: FileRow): Promise<number> => {
+    if (file.state === "ready") return file.size;
+    const start = running.get(file.id);
+    if (start !== undefined) return start;
+    try {
+      return (await stat(partPath(file.id))).size;
+    } catch {
+      return 0;
+    }
+  };
+
+  const tusHeaders = (res: Response, offset: number) => {
+    res.setHeader("Tus-Resumable", TUS_VERSION);
+    res.setHeader("Upload-Offset", String(offset));
+    res.setHeader("Cache-Control", "no-store");
+  };
+
+  const head: RequestHandler = async (req, res) => {
+    const file = target(req);
+    tusHeaders(res, await storedOffset(file));
+    res.setHeader("Upload-Length", String(file.size));
+    res.status(200).end();
+  };
+
+  /** The hash state of a part `offset` bytes long: kept from the last PATCH, or re-read. */
+  const pointFor = async (fileId: string, offset: number): Promise<ResumePoint> => {
+    const kept = points.get(fileId);
+    points.delete(fileId);
+    if (kept && kept.offset === offset) return kept;
+    const hash = createHash("sha256");
+    let crc = 0;
+    if (offset === 0) return { offset, hash, crc };
+    const reader = createReadStream(partPath(fileId), { end: offset - 1, highWaterMark: 1 << 20 });
+    await pipeline(
+      reader,
+      new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          crc = crc32(chunk, crc);
+          done();
+        },
+      }),
+    );
+    return { offset, hash, crc };
+  };
+
+  const patch: RequestHandler = async (req, res) => {
+    const file = target(req);
+    const parcelId = file.parcel_id;
+    res.setHeader("Tus-Resumable", TUS_VERSION);
+    // None of these refusals reads the body: the connection is closed after the answer.
+    const refuse = (err: HttpError): never => {
+      res.setHeader("Connection", "close");
+      throw err;
+    };
+    const type = (req.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== OFFSET_TYPE)
+      refuse(new HttpError(415, "upload.content_type", `The body must be sent as ${OFFSET_TYPE}`));
+    const raw = req.get("upload-offset") ?? "";
+    const claimed = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(claimed))
+      refuse(new HttpError(400, "upload.offset_invalid", "Upload-Offset must be a byte count"));
+    if (ctx.activity.uploading.has(file.id))
+      refuse(new HttpError(409, "upload.busy", "This file is already being uploaded"));
+    const offset = await storedOffset(file);
+    if (claimed !== offset) {
+      res.setHeader("Upload-Offset", String(offset));
+      refuse(
+        new HttpError(409, "upload.offset_mismatch", "Upload-Offset is not the stored offset", {
+          params: { offset },
+        }),
+      );
+    }
+    const length = req.get("content-length");
+    if (length !== undefined && offset + Number(length) > file.size)
+      refuse(new HttpError(413, "upload.too_long", "The body is longer than the declared size"));
+    if (file.state === "ready") {
+      res.setHeader("Upload-Offset", String(file.size));
+      res.status(204).end();
+      return;
+    }
+
+    const ip = clientIp(req);
+    const limit = ctx.policy().daily_upload_bytes;
+    ctx.activity.uploading.add(file.id);
+    ctx.activity.uploadsActive++;
+    running.set(file.id, offset);
+    const path = partPath(file.id);
+    // Same watch as PUT: the session's end (deadline, revoke, delete) stops the transfer.
+    const stopper = new AbortController();
+    ctx.activity.uploadStops.set(file.id, () => stopper.abort());
+    const watch = setInterval(
+      () => {
+        try {
+          if (sessionOpen(parcelId)) return;
+          ctx.sweep();
+        } catch (err) {
+          ctx.log(`upload watch of file ${file.id}: ${String(err)}`);
+        }
+        stopper.abort();
+      },
+      Math.max(1, Math.min(WATCH_MS, floor.windowMs / 4)),
+    );
+    watch.unref();
+    let ended = false;
+    try {
+      const point = await pointFor(file.id, offset);
+      let got: Received;
+      try {
+        got = await receiveBody(req, {
+          tmpPath: path,
+          declared: file.size,
+          floor,
+          signal: stopper.signal,
+          resume: point,
+          onBytes: (n) => {
+            const now = ctx.now();
+            if (traffic.add(ip, now, n) > limit) {
+              throw new HttpError(
+                429,
+                "upload.daily_limit",
+                "Today's upload allowance for this address is used up",
+                { headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) } },
+              );
+            }
+          },
+        });
+      } catch (err) {
+        clearInterval(watch);
+        traffic.flush();
+        if (!(err instanceof ReceiveError)) throw err;
+        // The bytes that arrived stay in the part (synced); only a session's end drops them.
+        ended = err.kind === "stopped";
+        res.setHeader("Connection", "close");
+        throw answerFor(ctx, file, err, requestIdOf(res) || null);
+      }
+      clearInterval(watch);
+      traffic.flush();
+      if (!sessionOpen(parcelId)) {
+        ended = true;
+        throw closed();
+      }
+      if (got.bytes < file.size) {
+        // A clean end: the hash holds exactly the part's bytes, so the next PATCH goes on.
+        if (points.size >= MAX_POINTS) points.delete(points.keys().next().value as string);
+        points.set(file.id, { offset: got.bytes, hash: point.hash, crc: got.crc32 });
+        res.setHeader("Upload-Offset", String(got.bytes));
+        res.status(204).end();
+        return;
+      }
+      hold(got.sha256, 1);
+      try {
+        const added = await ctx.storage.commit(path, got.sha256);
+        if (!sessions.storeFile(file, got, ctx.now())) {
+          if (added && !blobs.exists(got.sha256)) ctx.storage.remove(got.sha256);
+          ended = true;
+          throw closed();
+        }
+      } finally {
+        hold(got.sha256, -1);
+      }
+      res.setHeader("Upload-Offset", String(file.size));
+      res.status(204).end();
+    } finally {
+      clearInterval(watch);
+      ctx.activity.uploadStops.delete(file.id);
+      ctx.activity.uploading.delete(file.id);
+      ctx.activity.uploadsActive--;
+      running.delete(file.id);
+      if (ended) {
+        points.delete(file.id);
+        sessions.failFile(file.id);
+        await ctx.storage.discard(path);
+      }
+    }
+  };
+
+  return { head, patch };
+}
