@@ -241,6 +241,49 @@ describe("resumable uploads", () => {
     expect(stranger.status).toBe(401);
   });
 
+  it("vouches only for the start offset while a PATCH runs, and refuses a second PATCH as busy", async () => {
+    h = await startParcel();
+    const up = await createUpload(h, { f: 200_000 });
+    expect((await patch(up, 0, 0, Buffer.alloc(50_000, 1))).status).toBe(204);
+    const req = http.request({
+      host: "127.0.0.1",
+      port: h.port,
+      method: "PATCH",
+      path: `/api/v1${filePath(up, 0)}`,
+      headers: {
+        host: `127.0.0.1:${h.port}`,
+        origin: h.origin,
+        "tus-resumable": "1.0.0",
+        "content-type": OFFSET_TYPE,
+        "content-length": String(150_000),
+        "upload-offset": "50000",
+        ...bearer(up.manage_token),
+      },
+    });
+    req.on("error", () => undefined);
+    req.write(Buffer.alloc(60_000, 2));
+    await waitFor(() => partSize(up, 0) >= 110_000, 10_000);
+    // The part holds 110,000 bytes, but only the 50,000 synced before this PATCH are vouched for.
+    expect((await head(up, 0)).headers["upload-offset"]).toBe("50000");
+    const second = await patch(up, 0, 50_000, Buffer.alloc(10, 2));
+    expect(second.status).toBe(409);
+    expect(JSON.parse(second.text).code).toBe("upload.busy");
+    req.destroy();
+    await idle(up, 0);
+    expect((await head(up, 0)).headers["upload-offset"]).toBe("110000");
+  });
+
+  it("drops a part once PUT has stored the whole file", async () => {
+    h = await startParcel();
+    const up = await createUpload(h, { f: 5000 });
+    expect((await patch(up, 0, 0, Buffer.alloc(2000, 3))).status).toBe(204);
+    expect(partSize(up, 0)).toBe(2000);
+    const put = await putBytes(h, up, 0, Buffer.alloc(5000, 4));
+    expect(put.status).toBe(200);
+    expect(existsSync(partPath(up, 0))).toBe(false);
+    expect((await head(up, 0)).headers["upload-offset"]).toBe("5000");
+  });
+
   it("drops the part when the session is revoked, and answers 409 afterwards", async () => {
     h = await startParcel();
     const up = await createUpload(h, { f: 5000 });
