@@ -77,7 +77,9 @@ export function pickupRouter(ctx: ParcelContext): Router {
           await handle.close();
           return Readable.from([]);
         }
-        return handle.createReadStream({ end: file.size - 1, highWaterMark: 256 * 1024 });
+        // 512 KiB reads halve the system calls and callbacks of 256 KiB; 1 MiB measured no
+        // faster and kept ~2 MiB per download buffered (32 parallel ones passed 64 MiB RSS).
+        return handle.createReadStream({ end: file.size - 1, highWaterMark: 512 * 1024 });
       },
     });
   };

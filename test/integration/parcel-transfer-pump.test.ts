@@ -1,0 +1,151 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { pump } from "../../server/parcel/http/transfer.js";
+
+/** What the server side saw of one body: how `pump` ended and the bytes it counted. */
+interface Served {
+  outcome: Promise<"done" | Error>;
+  counted: () => number;
+  source: Readable;
+}
+
+/** What the client received: the bytes, and whether the response ended whole or was cut. */
+interface Received {
+  bytes: Buffer;
+  whole: boolean;
+}
+
+let server: http.Server | null = null;
+
+afterEach(async () => {
+  if (server) {
+    server.closeAllConnections();
+    await new Promise((r) => server!.close(r));
+    server = null;
+  }
+});
+
+/** A real server that answers every request with `source`, announcing `length` bytes. */
+async function serve(makeSource: () => Readable, length: number): Promise<[number, Served]> {
+  let counted = 0;
+  let settle!: (v: "done" | Error) => void;
+  const outcome = new Promise<"done" | Error>((r) => (settle = r));
+  const served: Served = { outcome, counted: () => counted, source: new Readable() };
+  server = http.createServer((_req, res) => {
+    const source = makeSource();
+    served.source = source;
+    res.setHeader("Content-Length", String(length));
+    pump(source, res, length, (n) => (counted += n)).then(
+      () => settle("done"),
+      (err: Error) => settle(err),
+    );
+  });
+  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+  return [(server.address() as AddressInfo).port, served];
+}
+
+function fetchBody(port: number): Promise<Received> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    const req = http.get({ host: "127.0.0.1", port, agent: false }, (res) => {
+      res.on("data", (c: Buffer) => parts.push(c));
+      // A cut body ends in "error" (aborted), a whole one in "end"; "close" follows both.
+      res.on("error", () => undefined);
+      res.on("close", () => resolve({ bytes: Buffer.concat(parts), whole: res.complete }));
+    });
+    // Cut before the headers left the server: nothing arrived.
+    req.on("error", () => resolve({ bytes: Buffer.concat(parts), whole: false }));
+  });
+}
+
+/** `n` chunks of `size` bytes each, every byte telling its position. */
+function chunks(n: number, size: number): Buffer[] {
+  return Array.from({ length: n }, (_, i) => Buffer.alloc(size, i % 251));
+}
+
+describe("the download body pump", () => {
+  it("sends every byte of a many-chunk body in order and counts each one", async () => {
+    const parts = chunks(40, 256 * 1024);
+    const length = parts.reduce((a, b) => a + b.length, 0);
+    const [port, served] = await serve(() => Readable.from(parts), length);
+    const got = await fetchBody(port);
+    expect(got.whole).toBe(true);
+    expect(got.bytes.equals(Buffer.concat(parts))).toBe(true);
+    expect(await served.outcome).toBe("done");
+    expect(served.counted()).toBe(length);
+  });
+
+  it("sends an empty body as a complete answer", async () => {
+    const [port, served] = await serve(() => Readable.from([]), 0);
+    const got = await fetchBody(port);
+    expect(got).toEqual({ bytes: Buffer.alloc(0), whole: true });
+    expect(await served.outcome).toBe("done");
+  });
+
+  it("cuts the connection when the source ends before the announced length", async () => {
+    const parts = chunks(3, 1000);
+    const [port, served] = await serve(() => Readable.from(parts), 5000);
+    const got = await fetchBody(port);
+    expect(got.whole).toBe(false);
+    const outcome = await served.outcome;
+    expect(outcome).toBeInstanceOf(Error);
+    expect((outcome as Error).message).toBe("the body ended after 3000 of 5000 bytes");
+    expect(served.counted()).toBe(3000);
+  });
+
+  it("never sends more than announced when the source is longer", async () => {
+    const parts = chunks(3, 1000);
+    const [port, served] = await serve(() => Readable.from(parts), 2500);
+    const got = await fetchBody(port);
+    expect(got.whole).toBe(false);
+    expect(got.bytes.length).toBeLessThanOrEqual(2500);
+    const outcome = await served.outcome;
+    expect((outcome as Error).message).toBe("the body is longer than announced");
+    expect(served.counted()).toBe(2000);
+  });
+
+  it("cuts the connection and reports the error when the source fails mid-body", async () => {
+    const [port, served] = await serve(
+      () =>
+        Readable.from(
+          (async function* () {
+            yield Buffer.alloc(1000, 1);
+            throw new Error("disk read failed");
+          })(),
+        ),
+      4000,
+    );
+    const got = await fetchBody(port);
+    expect(got.whole).toBe(false);
+    expect(((await served.outcome) as Error).message).toBe("disk read failed");
+    expect(served.counted()).toBe(1000);
+  });
+
+  it("stops reading the source when the client leaves mid-body", async () => {
+    // A source that never ends on its own: only the client's leaving can stop the pump.
+    let made = 0;
+    const endless = (): Readable =>
+      new Readable({
+        read() {
+          made++;
+          this.push(Buffer.alloc(64 * 1024, 7));
+        },
+      });
+    const [port, served] = await serve(endless, 1024 * 1024 * 1024);
+    await new Promise<void>((resolve) => {
+      const req = http.get({ host: "127.0.0.1", port, agent: false }, (res) => {
+        res.once("data", () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on("error", () => undefined);
+    });
+    const outcome = await served.outcome;
+    expect((outcome as Error).message).toBe("the client left before the last byte");
+    expect(served.source.destroyed).toBe(true);
+    expect(made).toBeGreaterThan(0);
+  });
+});
