@@ -108,98 +108,108 @@ export async function startGatehouse(
   hooks: GatehouseHooks = {},
 ): Promise<RunningGatehouse> {
   const servers: AnyServer[] = [];
-  let parcelService: ParcelService | null = null;
-  let proxyService: ProxyService | null = null;
+  // Set inside the start functions below; `as` keeps TypeScript from narrowing them to null.
+  let parcelService = null as ParcelService | null;
+  let proxyService = null as ProxyService | null;
   const ui = staticDir();
-  let parcelInfo: RunningGatehouse["parcel"] = null;
-  let proxyInfo: RunningGatehouse["proxy"] = null;
-  let httpsServer: https.Server | null = null;
+  let parcelInfo = null as RunningGatehouse["parcel"];
+  let proxyInfo = null as RunningGatehouse["proxy"];
+  let httpsServer = null as https.Server | null;
 
-  try {
-    if (config.parcel) {
-      let app: Express | null = null;
-      const handler: http.RequestListener = (req, res) =>
-        app ? app(req, res) : res.writeHead(503).end();
-      const httpServer = http.createServer(handler);
-      servers.push(httpServer);
-      const httpPort = await listen(httpServer, config.parcelPort, config.host);
-      let httpsPort: number | null = null;
-      if (config.parcelHttpsPort !== null) {
-        // Hosts first (ports don't matter for the certificate), then listen, then entries.
-        const hosts = entryHosts(
-          config.entries.length ? config.entries : deriveEntries(config.host, 1, null),
-        );
-        const tls = await loadOrCreateCertificate(config.dataDir, hosts, {
-          cert: config.tlsCert,
-          key: config.tlsKey,
-        });
-        httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
-        servers.push(httpsServer);
-        httpsPort = await listen(httpsServer, config.parcelHttpsPort, config.host);
-      }
-      const entries = config.entries.length
-        ? config.entries
-        : deriveEntries(config.host, httpPort, httpsPort);
-      parcelService = await createParcelService({
-        dataDir: config.dataDir,
-        entries,
-        adminUser: config.adminUser,
-        adminPassword: config.adminPassword,
-        resetAdminPassword: config.resetAdminPassword,
-        staticDir: ui,
-        logger: logger.child({ service: "parcel" }),
-        onEvent: hooks.onParcelEvent,
-      });
-      app = parcelService.app;
-      parcelInfo = {
-        url: urlFor("http", config.host, httpPort, entries),
-        httpsUrl: httpsPort === null ? null : urlFor("https", config.host, httpsPort, entries),
-        entries,
-        adminUser: parcelService.adminUser,
-        generatedAdminPassword: parcelService.generatedAdminPassword,
-      };
-    }
-    if (config.proxy) {
-      let app: Express | null = null;
-      const server = http.createServer((req, res) =>
-        app ? app(req, res) : res.writeHead(503).end(),
+  const startParcel = async (): Promise<void> => {
+    let app: Express | null = null;
+    const handler: http.RequestListener = (req, res) =>
+      app ? app(req, res) : res.writeHead(503).end();
+    const httpServer = http.createServer(handler);
+    servers.push(httpServer);
+    const httpPort = await listen(httpServer, config.parcelPort, config.host);
+    let httpsPort: number | null = null;
+    if (config.parcelHttpsPort !== null) {
+      // Hosts first (ports don't matter for the certificate), then listen, then entries.
+      const hosts = entryHosts(
+        config.entries.length ? config.entries : deriveEntries(config.host, 1, null),
       );
-      servers.push(server);
-      const port = await listen(server, config.proxyPort, config.host);
-      // Loaded only when needed, so `--parcel-only` never loads the proxy code.
-      const { createProxyService } = await import("./proxy/service.js");
-      proxyService = await createProxyService({
-        dataDir: config.dataDir,
-        coreBin: config.coreBin,
-        coreFallback: config.coreFallback,
-        coreService: config.coreService,
-        coreUnit: config.coreUnit,
-        coreReleaseURL: config.coreReleaseURL,
-        geodataURL: config.geodataURL,
-        controllerPort: config.coreControllerPort,
-        staticDir: ui,
-        // Names the operator gave for this machine (IP literals of it are accepted anyway).
-        allowedHosts: [config.host, ...config.entries.map((e) => new URL(e).hostname)],
-        logger: logger.child({ service: "proxy" }),
+      const tls = await loadOrCreateCertificate(config.dataDir, hosts, {
+        cert: config.tlsCert,
+        key: config.tlsKey,
       });
-      proxyService.setOwnPort(port);
-      // Before the console answers anyone, so no request sees the old password.
-      const generatedPassword = config.resetProxyPassword
-        ? await proxyService.resetConsolePassword()
-        : null;
-      app = proxyService.app;
-      await proxyService.start();
-      proxyInfo = {
-        url: urlFor("http", config.host, port, []),
-        setupToken: proxyService.setupToken,
-        generatedPassword,
-      };
+      httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
+      servers.push(httpsServer);
+      httpsPort = await listen(httpsServer, config.parcelHttpsPort, config.host);
     }
-  } catch (err) {
+    const entries = config.entries.length
+      ? config.entries
+      : deriveEntries(config.host, httpPort, httpsPort);
+    parcelService = await createParcelService({
+      dataDir: config.dataDir,
+      entries,
+      adminUser: config.adminUser,
+      adminPassword: config.adminPassword,
+      resetAdminPassword: config.resetAdminPassword,
+      staticDir: ui,
+      logger: logger.child({ service: "parcel" }),
+      onEvent: hooks.onParcelEvent,
+    });
+    app = parcelService.app;
+    parcelInfo = {
+      url: urlFor("http", config.host, httpPort, entries),
+      httpsUrl: httpsPort === null ? null : urlFor("https", config.host, httpsPort, entries),
+      entries,
+      adminUser: parcelService.adminUser,
+      generatedAdminPassword: parcelService.generatedAdminPassword,
+    };
+  };
+
+  const startProxy = async (): Promise<void> => {
+    let app: Express | null = null;
+    const server = http.createServer((req, res) =>
+      app ? app(req, res) : res.writeHead(503).end(),
+    );
+    servers.push(server);
+    const port = await listen(server, config.proxyPort, config.host);
+    // Loaded only when needed, so `--parcel-only` never loads the proxy code.
+    const { createProxyService } = await import("./proxy/service.js");
+    proxyService = await createProxyService({
+      dataDir: config.dataDir,
+      coreBin: config.coreBin,
+      coreFallback: config.coreFallback,
+      coreService: config.coreService,
+      coreUnit: config.coreUnit,
+      coreReleaseURL: config.coreReleaseURL,
+      geodataURL: config.geodataURL,
+      controllerPort: config.coreControllerPort,
+      staticDir: ui,
+      // Names the operator gave for this machine (IP literals of it are accepted anyway).
+      allowedHosts: [config.host, ...config.entries.map((e) => new URL(e).hostname)],
+      logger: logger.child({ service: "proxy" }),
+    });
+    proxyService.setOwnPort(port);
+    // Before the console answers anyone, so no request sees the old password.
+    const generatedPassword = config.resetProxyPassword
+      ? await proxyService.resetConsolePassword()
+      : null;
+    app = proxyService.app;
+    await proxyService.start();
+    proxyInfo = {
+      url: urlFor("http", config.host, port, []),
+      setupToken: proxyService.setupToken,
+      generatedPassword,
+    };
+  };
+
+  // The two services share nothing but the logger (each has its own directory under the data
+  // dir), so they are built side by side: one's file and socket waits overlap the other's
+  // work instead of adding up.
+  const started = await Promise.allSettled([
+    config.parcel ? startParcel() : null,
+    config.proxy ? startProxy() : null,
+  ]);
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed) {
     await Promise.all(servers.map(closeServer));
     await parcelService?.close();
     await proxyService?.close();
-    throw err;
+    throw failed.reason;
   }
 
   const parcel = parcelService;

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join } from "node:path";
-import selfsigned from "selfsigned";
 import { tightenEntries, writePrivateFile } from "./private-files.js";
 
 export interface TlsMaterial {
@@ -38,6 +37,8 @@ export async function loadOrCreateCertificate(
   }
   const notAfter = new Date();
   notAfter.setFullYear(notAfter.getFullYear() + 5);
+  // Loaded only here: it is a large module and most starts reuse the stored certificate.
+  const { default: selfsigned } = await import("selfsigned");
   const pems = await selfsigned.generate([{ name: "commonName", value: "Gatehouse" }], {
     keyType: "ec",
     algorithm: "sha256",

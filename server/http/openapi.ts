@@ -1,8 +1,7 @@
-import {
-  createDocument,
-  type ZodOpenApiOperationObject,
-  type ZodOpenApiPathsObject,
-  type ZodOpenApiResponsesObject,
+import type {
+  ZodOpenApiOperationObject,
+  ZodOpenApiPathsObject,
+  ZodOpenApiResponsesObject,
 } from "zod-openapi";
 import type { RequestHandler } from "express";
 import { z } from "zod";
@@ -73,9 +72,11 @@ function operation(route: RouteContract): ZodOpenApiOperationObject {
 
 /**
  * The OpenAPI 3.1 document of one service, made from its contract module. Paths are below
- * the service's `/api/v1`, which is the document's server.
+ * the service's `/api/v1`, which is the document's server. zod-openapi is loaded on the first
+ * call, not at start: few clients ever ask for the document and the module is large.
  */
-export function openApiDocument(info: ApiInfo, contract: ApiContract): object {
+export async function openApiDocument(info: ApiInfo, contract: ApiContract): Promise<object> {
+  const { createDocument } = await import("zod-openapi");
   const paths: ZodOpenApiPathsObject = {};
   for (const [key, route] of Object.entries(contract)) {
     const [method, path] = key.split(" ") as [string, string];
@@ -95,9 +96,9 @@ export function openApiDocument(info: ApiInfo, contract: ApiContract): object {
  * and kept (it cannot change while the service runs). It describes routes and holds no data.
  */
 export function serveOpenApi(info: ApiInfo, contract: ApiContract): RequestHandler {
-  let document: object | null = null;
-  return (_req, res) => {
+  let document: Promise<object> | null = null;
+  return async (_req, res) => {
     document ??= openApiDocument(info, contract);
-    res.json(document);
+    res.json(await document);
   };
 }

@@ -24,8 +24,11 @@ describe("the OpenAPI document", () => {
     expect(openApiPath("/uploads/:id/files/:file")).toBe("/uploads/{id}/files/{file}");
   });
 
-  it("has every route of the contract with its parameters, bodies and answers", () => {
-    const doc = openApiDocument({ title: "T", version: "1", description: "d" }, contract) as {
+  it("has every route of the contract with its parameters, bodies and answers", async () => {
+    const doc = (await openApiDocument(
+      { title: "T", version: "1", description: "d" },
+      contract,
+    )) as {
       openapi: string;
       paths: Record<string, Record<string, Record<string, unknown>>>;
     };
