@@ -8,6 +8,8 @@ import { Notice } from "../ui/notice.js";
 import { Compose } from "./compose.js";
 import { DoneView } from "./done-view.js";
 import { sendDict } from "./i18n.js";
+import { useInterrupted } from "./interrupted.js";
+import { InterruptedView } from "./interrupted-view.js";
 import { ProgressView } from "./progress-view.js";
 import { filesOfDrop } from "./picking.js";
 import { useSend } from "./store.js";
@@ -24,6 +26,13 @@ export default function SendScreen(_props: AreaProps) {
   const loadPolicy = useApp((s) => s.loadPolicy);
   const { phase, mode, options, result, initOptions, addFiles } = useSend();
   const policy = policyState.phase === "ready" ? policyState.policy : null;
+  const interrupted = useInterrupted((s) => s.upload !== null);
+  const recall = useInterrupted((s) => s.recall);
+
+  // An upload a reload interrupted is offered again before anything new is picked.
+  useEffect(() => {
+    void recall();
+  }, [recall]);
 
   useEffect(() => {
     if (policy) initOptions(policy);
@@ -39,14 +48,16 @@ export default function SendScreen(_props: AreaProps) {
       e.preventDefault();
       if (useSend.getState().phase !== "compose") return;
       const { files, folders } = filesOfDrop(e.dataTransfer);
-      addFiles(files, folders);
+      if (useInterrupted.getState().upload) useInterrupted.getState().choose(files);
+      else addFiles(files, folders);
     };
     // Pasted files (a screenshot, files copied in the file manager) are added too.
     const paste = (e: ClipboardEvent) => {
       const files = Array.from(e.clipboardData?.files ?? []);
       if (files.length === 0 || useSend.getState().phase !== "compose") return;
       e.preventDefault();
-      addFiles(files);
+      if (useInterrupted.getState().upload) useInterrupted.getState().choose(files);
+      else addFiles(files);
     };
     window.addEventListener("dragover", over);
     window.addEventListener("drop", drop);
@@ -83,6 +94,7 @@ export default function SendScreen(_props: AreaProps) {
     );
   else if (phase === "done" && result) body = <DoneView result={result} />;
   else if (phase === "uploading" || phase === "publishing") body = <ProgressView />;
+  else if (interrupted) body = <InterruptedView />;
   else if (!policyState.policy.uploads_enabled)
     body = <Notice kind="warn">{t("uploadsOff")}</Notice>;
   else if (options) body = <Compose policy={policyState.policy} options={options} />;
@@ -91,7 +103,7 @@ export default function SendScreen(_props: AreaProps) {
     <div className="send-screen">
       <h1>{mode === "text" ? t("headingText") : t("heading")}</h1>
       <KeychainNotice />
-      {phase === "compose" || phase === "creating" ? (
+      {(phase === "compose" || phase === "creating") && !interrupted ? (
         <p className="muted">{mode === "text" ? t("leadText") : t("lead")}</p>
       ) : null}
       {body}

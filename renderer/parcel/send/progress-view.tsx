@@ -16,19 +16,26 @@ function UploadRow({ u }: { u: Upload }) {
   const describe = useErrorText();
   const retry = useSend((s) => s.retry);
   const fatal = u.error instanceof ApiError && (u.error.status === 409 || u.error.status === 404);
+  // Until the service says how much it stored, what went out is the best guess; the bar and
+  // the sentence agree, and neither ever shows less than the service confirmed.
+  const percent = Math.floor((u.size ? Math.max(u.stored, u.loaded) / u.size : 0) * 100);
   const status =
-    u.state === "queued"
-      ? t("queued")
-      : u.state === "done"
-        ? t("done")
-        : u.state === "failed"
-          ? t("failed")
-          : u.rate > 0
-            ? t("speedLeft", {
-                speed: formatRate(u.rate),
-                left: formatDuration((u.size - u.loaded) / u.rate, lang),
-              })
-            : `${Math.floor((u.size ? u.loaded / u.size : 0) * 100)} %`;
+    u.state === "uploading" && u.link === "lost"
+      ? t("connectionLost", { percent })
+      : u.state === "uploading" && u.link === "offline"
+        ? t("offlineWait", { percent })
+        : u.state === "queued"
+          ? t("queued")
+          : u.state === "done"
+            ? t("done")
+            : u.state === "failed"
+              ? t("failed")
+              : u.rate > 0
+                ? t("speedLeft", {
+                    speed: formatRate(u.rate),
+                    left: formatDuration((u.size - u.loaded) / u.rate, lang),
+                  })
+                : `${Math.floor((u.size ? u.loaded / u.size : 0) * 100)} %`;
   return (
     <li className={`upload-row upload-${u.state}`} data-state={u.state}>
       <div className="upload-line">
@@ -84,6 +91,7 @@ export function ProgressView() {
   const size = uploads.reduce((sum, u) => sum + u.size, 0);
   const loaded = uploads.reduce((sum, u) => sum + (u.state === "done" ? u.size : u.loaded), 0);
   const failed = uploads.filter((u) => u.state === "failed").length;
+  const lost = uploads.filter((u) => u.state === "uploading" && u.link !== "ok").length;
   const allDone = uploads.every((u) => u.state === "done");
   const publishing = phase === "publishing";
   // A session that ended (timed out, revoked elsewhere) cannot take retries: start again.
@@ -104,7 +112,7 @@ export function ProgressView() {
         <strong>{t("total")}</strong>
         <span className="muted">
           {formatBytes(loaded)} / {formatBytes(size)}
-          {totalRate > 0 && !allDone
+          {totalRate > 0 && !allDone && lost === 0
             ? ` · ${t("speedLeft", {
                 speed: formatRate(totalRate),
                 left: formatDuration((size - loaded) / totalRate, lang),
@@ -122,6 +130,7 @@ export function ProgressView() {
           <UploadRow key={u.key} u={u} />
         ))}
       </ul>
+      {lost > 0 ? <Notice kind="warn">{t("linkLost", { n: lost })}</Notice> : null}
       <Notice kind="error">{error ? describe(error) : null}</Notice>
       {ended ? (
         <Notice

@@ -18,6 +18,10 @@ export interface Upload {
   state: UploadState;
   /** Bytes per second while uploading. */
   rate: number;
+  /** Bytes the service confirmed it stored: a resumed upload goes on from here. */
+  stored: number;
+  /** "lost": the connection dropped and the upload resumes by itself; "offline": it waits. */
+  link: "ok" | "lost" | "offline";
   error: unknown;
 }
 

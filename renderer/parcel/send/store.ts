@@ -23,7 +23,9 @@ import type {
   Upload,
   UploadState,
 } from "./send-types.js";
-import { putFile, type PutHandle } from "./uploader.js";
+import type { PutHandle } from "./uploader.js";
+import { sendFile } from "./resumable.js";
+import { forgetUpload, rememberDone, rememberUpload } from "./remembered.js";
 
 /** Files uploading at once: enough to fill a LAN link, few enough to finish some early. */
 export const PARALLEL = 3;
@@ -59,6 +61,8 @@ interface SendState {
   initOptions(policy: PublicPolicy): void;
   setOptions(patch: Partial<Options>): void;
   start(): Promise<void>;
+  /** Goes on with an upload interrupted by a page reload, with the files chosen again. */
+  resume(session: Session, uploads: Upload[], sending: Picked[]): void;
   retry(key?: string): void;
   publish(): Promise<void>;
   /** The sender cancels: the session is revoked and nothing of it stays selected. */
@@ -102,29 +106,48 @@ export const useSend = create<SendState>((set, get) => {
   const startOne = (session: Session, u: Upload, file: File) => {
     const meter = new RateMeter();
     meters.set(u.key, meter);
-    patchUpload(u.key, { state: "uploading", loaded: 0, rate: 0, error: null });
+    patchUpload(u.key, { state: "uploading", loaded: u.stored, rate: 0, error: null, link: "ok" });
     let lastPaint = 0;
-    const handle = putFile(session.id, u.fileId, file, session.token, (loaded) => {
-      const now = performance.now();
-      meter.add(loaded, now);
-      // Progress events come every few milliseconds; four repaints a second are plenty.
-      if (now - lastPaint < 250 && loaded < u.size) return;
-      lastPaint = now;
-      patchUpload(u.key, { loaded, rate: meter.rate() });
-      totalMeter.add(totalLoaded(), now);
-      set({ totalRate: totalMeter.rate() });
+    const handle = sendFile({
+      parcelId: session.id,
+      fileId: u.fileId,
+      file,
+      token: session.token,
+      onProgress: (loaded) => {
+        const now = performance.now();
+        meter.add(loaded, now);
+        // Progress events come every few milliseconds; four repaints a second are plenty.
+        if (now - lastPaint < 250 && loaded < u.size) return;
+        lastPaint = now;
+        patchUpload(u.key, { loaded, rate: meter.rate() });
+        totalMeter.add(totalLoaded(), now);
+        set({ totalRate: totalMeter.rate() });
+      },
+      // What the service stored is shown at once: the bar never claims less than that.
+      onStored: (stored) => patchUpload(u.key, { stored, loaded: stored }),
+      onLink: (link) => {
+        if (link === "ok") {
+          patchUpload(u.key, { link });
+          return;
+        }
+        meter.reset();
+        totalMeter.reset();
+        patchUpload(u.key, { link, rate: 0 });
+        set({ totalRate: 0 });
+      },
     });
     handles.set(u.key, handle);
     handle.done.then(
       () => {
         handles.delete(u.key);
-        patchUpload(u.key, { state: "done", loaded: u.size, rate: 0 });
+        rememberDone(session.id, u.fileId);
+        patchUpload(u.key, { state: "done", loaded: u.size, stored: u.size, rate: 0, link: "ok" });
         pump();
       },
       (err: unknown) => {
         handles.delete(u.key);
         if (err instanceof DOMException && err.name === "AbortError") return;
-        patchUpload(u.key, { state: "failed", loaded: 0, rate: 0, error: err });
+        patchUpload(u.key, { state: "failed", loaded: 0, rate: 0, link: "ok", error: err });
         // A session that ended (409), an allowance used up (429) or a full disk (507) would
         // refuse the files still waiting just the same: hold them back as failed too.
         if (err instanceof ApiError && [409, 429, 507].includes(err.status)) {
@@ -144,6 +167,8 @@ export const useSend = create<SendState>((set, get) => {
     const { session } = get();
     for (const h of handles.values()) h.abort();
     handles.clear();
+    // A cancelled upload is never offered again after a reload.
+    forgetUpload();
     set({ phase: "compose", uploads: [], totalRate: 0, error: null, session: null, sending: [] });
     if (!session) return true;
     try {
@@ -255,6 +280,20 @@ export const useSend = create<SendState>((set, get) => {
         return;
       }
       await saveToken(created.id, created.manage_token);
+      // Files chosen from disk can be chosen again after a reload; a typed text cannot.
+      if (get().mode === "files")
+        rememberUpload({
+          id: created.id,
+          expiresAt: created.expires_at,
+          files: picked.map((p, i) => ({
+            fileId: created.files[i].id,
+            name: created.files[i].name,
+            fileName: p.file.name,
+            size: p.file.size,
+            lastModified: p.file.lastModified,
+            done: false,
+          })),
+        });
       totalMeter.reset();
       set({
         phase: "uploading",
@@ -265,12 +304,21 @@ export const useSend = create<SendState>((set, get) => {
           name: created.files[i].name,
           size: created.files[i].size,
           loaded: 0,
+          stored: 0,
           state: "queued",
           rate: 0,
+          link: "ok",
           error: null,
         })),
         totalRate: 0,
       });
+      pump();
+    },
+
+    resume(session, uploads, sending) {
+      if (get().phase !== "compose") return;
+      totalMeter.reset();
+      set({ phase: "uploading", session, uploads, sending, totalRate: 0, error: null });
       pump();
     },
 
@@ -301,6 +349,7 @@ export const useSend = create<SendState>((set, get) => {
         );
         // What was sent leaves the form: the next parcel starts empty.
         const sent = get().mode;
+        forgetUpload();
         set({
           phase: "done",
           result,
@@ -340,6 +389,7 @@ export const useSend = create<SendState>((set, get) => {
     reset() {
       for (const h of handles.values()) h.abort();
       handles.clear();
+      forgetUpload();
       set({
         picked: [],
         text: "",

@@ -55,26 +55,29 @@ export function putFile(
         resolve();
         return;
       }
-      let parsed: Record<string, unknown> = {};
-      try {
-        const value: unknown = JSON.parse(xhr.responseText);
-        if (value && typeof value === "object") parsed = value as Record<string, unknown>;
-      } catch {
-        // not JSON
-      }
-      const retry = Number(xhr.getResponseHeader("Retry-After"));
-      reject(
-        new ApiError(
-          xhr.status,
-          typeof parsed.error === "string" ? parsed.error : `HTTP ${xhr.status}`,
-          parsed,
-          Number.isFinite(retry) && retry > 0 ? retry : null,
-        ),
-      );
+      reject(errorOf(xhr));
     };
     xhr.onerror = () => reject(new ApiError(0, "The service could not be reached."));
     xhr.onabort = () => reject(new DOMException("Upload cancelled", "AbortError"));
     xhr.send(body);
   });
   return { abort: () => xhr.abort(), done };
+}
+
+/** The service's error answer to a request sent with XMLHttpRequest. */
+export function errorOf(xhr: XMLHttpRequest): ApiError {
+  let parsed: Record<string, unknown> = {};
+  try {
+    const value: unknown = JSON.parse(xhr.responseText);
+    if (value && typeof value === "object") parsed = value as Record<string, unknown>;
+  } catch {
+    // not JSON
+  }
+  const retry = Number(xhr.getResponseHeader("Retry-After"));
+  return new ApiError(
+    xhr.status,
+    typeof parsed.error === "string" ? parsed.error : `HTTP ${xhr.status}`,
+    parsed,
+    Number.isFinite(retry) && retry > 0 ? retry : null,
+  );
 }

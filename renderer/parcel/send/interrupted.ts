@@ -1,0 +1,136 @@
+import { create } from "zustand";
+import { ParcelViewSchema } from "../../../server/contract/parcel-views.js";
+import { ApiError, call, send } from "../api.js";
+import { forgetToken, loadToken } from "../ui/tokens.js";
+import { forgetUpload, matchFiles, recallUpload, type Remembered } from "./remembered.js";
+import { storedBytes } from "./resumable.js";
+import type { Picked, Upload } from "./send-types.js";
+import { useSend } from "./store.js";
+
+/**
+ * An upload a page reload interrupted: the page offers to go on with it once the sender
+ * chooses the same files again, or to discard it (the session is revoked).
+ */
+interface InterruptedState {
+  upload: Remembered | null;
+  token: string;
+  /** Files chosen again so far, by the service's file id. */
+  chosen: Record<string, File>;
+  /** Names of chosen files that are not among the interrupted upload's. */
+  refused: string[];
+  /** A discard the service did not confirm. */
+  error: unknown;
+  busy: boolean;
+  /** Looks for a remembered upload whose session still takes files. */
+  recall(): Promise<void>;
+  /** Files chosen again: the matching ones are kept; once all are there, the upload goes on. */
+  choose(files: Iterable<File>): void;
+  /** Drops the interrupted upload and revokes its session. */
+  discard(): Promise<void>;
+}
+
+let nextKey = 1;
+
+const idle = { upload: null, token: "", chosen: {}, refused: [], error: null, busy: false };
+
+export const useInterrupted = create<InterruptedState>((set, get) => ({
+  ...idle,
+
+  async recall() {
+    if (get().upload || useSend.getState().phase !== "compose") return;
+    const upload = recallUpload(Date.now() / 1000);
+    if (!upload) return;
+    const token = await loadToken(upload.id);
+    if (!token) {
+      forgetUpload();
+      return;
+    }
+    let ready: Set<string> | null = null;
+    try {
+      const view = await call(
+        ParcelViewSchema,
+        "GET",
+        `/uploads/${encodeURIComponent(upload.id)}`,
+        undefined,
+        { token },
+      );
+      // Published, revoked or ended meanwhile: nothing is left to go on with.
+      if (view.state !== "uploading") {
+        forgetUpload();
+        return;
+      }
+      ready = new Set(view.files.filter((f) => f.state === "ready").map((f) => f.id));
+    } catch (err) {
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+        forgetUpload();
+        return;
+      }
+      // Unreachable for now: offer it anyway; each file asks the service again when it starts.
+    }
+    // How much of each unfinished file the service holds, so the page can say so.
+    const files = await Promise.all(
+      upload.files.map(async (f) => {
+        // The service's word where it answered; this page's note otherwise.
+        if (ready ? ready.has(f.fileId) : f.done) return { ...f, done: true };
+        const stored = await storedBytes(upload.id, f.fileId, token);
+        return stored === null ? { ...f, done: false } : { ...f, done: false, stored };
+      }),
+    );
+    if (useSend.getState().phase !== "compose") return;
+    set({ ...idle, token, upload: { ...upload, files } });
+    // Every file was stored before the reload: only the publish is left, and it goes on.
+    if (files.every((f) => f.done)) get().choose([]);
+  },
+
+  choose(files) {
+    const { upload, token } = get();
+    if (!upload) return;
+    const { matched, refused } = matchFiles(upload, files);
+    const chosen = { ...get().chosen, ...Object.fromEntries(matched) };
+    set({ chosen, refused: refused.map((f) => f.name), error: null });
+    const open = upload.files.filter((f) => !f.done);
+    if (!open.every((f) => chosen[f.fileId])) return;
+    const keys = new Map(upload.files.map((f) => [f.fileId, `r${nextKey++}`]));
+    const uploads: Upload[] = upload.files.map((f) => ({
+      key: keys.get(f.fileId) as string,
+      fileId: f.fileId,
+      name: f.name,
+      size: f.size,
+      loaded: f.done ? f.size : (f.stored ?? 0),
+      stored: f.done ? f.size : (f.stored ?? 0),
+      state: f.done ? "done" : "queued",
+      rate: 0,
+      link: "ok",
+      error: null,
+    }));
+    const sending: Picked[] = open.map((f) => ({
+      key: keys.get(f.fileId) as string,
+      file: chosen[f.fileId],
+      name: f.name,
+    }));
+    set({ ...idle });
+    useSend
+      .getState()
+      .resume({ id: upload.id, token, expiresAt: upload.expiresAt }, uploads, sending);
+  },
+
+  async discard() {
+    const { upload, token } = get();
+    if (!upload) return;
+    set({ busy: true, error: null });
+    try {
+      await send("POST", `/parcels/${encodeURIComponent(upload.id)}/revoke`, undefined, {
+        token,
+      });
+    } catch (err) {
+      // Gone already: nothing is left to revoke.
+      if (!(err instanceof ApiError && err.status === 404)) {
+        set({ busy: false, error: err });
+        return;
+      }
+    }
+    forgetUpload();
+    await forgetToken(upload.id);
+    set({ ...idle });
+  },
+}));
