@@ -3,7 +3,7 @@ import { ParcelViewSchema } from "../../../server/contract/parcel-views.js";
 import { ApiError, call, send } from "../api.js";
 import { forgetToken, loadToken } from "../ui/tokens.js";
 import { forgetUpload, matchFiles, recallUpload, type Remembered } from "./remembered.js";
-import { storedBytes } from "./resumable.js";
+import { storedBytes } from "./resumable-requests.js";
 import type { Picked, Upload } from "./send-types.js";
 import { useSend } from "./store.js";
 

@@ -36,6 +36,25 @@ export function rememberUpload(upload: Remembered): void {
   keep(KEY, JSON.stringify(upload));
 }
 
+/** A session just created, remembered with the files chosen for it (in the manifest's order). */
+export function rememberCreated(
+  created: { id: string; expires_at: number; files: Array<{ id: string; name: string }> },
+  chosen: File[],
+): void {
+  rememberUpload({
+    id: created.id,
+    expiresAt: created.expires_at,
+    files: created.files.map((f, i) => ({
+      fileId: f.id,
+      name: f.name,
+      fileName: chosen[i].name,
+      size: chosen[i].size,
+      lastModified: chosen[i].lastModified,
+      done: false,
+    })),
+  });
+}
+
 /** The remembered upload, or null (none, unreadable, or its session ended by the clock). */
 export function recallUpload(nowSeconds: number): Remembered | null {
   const raw = stored(KEY);

@@ -10,7 +10,6 @@ import {
 } from "../../../server/contract/parcel-views.js";
 import type { PublicPolicy } from "../../../server/contract/parcel-policy.js";
 import { forgetToken, saveToken } from "../ui/tokens.js";
-import { RateMeter } from "./rate.js";
 import { textFile } from "./text-file.js";
 import { uniqueName } from "./picking.js";
 import type {
@@ -24,8 +23,8 @@ import type {
   UploadState,
 } from "./send-types.js";
 import type { PutHandle } from "./uploader.js";
-import { sendFile } from "./resumable.js";
-import { forgetUpload, rememberDone, rememberUpload } from "./remembered.js";
+import { runFile, totalMeter } from "./file-runner.js";
+import { forgetUpload, rememberCreated, rememberDone } from "./remembered.js";
 
 /** Files uploading at once: enough to fill a LAN link, few enough to finish some early. */
 export const PARALLEL = 3;
@@ -75,8 +74,6 @@ interface SendState {
 
 let nextKey = 1;
 const handles = new Map<string, PutHandle>();
-const meters = new Map<string, RateMeter>();
-const totalMeter = new RateMeter();
 
 export const useSend = create<SendState>((set, get) => {
   const patchUpload = (key: string, patch: Partial<Upload>) =>
@@ -104,37 +101,11 @@ export const useSend = create<SendState>((set, get) => {
   };
 
   const startOne = (session: Session, u: Upload, file: File) => {
-    const meter = new RateMeter();
-    meters.set(u.key, meter);
     patchUpload(u.key, { state: "uploading", loaded: u.stored, rate: 0, error: null, link: "ok" });
-    let lastPaint = 0;
-    const handle = sendFile({
-      parcelId: session.id,
-      fileId: u.fileId,
-      file,
-      token: session.token,
-      onProgress: (loaded) => {
-        const now = performance.now();
-        meter.add(loaded, now);
-        // Progress events come every few milliseconds; four repaints a second are plenty.
-        if (now - lastPaint < 250 && loaded < u.size) return;
-        lastPaint = now;
-        patchUpload(u.key, { loaded, rate: meter.rate() });
-        totalMeter.add(totalLoaded(), now);
-        set({ totalRate: totalMeter.rate() });
-      },
-      // What the service stored is shown at once: the bar never claims less than that.
-      onStored: (stored) => patchUpload(u.key, { stored, loaded: stored }),
-      onLink: (link) => {
-        if (link === "ok") {
-          patchUpload(u.key, { link });
-          return;
-        }
-        meter.reset();
-        totalMeter.reset();
-        patchUpload(u.key, { link, rate: 0 });
-        set({ totalRate: 0 });
-      },
+    const handle = runFile(session, u, file, {
+      patch: (patch) => patchUpload(u.key, patch),
+      totalLoaded,
+      setTotalRate: (totalRate) => set({ totalRate }),
     });
     handles.set(u.key, handle);
     handle.done.then(
@@ -282,18 +253,10 @@ export const useSend = create<SendState>((set, get) => {
       await saveToken(created.id, created.manage_token);
       // Files chosen from disk can be chosen again after a reload; a typed text cannot.
       if (get().mode === "files")
-        rememberUpload({
-          id: created.id,
-          expiresAt: created.expires_at,
-          files: picked.map((p, i) => ({
-            fileId: created.files[i].id,
-            name: created.files[i].name,
-            fileName: p.file.name,
-            size: p.file.size,
-            lastModified: p.file.lastModified,
-            done: false,
-          })),
-        });
+        rememberCreated(
+          created,
+          picked.map((p) => p.file),
+        );
       totalMeter.reset();
       set({
         phase: "uploading",
