@@ -30,7 +30,7 @@ export function InterruptedView() {
               {f.name}
             </span>
             <span className="file-size">{formatBytes(f.size)}</span>
-            <span className={f.done || chosen[f.fileId] ? "muted small" : "small"}>
+            <span className={`file-state small${f.done || chosen[f.fileId] ? " muted" : ""}`}>
               {f.done
                 ? t("stored")
                 : [
