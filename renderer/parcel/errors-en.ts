@@ -80,7 +80,7 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "upload.disk_full": () => "There is not enough free disk space to store this file.",
   "upload.store_failed": () => "The file could not be stored.",
   "upload.offset_mismatch": (p) =>
-    `The server holds ${p.offset} bytes of this file; continue from there.`,
+    `The server already holds ${formatBytes(Number(p.offset))} of this file; continue from there.`,
   "upload.offset_invalid": () => "The resume request did not say where to continue.",
   "upload.content_type": () => "A resumed upload must be sent as application/offset+octet-stream.",
   "upload.session_ended": () => "This upload has ended and can no longer be sent.",

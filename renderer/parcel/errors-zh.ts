@@ -63,7 +63,8 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "upload.slow": () => "上传速度过慢，已被停止；请重新发送整个文件。",
   "upload.disk_full": () => "磁盘剩余空间不足，无法保存此文件。",
   "upload.store_failed": () => "文件无法保存。",
-  "upload.offset_mismatch": (p) => `服务器已保存此文件的 ${p.offset} 字节；请从该位置继续。`,
+  "upload.offset_mismatch": (p) =>
+    `服务器已保存此文件的前 ${formatBytes(Number(p.offset))}；请从该位置继续。`,
   "upload.offset_invalid": () => "续传请求没有说明从哪里继续。",
   "upload.content_type": () => "续传的数据必须以 application/offset+octet-stream 发送。",
   "upload.session_ended": () => "此次上传已结束，无法再发送。",

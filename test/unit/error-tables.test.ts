@@ -27,6 +27,7 @@ const WORDED = new Set(["issue", "origin", "reason_code", "kind", "reason"]);
 const FORMATTED = new Set([
   "upload.file_too_large limit",
   "upload.parcel_too_large limit",
+  "upload.offset_mismatch offset",
   "subscription.too_large limit",
   "install.too_large limit",
 ]);
