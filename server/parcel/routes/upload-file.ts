@@ -4,12 +4,10 @@ import { requestIdOf } from "../../http/request-log.js";
 import type { UploadedFile } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
+import { watchUpload } from "../http/upload-watch.js";
 import type { FileRow } from "../repos/parcels.js";
 import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 import { DEFAULT_FLOOR, receiveBody, ReceiveError, type Received } from "../storage/receive.js";
-
-/** How often a running PUT looks at its session (deadline passed, revoked, deleted). */
-const WATCH_MS = 1000;
 
 function fileView(f: FileRow): UploadedFile {
   return { id: f.id, name: f.name, size: f.size, state: f.state, sha256: f.sha256 };
@@ -85,29 +83,8 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
 
     const ip = clientIp(req);
     const limit = ctx.policy().daily_upload_bytes;
-    ctx.activity.uploading.add(file.id);
-    ctx.activity.uploadsActive++;
     const tmpPath = ctx.storage.tempPath(file.id);
-    // The session's end stops the transfer at once: the sweep stops it when it revokes the
-    // session, and this watch notices a deadline (on the service's clock), a revoke or a
-    // delete even when no other request comes in to run the sweep.
-    const stopper = new AbortController();
-    ctx.activity.uploadStops.set(file.id, () => stopper.abort());
-    const watch = setInterval(
-      () => {
-        try {
-          if (sessionOpen(parcelId)) return;
-          // A timed-out session is revoked and its reservation released right now.
-          ctx.sweep();
-        } catch (err) {
-          // The database closes on shutdown; the transfer ends either way.
-          ctx.log(`upload watch of file ${file.id}: ${String(err)}`);
-        }
-        stopper.abort();
-      },
-      Math.max(1, Math.min(WATCH_MS, floor.windowMs / 4)),
-    );
-    watch.unref();
+    const watch = watchUpload(ctx, parcelId, file.id, floor.windowMs);
     try {
       let got: Received;
       try {
@@ -115,7 +92,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
           tmpPath,
           declared: file.size,
           floor,
-          signal: stopper.signal,
+          signal: watch.signal,
           onBytes: (n) => {
             const now = ctx.now();
             if (traffic.add(ip, now, n) > limit) {
@@ -131,7 +108,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
           },
         });
       } catch (err) {
-        clearInterval(watch);
+        watch.stop();
         traffic.flush();
         if (!(err instanceof ReceiveError)) throw err;
         const reason = err.kind === "stopped" ? "session-ended" : err.kind;
@@ -140,7 +117,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
         res.setHeader("Connection", "close");
         throw answerFor(ctx, file, err, requestIdOf(res) || null);
       }
-      clearInterval(watch);
+      watch.stop();
       traffic.flush();
       if (!sessionOpen(parcelId)) {
         await ctx.storage.discard(tmpPath);
@@ -166,11 +143,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       const now = sessions.fileOf(file.id, parcelId) as FileRow;
       res.json(fileView(now));
     } finally {
-      clearInterval(watch);
-      // Counters first, synchronously, so they are settled before the client sees the answer.
-      ctx.activity.uploadStops.delete(file.id);
-      ctx.activity.uploading.delete(file.id);
-      ctx.activity.uploadsActive--;
+      watch.end();
       await ctx.storage.discard(tmpPath);
     }
   };

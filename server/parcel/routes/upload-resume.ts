@@ -10,6 +10,7 @@ import { HttpError } from "../../http/errors.js";
 import { requestIdOf } from "../../http/request-log.js";
 import type { ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
+import { watchUpload } from "../http/upload-watch.js";
 import type { FileRow } from "../repos/parcels.js";
 import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 import {
@@ -24,8 +25,6 @@ import { answerFor } from "./upload-file.js";
 /** The tus protocol version spoken (core semantics: HEAD for the offset, PATCH to append). */
 const TUS_VERSION = "1.0.0";
 const OFFSET_TYPE = "application/offset+octet-stream";
-/** How often a running PATCH looks at its session (deadline passed, revoked, deleted). */
-const WATCH_MS = 1000;
 /** Hash states kept between PATCHes; beyond this the oldest is dropped (it can be rebuilt). */
 const MAX_POINTS = 1000;
 
@@ -157,26 +156,10 @@ export function resumeHandlers(ctx: ParcelContext): {
 
     const ip = clientIp(req);
     const limit = ctx.policy().daily_upload_bytes;
-    ctx.activity.uploading.add(file.id);
-    ctx.activity.uploadsActive++;
     running.set(file.id, offset);
     const path = partPath(file.id);
     // Same watch as PUT: the session's end (deadline, revoke, delete) stops the transfer.
-    const stopper = new AbortController();
-    ctx.activity.uploadStops.set(file.id, () => stopper.abort());
-    const watch = setInterval(
-      () => {
-        try {
-          if (sessionOpen(parcelId)) return;
-          ctx.sweep();
-        } catch (err) {
-          ctx.log(`upload watch of file ${file.id}: ${String(err)}`);
-        }
-        stopper.abort();
-      },
-      Math.max(1, Math.min(WATCH_MS, floor.windowMs / 4)),
-    );
-    watch.unref();
+    const watch = watchUpload(ctx, parcelId, file.id, floor.windowMs);
     let ended = false;
     try {
       const point = await pointFor(file.id, offset);
@@ -186,7 +169,7 @@ export function resumeHandlers(ctx: ParcelContext): {
           tmpPath: path,
           declared: file.size,
           floor,
-          signal: stopper.signal,
+          signal: watch.signal,
           resume: point,
           onBytes: (n) => {
             const now = ctx.now();
@@ -201,7 +184,7 @@ export function resumeHandlers(ctx: ParcelContext): {
           },
         });
       } catch (err) {
-        clearInterval(watch);
+        watch.stop();
         traffic.flush();
         if (!(err instanceof ReceiveError)) throw err;
         // The bytes that arrived stay in the part (synced); only a session's end drops them.
@@ -209,7 +192,7 @@ export function resumeHandlers(ctx: ParcelContext): {
         res.setHeader("Connection", "close");
         throw answerFor(ctx, file, err, requestIdOf(res) || null);
       }
-      clearInterval(watch);
+      watch.stop();
       traffic.flush();
       if (!sessionOpen(parcelId)) {
         ended = true;
@@ -237,10 +220,7 @@ export function resumeHandlers(ctx: ParcelContext): {
       res.setHeader("Upload-Offset", String(file.size));
       res.status(204).end();
     } finally {
-      clearInterval(watch);
-      ctx.activity.uploadStops.delete(file.id);
-      ctx.activity.uploading.delete(file.id);
-      ctx.activity.uploadsActive--;
+      watch.end();
       running.delete(file.id);
       if (ended) {
         points.delete(file.id);

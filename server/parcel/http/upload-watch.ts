@@ -1,0 +1,59 @@
+import type { ParcelContext } from "../context.js";
+
+/** How often a running upload looks at its session (deadline passed, revoked, deleted). */
+const WATCH_MS = 1000;
+
+/** A running upload of one file, counted as active until `end()`. */
+export interface UploadWatch {
+  /** Aborted when the file's session ends while its bytes arrive. */
+  readonly signal: AbortSignal;
+  /** Stops looking at the session (the body has been read). */
+  stop(): void;
+  /** Stops looking and settles the counters; call once, in a finally. */
+  end(): void;
+}
+
+/**
+ * Counts an upload (PUT or resumable PATCH) of `fileId` as active and stops it at once when
+ * its session ends: the sweep stops it when it revokes the session, and this watch notices a
+ * deadline (on the service's clock), a revoke or a delete even when no other request comes in
+ * to run the sweep. `windowMs` is the slow-upload floor's window: the watch looks at least
+ * four times within it.
+ */
+export function watchUpload(
+  ctx: ParcelContext,
+  parcelId: string,
+  fileId: string,
+  windowMs: number,
+): UploadWatch {
+  ctx.activity.uploading.add(fileId);
+  ctx.activity.uploadsActive++;
+  const stopper = new AbortController();
+  ctx.activity.uploadStops.set(fileId, () => stopper.abort());
+  const timer = setInterval(
+    () => {
+      try {
+        if (ctx.repos.sessions.isOpen(parcelId, ctx.now())) return;
+        // A timed-out session is revoked and its reservation released right now.
+        ctx.sweep();
+      } catch (err) {
+        // The database closes on shutdown; the transfer ends either way.
+        ctx.log(`upload watch of file ${fileId}: ${String(err)}`);
+      }
+      stopper.abort();
+    },
+    Math.max(1, Math.min(WATCH_MS, windowMs / 4)),
+  );
+  timer.unref();
+  return {
+    signal: stopper.signal,
+    stop: () => clearInterval(timer),
+    end: () => {
+      clearInterval(timer);
+      // Counters first, synchronously, so they are settled before the client sees the answer.
+      ctx.activity.uploadStops.delete(fileId);
+      ctx.activity.uploading.delete(fileId);
+      ctx.activity.uploadsActive--;
+    },
+  };
+}
