@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState, type DragEvent } from "react";
 import { formatBytes } from "../../shared/format.js";
+import { HiddenFileInput } from "./file-input.js";
 import { useT } from "../i18n.js";
 import type { PublicPolicy } from "../../../server/contract/parcel-policy.js";
 import { useErrorText } from "../ui/errors.js";
@@ -71,18 +72,7 @@ function DropZone({
       >
         {compact ? `+ ${t("addMore")}` : t("choose")}
       </button>
-      <input
-        ref={input}
-        type="file"
-        multiple
-        className="sr-only"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(e) => {
-          onFiles(Array.from(e.target.files ?? []));
-          e.target.value = "";
-        }}
-      />
+      <HiddenFileInput inputRef={input} onFiles={onFiles} />
     </div>
   );
 }

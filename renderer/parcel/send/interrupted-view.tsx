@@ -3,6 +3,7 @@ import { formatBytes } from "../../shared/format.js";
 import { useT } from "../i18n.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
+import { HiddenFileInput } from "./file-input.js";
 import { sendDict } from "./i18n.js";
 import { useInterrupted } from "./interrupted.js";
 
@@ -66,18 +67,7 @@ export function InterruptedView() {
         </button>
       </div>
       <p className="muted small">{t("discardHint")}</p>
-      <input
-        ref={input}
-        type="file"
-        multiple
-        className="sr-only"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(e) => {
-          choose(Array.from(e.target.files ?? []));
-          e.target.value = "";
-        }}
-      />
+      <HiddenFileInput inputRef={input} onFiles={choose} />
     </section>
   );
 }
