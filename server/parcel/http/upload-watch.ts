@@ -1,4 +1,6 @@
+import { HttpError } from "../../http/errors.js";
 import type { ParcelContext } from "../context.js";
+import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 
 /** How often a running upload looks at its session (deadline passed, revoked, deleted). */
 const WATCH_MS = 1000;
@@ -55,5 +57,24 @@ export function watchUpload(
       ctx.activity.uploading.delete(fileId);
       ctx.activity.uploadsActive--;
     },
+  };
+}
+
+/**
+ * Counts the bytes of an upload toward the sender's daily allowance as they arrive (each byte
+ * once, whether it came by PUT or PATCH) and refuses the rest with 429 once it is used up.
+ */
+export function countDailyTraffic(ctx: ParcelContext, ip: string): (bytes: number) => void {
+  const limit = ctx.policy().daily_upload_bytes;
+  return (bytes) => {
+    const now = ctx.now();
+    if (ctx.repos.traffic.add(ip, now, bytes) > limit) {
+      throw new HttpError(
+        429,
+        "upload.daily_limit",
+        "Today's upload allowance for this address is used up",
+        { headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) } },
+      );
+    }
   };
 }

@@ -4,9 +4,8 @@ import { requestIdOf } from "../../http/request-log.js";
 import type { UploadedFile } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
-import { watchUpload } from "../http/upload-watch.js";
+import { countDailyTraffic, watchUpload } from "../http/upload-watch.js";
 import type { FileRow } from "../repos/parcels.js";
-import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 import { DEFAULT_FLOOR, receiveBody, ReceiveError, type Received } from "../storage/receive.js";
 
 function fileView(f: FileRow): UploadedFile {
@@ -81,8 +80,6 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       }
     }
 
-    const ip = clientIp(req);
-    const limit = ctx.policy().daily_upload_bytes;
     const tmpPath = ctx.storage.tempPath(file.id);
     const watch = watchUpload(ctx, parcelId, file.id, floor.windowMs);
     try {
@@ -93,19 +90,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
           declared: file.size,
           floor,
           signal: watch.signal,
-          onBytes: (n) => {
-            const now = ctx.now();
-            if (traffic.add(ip, now, n) > limit) {
-              throw new HttpError(
-                429,
-                "upload.daily_limit",
-                "Today's upload allowance for this address is used up",
-                {
-                  headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) },
-                },
-              );
-            }
-          },
+          onBytes: countDailyTraffic(ctx, clientIp(req)),
         });
       } catch (err) {
         watch.stop();

@@ -10,9 +10,8 @@ import { HttpError } from "../../http/errors.js";
 import { requestIdOf } from "../../http/request-log.js";
 import type { ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
-import { watchUpload } from "../http/upload-watch.js";
+import { countDailyTraffic, watchUpload } from "../http/upload-watch.js";
 import type { FileRow } from "../repos/parcels.js";
-import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 import {
   DEFAULT_FLOOR,
   receiveBody,
@@ -154,8 +153,6 @@ export function resumeHandlers(ctx: ParcelContext): {
       return;
     }
 
-    const ip = clientIp(req);
-    const limit = ctx.policy().daily_upload_bytes;
     running.set(file.id, offset);
     const path = partPath(file.id);
     // Same watch as PUT: the session's end (deadline, revoke, delete) stops the transfer.
@@ -171,17 +168,7 @@ export function resumeHandlers(ctx: ParcelContext): {
           floor,
           signal: watch.signal,
           resume: point,
-          onBytes: (n) => {
-            const now = ctx.now();
-            if (traffic.add(ip, now, n) > limit) {
-              throw new HttpError(
-                429,
-                "upload.daily_limit",
-                "Today's upload allowance for this address is used up",
-                { headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) } },
-              );
-            }
-          },
+          onBytes: countDailyTraffic(ctx, clientIp(req)),
         });
       } catch (err) {
         watch.stop();
