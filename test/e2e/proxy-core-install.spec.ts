@@ -8,7 +8,7 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
-import { setLang, setUp } from "./support/proxy-page.js";
+import { setLang, setUp, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 /**
@@ -58,23 +58,6 @@ async function signIn(page: Page, svc: ProxyConsole): Promise<void> {
   await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
   await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
   await expect(page.locator("nav#console-nav")).toBeAttached();
-}
-
-/** Calls the console's API from the page (its session cookie and CSRF token). */
-async function call<T = unknown>(page: Page, method: string, path: string, data?: unknown) {
-  return page.evaluate(
-    async ([m, p, body]) => {
-      const auth = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
-      const res = await fetch(`/api/v1${p}`, {
-        method: m,
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": auth.csrf },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-    },
-    [method, path, data] as const,
-  );
 }
 
 /** Light and dark of the screen with `target` in view, named by size and language. */

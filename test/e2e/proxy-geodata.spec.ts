@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
 import { startGeodataServer } from "../fixtures/geodata-server.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
-import { setLang, setUp, signIn } from "./support/proxy-page.js";
+import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 /**
@@ -18,22 +18,6 @@ import { SHOTS_DIR } from "./support/proxy-shots.js";
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const HOUR = 3_600_000;
-
-async function call(page: Page, method: string, path: string, data?: unknown) {
-  return page.evaluate(
-    async ([m, p, body]) => {
-      const auth = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
-      const res = await fetch(`/api/v1${p}`, {
-        method: m,
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": auth.csrf },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null };
-    },
-    [method, path, data] as const,
-  );
-}
 
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
   mkdirSync(SHOTS_DIR, { recursive: true });

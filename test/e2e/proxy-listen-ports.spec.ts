@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import net from "node:net";
 import { failingCore, TEST_FAILED_LINE } from "../helpers/failing-core.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
-import { setLang, setUp, signIn } from "./support/proxy-page.js";
+import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 /**
@@ -15,28 +15,6 @@ import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-/** Calls the console's API from the page (its session cookie and CSRF token). */
-async function call<T = unknown>(
-  page: Page,
-  method: string,
-  path: string,
-  data?: unknown,
-): Promise<{ status: number; json: T }> {
-  return page.evaluate(
-    async ([m, p, body]) => {
-      const auth = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
-      const res = await fetch(`/api/v1${p}`, {
-        method: m,
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": auth.csrf },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-    },
-    [method, path, data] as const,
-  );
-}
 
 /** Light and dark of the screen with `target` in view, named by size and language. */
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {

@@ -7,7 +7,7 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
-import { setLang, signIn } from "./support/proxy-page.js";
+import { setLang, signIn, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 
 /**
@@ -29,32 +29,6 @@ async function start(clock: ManualClock): Promise<ProxyConsole> {
   });
   expect(res.status).toBe(200);
   return svc;
-}
-
-/** Calls the console's API from the page (its session cookie and CSRF token). */
-async function call<T = unknown>(
-  page: Page,
-  method: string,
-  path: string,
-  data?: unknown,
-): Promise<{ status: number; json: T; probation: string | null }> {
-  return page.evaluate(
-    async ([m, p, body]) => {
-      const auth = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
-      const res = await fetch(`/api/v1${p}`, {
-        method: m,
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": auth.csrf },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return {
-        status: res.status,
-        json: (text ? JSON.parse(text) : null) as T,
-        probation: res.headers.get("X-Gatehouse-Probation"),
-      };
-    },
-    [method, path, data] as const,
-  );
 }
 
 /** Free ports for the core's listeners, then the core started. */

@@ -8,7 +8,7 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
-import { setUp } from "./support/proxy-page.js";
+import { setUp, callInPage } from "./support/proxy-page.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
 
 /** The phone size and the desktop size every screen is looked at in. */
@@ -23,20 +23,9 @@ async function signIn(page: Page, svc: ProxyConsole, hash: string): Promise<void
   await expect(page.locator("main.content h1")).toBeVisible();
 }
 
-/** Calls the console's API from the page itself (its session cookie and CSRF token). */
+/** The status a call of the console's API from the page answered. */
 async function call(page: Page, method: string, path: string, data?: unknown): Promise<number> {
-  return page.evaluate(
-    async ([m, p, body]) => {
-      const status = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
-      const res = await fetch(`/api/v1${p}`, {
-        method: m,
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": status.csrf },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return res.status;
-    },
-    [method, path, data] as const,
-  );
+  return (await callInPage(page, method, path, data)).status;
 }
 
 /** Switches the language by hand (on a phone the picker is in the folded menu). */

@@ -1,4 +1,5 @@
 import net, { type AddressInfo } from "node:net";
+import { callInPage as call } from "./support/proxy-page.js";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import {
   freePort,
@@ -30,22 +31,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await svc?.close();
 });
-
-async function call<T = unknown>(page: Page, method: string, path: string, data?: unknown) {
-  return page.evaluate(
-    async ([m, p, body]) => {
-      const auth = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
-      const res = await fetch(`/api/v1${p}`, {
-        method: m,
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": auth.csrf },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-    },
-    [method, path, data] as const,
-  );
-}
 
 async function signIn(page: Page, hash: string): Promise<void> {
   await page.setViewportSize({ width: 1440, height: 900 });

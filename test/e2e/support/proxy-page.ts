@@ -30,3 +30,37 @@ export async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
   if (phone) await page.keyboard.press("Escape");
   await expect(page.locator("html")).toHaveAttribute("lang", lang);
 }
+
+/** What a call of the console's API from the page answered. */
+export interface PageAnswer<T> {
+  status: number;
+  json: T;
+  /** The `X-Gatehouse-Probation` header (a settings change waiting for confirmation). */
+  probation: string | null;
+}
+
+/** Calls the console's API from the page, with its session cookie and CSRF token. */
+export async function callInPage<T = unknown>(
+  page: Page,
+  method: string,
+  path: string,
+  data?: unknown,
+): Promise<PageAnswer<T>> {
+  return page.evaluate(
+    async ([m, p, body]) => {
+      const auth = (await (await fetch("/api/v1/auth/status")).json()) as { csrf: string };
+      const res = await fetch(`/api/v1${p}`, {
+        method: m,
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": auth.csrf },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return {
+        status: res.status,
+        json: (text ? JSON.parse(text) : null) as T,
+        probation: res.headers.get("X-Gatehouse-Probation"),
+      };
+    },
+    [method, path, data] as const,
+  );
+}
