@@ -1,5 +1,5 @@
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -8,16 +8,18 @@ import { median, tableRow, verdict, type Measure } from "./bench-table.js";
 import { printTable } from "./lib.js";
 import { freePort } from "./nginx.js";
 import { populate } from "./populate.js";
+import { buildServerIfChanged, SERVE_ENTRY } from "../scripts/build-server-if-changed.js";
 
 /**
- * Start-up benchmark: the headless services (`tsx server/cli.ts`, as `npm run serve` runs
- * them after its UI check) started as a child process on an existing data dir holding
- * 100,000 parcels; measured from the spawn until the parcel service answers
- * `GET /api/v1/health` and the proxy service `GET /api/v1/auth/status`. The data dir is made
- * by the service itself first (its own schema and migrations), then filled straight through
- * SQL. References in the same run: the same start on an empty data dir, the same start of
- * the server compiled to JavaScript beforehand (esbuild, file by file, as a packaged build
- * runs it: no TypeScript loader), and Node with the loader doing nothing.
+ * Start-up benchmark: the headless services as `npm run serve` starts them (the server
+ * compiled to dist/serve by its build-if-changed step, run by plain Node) started as a child
+ * process on an existing data dir holding 100,000 parcels; measured from the spawn until the
+ * parcel service answers `GET /api/v1/health` and the proxy service
+ * `GET /api/v1/auth/status`. The data dir is made by the service itself first (its own schema
+ * and migrations), then filled straight through SQL. References in the same run: the same
+ * start on an empty data dir, the same start from the TypeScript sources through tsx (how
+ * `npm run serve` ran before), Node doing nothing, and the build check `npm run serve` runs
+ * first when nothing changed.
  *
  * Usage: npm run bench:startup -- [--runs N] [--parcels N] [--audit N]
  */
@@ -62,41 +64,8 @@ interface Start {
   bothMs: number;
 }
 
-/**
- * The server compiled to JavaScript in `dir` (every .ts file under server/ on its own, the
- * other files copied, node_modules linked), so it starts without tsx; answers its entry.
- */
-function compileServer(dir: string): string {
-  const files: string[] = [];
-  const walk = (rel: string): void => {
-    for (const e of readdirSync(rel, { withFileTypes: true })) {
-      const path = `${rel}/${e.name}`;
-      if (e.isDirectory()) walk(path);
-      else if (/\.ts$/.test(e.name) && !/\.d\.ts$/.test(e.name)) files.push(path);
-    }
-  };
-  walk("server");
-  const esbuild = resolve("node_modules/.bin/esbuild");
-  const r = spawnSync(
-    esbuild,
-    [
-      ...files,
-      `--outdir=${join(dir, "server")}`,
-      "--format=esm",
-      "--platform=node",
-      "--log-level=warning",
-    ],
-    { stdio: "inherit" },
-  );
-  if (r.status !== 0) throw new Error("esbuild could not compile server/");
-  cpSync("server", join(dir, "server"), { recursive: true, filter: (s) => !/\.tsx?$/.test(s) });
-  cpSync("package.json", join(dir, "package.json"));
-  symlinkSync(resolve("node_modules"), join(dir, "node_modules"));
-  return join(dir, "server", "cli.js");
-}
-
 /** One start of both services on `dataDir`: times from the spawn to each answer. */
-async function start(dataDir: string, entry: string[] = [...tsx, "server/cli.ts"]): Promise<Start> {
+async function start(dataDir: string, entry: string[] = [SERVE_ENTRY]): Promise<Start> {
   const [parcelPort, proxyPort, controllerPort] = [
     await freePort(),
     await freePort(),
@@ -150,10 +119,10 @@ async function start(dataDir: string, entry: string[] = [...tsx, "server/cli.ts"
   }
 }
 
-/** Node with the loader and nothing to run: what every start through tsx costs at least. */
-async function bareStart(): Promise<number> {
+/** The time one Node process with `args` takes from spawn to exit. */
+async function timedRun(args: string[]): Promise<number> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [...tsx, "-e", "0"], { stdio: "ignore" });
+  const proc = spawn(process.execPath, args, { stdio: "ignore" });
   await new Promise<void>((res, rej) => {
     proc.once("error", rej);
     proc.once("exit", () => res());
@@ -164,9 +133,9 @@ async function bareStart(): Promise<number> {
 async function main(): Promise<void> {
   const big = mkdtempSync(join(tmpdir(), "gatehouse-bench-startup-"));
   const empty = mkdtempSync(join(tmpdir(), "gatehouse-bench-startup-empty-"));
-  const built = mkdtempSync(join(tmpdir(), "gatehouse-bench-startup-js-"));
   try {
-    const js = [compileServer(built)];
+    await buildServerIfChanged(resolve("."));
+    const sources = [...tsx, "server/cli.ts"];
     // The service creates both data dirs (schema, migrations, secrets) before any timing.
     await start(big);
     await start(empty);
@@ -185,12 +154,14 @@ async function main(): Promise<void> {
     const bigs: Start[] = [];
     const empties: Start[] = [];
     const bares: number[] = [];
-    const compiled: Start[] = [];
+    const viaTsx: Start[] = [];
+    const checks: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       bigs.push(await start(big));
-      compiled.push(await start(big, js));
+      viaTsx.push(await start(big, sources));
       empties.push(await start(empty));
-      bares.push(await bareStart());
+      bares.push(await timedRun(["-e", "0"]));
+      checks.push(await timedRun([...tsx, "scripts/prepare-serve.ts"]));
     }
     const med = (xs: number[]): number | null => median(xs);
     const emptyBoth = med(empties.map((s) => s.bothMs));
@@ -206,8 +177,8 @@ async function main(): Promise<void> {
       {
         measure: `both services answer (${PARCELS} parcels)`,
         value: med(bigs.map((s) => s.bothMs)),
-        reference: med(compiled.map((s) => s.bothMs)),
-        referenceName: "same, server compiled to JS (no tsx)",
+        reference: med(viaTsx.map((s) => s.bothMs)),
+        referenceName: "same, from the TypeScript sources through tsx",
         unit: "ms",
         target: { kind: "info" },
       },
@@ -231,9 +202,17 @@ async function main(): Promise<void> {
         measure: "both services answer (empty data dir)",
         value: emptyBoth,
         reference: med(bares),
-        referenceName: "node --import tsx -e 0 (loader only)",
+        referenceName: "node -e 0 (Node alone)",
         unit: "ms",
         target: { kind: "below", max: TARGET_MS, unit: "ms" },
+      },
+      {
+        measure: "npm run serve's build check, nothing changed",
+        value: med(checks),
+        reference: null,
+        referenceName: "",
+        unit: "ms",
+        target: { kind: "info" },
       },
     ];
     printTable("Start-up, from spawn until the services answer", rows.map(tableRow));
@@ -243,7 +222,6 @@ async function main(): Promise<void> {
   } finally {
     rmSync(big, { recursive: true, force: true });
     rmSync(empty, { recursive: true, force: true });
-    rmSync(built, { recursive: true, force: true });
   }
 }
 

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   makeStamp,
   parseStamp,
-  sourceOf,
   staleReason,
   type FileProbe,
   type FileState,
-} from "../../scripts/build-renderer-if-changed.js";
+} from "../../scripts/build-stamp.js";
+import { sourceOf } from "../../scripts/build-renderer-if-changed.js";
 
 /** An in-memory tree: path -> content and modification time; counts the hashing done. */
 function tree(files: Record<string, { text: string; mtimeMs: number }>): FileProbe & {
