@@ -50,7 +50,7 @@ function flow(
       if (s[i] === '"' || s[i] === "'") [k, i] = quoted(s, i);
       else {
         const start = i;
-        while (i < s.length && !/[,{}[\]]/.test(s[i] ?? "") && !isKeyColon(s, i)) i++;
+        while (i < s.length && !isFlowIndicator(s.charCodeAt(i)) && !isKeyColon(s, i)) i++;
         k = s.slice(start, i).trimEnd();
         checkPlainKey(k);
       }
@@ -83,16 +83,24 @@ function flow(
   if (c === '"' || c === "'") return quoted(s, i);
   if (!plainStart(s, i)) give();
   const start = i;
-  while (i < s.length && !/[,{}[\]]/.test(s[i] ?? "")) {
-    if (s[i] === ":" && (s[i + 1] === " " || s[i + 1] === undefined)) give();
-    if (s[i] === " " && s[i + 1] === "#") give();
-    i++;
+  for (let c = s.charCodeAt(i); i < s.length && !isFlowIndicator(c); c = s.charCodeAt(++i)) {
+    // `: ` (or a final `:`) would make a key, ` #` a comment: both beyond this reader.
+    if (c === 58 && (i + 1 === s.length || s.charCodeAt(i + 1) === 32)) give();
+    if (c === 32 && s.charCodeAt(i + 1) === 35) give();
   }
   return [plainValue(s.slice(start, i).trimEnd(), key, keys), i];
 }
 
+/** `,` `{` `}` `[` `]`: the characters that end a plain scalar inside a flow collection. */
+function isFlowIndicator(c: number): boolean {
+  return c === 44 || c === 123 || c === 125 || c === 91 || c === 93;
+}
+
 function isKeyColon(s: string, i: number): boolean {
-  return s[i] === ":" && (i + 1 >= s.length || /[ ,{}[\]]/.test(s[i + 1] ?? ""));
+  if (s.charCodeAt(i) !== 58) return false;
+  if (i + 1 >= s.length) return true;
+  const next = s.charCodeAt(i + 1);
+  return next === 32 || isFlowIndicator(next);
 }
 
 function checkPlainKey(k: string): void {
@@ -156,13 +164,12 @@ function splitKey(s: string): [string, string] | null {
 function keyColon(s: string): number {
   const hash = s.indexOf("#");
   const limit = hash < 0 ? s.length : hash;
-  let lastBreak = -1;
-  for (let i = s.length - 1; i >= 0; i--) {
-    if (/[\n\r\u2028\u2029]/.test(s[i] ?? "")) {
-      lastBreak = i;
-      break;
-    }
-  }
+  const lastBreak = Math.max(
+    s.lastIndexOf("\n"),
+    s.lastIndexOf("\r"),
+    s.lastIndexOf("\u2028"),
+    s.lastIndexOf("\u2029"),
+  );
   for (let c = s.indexOf(":"); c >= 0 && c < limit; c = s.indexOf(":", c + 1)) {
     if (c === s.length - 1 || (s[c + 1] === " " && c > lastBreak)) return c;
   }

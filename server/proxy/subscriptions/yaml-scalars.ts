@@ -7,11 +7,25 @@ export const give = (): never => {
   throw new GiveUp();
 };
 
+/** The words the core schema reads as null or booleans (besides the empty scalar). */
+const WORDS = new Map<string, null | boolean>([
+  ["~", null], ["null", null], ["Null", null], ["NULL", null],
+  ["true", true], ["True", true], ["TRUE", true],
+  ["false", false], ["False", false], ["FALSE", false],
+]); // prettier-ignore
+/** What a number (or an infinity, or not-a-number) can start with. */
+const NUMBER_START = new Set("0123456789+-.");
+
 /** Resolves a plain scalar like the `yaml` library's core schema. */
 export function resolvePlain(s: string): unknown {
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE)$/.test(s)) return true;
-  if (/^(?:[Ff]alse|FALSE)$/.test(s)) return false;
+  // Most scalars are words (a cipher, a host name): checked by their first character and,
+  // for the letters a null or a boolean starts with, by the few exact words.
+  const first = s[0];
+  if (first === undefined) return null;
+  if (!NUMBER_START.has(first)) {
+    const word = WORDS.get(s);
+    return word === undefined ? s : word;
+  }
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.slice(2), 8);
   if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
   if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.slice(2), 16);
@@ -53,13 +67,13 @@ export function quoted(s: string, i: number): [string, number] {
     }
   }
   while (j < s.length) {
-    const c = s[j] ?? "";
-    if (c === '"') return [out, j + 1];
-    if (c !== "\\") {
-      out += c;
-      j++;
-      continue;
-    }
+    // The run up to the next quote or backslash is copied at once.
+    let k = j;
+    while (k < s.length && s.charCodeAt(k) !== 34 && s.charCodeAt(k) !== 92) k++;
+    out += s.slice(j, k);
+    j = k;
+    if (j >= s.length) break;
+    if (s[j] === '"') return [out, j + 1];
     const e = s[j + 1] ?? "";
     const width = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
     if (width) {
