@@ -2,15 +2,15 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import { request, startChild, type ChildServer, type RequestResult } from "./lib.js";
 import { ZipEntryHasher, type ZipEntryDigest } from "./zip-check.js";
+import { buildServerIfChanged, SERVE_ENTRY } from "../scripts/build-server-if-changed.js";
 
 /**
  * The service side of the transfer benchmark: Gatehouse started as its own process (the
- * headless entry, `server/cli.ts`, as `npm run serve` runs it), optionally pinned to one core,
+ * headless entry compiled to dist/serve, as `npm run serve` runs it), optionally pinned to one core,
  * and the client steps of a transfer: create and fill a parcel, publish it, pick it up,
  * download a file or the parcel's ZIP.
  */
 
-const tsx = ["--import", "tsx"];
 export const ADMIN_PASSWORD = "bench-password-1";
 
 export interface Gate {
@@ -24,10 +24,18 @@ export function pinned(pin: number | undefined, cmd: string, args: string[]): [s
   return pin === undefined ? [cmd, args] : ["taskset", ["-c", String(pin), cmd, ...args]];
 }
 
-export async function startGatehouse(dataDir: string, pin?: number): Promise<Gate> {
+/** The compile `npm run serve` runs first, once per benchmark run. */
+let built: Promise<boolean> | undefined;
+
+export async function startGatehouse(
+  dataDir: string,
+  pin?: number,
+  extra: string[] = [],
+): Promise<Gate> {
+  built ??= buildServerIfChanged(process.cwd());
+  await built;
   const [cmd, args] = pinned(pin, process.execPath, [
-    ...tsx,
-    "server/cli.ts",
+    SERVE_ENTRY,
     "--parcel-only",
     "--host",
     "127.0.0.1",
@@ -37,6 +45,7 @@ export async function startGatehouse(dataDir: string, pin?: number): Promise<Gat
     dataDir,
     "--log-level",
     "warn",
+    ...extra,
   ]);
   const srv = await startChild(cmd, args, /parcel service listening on (http:\S+)/, {
     GATEHOUSE_ADMIN_PASSWORD: ADMIN_PASSWORD,

@@ -1,12 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import {
-  createConnection,
-  createServer,
-  type AddressInfo,
-  type Server,
-  type Socket,
-} from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -19,6 +12,7 @@ import {
   type Request,
 } from "@playwright/test";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { startRelay, type TcpRelay } from "../helpers/tcp-relay.js";
 import { shootThemes } from "./support/shots.js";
 
 /**
@@ -32,49 +26,20 @@ const SIZE = 4 * 1024 * 1024 + 123;
 
 let site: ParcelSite;
 /** A TCP relay in front of the service, so a test can cut the browser's connections. */
-let relay: { server: Server; url: string; down: boolean; cut(): void };
+let relay: TcpRelay;
 let dir: string;
 let source: { name: string; path: string; data: Buffer };
 let other: string;
 
-async function startRelay(): Promise<typeof relay> {
-  const sockets = new Set<Socket>();
-  let target = 0;
-  const server = createServer((client) => {
-    // The network is down: connections fail as soon as they open.
-    if (state.down) {
-      client.destroy();
-      return;
-    }
-    const upstream = createConnection({ host: "127.0.0.1", port: target });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on("close", () => sockets.delete(s));
-      // A cut connection errors on both sides; that is the point here.
-      s.on("error", () => undefined);
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  site = await startParcelSite({
-    entries: ["http://127.0.0.1:PORT", `http://127.0.0.1:${port}`],
-  });
-  target = site.harness.port;
-  const state = {
-    server,
-    url: `http://127.0.0.1:${port}`,
-    down: false,
-    cut: () => {
-      for (const s of sockets) s.destroy();
-    },
-  };
-  return state;
+async function startRelayedSite(): Promise<TcpRelay> {
+  const relayed = await startRelay();
+  site = await startParcelSite({ entries: ["http://127.0.0.1:PORT", relayed.url] });
+  relayed.target = site.harness.port;
+  return relayed;
 }
 
 test.beforeAll(async () => {
-  relay = await startRelay();
+  relay = await startRelayedSite();
   dir = mkdtempSync(join(tmpdir(), "gh-parcel-resume-"));
   other = join(dir, "something else.bin");
   writeFileSync(other, randomBytes(1000));
@@ -88,8 +53,7 @@ test.beforeEach(() => {
 });
 
 test.afterAll(async () => {
-  relay?.cut();
-  await new Promise((resolve) => relay?.server.close(resolve));
+  await relay?.close();
   await site?.close();
   rmSync(dir, { recursive: true, force: true });
 });
