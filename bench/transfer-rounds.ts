@@ -83,12 +83,17 @@ const parallel = async (n: number, one: () => Promise<unknown>): Promise<number>
   return performance.now() - t0;
 };
 
+export const PHASES = ["upload", "download", "ZIP download", "32 parallel downloads"] as const;
+export type Phase = (typeof PHASES)[number];
+
 export interface GateRound {
   upMs: number;
   downMs: number;
   zipMs: number;
   parMs: number;
   peak: number;
+  /** The peak RSS growth over the idle RSS during each part of the round. */
+  phases: Record<Phase, number>;
   /** The stored digest, the downloaded file and the ZIP's entry all equal the source. */
   intact: boolean;
   zip64: boolean;
@@ -105,17 +110,27 @@ export async function gatehouseRound(src: Source): Promise<GateRound> {
     await downloadZip(g, warm);
     const idle = settledRss(pid);
     settleDisk(src.work);
+    // Each part's own peak: the high-water mark is read, then reset, after each.
+    const phases = {} as Record<Phase, number>;
+    const endPhase = (phase: Phase): void => {
+      phases[phase] = rss(pid).hwm - idle;
+      resetPeak(pid);
+    };
     const big = await publishParcel(g, src.size, () => blocks(src.size, src.block), 10);
+    endPhase("upload");
     const down = await downloadFile(g, big);
-    const zip = await downloadZip(g, big);
     const checkDown = await downloadFile(g, big, true);
+    endPhase("download");
+    const zip = await downloadZip(g, big);
     const checkZip = await downloadZip(g, big, true);
+    endPhase("ZIP download");
     const mid = await publishParcel(g, src.mid, () => blocks(src.mid, src.block), src.parallel);
     const parMs = await parallel(src.parallel, async () => {
       const r = await downloadFile(g, mid);
       if (r.bytes !== src.mid) throw new Error(`parallel download: ${r.bytes} bytes`);
     });
-    const peak = rss(pid).hwm - idle;
+    endPhase("32 parallel downloads");
+    const peak = Math.max(...Object.values(phases));
     const problems: string[] = [];
     if (big.sha256 !== src.sha256) problems.push("the stored sha256 differs from the source's");
     if (down.bytes !== src.size) problems.push(`download: ${down.bytes} of ${src.size} bytes`);
@@ -132,6 +147,7 @@ export async function gatehouseRound(src: Source): Promise<GateRound> {
       zipMs: zip.ms,
       parMs,
       peak,
+      phases,
       intact: problems.length === 0,
       zip64: entry?.zip64 ?? false,
       problems,

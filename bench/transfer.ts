@@ -17,6 +17,7 @@ import { lists } from "./transfer-lists.js";
 import {
   diskRound,
   gatehouseRound,
+  PHASES,
   nginxRound,
   nodeRound,
   writeSources,
@@ -173,6 +174,14 @@ function measures(o: TransferOptions, src: Source, r: Rounds, nginxName: string)
       unit: "MiB",
       target: { kind: "below", max: 64, unit: "MiB" },
     },
+    ...PHASES.map((phase): Measure => ({
+      measure: `peak RSS growth during the ${phase}`,
+      value: peaks.length ? Math.max(...r.gate.map((g) => g.phases[phase])) / MIB : null,
+      reference: null,
+      referenceName: "",
+      unit: "MiB",
+      target: { kind: "info" },
+    })),
     {
       measure: "bytes intact (sha256 of upload, download, ZIP entry)",
       value: r.gate.length > 0 && r.gate.every((g) => g.intact) ? 1 : 0,

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { pump } from "../../server/parcel/http/transfer.js";
+import { downloadReadSize, pump } from "../../server/parcel/http/transfer.js";
 
 /** What the server side saw of one body: how `pump` ended and the bytes it counted. */
 interface Served {
@@ -147,5 +147,21 @@ describe("the download body pump", () => {
     expect((outcome as Error).message).toBe("the client left before the last byte");
     expect(served.source.destroyed).toBe(true);
     expect(made).toBeGreaterThan(0);
+  });
+});
+
+describe("the read size of a download", () => {
+  it("reads 512 KiB at a time while few downloads run, and shares a budget when many do", () => {
+    expect(downloadReadSize(1)).toBe(512 * 1024);
+    expect(downloadReadSize(8)).toBe(512 * 1024);
+    expect(downloadReadSize(16)).toBe(256 * 1024);
+    expect(downloadReadSize(32)).toBe(128 * 1024);
+    expect(downloadReadSize(64)).toBe(64 * 1024);
+    // Never below 64 KiB, however many there are; a count of 0 is taken as one.
+    expect(downloadReadSize(10_000)).toBe(64 * 1024);
+    expect(downloadReadSize(0)).toBe(512 * 1024);
+    // What all of them may hold stays within 8 MiB until the floor is reached.
+    for (const n of [1, 2, 8, 9, 17, 31, 33, 64])
+      expect(downloadReadSize(n) * 2 * n).toBeLessThanOrEqual(8 * 1024 * 1024);
   });
 });
