@@ -83,6 +83,8 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
     `The server already holds ${formatBytes(Number(p.offset))} of this file; continue from there.`,
   "upload.offset_invalid": () => "The resume request did not say where to continue.",
   "upload.content_type": () => "A resumed upload must be sent as application/offset+octet-stream.",
+  "upload.tus_version": (p) =>
+    `This server resumes uploads with tus 1.0.0; the client asked for version ${p.version}.`,
   "upload.session_ended": () => "This upload has ended and can no longer be sent.",
   "upload.not_ready": (p) =>
     plural("en", p.count, {

@@ -67,6 +67,8 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
     `服务器已保存此文件的前 ${formatBytes(Number(p.offset))}；请从该位置继续。`,
   "upload.offset_invalid": () => "续传请求没有说明从哪里继续。",
   "upload.content_type": () => "续传的数据必须以 application/offset+octet-stream 发送。",
+  "upload.tus_version": (p) =>
+    `此服务器使用 tus 1.0.0 续传上传；客户端要求的是 ${p.version} 版本。`,
   "upload.session_ended": () => "此次上传已结束，无法再发送。",
   "upload.not_ready": (p) => `还有 ${p.count} 个文件没有上传完。`,
   "parcel.not_found": () => "没有这个包裹。",

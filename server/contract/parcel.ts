@@ -104,7 +104,7 @@ export const PARCEL_API: ApiContract = {
   },
   "PATCH /uploads/:id/files/:file": {
     summary: "Append bytes to one file from a given offset (resumable upload, tus 1.0 core)",
-    description: `${OWNER} Headers \`Tus-Resumable: 1.0.0\` and \`Upload-Offset\` (must equal the stored offset, else 409 with the stored one); the body continues the file from there. When the last byte arrives the file is stored as by PUT.`,
+    description: `${OWNER} Headers \`Tus-Resumable: 1.0.0\` and \`Upload-Offset\` (must equal the stored offset, else 409 with the stored one); the body continues the file from there. When the last byte arrives the file is stored as by PUT. A \`Tus-Resumable\` naming another version than 1.0.0 is refused with 412 and \`Tus-Version: 1.0.0\` (HEAD too).`,
     tag: "Uploads",
     params: UploadFileParams,
     rawBody: "application/offset+octet-stream",

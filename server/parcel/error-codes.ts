@@ -50,6 +50,7 @@ export const PARCEL_ERRORS = {
   "upload.offset_mismatch": ["offset"],
   "upload.offset_invalid": [],
   "upload.content_type": [],
+  "upload.tus_version": ["version"],
   // Publishing and the owner's actions.
   "upload.session_ended": [],
   "upload.not_ready": ["count"],

@@ -47,17 +47,17 @@ function patch(
   i: number,
   offset: number | string | undefined,
   body: Buffer,
-  opts: { contentType?: string; cutAfter?: number } = {},
+  opts: { contentType?: string; cutAfter?: number; tus?: string | null } = {},
 ): Promise<PatchReply> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {
       host: `127.0.0.1:${h.port}`,
       origin: h.origin,
-      "tus-resumable": "1.0.0",
       "content-type": opts.contentType ?? OFFSET_TYPE,
       "content-length": String(body.length),
       ...bearer(up.manage_token),
     };
+    if (opts.tus !== null) headers["tus-resumable"] = opts.tus ?? "1.0.0";
     if (offset !== undefined) headers["upload-offset"] = String(offset);
     const req = http.request({
       host: "127.0.0.1",
@@ -220,6 +220,30 @@ describe("resumable uploads", () => {
     expect(trafficBytes()).toBe(0);
     expect(stored(up, 0).state).toBe("pending");
     expect((await head(up, 0)).headers["upload-offset"]).toBe("0");
+  });
+
+  it("refuses another tus version with 412 and Tus-Version, and takes a request without one as 1.0.0", async () => {
+    h = await startParcel();
+    const up = await createUpload(h, { f: 1000 });
+    const body = Buffer.alloc(400, 3);
+    const other = await patch(up, 0, 0, body, { tus: "0.2.2" });
+    expect(other.status).toBe(412);
+    expect(other.headers["tus-version"]).toBe("1.0.0");
+    expect(JSON.parse(other.text)).toMatchObject({
+      code: "upload.tus_version",
+      params: { version: "0.2.2" },
+    });
+    const otherHead = await h.request("HEAD", filePath(up, 0), {
+      headers: { ...bearer(up.manage_token), "tus-resumable": "2.0.0" },
+    });
+    expect(otherHead.status).toBe(412);
+    expect(otherHead.headers["tus-version"]).toBe("1.0.0");
+    // Nothing was stored by the refused request.
+    expect((await head(up, 0)).headers["upload-offset"]).toBe("0");
+    const plain = await patch(up, 0, 0, body, { tus: null });
+    expect(plain.status).toBe(204);
+    expect(plain.headers["upload-offset"]).toBe("400");
+    expect(plain.headers["tus-resumable"]).toBe("1.0.0");
   });
 
   it("answers HEAD of a file stored by PUT with its size, and 404 for an unknown file", async () => {

@@ -60,6 +60,28 @@ export function resumeHandlers(ctx: ParcelContext): {
     else ctx.activity.reading.delete(sha256);
   };
 
+  /**
+   * A tus client names the protocol version it speaks; one we do not speak is refused before
+   * anything else (412 with the version we do, as tus asks). Without the header the request
+   * is taken as this version (the send page, curl).
+   */
+  const speaksOurTus = (req: Request, res: Response): void => {
+    const asked = req.get("tus-resumable");
+    if (asked === undefined || asked.trim() === TUS_VERSION) return;
+    res.setHeader("Tus-Version", TUS_VERSION);
+    res.setHeader("Tus-Resumable", TUS_VERSION);
+    res.setHeader("Connection", "close");
+    const version = asked.slice(0, 32);
+    throw new HttpError(
+      412,
+      "upload.tus_version",
+      `This server speaks tus ${TUS_VERSION}, not ${version}`,
+      {
+        params: { version },
+      },
+    );
+  };
+
   /** The file the path names, in an open session of this owner. */
   const target = (req: Request): FileRow => {
     const parcelId = req.params.id as string;
@@ -89,6 +111,7 @@ export function resumeHandlers(ctx: ParcelContext): {
   };
 
   const head: RequestHandler = async (req, res) => {
+    speaksOurTus(req, res);
     const file = target(req);
     tusHeaders(res, await storedOffset(file));
     res.setHeader("Upload-Length", String(file.size));
@@ -118,6 +141,7 @@ export function resumeHandlers(ctx: ParcelContext): {
   };
 
   const patch: RequestHandler = async (req, res) => {
+    speaksOurTus(req, res);
     const file = target(req);
     const parcelId = file.parcel_id;
     res.setHeader("Tus-Resumable", TUS_VERSION);
