@@ -24,12 +24,18 @@ export function setExpiredHandler(handler: () => void): void {
 /** Their 401 means a wrong password or no session yet, never a session that ended. */
 const AUTH_PATHS = new Set(["/auth/status", "/auth/login", "/auth/setup", "/auth/password"]);
 
+/**
+ * What a failed call means to the console: a 401 outside sign-in ends the session. Also told
+ * of the calls a worker makes on the console's behalf (the connections list).
+ */
+export function failed(err: ApiError, path: string): void {
+  if (err.status === 401 && !AUTH_PATHS.has(path)) onExpired();
+}
+
 const client = createApiClient({
   headers: (method): Record<string, string> =>
     method !== "GET" && method !== "HEAD" ? { "X-CSRF-Token": csrf } : {},
-  onError: (err, path) => {
-    if (err.status === 401 && !AUTH_PATHS.has(path)) onExpired();
-  },
+  onError: failed,
 });
 
 export const BASE = client.base;

@@ -1,11 +1,21 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 
 /**
+ * The rows: all of them (`items`), or a count and the rows known so far (`itemAt`; a row not
+ * known yet is drawn empty), for a list held elsewhere (the connections worker).
+ */
+type Rows<T> =
+  | { items: readonly T[]; count?: never; itemAt?: never }
+  | { items?: never; count: number; itemAt(index: number): T | undefined };
+
+/**
  * Renders only the rows in view (plus a margin) inside a scrolling box, so thousands of
  * fixed-height rows cost what a screenful costs. Rows are absolutely placed in a spacer.
  */
 export function VirtualList<T>({
   items,
+  count,
+  itemAt,
   rowHeight,
   height,
   render,
@@ -14,8 +24,9 @@ export function VirtualList<T>({
   overscan = 8,
   onRowClick,
   rowClass,
-}: {
-  items: readonly T[];
+  onRange,
+  rowKey,
+}: Rows<T> & {
   rowHeight: number;
   height: number | string;
   render(item: T, index: number): ReactNode;
@@ -27,7 +38,15 @@ export function VirtualList<T>({
   onRowClick?: (item: T) => void;
   /** An extra class for a row (the one whose details are open). */
   rowClass?: (item: T) => string;
+  /** Told which rows are drawn (end excluded) whenever that changes. */
+  onRange?: (first: number, last: number) => void;
+  /**
+   * A row's own key (a connection's id), so a row's elements, focus included, stay with it
+   * when the list changes under them; by default rows are keyed by position.
+   */
+  rowKey?: (item: T) => string;
 }) {
+  const length = items ? items.length : count;
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewHeight, setViewHeight] = useState(400);
@@ -49,23 +68,37 @@ export function VirtualList<T>({
       el.scrollTop = el.scrollHeight;
       setScrollTop(el.scrollTop);
     }
-  }, [items.length, stickToEnd]);
+  }, [length, stickToEnd]);
 
-  const total = items.length * rowHeight;
+  const total = length * rowHeight;
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
-  const last = Math.min(items.length, Math.ceil((scrollTop + viewHeight) / rowHeight) + overscan);
+  const last = Math.min(length, Math.ceil((scrollTop + viewHeight) / rowHeight) + overscan);
+  useEffect(() => onRange?.(first, last), [first, last, onRange]);
   const rows: ReactNode[] = [];
   for (let i = first; i < last; i++) {
+    const item = items ? items[i] : itemAt(i);
+    if (item === undefined) {
+      rows.push(
+        <div
+          key={`~${i}`}
+          role="row"
+          aria-rowindex={i + 2}
+          className="vrow vrow-pending"
+          style={{ top: i * rowHeight, height: rowHeight }}
+        />,
+      );
+      continue;
+    }
     rows.push(
       <div
-        key={i}
+        key={rowKey ? rowKey(item) : i}
         role="row"
         aria-rowindex={i + 2}
-        className={`vrow${onRowClick ? " vrow-click" : ""} ${rowClass?.(items[i]) ?? ""}`.trim()}
+        className={`vrow${onRowClick ? " vrow-click" : ""} ${rowClass?.(item) ?? ""}`.trim()}
         style={{ top: i * rowHeight, height: rowHeight }}
-        onClick={onRowClick ? () => onRowClick(items[i]) : undefined}
+        onClick={onRowClick ? () => onRowClick(item) : undefined}
       >
-        {render(items[i], i)}
+        {render(item, i)}
       </div>,
     );
   }

@@ -60,6 +60,11 @@ const RULE_WORDS: Record<string, Key> = {
   Match: "conn.ruleMatch",
 };
 
+/** Every word a connection's chain or rule may be said with (the search looks in them too). */
+export const WORD_KEYS: readonly Key[] = [
+  ...new Set([...Object.values(STEP_WORDS), ...Object.values(RULE_WORDS)]),
+];
+
 /** The type of rule that routed a connection, in words when the console knows it. */
 export function ruleName(c: Connection, t: Translate): string {
   const key = RULE_WORDS[c.rule];

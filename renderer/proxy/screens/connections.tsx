@@ -1,16 +1,16 @@
-import { useCallback, useMemo, useRef, useState } from "react";
-import { ConnectionsView, type Connection } from "../../../server/contract/proxy.js";
-import { call, send } from "../api.js";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Connection } from "../../../server/contract/proxy.js";
+import { send } from "../api.js";
 import { formatBytes, formatDuration } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import { useApp } from "../store.js";
-import { Alert, Card, Loading, useAction, useLoad } from "../ui.js";
+import { Alert, Card, Loading, errorText, useAction } from "../ui.js";
 import { useNarrow } from "../use-narrow.js";
 import { VirtualList } from "../virtual-list.js";
 import { ConnectionDetails } from "./connection-details.js";
 import { chainText, host, ruleText } from "./connection-text.js";
-
-type SortKey = "host" | "network" | "chain" | "rule" | "upload" | "download" | "start";
+import { wordsOf, type Sort, type SortKey } from "./connections-table.js";
+import { useConnectionFeed } from "./use-connection-feed.js";
 
 const COLUMNS: Array<{ key: SortKey; label: Key }> = [
   { key: "host", label: "conn.host" },
@@ -22,36 +22,23 @@ const COLUMNS: Array<{ key: SortKey; label: Key }> = [
   { key: "start", label: "conn.age" },
 ];
 
-function sortValue(c: Connection, key: SortKey): string | number {
-  switch (key) {
-    case "host":
-      return host(c).toLowerCase();
-    case "network":
-      return `${c.metadata.network ?? ""} ${c.metadata.type ?? ""}`;
-    case "chain":
-      return chainText(c).toLowerCase();
-    case "rule":
-      return `${c.rule} ${c.rulePayload}`.toLowerCase();
-    case "upload":
-      return c.upload;
-    case "download":
-      return c.download;
-    case "start":
-      return Date.parse(c.start) || 0;
-  }
-}
-
+/**
+ * The live connections. The whole list lives in a worker (connections-worker.ts), which asks
+ * the service every second, searches and orders it; this page draws only the rows in view.
+ */
 export function ConnectionsScreen() {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const list = useLoad(() => call(ConnectionsView, "GET", "/connections"), 2000);
   const close = useAction();
   // On a phone each connection is a card (destination first), not a row wider than the screen.
   const narrow = useNarrow();
   const [query, setQuery] = useState("");
-  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: "start", desc: true });
+  const [sort, setSort] = useState<Sort>({ key: "start", desc: true });
   // The connection whose details are open; its last known state stays once it has ended.
   const [picked, setPicked] = useState<Connection | null>(null);
+  const words = useMemo(() => wordsOf(t), [t]);
+  const feed = useConnectionFeed({ query, sort, picked: picked?.id ?? null, words });
+  const shown = feed.window;
   const opener = useRef<string>("");
   const open = (c: Connection) => {
     opener.current = c.id;
@@ -66,48 +53,28 @@ export function ConnectionsScreen() {
     );
   }, []);
 
-  const rows = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    const all = list.data?.connections ?? [];
-    const matched = q
-      ? all.filter((c) =>
-          [
-            host(c),
-            c.metadata.sourceIP,
-            c.metadata.process,
-            c.rule,
-            c.rulePayload,
-            ruleText(c, t),
-            chainText(c),
-            chainText(c, t),
-            c.metadata.network,
-          ]
-            .join(" ")
-            .toLowerCase()
-            .includes(q),
-        )
-      : all;
-    const dir = sort.desc ? -1 : 1;
-    return [...matched].sort((a, b) => {
-      const x = sortValue(a, sort.key);
-      const y = sortValue(b, sort.key);
-      return (x < y ? -1 : x > y ? 1 : 0) * dir;
-    });
-  }, [list.data, query, sort, t]);
+  // The picked connection as the core lists it now (undefined: not heard yet; null: ended).
+  const answer = picked && shown?.picked?.id === picked.id ? shown.picked.connection : undefined;
+  useEffect(() => {
+    // Its latest figures stay in view, and stay once it has ended.
+    if (answer) setPicked((p) => (p && p.id === answer.id ? answer : p));
+  }, [answer]);
 
   const now = Date.now();
-  const total = list.data?.connections?.length ?? 0;
-  const live = picked ? list.data?.connections?.find((c) => c.id === picked.id) : undefined;
+  const total = shown?.total ?? 0;
+  const matched = shown?.matched ?? 0;
+  const rowAt = (i: number): Connection | undefined =>
+    shown && i >= shown.start ? shown.rows[i - shown.start] : undefined;
   const closeOne = (c: Connection) =>
     void close.run(
       async () => (
         await send("DELETE", `/connections/${encodeURIComponent(c.id)}`),
-        await list.reload()
+        await feed.refresh()
       ),
     );
   const closeAll = () =>
     void close.run(
-      async () => (await send("DELETE", "/connections"), await list.reload()),
+      async () => (await send("DELETE", "/connections"), await feed.refresh()),
       t("conn.closedAll"),
     );
 
@@ -136,25 +103,25 @@ export function ConnectionsScreen() {
           />
         </label>
         <span className="muted" role="status" data-testid="conn-count">
-          {t("conn.shown", { shown: rows.length, total })}
+          {t("conn.shown", { shown: matched, total })}
         </span>
       </div>
-      {list.data ? (
+      {shown ? (
         <p className="muted">
           {t("conn.totals", {
-            up: formatBytes(list.data.uploadTotal),
-            down: formatBytes(list.data.downloadTotal),
+            up: formatBytes(shown.uploadTotal),
+            down: formatBytes(shown.downloadTotal),
           })}
         </p>
       ) : null}
-      <Alert text={list.error || close.error} />
+      <Alert text={(feed.failure ? errorText(feed.failure, t) : "") || close.error} />
       <Alert kind="ok" text={close.done} />
-      {list.loading && !list.data ? <Loading /> : null}
+      {!shown && !feed.failure ? <Loading /> : null}
       <div
         className={`table conn-table${narrow ? " conn-cards" : ""}`}
         role="table"
         aria-label={t("conn.title")}
-        aria-rowcount={rows.length + 1}
+        aria-rowcount={matched + 1}
       >
         <div role="rowgroup">
           <div role="row" className="thead" aria-rowindex={1}>
@@ -190,7 +157,10 @@ export function ConnectionsScreen() {
           </div>
         </div>
         <VirtualList
-          items={rows}
+          count={matched}
+          itemAt={rowAt}
+          onRange={feed.showRange}
+          rowKey={(c) => c.id}
           rowHeight={narrow ? 96 : 36}
           height="min(60vh, 640px)"
           label={t("conn.rows")}
@@ -209,7 +179,11 @@ export function ConnectionsScreen() {
                   {host(c)}
                 </button>
               </span>
-              <span role="cell" className="c-net">
+              <span
+                role="cell"
+                className="c-net"
+                title={`${c.metadata.network ?? ""} ${c.metadata.type ?? ""}`.trim()}
+              >
                 {c.metadata.network} {c.metadata.type}
               </span>
               <span role="cell" className="ellipsis c-chain" title={chainText(c, t)}>
@@ -248,11 +222,11 @@ export function ConnectionsScreen() {
           )}
         />
       </div>
-      {list.data && total === 0 ? <p className="muted">{t("conn.none")}</p> : null}
+      {shown && total === 0 ? <p className="muted">{t("conn.none")}</p> : null}
       {picked ? (
         <ConnectionDetails
-          connection={live ?? picked}
-          ended={!live && Boolean(list.data)}
+          connection={picked}
+          ended={answer === null}
           now={now}
           onClose={closeDetails}
           onCloseConnection={closeOne}
