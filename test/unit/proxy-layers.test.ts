@@ -119,8 +119,11 @@ const ROUTES = files(join(PROXY, "routes"));
 const DEPS_MODULE = "server/proxy/routes/router-deps.ts";
 /** The repositories: the only modules that hold SQL. */
 const REPOSITORIES = "server/proxy/store/";
-/** The parse worker loads the compiled parser or, in development, the TypeScript one. */
-const DYNAMIC_IMPORT_ALLOWED = new Set(["server/proxy/subscriptions/parse-worker.mjs"]);
+/** The worker entries load the compiled module or, in development, the TypeScript one. */
+const DYNAMIC_IMPORT_ALLOWED = new Set([
+  "server/proxy/subscriptions/parse-worker.mjs",
+  "server/proxy/core/core-reader-worker.mjs",
+]);
 const BELOW_ROUTES = ["domain", "store", "core", "subscriptions"];
 /** Checks of request bodies: they answer 400 themselves, as the HTTP layer's parsing does. */
 const PARSING = new Set<string>();
@@ -178,7 +181,7 @@ describe("the proxy's layers", () => {
     expect(inRepos.flatMap((s) => prepares(s.file, s.text)).length).toBeGreaterThan(20);
   });
 
-  it("load no module by a dynamic import, but for the parse worker", () => {
+  it("load no module by a dynamic import, but for the worker entries", () => {
     const found = sources
       .filter((s) => !DYNAMIC_IMPORT_ALLOWED.has(s.file))
       .flatMap((s) => dynamicImports(s.file, s.text).map((line) => `${s.file}:${line}`));

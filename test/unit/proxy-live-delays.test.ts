@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { CoreProxy } from "../../server/proxy/context.js";
-import { LiveDelays } from "../../server/proxy/domain/live-delays.js";
+import {
+  LiveDelays,
+  liveColumns,
+  type LiveColumns,
+} from "../../server/proxy/domain/live-delays.js";
 
 function node(name: string, delays: number[], udp?: boolean): CoreProxy {
   return { type: "Shadowsocks", name, udp, history: delays.map((delay) => ({ time: "t", delay })) };
@@ -14,11 +18,11 @@ function fakeCore() {
     proxies: { a: node("a", [40, 120.4], false), b: node("b", []) } as Record<string, CoreProxy>,
     release: null as (() => void) | null,
     hold: false,
-    fetch: async (): Promise<Record<string, CoreProxy>> => {
+    fetch: async (): Promise<LiveColumns> => {
       core.calls++;
       if (core.hold) await new Promise<void>((r) => (core.release = r));
       if (core.fail) throw new Error("connect ECONNREFUSED");
-      return structuredClone(core.proxies);
+      return liveColumns(structuredClone(core.proxies));
     },
   };
   return core;

@@ -1,4 +1,6 @@
 import type { CoreClient, CoreProxy } from "../context.js";
+import type { LiveColumns } from "../domain/live-delays.js";
+import { sharedCoreReader, type CoreReader, type LentBody } from "./core-reader.js";
 import { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
 import { NdjsonSplitter } from "./ndjson.js";
 
@@ -51,6 +53,16 @@ export interface CoreApi extends CoreClient {
   delay(name: string, url: string, timeoutMs: number): Promise<number>;
   providers(timeoutMs?: number): Promise<Record<string, CoreProvider>>;
   connections(timeoutMs?: number): Promise<CoreConnections>;
+  /**
+   * `GET /connections` with each connection's `chainLabels`, as the finished JSON answer
+   * (UTF-8), read, labelled and written off the event loop; `release` it once sent.
+   */
+  connectionsJson(
+    subscriptions: ReadonlyArray<{ id: string; name: string }>,
+    timeoutMs?: number,
+  ): Promise<LentBody>;
+  /** Every proxy's last delay and UDP flag from `GET /proxies`, read off the event loop. */
+  liveColumns(timeoutMs?: number): Promise<LiveColumns>;
   closeConnection(id: string, timeoutMs?: number): Promise<void>;
   closeConnections(timeoutMs?: number): Promise<void>;
   traffic(
@@ -70,6 +82,10 @@ export interface MihomoClientOptions {
   /** The controller secret; a function so a re-created secret is picked up. */
   secret: string | (() => string);
   defaultTimeoutMs?: number;
+  /** Reads the big answers off the event loop (default: the process's shared reader). */
+  reader?: CoreReader;
+  /** Answers longer than this are refused unread (default: no limit). */
+  maxAnswerBytes?: number;
 }
 
 interface RequestOptions {
@@ -115,6 +131,31 @@ async function apiError(res: Response): Promise<CoreApiError> {
   return new CoreApiError(res.status, message.trim().slice(0, 500));
 }
 
+/** The answer's text, refused (unread) once it runs past `max` bytes. */
+async function limitedText(res: Response, max: number): Promise<string> {
+  const tooLarge = () =>
+    new CoreApiError(res.status, `The proxy core's answer is larger than ${max} bytes`);
+  if (Number(res.headers.get("content-length")) > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!res.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
 function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : 0;
 }
@@ -122,14 +163,27 @@ function num(v: unknown): number {
 /** Typed client of mihomo's external controller (HTTP, Bearer secret, per-call deadline). */
 export class MihomoClient implements CoreApi {
   private readonly base: string;
+  private readonly host: string;
+  private readonly port: number;
   private readonly secret: () => string;
   private readonly defaultTimeoutMs: number;
+  private readonly reader: CoreReader | undefined;
+  private readonly maxAnswerBytes: number | undefined;
 
   constructor(opts: MihomoClientOptions) {
-    this.base = `http://${opts.host ?? "127.0.0.1"}:${opts.port}`;
+    this.host = opts.host ?? "127.0.0.1";
+    this.port = opts.port;
+    this.base = `http://${this.host}:${opts.port}`;
     const s = opts.secret;
     this.secret = typeof s === "function" ? s : () => s;
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 5000;
+    this.reader = opts.reader;
+    this.maxAnswerBytes = opts.maxAnswerBytes;
+  }
+
+  /** The controller as the reader's worker reaches it (the secret as it is now). */
+  private target(): { host: string; port: number; secret: string } {
+    return { host: this.host, port: this.port, secret: this.secret() };
   }
 
   private url(path: string, query?: Record<string, string>): string {
@@ -157,7 +211,10 @@ export class MihomoClient implements CoreApi {
       });
       if (!res.ok) throw await apiError(res);
       if (res.status === 204) return undefined as T;
-      const text = await res.text();
+      const text =
+        this.maxAnswerBytes === undefined
+          ? await res.text()
+          : await limitedText(res, this.maxAnswerBytes);
       if (!text.trim()) return undefined as T;
       try {
         return JSON.parse(text) as T;
@@ -264,6 +321,28 @@ export class MihomoClient implements CoreApi {
       // mihomo sends `null` when there are none
       connections: Array.isArray(body?.connections) ? body.connections : [],
     };
+  }
+
+  async connectionsJson(
+    subscriptions: ReadonlyArray<{ id: string; name: string }>,
+    timeoutMs?: number,
+  ): Promise<LentBody> {
+    return (this.reader ?? sharedCoreReader()).readConnections({
+      kind: "connections",
+      target: this.target(),
+      timeoutMs: timeoutMs ?? this.defaultTimeoutMs,
+      subscriptions: subscriptions.map(({ id, name }) => ({ id, name })),
+    });
+  }
+
+  async liveColumns(timeoutMs?: number): Promise<LiveColumns> {
+    const result = await (this.reader ?? sharedCoreReader()).read({
+      kind: "live-nodes",
+      target: this.target(),
+      timeoutMs: timeoutMs ?? this.defaultTimeoutMs,
+    });
+    if (result.kind !== "live-nodes") throw new Error("The core reader answered another read");
+    return result.columns;
   }
 
   async closeConnection(id: string, timeoutMs?: number): Promise<void> {

@@ -3,7 +3,7 @@ import { DomainError } from "../../domain-errors.js";
 import { HttpError } from "../../http/errors.js";
 import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
-import { labelChains } from "../domain/core-names.js";
+import { CoreReaderFault } from "../core/core-reader.js";
 import { IdParam, type Ok } from "../../contract/proxy.js";
 import { parseOr400 } from "../../http/validate.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
@@ -29,12 +29,16 @@ function api(deps: ProxyContext): CoreApi {
   return client;
 }
 
-/** Any failure to talk to the core (down, refused, timed out, unauthorised) is a 503. */
+/**
+ * Any failure to talk to the core (down, refused, timed out, unauthorised) is a 503. A fault
+ * of the service's own reader is not the core's: it stays a failure of the service (500).
+ */
 async function live<T>(task: () => Promise<T>): Promise<T> {
   try {
     return await task();
   } catch (err) {
-    if (err instanceof HttpError || err instanceof DomainError) throw err;
+    if (err instanceof HttpError || err instanceof DomainError || err instanceof CoreReaderFault)
+      throw err;
     throw coreDown(err);
   }
 }
@@ -42,9 +46,16 @@ async function live<T>(task: () => Promise<T>): Promise<T> {
 export function connectionsRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
 
+  // Tens of thousands of connections make megabytes of JSON: the core reader fetches, parses,
+  // labels and writes the answer in its own thread; this one only sends the bytes.
   router.get("/connections", async (_req, res) => {
-    const view = await live(() => api(deps).connections(DEADLINE_MS));
-    res.json(labelChains(view, deps.store.listSubscriptions()));
+    const subscriptions = deps.store.listSubscriptions();
+    const { body, release } = await live(() =>
+      api(deps).connectionsJson(subscriptions, DEADLINE_MS),
+    );
+    // The bytes are the reader's reusable memory: lent until the answer is sent (or cut).
+    res.once("close", release);
+    res.set("Content-Type", "application/json; charset=utf-8").send(body);
   });
 
   router.delete("/connections/:id", async (req, res) => {

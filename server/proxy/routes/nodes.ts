@@ -2,66 +2,15 @@ import { type Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { NodeSelect, NodeTest, type NodeTestResults, type Ok } from "../../contract/proxy.js";
-import { coreNodeName, nodeId, parseNodeId, providerName } from "../types.js";
-import { LiveDelays, type LiveNode } from "../domain/live-delays.js";
+import { coreNodeName, parseNodeId, providerName } from "../types.js";
+import { coreApi } from "../core/index.js";
+import { LiveDelays, liveColumns, type LiveColumns, type LiveView } from "../domain/live-delays.js";
+import { NodeListBodies, nodeLister } from "../domain/node-list.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 const LIVE_DEADLINE_MS = 3000;
 const TEST_BATCH = 8;
 const TEST_GRACE_MS = 2000;
-
-/** One node of an enabled subscription as the list shows it, minus the live fields. */
-interface NodeRef {
-  id: string;
-  /** The node's name inside the core (`[<subscription>] <name>`). */
-  coreName: string;
-  udp: boolean;
-  /** `{"id":…,"name":…,"subscriptionID":…,"subscriptionName":…,"type":…,` of its JSON. */
-  head: string;
-}
-
-interface NodeList {
-  key: string;
-  snapshots: unknown[];
-  nodes: NodeRef[];
-  ids: Set<string>;
-}
-
-/**
- * Nodes of enabled subscriptions (credentials and server addresses left out). Built again
- * only when a subscription is added, renamed, switched or refreshed (its snapshot array
- * changes), so `GET /nodes` with tens of thousands of nodes only adds the live fields.
- */
-function nodeLister(deps: ProxyRouterDeps): () => NodeList {
-  let last: NodeList | null = null;
-  return () => {
-    const subs = deps.repos.subscriptions.list().filter((s) => s.enabled);
-    const snapshots = subs.map((s) => deps.repos.nodes(s.id));
-    const key = JSON.stringify(subs.map((s) => [s.id, s.name]));
-    if (last && last.key === key && last.snapshots.every((a, i) => a === snapshots[i])) return last;
-    const nodes: NodeRef[] = [];
-    subs.forEach((sub, i) => {
-      for (const node of snapshots[i]) {
-        const id = nodeId(sub.id, node.name);
-        const head = JSON.stringify({
-          id,
-          name: node.name,
-          subscriptionID: sub.id,
-          subscriptionName: sub.name,
-          type: String(node.type),
-        });
-        nodes.push({
-          id,
-          coreName: coreNodeName(sub.id, node.name),
-          udp: node.udp === true,
-          head: `${head.slice(0, -1)},`,
-        });
-      }
-    });
-    last = { key, snapshots, nodes, ids: new Set(nodes.map((n) => n.id)) };
-    return last;
-  };
-}
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -71,30 +20,38 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The core's live node data: read and condensed in the core reader's thread when the core
+ * layer has the full client, else (a stand-in core) from its `proxies()`.
+ */
+async function readLive(deps: ProxyRouterDeps, timeoutMs: number): Promise<LiveColumns> {
+  const api = coreApi(deps.core);
+  if (api) return api.liveColumns(timeoutMs);
+  return liveColumns(await deps.core.client.proxies(timeoutMs));
+}
+
 /** Node views, selection and latency tests. */
 export function nodesRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
 
-  const listNodes = nodeLister(deps);
-  const live = new LiveDelays({ fetch: () => deps.core.client.proxies(LIVE_DEADLINE_MS) });
+  const listNodes = nodeLister(deps.repos);
+  const bodies = new NodeListBodies();
+  const live = new LiveDelays({
+    fetch: () => readLive(deps, LIVE_DEADLINE_MS),
+    now: () => deps.clock.now(),
+  });
 
   router.get("/nodes", async (_req, res) => {
-    const { nodes } = listNodes();
+    const list = listNodes();
     // The list is served without live data when the core cannot be reached. A stopped core's
     // cached data is dropped; the controller may still be up (systemd).
-    let data: Map<string, LiveNode> | null = null;
+    let data: LiveView | null = null;
     if (!deps.core.running()) live.clear();
-    if (nodes.length > 0) data = await live.get();
+    if (list.nodes.length > 0) data = await live.get();
     const settings = deps.repos.getSettings();
     const chosen = settings.selectionMode === "manual" ? settings.selectedNode : null;
-    // Assembled from each node's prepared JSON head: no per-request objects for every node.
-    const parts = nodes.map((n) => {
-      const p = data?.get(n.coreName);
-      const delay = p ? p.delay : null;
-      const alive = delay === null ? null : delay > 0;
-      return `${n.head}"udp":${p?.udp ?? n.udp},"delay":${delay},"alive":${alive},"selected":${chosen === n.id}}`;
-    });
-    res.type("application/json").send(`[${parts.join(",")}]`);
+    const body = await bodies.get(list, data, chosen);
+    res.set("Content-Type", "application/json; charset=utf-8").send(body);
   });
 
   router.post("/nodes/select", async (req, res) => {

@@ -1,0 +1,95 @@
+import { parentPort } from "node:worker_threads";
+import { labelChains } from "../domain/core-names.js";
+import { liveColumns, type LiveColumns } from "../domain/live-delays.js";
+import { MihomoClient } from "./mihomo-client.js";
+
+/** Where the core's controller answers, and with which secret. */
+export interface ReaderTarget {
+  host: string;
+  port: number;
+  secret: string;
+}
+
+/** One read the service asks of the worker. */
+export type ReaderJob =
+  | {
+      kind: "connections";
+      target: ReaderTarget;
+      timeoutMs: number;
+      /** Names the chains' node steps get (`chainLabels`). */
+      subscriptions: Array<{ id: string; name: string }>;
+      /** Memory to write the answer into, when it is large enough (reused between reads). */
+      out: SharedArrayBuffer | null;
+    }
+  | { kind: "live-nodes"; target: ReaderTarget; timeoutMs: number };
+
+/**
+ * What a read gives: the finished JSON answer as UTF-8 bytes (the first `length` of shared
+ * memory: the job's own `out`, or a larger one), or the nodes' live columns.
+ */
+export type ReaderResult =
+  | { kind: "connections"; shared: SharedArrayBuffer; length: number }
+  | { kind: "live-nodes"; columns: LiveColumns };
+
+/** Room for answers that grow a little between reads, in whole MiB. */
+function roomFor(length: number): number {
+  return Math.ceil((length * 1.25) / 1048576) * 1048576;
+}
+
+/** The client's error, by its class name, so the service can throw the same class. */
+export interface ReaderFailure {
+  name: string;
+  message: string;
+  status?: number;
+}
+
+/** A job as the worker gets it: numbered, with the longest answer it may read. */
+export type ReaderMessage = ReaderJob & { id: number; maxBytes: number };
+
+export type ReaderReply =
+  { id: number; ok: true; result: ReaderResult } | { id: number; ok: false; error: ReaderFailure };
+
+async function run(job: ReaderMessage): Promise<{ result: ReaderResult; transfer: ArrayBuffer[] }> {
+  const client = new MihomoClient({ ...job.target, maxAnswerBytes: job.maxBytes });
+  if (job.kind === "connections") {
+    const view = labelChains(await client.connections(job.timeoutMs), job.subscriptions);
+    // The same text `res.json` would write, into memory the service reuses: a fresh 15 MB
+    // buffer per answer would make its thread collect garbage twice a second.
+    const text = JSON.stringify(view);
+    const length = Buffer.byteLength(text);
+    const shared =
+      job.out && job.out.byteLength >= length ? job.out : new SharedArrayBuffer(roomFor(length));
+    Buffer.from(shared).write(text);
+    return { result: { kind: "connections", shared, length }, transfer: [] };
+  }
+  const columns = liveColumns(await client.proxies(job.timeoutMs));
+  return {
+    result: { kind: "live-nodes", columns },
+    transfer: [columns.delays.buffer as ArrayBuffer, columns.udp.buffer as ArrayBuffer],
+  };
+}
+
+async function answer(job: ReaderMessage): Promise<void> {
+  const port = parentPort;
+  if (!port) return;
+  try {
+    const { result, transfer } = await run(job);
+    port.postMessage({ id: job.id, ok: true, result } satisfies ReaderReply, transfer);
+  } catch (err) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    const status = (e as { status?: unknown }).status;
+    const error: ReaderFailure = {
+      name: e.name,
+      message: e.message,
+      status: typeof status === "number" ? status : undefined,
+    };
+    port.postMessage({ id: job.id, ok: false, error } satisfies ReaderReply);
+  }
+}
+
+// Runs inside the worker thread core-reader-worker.mjs starts (see core-reader.ts); reads
+// overlap, each answered by its id.
+if (parentPort) {
+  parentPort.on("message", (job: ReaderMessage) => void answer(job));
+  parentPort.postMessage({ ready: true });
+}
