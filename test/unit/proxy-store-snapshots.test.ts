@@ -16,15 +16,15 @@ afterEach(() => {
 });
 
 describe("SnapshotStore", () => {
-  it("makes a staged snapshot current only on commit and leaves no temp files", () => {
+  it("makes a staged snapshot current only on commit and leaves no temp files", async () => {
     dir = mkdtempSync(join(tmpdir(), "gatehouse-snap-"));
     const snaps = new SnapshotStore(dir);
     const id = "a".repeat(24);
-    const one = snaps.stage(id, [{ name: "n1", type: "ss" }]);
+    const one = await snaps.stage(id, [{ name: "n1", type: "ss" }]);
     expect(snaps.read(id)).toEqual([]);
-    one.commit();
-    const two = snaps.stage(id, [{ name: "n2", type: "ss" }]);
-    two.discard();
+    await one.commit();
+    const two = await snaps.stage(id, [{ name: "n2", type: "ss" }]);
+    await two.discard();
     expect(new SnapshotStore(dir).read(id)).toEqual([{ name: "n1", type: "ss" }]);
     expect(readdirSync(join(dir, "snapshots"))).toEqual([`${id}.json`]);
     snaps.remove(id);
@@ -33,7 +33,7 @@ describe("SnapshotStore", () => {
 });
 
 describe("SqlProxyStore", () => {
-  it("builds the core input from enabled subscriptions, rules in order and settings", () => {
+  it("builds the core input from enabled subscriptions, rules in order and settings", async () => {
     dir = mkdtempSync(join(tmpdir(), "gatehouse-store-"));
     db = openDatabase(join(dir, "proxy.db"));
     migrate(db, join(import.meta.dirname, "../../server/proxy/migrations"));
@@ -48,9 +48,9 @@ describe("SqlProxyStore", () => {
       enabled: false,
       intervalHours: 1,
     });
-    store.snapshots.stage(a, [{ name: "n1", type: "ss" }]).commit();
+    await (await store.snapshots.stage(a, [{ name: "n1", type: "ss" }])).commit();
     store.subscriptions.recordSuccess(a, 0, null, 1);
-    store.snapshots.stage(b, [{ name: "n2", type: "ss" }]).commit();
+    await (await store.snapshots.stage(b, [{ name: "n2", type: "ss" }])).commit();
     store.subscriptions.recordSuccess(b, 0, null, 1);
     store.rules.create("1".repeat(24), {
       type: "DOMAIN",

@@ -8,7 +8,7 @@ import type { CheckResult } from "./check.js";
 import { checkCompiled, writeNewProviders } from "./config-check.js";
 import { compileConfig, compileRules, REJECT, selectionTarget } from "./compile.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
-import { loadSecret, writeAtomic } from "./files.js";
+import { loadSecret, writeAtomicAsync } from "./files.js";
 import { bundledGeodataDirs, ensureGeodata, seedGeodata } from "./geodata.js";
 import { ListenWatch, type ListenProblem } from "./listen-problems.js";
 import { stopLeftoverCore } from "./leftover.js";
@@ -67,6 +67,8 @@ class Manager implements CoreManager {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly secret: string;
   private lastInput: CoreInput | null = null;
+  /** The text of each provider file as this manager last wrote it. */
+  private readonly providersOnDisk = new Map<string, string>();
   /** What the core's lines say about its listeners: stdout, or its log stream under systemd. */
   private readonly listen = new ListenWatch();
 
@@ -170,16 +172,20 @@ class Manager implements CoreManager {
     });
     const providersDir = join(this.homeDir, "providers");
     const providerFile = (id: string) => join(providersDir, `${id}.yaml`);
-    writeNewProviders(this.homeDir, compiled.providers);
+    for (const id of await writeNewProviders(this.homeDir, compiled.providers)) {
+      this.providersOnDisk.set(id, compiled.providers.get(id) as string);
+    }
     if (this.installed) {
       // Shipped geodata goes in as soon as a configuration needs it; without it, the check
       // leaves out the rules that would make the core download it.
-      seedGeodata(this.homeDir, compileRules(input.rules), this.geodataDirs(), this.opts);
+      const rules = compileRules(input.rules);
+      seedGeodata(this.homeDir, rules, this.geodataDirs(), this.opts);
       const result = await checkCompiled(
         this.opts.coreBin as string,
         this.homeDir,
         compiled.yaml,
         "config.staged.yaml",
+        rules,
       );
       if (!result.ok) {
         this.setError(result.message, "core.config_rejected");
@@ -191,14 +197,21 @@ class Manager implements CoreManager {
         );
       }
     }
-    for (const [id, text] of compiled.providers) writeAtomic(providerFile(id), text);
-    writeAtomic(this.configFile, compiled.yaml);
+    for (const [id, text] of compiled.providers) {
+      // A provider whose nodes did not change is already on disk (its text is the same object).
+      if (this.providersOnDisk.get(id) === text && existsSync(providerFile(id))) continue;
+      this.providersOnDisk.delete(id);
+      await writeAtomicAsync(providerFile(id), text);
+      this.providersOnDisk.set(id, text);
+    }
+    await writeAtomicAsync(this.configFile, compiled.yaml);
     this.setError("");
     this.lastInput = input;
     if (existsSync(providersDir)) {
       for (const name of readdirSync(providersDir)) {
         const id = name.replace(/\.yaml$/, "");
         if (name.endsWith(".yaml") && !compiled.providers.has(id)) {
+          this.providersOnDisk.delete(id);
           rmSync(join(providersDir, name), { force: true });
         }
       }
@@ -211,8 +224,16 @@ class Manager implements CoreManager {
         controllerPort: this.opts.controllerPort,
         secret: this.secret,
       });
-      writeNewProviders(this.homeDir, compiled.providers);
-      return checkCompiled(bin, this.homeDir, compiled.yaml, "config.candidate.yaml");
+      for (const id of await writeNewProviders(this.homeDir, compiled.providers)) {
+        this.providersOnDisk.set(id, compiled.providers.get(id) as string);
+      }
+      return checkCompiled(
+        bin,
+        this.homeDir,
+        compiled.yaml,
+        "config.candidate.yaml",
+        compileRules(input.rules),
+      );
     });
   }
 

@@ -61,14 +61,17 @@ export function createChanges(store: SqlProxyStore, core: CoreControl): Changes 
   };
 
   return {
-    applyCore(pending?: { id: string; nodes: MihomoProxy[] }, onApplied?: () => void) {
+    applyCore(
+      pending?: { id: string; nodes: MihomoProxy[] },
+      onApplied?: () => void | Promise<void>,
+    ) {
       return enqueue(async () => {
         try {
           await core.apply(store.coreInput(pending));
         } catch (err) {
           throw refusal(err);
         }
-        onApplied?.();
+        await onApplied?.();
       });
     },
     change<T>(mutate: () => T, afterCommit?: (result: T) => void) {

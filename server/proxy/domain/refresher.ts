@@ -35,7 +35,8 @@ export interface FeedSource {
 
 export type ApplyCore = (
   pending?: { id: string; nodes: MihomoProxy[] },
-  onApplied?: () => void,
+  /** Runs once the core took the configuration, before the next change is applied. */
+  onApplied?: () => void | Promise<void>,
 ) => Promise<void>;
 
 /**
@@ -196,11 +197,11 @@ export class Refresher {
           { params: { skipped: parsed.skipped } },
         );
       }
-      const staged = this.store.snapshots.stage(id, parsed.nodes);
+      const staged = await this.store.snapshots.stage(id, parsed.nodes);
       try {
-        await this.applyCore({ id, nodes: parsed.nodes }, () => {
+        await this.applyCore({ id, nodes: parsed.nodes }, async () => {
           if (!this.store.subscriptions.get(id)) return; // deleted meanwhile
-          staged.commit();
+          await staged.commit();
           this.store.subscriptions.recordSuccess(
             id,
             this.clock.now(),
@@ -209,7 +210,7 @@ export class Refresher {
           );
         });
       } finally {
-        staged.discard();
+        await staged.discard();
       }
       if (parsed.skipped > 0) {
         this.log(`subscription ${id}: ${parsed.skipped} invalid node(s) skipped`);

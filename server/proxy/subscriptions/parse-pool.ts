@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { SubscriptionError } from "./errors.js";
 import type { ParsedSubscription } from "./parse.js";
 import type { ParseReply, ParseRequest } from "./parse-worker.js";
+import { nodesFromJson } from "../store/nodes-json.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
 
 /** How long one document may take to read before its worker is stopped. */
@@ -124,8 +125,11 @@ export class ParsePool {
     if (this.closed) void worker.terminate();
     else this.keepIdle(worker);
     const reply = outcome.reply;
-    if (reply.ok) job.resolve(reply.result);
-    else
+    if (reply.ok) {
+      const { nodesJson, ...rest } = reply.result;
+      // The text is kept with the nodes: the snapshot and the core's provider file are it.
+      job.resolve({ ...rest, nodes: nodesFromJson(nodesJson) });
+    } else
       job.reject(
         reply.code
           ? SubscriptionError.revive(reply.code, reply.message, reply.params)

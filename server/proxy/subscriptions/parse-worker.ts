@@ -3,6 +3,12 @@ import type { ErrorParams } from "../../http/error-codes.js";
 import { SubscriptionError } from "./errors.js";
 import { parseSubscription, type ParsedSubscription } from "./parse.js";
 
+/**
+ * A parse's result with its nodes as JSON text: one string crosses to the service's thread
+ * in one copy, where thousands of node objects would be copied (and rebuilt) one by one.
+ */
+export type ParsedText = Omit<ParsedSubscription, "nodes"> & { nodesJson: string };
+
 /** What the service sends: the downloaded document (a Buffer arrives as a Uint8Array). */
 export interface ParseRequest {
   id: number;
@@ -14,7 +20,7 @@ export interface ParseRequest {
  * unexpected fault with an empty code.
  */
 export type ParseReply =
-  | { id: number; ok: true; result: ParsedSubscription }
+  | { id: number; ok: true; result: ParsedText }
   | { id: number; ok: false; code: string; params: ErrorParams; message: string };
 
 function answer(req: ParseRequest): ParseReply {
@@ -23,7 +29,8 @@ function answer(req: ParseRequest): ParseReply {
       typeof req.body === "string"
         ? req.body
         : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
-    return { id: req.id, ok: true, result: parseSubscription(body) };
+    const { nodes, ...rest } = parseSubscription(body);
+    return { id: req.id, ok: true, result: { ...rest, nodesJson: JSON.stringify(nodes) } };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const typed = err instanceof SubscriptionError;
