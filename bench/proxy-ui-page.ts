@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { cpuMeter, type CpuFigures } from "./proxy-ui-cpu.js";
 
 /**
  * The browser side of the connections-table benchmark: what a person does on the page
@@ -14,6 +15,9 @@ export interface FrameRecord {
   longFrames: number[];
   /** Durations of `longtask` entries (main-thread tasks over 50 ms). */
   longTasks: number[];
+  /** What the browser says filled each long animation frame (scripts, style and layout). */
+  notes: string[];
+  cpu: CpuFigures;
 }
 
 export interface FrameFigures {
@@ -24,16 +28,25 @@ export interface FrameFigures {
   over50: number;
   p99: number;
   longTasks: number;
+  /** The browser's account of the long frames, longest first. */
+  notes: string[];
+  cpu: CpuFigures;
 }
 
 /** Frames longer than this are what "responsive" rules out. */
 export const LONG_FRAME_MS = 50;
+/**
+ * Animation frames start on the display's beat: three beats at 60 Hz are 50.0 ms give or take
+ * a rounding, which is 50 ms, not over it.
+ */
+const BEAT_SLACK_MS = 0.5;
 
 interface Recorder {
   on: boolean;
   gaps: number[];
   longFrames: number[];
   longTasks: number[];
+  notes: string[];
 }
 
 /**
@@ -42,7 +55,7 @@ interface Recorder {
  */
 const RECORDER = `(() => {
   if (window.__frames) return;
-  const rec = { on: false, gaps: [], longFrames: [], longTasks: [] };
+  const rec = { on: false, gaps: [], longFrames: [], longTasks: [], notes: [] };
   window.__frames = rec;
   let last = performance.now();
   function tick(t) {
@@ -61,6 +74,26 @@ const RECORDER = `(() => {
     }
   }
   watch("long-animation-frame", "longFrames");
+  try {
+    new PerformanceObserver(function (list) {
+      if (!rec.on) return;
+      for (const e of list.getEntries()) {
+        const scripts = (e.scripts || [])
+          .map((s) => s.invoker + " " + Math.round(s.duration) + " ms")
+          .join(", ");
+        const end = e.startTime + e.duration;
+        rec.notes.push(
+          Math.round(e.duration) + " ms: blocking " + Math.round(e.blockingDuration) +
+            " ms, rendering " + Math.round(e.renderStart ? end - e.renderStart : 0) +
+            " ms, style and layout " +
+            Math.round(e.styleAndLayoutStart ? end - e.styleAndLayoutStart : 0) + " ms" +
+            (scripts ? "; scripts: " + scripts : ""),
+        );
+      }
+    }).observe({ type: "long-animation-frame", buffered: false });
+  } catch {
+    // no attribution in this browser
+  }
   watch("longtask", "longTasks");
 })()`;
 
@@ -76,16 +109,25 @@ export async function record(page: Page, act: () => Promise<void>): Promise<Fram
     rec.gaps = [];
     rec.longFrames = [];
     rec.longTasks = [];
+    rec.notes = [];
     rec.on = true;
   });
+  const meter = await cpuMeter(page);
   await act();
+  const cpu = await meter();
   // Entries of the last frames arrive a moment after them.
   await page.waitForTimeout(200);
-  return page.evaluate(() => {
+  const frames = await page.evaluate(() => {
     const rec = (window as unknown as { __frames: Recorder }).__frames;
     rec.on = false;
-    return { gaps: rec.gaps, longFrames: rec.longFrames, longTasks: rec.longTasks };
+    return {
+      gaps: rec.gaps,
+      longFrames: rec.longFrames,
+      longTasks: rec.longTasks,
+      notes: rec.notes,
+    };
   });
+  return { ...frames, cpu };
 }
 
 export function figures(r: FrameRecord): FrameFigures {
@@ -97,11 +139,13 @@ export function figures(r: FrameRecord): FrameFigures {
     frames: r.gaps.length,
     max: Math.max(0, ...r.gaps, ...r.longFrames),
     over50: Math.max(
-      r.gaps.filter((g) => g > LONG_FRAME_MS).length,
+      r.gaps.filter((g) => g > LONG_FRAME_MS + BEAT_SLACK_MS).length,
       r.longFrames.filter((d) => d > LONG_FRAME_MS).length,
     ),
     p99,
     longTasks: r.longTasks.length,
+    notes: [...r.notes].sort((a, b) => parseFloat(b) - parseFloat(a)),
+    cpu: r.cpu,
   };
 }
 

@@ -1,7 +1,7 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -166,7 +166,8 @@ function measures(opts: ProxyUiOptions, big: FrameFigures[], small: FrameFigures
         reference: s.max,
         referenceName: ref,
         unit: "ms",
-        target: { kind: "below", max: LONG_FRAME_MS, unit: "ms" },
+        // The target is on the count below (no frame over 50 ms); this says by how much.
+        target: { kind: "info" },
       },
       {
         measure: `frames over ${LONG_FRAME_MS} ms, ${name}`,
@@ -190,6 +191,30 @@ function measures(opts: ProxyUiOptions, big: FrameFigures[], small: FrameFigures
         reference: s.longTasks,
         referenceName: ref,
         unit: "tasks",
+        target: { kind: "info" },
+      },
+      {
+        measure: `page's main thread busy, ${name}`,
+        value: b.cpu.mainThread,
+        reference: s.cpu.mainThread,
+        referenceName: ref,
+        unit: "%",
+        target: { kind: "info" },
+      },
+      {
+        measure: `page's worker CPU, ${name}`,
+        value: b.cpu.workers,
+        reference: s.cpu.workers,
+        referenceName: ref,
+        unit: "%",
+        target: { kind: "info" },
+      },
+      {
+        measure: `machine CPU busy (${cpus().length} cores: service, core, browser), ${name}`,
+        value: b.cpu.machine,
+        reference: s.cpu.machine,
+        referenceName: ref,
+        unit: "%",
         target: { kind: "info" },
       },
     );
@@ -234,6 +259,10 @@ export async function runProxyUiBench(opts: ProxyUiOptions): Promise<boolean> {
       `Connections table in Chromium: ${opts.connections} live connections, ${opts.seconds} s per phase`,
       rows.map(tableRow),
     );
+    // What filled the long frames, as the browser tells it: where to look when one is missed.
+    PHASES.forEach(([name], i) => {
+      for (const note of big[i].notes.slice(0, 3)) console.log(`  long frame, ${name}: ${note}`);
+    });
     return allMet(rows);
   } finally {
     await browser?.close();

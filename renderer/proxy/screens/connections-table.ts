@@ -128,7 +128,7 @@ function compareBy(sort: Sort): (a: Entry, b: Entry) => number {
  */
 export class ConnectionTable {
   private entries: Entry[] = [];
-  private byId = new Map<string, Connection>();
+  private byId = new Map<string, Entry>();
   private totals = { up: 0, down: 0 };
   private words: Words = {};
   private t: Translate = (key) => this.words[key] ?? key;
@@ -143,10 +143,30 @@ export class ConnectionTable {
     return this.hasData;
   }
 
-  setData(view: ConnectionsView): void {
+  /**
+   * A new answer of the service. `unchanged` names the connections that are the same as in
+   * the last answer but for their byte counts: their keys are kept, not worked out again.
+   */
+  setData(view: ConnectionsView, unchanged?: ReadonlySet<string>): void {
     const list = view.connections ?? [];
-    this.entries = list.map((c, i) => entryOf(c, i, this.t));
-    this.byId = new Map(list.map((c) => [c.id, c]));
+    const before = this.byId;
+    const byId = new Map<string, Entry>();
+    this.entries = list.map((c, i) => {
+      const kept = unchanged?.has(c.id) ? before.get(c.id) : undefined;
+      if (!kept) {
+        const entry = entryOf(c, i, this.t);
+        byId.set(c.id, entry);
+        return entry;
+      }
+      // Reused in place: the last answer's arranged list is dropped below. Taken out of the
+      // old map, so a second connection with the same id gets an entry of its own.
+      before.delete(c.id);
+      kept.c = c;
+      kept.order = i;
+      byId.set(c.id, kept);
+      return kept;
+    });
+    this.byId = byId;
     this.totals = { up: view.uploadTotal, down: view.downloadTotal };
     this.arranged = null;
     this.hasData = true;
@@ -197,7 +217,7 @@ export class ConnectionTable {
       downloadTotal: this.totals.down,
       start: from,
       rows: rows.slice(from, to).map((e) => e.c),
-      picked: picked === null ? null : { id: picked, connection: this.byId.get(picked) ?? null },
+      picked: picked === null ? null : { id: picked, connection: this.byId.get(picked)?.c ?? null },
     };
   }
 }

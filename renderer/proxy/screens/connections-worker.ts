@@ -1,5 +1,5 @@
-import { ConnectionsView } from "../../../server/contract/proxy-system.js";
 import { ApiError, createApiClient } from "../../shared/api-client.js";
+import { ConnectionsChecker } from "./connections-check.js";
 import type { FailureData, FromWorker, ToWorker, ViewRequest } from "./connections-protocol.js";
 import { ConnectionTable } from "./connections-table.js";
 
@@ -22,6 +22,7 @@ const scope = self as unknown as WorkerScope;
 
 // Only GETs: no CSRF token to add. A 401 is told to the page, which ends the session.
 const client = createApiClient();
+const checker = new ConnectionsChecker();
 const table = new ConnectionTable();
 let view: ViewRequest | null = null;
 let visible = true;
@@ -72,7 +73,8 @@ async function poll(): Promise<void> {
   waiting = [];
   const began = Date.now();
   try {
-    table.setData(await client.call(ConnectionsView, "GET", "/connections"));
+    const view = await client.call(checker, "GET", "/connections");
+    table.setData(view, checker.unchanged);
     answer(refreshed);
   } catch (err) {
     scope.postMessage({ type: "failure", failure: failureOf(err), refreshed });
