@@ -2,6 +2,7 @@ import type { CoreClient, CoreProxy } from "../context.js";
 import type { LiveColumns } from "../domain/live-delays.js";
 import { sharedCoreReader, type CoreReader, type LentBody } from "./core-reader.js";
 import { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
+import { apiError, limitedText, mapFetchError, num } from "./answers.js";
 import { NdjsonSplitter } from "./ndjson.js";
 
 export interface CoreConnection {
@@ -97,68 +98,6 @@ interface RequestOptions {
 const INT16_MAX = 32767;
 /** Grace on top of a delay test's own timeout before the HTTP call gives up. */
 const DELAY_GRACE_MS = 2000;
-
-function isAbort(err: unknown, name: string): boolean {
-  return typeof err === "object" && err !== null && (err as { name?: unknown }).name === name;
-}
-
-function mapFetchError(err: unknown, timeoutMs: number): Error {
-  if (isAbort(err, "TimeoutError")) {
-    return new CoreTimeoutError(`The proxy core did not answer within ${timeoutMs} ms`, {
-      cause: err,
-    });
-  }
-  if (isAbort(err, "AbortError")) return err as Error;
-  const code = (err as { cause?: { code?: string } }).cause?.code;
-  return new CoreUnreachableError(`The proxy core cannot be reached${code ? ` (${code})` : ""}`, {
-    cause: err,
-  });
-}
-
-async function apiError(res: Response): Promise<CoreApiError> {
-  let message = "";
-  try {
-    const text = await res.text();
-    try {
-      const parsed = JSON.parse(text) as { message?: unknown };
-      message = typeof parsed.message === "string" ? parsed.message : text;
-    } catch {
-      message = text;
-    }
-  } catch {
-    // the status alone has to do
-  }
-  return new CoreApiError(res.status, message.trim().slice(0, 500));
-}
-
-/** The answer's text, refused (unread) once it runs past `max` bytes. */
-async function limitedText(res: Response, max: number): Promise<string> {
-  const tooLarge = () =>
-    new CoreApiError(res.status, `The proxy core's answer is larger than ${max} bytes`);
-  if (Number(res.headers.get("content-length")) > max) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!res.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
-}
-
-function num(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : 0;
-}
 
 /** Typed client of mihomo's external controller (HTTP, Bearer secret, per-call deadline). */
 export class MihomoClient implements CoreApi {
