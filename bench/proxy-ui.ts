@@ -20,6 +20,7 @@ import {
   sort,
   type FrameFigures,
 } from "./proxy-ui-page.js";
+import { placement, pinSelf, pinnedBrowser } from "./proxy-ui-pin.js";
 import { createProxyService } from "../server/proxy/service.js";
 import { buildRendererIfChanged } from "../scripts/build-renderer-if-changed.js";
 
@@ -31,8 +32,9 @@ import { buildRendererIfChanged } from "../scripts/build-renderer-if-changed.js"
  * connections.
  *
  * Usage: npm run bench:proxy (runs it after the service benchmark), or
- *   tsx bench/proxy-ui.ts [--connections N] [--seconds S] [--static-dir DIR]
- * --static-dir measures another build of the console (an older one, to compare).
+ *   tsx bench/proxy-ui.ts [--connections N] [--seconds S] [--static-dir DIR] [--no-pin]
+ * --static-dir measures another build of the console (an older one, to compare); --no-pin
+ * runs the service, the core and the browser on every processor (see proxy-ui-pin.ts).
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -46,6 +48,8 @@ export interface ProxyUiOptions {
   seconds: number;
   /** The built console to serve; default: renderer/dist, built when its sources changed. */
   staticDir?: string;
+  /** Service and core on one processor, the browser on the others (see proxy-ui-pin.ts). */
+  pin: boolean;
 }
 
 const PHASES = [
@@ -229,12 +233,15 @@ export async function runProxyUiBench(opts: ProxyUiOptions): Promise<boolean> {
     await buildRendererIfChanged(ROOT);
     staticDir = join(ROOT, "renderer", "dist");
   }
+  const where = opts.pin ? placement() : null;
+  const unpin = where ? pinSelf(where.service) : () => undefined;
+  const launcher = where ? pinnedBrowser(CHROMIUM, where.browser) : null;
   const service = await startService(resolve(staticDir));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   let browser: Browser | null = null;
   try {
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: launcher ?? CHROMIUM,
       args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
     });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -255,18 +262,29 @@ export async function runProxyUiBench(opts: ProxyUiOptions): Promise<boolean> {
       unit: "ms",
       target: { kind: "info" },
     });
+    const placed = where
+      ? `service and core on processor ${where.service}, browser on ${where.browser}`
+      : "everything on every processor";
     printTable(
-      `Connections table in Chromium: ${opts.connections} live connections, ${opts.seconds} s per phase`,
+      `Connections table in Chromium: ${opts.connections} live connections, ${opts.seconds} s per phase (${placed})`,
       rows.map(tableRow),
     );
     // What filled the long frames, as the browser tells it: where to look when one is missed.
     PHASES.forEach(([name], i) => {
       for (const note of big[i].notes.slice(0, 3)) console.log(`  long frame, ${name}: ${note}`);
     });
+    const missed = rows.filter((m) => tableRow(m).met === "NO").map((m) => m.measure);
+    console.log(
+      missed.length === 0
+        ? "\nconnections table: every target met"
+        : `\nconnections table: targets not met: ${missed.join("; ")}`,
+    );
     return allMet(rows);
   } finally {
     await browser?.close();
     await service.close();
+    unpin();
+    if (launcher) rmSync(dirname(launcher), { recursive: true, force: true });
   }
 }
 
@@ -278,6 +296,7 @@ export function parseProxyUiArgs(argv: string[]): ProxyUiOptions {
       reference: { type: "string", default: "200" },
       seconds: { type: "string", default: "15" },
       "static-dir": { type: "string" },
+      "no-pin": { type: "boolean", default: false },
     },
   });
   const num = (text: string, name: string): number => {
@@ -290,6 +309,7 @@ export function parseProxyUiArgs(argv: string[]): ProxyUiOptions {
     reference: num(values.reference, "reference"),
     seconds: num(values.seconds, "seconds"),
     staticDir: values["static-dir"],
+    pin: !values["no-pin"],
   };
 }
 

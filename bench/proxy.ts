@@ -161,6 +161,9 @@ async function main(): Promise<void> {
     await svc.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  // The connections table in Chromium with 20,000 live connections (bench/proxy-ui.ts).
+  const ui = await import("./proxy-ui.js");
+  if (!(await ui.runProxyUiBench(ui.parseProxyUiArgs([])))) process.exitCode = 1;
 }
 
 void main().catch((err: unknown) => {
