@@ -8,7 +8,7 @@ import {
   CoreUnreachableError,
 } from "../../server/proxy/core/errors.js";
 import { MihomoClient } from "../../server/proxy/core/mihomo-client.js";
-import { labelChains } from "../../server/proxy/domain/core-names.js";
+import { labelChains, labelChainsInPlace } from "../../server/proxy/domain/core-names.js";
 import { liveColumns } from "../../server/proxy/domain/live-delays.js";
 import { coreNodeName } from "../../server/proxy/types.js";
 import { freePort } from "./proxy-core-harness.js";
@@ -72,6 +72,28 @@ async function rawCore(body: () => string, hold = false) {
   return { port, release, asked: () => asked };
 }
 
+describe("labelChainsInPlace", () => {
+  it("makes the same JSON as labelChains, key for key, odd connections included", () => {
+    const view = () => ({
+      downloadTotal: 1,
+      uploadTotal: 2,
+      memory: 3,
+      connections: [
+        connection("a", "x.example"),
+        { ...connection("b", "y.example"), chainLabels: "the core's own", extra: 1 },
+        { ...connection("c", "z.example"), chains: "not a list" as unknown as string[] },
+        { id: "d", metadata: {}, upload: 0, download: 0, start: "", rule: "", rulePayload: "" },
+        {
+          ...connection("e", "w.example"),
+          chains: [coreNodeName("b".repeat(24), "Gone"), "REJECT"],
+        },
+      ],
+    });
+    const copy = JSON.stringify(labelChains(view() as never, SUBS));
+    expect(JSON.stringify(labelChainsInPlace(view() as never, SUBS))).toBe(copy);
+  });
+});
+
 describe("the core reader", () => {
   it("writes the core's connections with chain labels, the same text res.json wrote", async () => {
     const { stub, target } = await withStub();
@@ -120,6 +142,15 @@ describe("the core reader", () => {
     const expected = labelChains(await new MihomoClient(target).connections(), SUBS);
     expect(third.body.toString("utf8")).toBe(JSON.stringify(expected));
     third.release();
+    // One longer than the memory kept (1 MiB) gets larger memory, and is whole.
+    stub.connections = Array.from({ length: 6000 }, (_, i) =>
+      connection(`d${i}`, `é-${i}.example`),
+    );
+    const fourth = await reader.readConnections(job);
+    const longer = labelChains(await new MihomoClient(target).connections(), SUBS);
+    expect(fourth.body.length).toBeGreaterThan(1048576);
+    expect(fourth.body.toString("utf8")).toBe(JSON.stringify(longer));
+    fourth.release();
   });
 
   it("condenses the core's proxies into the live columns", async () => {
@@ -183,9 +214,9 @@ describe("the core reader", () => {
     const one = JSON.stringify(connection("x", "big.example"));
     const huge = await rawCore(
       () =>
-        `{"downloadTotal":0,"uploadTotal":0,"connections":[${Array(60_000).fill(one).join(",")}]}`,
+        `{"downloadTotal":0,"uploadTotal":0,"connections":[${Array(150_000).fill(one).join(",")}]}`,
     );
-    // The answer (~20 MB) is within the length limit; what it makes does not fit 48 MB.
+    // The answer (~50 MB) is within the length limit; what it makes does not fit 48 MB.
     reader = new CoreReader({ memoryMb: 48 });
     const target = { host: "127.0.0.1", port: huge.port, secret: "" };
     const job = { kind: "connections" as const, target, timeoutMs: 10_000, subscriptions: SUBS };

@@ -1,5 +1,5 @@
 import { parentPort } from "node:worker_threads";
-import { labelChains } from "../domain/core-names.js";
+import { labelChainsInPlace } from "../domain/core-names.js";
 import { liveColumns, type LiveColumns } from "../domain/live-delays.js";
 import { MihomoClient } from "./mihomo-client.js";
 
@@ -52,14 +52,20 @@ export type ReaderReply =
 async function run(job: ReaderMessage): Promise<{ result: ReaderResult; transfer: ArrayBuffer[] }> {
   const client = new MihomoClient({ ...job.target, maxAnswerBytes: job.maxBytes });
   if (job.kind === "connections") {
-    const view = labelChains(await client.connections(job.timeoutMs), job.subscriptions);
+    const view = labelChainsInPlace(await client.connections(job.timeoutMs), job.subscriptions);
     // The same text `res.json` would write, into memory the service reuses: a fresh 15 MB
     // buffer per answer would make its thread collect garbage twice a second.
     const text = JSON.stringify(view);
-    const length = Buffer.byteLength(text);
-    const shared =
-      job.out && job.out.byteLength >= length ? job.out : new SharedArrayBuffer(roomFor(length));
-    Buffer.from(shared).write(text);
+    if (job.out) {
+      // A write that stops short of the end (at most 3 bytes of a character left over) wrote
+      // everything; one that reaches it may have been cut, and gets larger memory.
+      const written = Buffer.from(job.out).write(text);
+      if (written < job.out.byteLength - 3) {
+        return { result: { kind: "connections", shared: job.out, length: written }, transfer: [] };
+      }
+    }
+    const shared = new SharedArrayBuffer(roomFor(Buffer.byteLength(text)));
+    const length = Buffer.from(shared).write(text);
     return { result: { kind: "connections", shared, length }, transfer: [] };
   }
   const columns = liveColumns(await client.proxies(job.timeoutMs));

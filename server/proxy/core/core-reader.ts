@@ -28,6 +28,12 @@ export const READER_MEMORY_MB = 512;
  * answer of hundreds of MB) would end the whole process.
  */
 export const READER_MAX_ANSWER_MB = 64;
+/**
+ * Room for new objects: an answer makes ~100 MB of them that all live until it is written,
+ * and V8's default (16 MB) copies them over and over; this takes a read of 20,000
+ * connections from ~225 to ~180 ms here.
+ */
+const YOUNG_GENERATION_MB = 64;
 
 export interface CoreReaderOptions {
   /** Old-generation heap limit of the worker in MB (default 512). */
@@ -179,7 +185,10 @@ export class CoreReader {
 
   private start(): Slot {
     const worker = new Worker(ENTRY, {
-      resourceLimits: { maxOldGenerationSizeMb: this.memoryMb },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.memoryMb,
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      },
       stdout: false,
       stderr: false,
     });

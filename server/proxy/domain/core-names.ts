@@ -1,6 +1,6 @@
 import type { ChainLabel } from "../../contract/proxy.js";
 import type { CoreProxy } from "../context.js";
-import type { CoreConnections } from "../core/mihomo-client.js";
+import type { CoreConnection, CoreConnections } from "../core/mihomo-client.js";
 import { coreNodePrefix, GROUP_PROXY, nodeId } from "../types.js";
 
 /** Inside the core a node is named `[<subscription id>] <name>`. */
@@ -25,6 +25,33 @@ export function actualNodeOf(proxies: Record<string, CoreProxy>): string {
 }
 
 /**
+ * A chain step as people read it. Each distinct step is worked out once per answer: twenty
+ * thousand connections go through a few hundred nodes and groups.
+ */
+function labeller(
+  subscriptions: ReadonlyArray<{ id: string; name: string }>,
+): (step: string) => ChainLabel {
+  const names = new Map(subscriptions.map((s) => [s.id, s.name]));
+  const known = new Map<string, ChainLabel>();
+  return (step) => {
+    let label = known.get(step);
+    if (!label) {
+      const m = CORE_NAME.exec(step);
+      label =
+        !m || !step.startsWith(coreNodePrefix(m[1]))
+          ? { name: step, subscription: null }
+          : { name: m[2], subscription: names.get(m[1]) ?? null };
+      known.set(step, label);
+    }
+    return label;
+  };
+}
+
+function labelsOf(c: CoreConnection, label: (step: string) => ChainLabel): ChainLabel[] {
+  return Array.isArray(c.chains) ? c.chains.map((step) => label(String(step))) : [];
+}
+
+/**
  * Inside the core a node is named `[<subscription id>] <name>`; the console shows the
  * subscription's name instead of its id, so each connection gets `chainLabels` beside the
  * core's own `chains`.
@@ -33,17 +60,23 @@ export function labelChains(
   view: CoreConnections,
   subscriptions: ReadonlyArray<{ id: string; name: string }>,
 ): CoreConnections {
-  const names = new Map(subscriptions.map((s) => [s.id, s.name]));
-  const label = (step: string): ChainLabel => {
-    const m = CORE_NAME.exec(step);
-    if (!m || !step.startsWith(coreNodePrefix(m[1]))) return { name: step, subscription: null };
-    return { name: m[2], subscription: names.get(m[1]) ?? null };
-  };
+  const label = labeller(subscriptions);
   return {
     ...view,
-    connections: view.connections.map((c) => ({
-      ...c,
-      chainLabels: Array.isArray(c.chains) ? c.chains.map((step) => label(String(step))) : [],
-    })),
+    connections: view.connections.map((c) => ({ ...c, chainLabels: labelsOf(c, label) })),
   };
+}
+
+/**
+ * `labelChains` on an answer nobody else holds (the core reader's own): the labels are
+ * written into it instead of into copies of twenty thousand connections. Its JSON is the
+ * same, key for key: a label added to an object goes last, as in the copy.
+ */
+export function labelChainsInPlace(
+  view: CoreConnections,
+  subscriptions: ReadonlyArray<{ id: string; name: string }>,
+): CoreConnections {
+  const label = labeller(subscriptions);
+  for (const c of view.connections) c.chainLabels = labelsOf(c, label);
+  return view;
 }
