@@ -4,11 +4,11 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * Where the connections-table benchmark runs its parts. People open the console on another
- * device than the gateway that runs the service and the core; on one machine, the service
- * and the (simulated) core are pinned to the first processor and the browser to the others
- * (`taskset`), so the page's frames are the page's, not the simulator's. `--no-pin` runs
- * everything on every processor.
+ * Where the connections-table benchmark runs its parts, with `--pin`. People open the console
+ * on another device than the gateway that runs the service and the core; pinned, the service
+ * and the (simulated) core run on the first processor and the browser on the others
+ * (`taskset`), so the page's frames are the page's alone. By default everything shares every
+ * processor, which is harsher on the page.
  */
 
 export interface Placement {

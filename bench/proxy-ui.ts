@@ -32,9 +32,10 @@ import { buildRendererIfChanged } from "../scripts/build-renderer-if-changed.js"
  * connections.
  *
  * Usage: npm run bench:proxy (runs it after the service benchmark), or
- *   tsx bench/proxy-ui.ts [--connections N] [--seconds S] [--static-dir DIR] [--no-pin]
- * --static-dir measures another build of the console (an older one, to compare); --no-pin
- * runs the service, the core and the browser on every processor (see proxy-ui-pin.ts).
+ *   tsx bench/proxy-ui.ts [--connections N] [--seconds S] [--static-dir DIR] [--pin]
+ * --static-dir measures another build of the console (an older one, to compare). The service,
+ * the core and the browser share every processor; --pin puts the service and the core on one
+ * and the browser on the others (see proxy-ui-pin.ts).
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -134,7 +135,9 @@ async function openTable(page: Page, url: string, count: number): Promise<void> 
   await page.goto("about:blank");
   await page.goto(`${url}/#/connections`);
   const password = page.getByLabel("Password");
-  if (await password.isVisible().catch(() => false)) {
+  // The sign-in form, or the page itself when the session is still open.
+  await password.or(page.getByTestId("conn-count")).first().waitFor({ timeout: 30_000 });
+  if (await password.isVisible()) {
     await password.fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
   }
@@ -296,7 +299,7 @@ export function parseProxyUiArgs(argv: string[]): ProxyUiOptions {
       reference: { type: "string", default: "200" },
       seconds: { type: "string", default: "15" },
       "static-dir": { type: "string" },
-      "no-pin": { type: "boolean", default: false },
+      pin: { type: "boolean", default: false },
     },
   });
   const num = (text: string, name: string): number => {
@@ -309,7 +312,7 @@ export function parseProxyUiArgs(argv: string[]): ProxyUiOptions {
     reference: num(values.reference, "reference"),
     seconds: num(values.seconds, "seconds"),
     staticDir: values["static-dir"],
-    pin: !values["no-pin"],
+    pin: values.pin,
   };
 }
 
