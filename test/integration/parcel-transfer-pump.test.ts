@@ -1,8 +1,13 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { downloadReadSize, pump } from "../../server/parcel/http/transfer.js";
+import { downloadReadSize, pump, pumpFile } from "../../server/parcel/http/transfer.js";
 
 /** What the server side saw of one body: how `pump` ended and the bytes it counted. */
 interface Served {
@@ -163,5 +168,99 @@ describe("the read size of a download", () => {
     // What all of them may hold stays within 8 MiB until the floor is reached.
     for (const n of [1, 2, 8, 9, 17, 31, 33, 64])
       expect(downloadReadSize(n) * 2 * n).toBeLessThanOrEqual(8 * 1024 * 1024);
+  });
+});
+
+describe("the download of an open file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gh-pump-file-"));
+
+  /** Serves bytes 0..length-1 of `path` with pumpFile; the outcome and the count as for pump. */
+  async function serveFile(path: string, length: number): Promise<[number, Served]> {
+    let counted = 0;
+    let settle!: (v: "done" | Error) => void;
+    const outcome = new Promise<"done" | Error>((r) => (settle = r));
+    const served: Served = { outcome, counted: () => counted, source: new Readable() };
+    server = http.createServer((_req, res) => {
+      void open(path, "r").then(async (file) => {
+        res.setHeader("Content-Length", String(length));
+        try {
+          await pumpFile(file, res, length, (n) => (counted += n));
+          settle("done");
+        } catch (err) {
+          settle(err as Error);
+        } finally {
+          await file.close();
+        }
+      });
+    });
+    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+    return [(server.address() as AddressInfo).port, served];
+  }
+
+  it("sends the file byte for byte to a reader that keeps stopping, reusing its buffers", async () => {
+    // Random bytes: a buffer written over before the socket sent it would show.
+    const data = randomBytes(6 * 1024 * 1024 + 4321);
+    const path = join(dir, "random.bin");
+    writeFileSync(path, data);
+    const [port, served] = await serveFile(path, data.length);
+    const parts: Buffer[] = [];
+    const whole = await new Promise<boolean>((resolve) => {
+      http.get({ host: "127.0.0.1", port, agent: false }, (res) => {
+        res.on("data", (c: Buffer) => {
+          parts.push(c);
+          // Stop reading now and then, so the sender waits on a full socket.
+          if (parts.length % 8 === 0) {
+            res.pause();
+            setTimeout(() => res.resume(), 5);
+          }
+        });
+        res.on("end", () => resolve(res.complete));
+      });
+    });
+    expect(whole).toBe(true);
+    expect(Buffer.concat(parts).equals(data)).toBe(true);
+    expect(await served.outcome).toBe("done");
+    expect(served.counted()).toBe(data.length);
+  });
+
+  it("answers an empty file as a complete empty body", async () => {
+    const path = join(dir, "empty.bin");
+    writeFileSync(path, "");
+    const [port, served] = await serveFile(path, 0);
+    const got = await fetchBody(port);
+    expect(got.whole).toBe(true);
+    expect(got.bytes.length).toBe(0);
+    expect(await served.outcome).toBe("done");
+  });
+
+  it("cuts the connection when the file is shorter than announced", async () => {
+    const path = join(dir, "short.bin");
+    writeFileSync(path, Buffer.alloc(1000, 5));
+    const [port, served] = await serveFile(path, 5000);
+    const got = await fetchBody(port);
+    expect(got.whole).toBe(false);
+    expect(got.bytes.length).toBe(1000);
+    expect(((await served.outcome) as Error).message).toBe(
+      "the file ended after 1000 of 5000 bytes",
+    );
+    expect(served.counted()).toBe(1000);
+  });
+
+  it("stops when the client leaves mid-body", async () => {
+    const path = join(dir, "big.bin");
+    writeFileSync(path, Buffer.alloc(32 * 1024 * 1024, 9));
+    const [port, served] = await serveFile(path, 32 * 1024 * 1024);
+    await new Promise<void>((resolve) => {
+      const req = http.get({ host: "127.0.0.1", port, agent: false }, (res) => {
+        res.once("data", () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on("error", () => undefined);
+    });
+    const outcome = await served.outcome;
+    expect((outcome as Error).message).toBe("the client left before the last byte");
+    expect(served.counted()).toBeLessThan(32 * 1024 * 1024);
   });
 });

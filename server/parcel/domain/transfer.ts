@@ -1,3 +1,4 @@
+import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { DomainError } from "../../domain-errors.js";
 import type { Actor, ParcelContext } from "../context.js";
@@ -20,8 +21,12 @@ export interface TransferPlan {
   filename: string;
   /** What a completed download tells the host: the file's name (null for the ZIP) and count. */
   picked: { file: string | null; files: number };
-  /** Opens the body; throwing here is before any byte (the download is returned). */
-  open(): Promise<Readable>;
+  /**
+   * Opens the body: a stream, or an open file whose first `length` bytes are the body (the
+   * sender reads it itself and closes it). Throwing here is before any byte (the download
+   * is returned).
+   */
+  open(): Promise<Readable | FileHandle>;
 }
 
 /** Who downloads: the client's address and the actor the audit log names. */

@@ -1,6 +1,5 @@
 import { type Router, type Request, type Response } from "express";
 import { open, stat } from "node:fs/promises";
-import { Readable } from "node:stream";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
 import { ResolveSchema } from "../../contract/parcel-views.js";
@@ -15,7 +14,7 @@ import {
   readCookie,
   setCookie,
 } from "../http/identity.js";
-import { downloadReadSize, sendTransfer } from "../http/transfer.js";
+import { sendTransfer } from "../http/transfer.js";
 import { recipientView, type FileRow } from "../repos/parcels.js";
 import { createZip } from "../storage/zip.js";
 
@@ -24,8 +23,6 @@ import { createZip } from "../storage/zip.js";
  * `GET|HEAD /pickup/files/:file/download` and `GET|HEAD /pickup/archive`.
  */
 export function pickupRouter(ctx: ParcelContext): Router {
-  // Files being read for downloads right now (their read size depends on it).
-  let reading = 0;
   const r = ctx.routes.router();
   const { parcels, blobs } = ctx.repos;
   /** The parcel the caller's pickup cookie opens. */
@@ -75,17 +72,8 @@ export function pickupRouter(ctx: ParcelContext): Router {
           await handle.close();
           throw err;
         }
-        if (file.size === 0) {
-          await handle.close();
-          return Readable.from([]);
-        }
-        reading++;
-        const stream = handle.createReadStream({
-          end: file.size - 1,
-          highWaterMark: downloadReadSize(reading),
-        });
-        stream.once("close", () => reading--);
-        return stream;
+        // Sent from the open file by the download sender (http/transfer.ts pumpFile).
+        return handle;
       },
     });
   };

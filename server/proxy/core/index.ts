@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DomainError } from "../../domain-errors.js";
 import { problem } from "../../problem-codes.js";
 import type { CoreControl, CoreManagerOptions } from "../context.js";
 import { GROUP_PROXY, type CoreInput } from "../types.js";
 import type { CheckResult } from "./check.js";
-import { checkCompiled, writeNewProviders } from "./config-check.js";
+import { checkCompiled } from "./config-check.js";
 import { compileConfig, compileRules, REJECT, selectionTarget } from "./compile.js";
 import { CoreApiError, errorMessage, isCommunicationError } from "./errors.js";
 import { loadSecret, writeAtomicAsync } from "./files.js";
@@ -15,6 +15,7 @@ import { stopLeftoverCore } from "./leftover.js";
 import { CoreLogFeed, withoutSecret } from "./log-feed.js";
 import { MihomoClient, type CoreApi } from "./mihomo-client.js";
 import { ensurePortFree, PORT_IN_USE, portInUseMessage } from "./port-check.js";
+import { ProviderFiles } from "./provider-files.js";
 import { ProcessSupervisor, type Supervisor } from "./supervisor.js";
 import { SystemdSupervisor } from "./systemd.js";
 import { waitCoreReady } from "./wait-ready.js";
@@ -67,14 +68,14 @@ class Manager implements CoreManager {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly secret: string;
   private lastInput: CoreInput | null = null;
-  /** The text of each provider file as this manager last wrote it. */
-  private readonly providersOnDisk = new Map<string, string>();
+  private readonly providers: ProviderFiles;
   /** What the core's lines say about its listeners: stdout, or its log stream under systemd. */
   private readonly listen = new ListenWatch();
 
   constructor(private readonly opts: CoreManagerOptions & CoreManagerExtras) {
     // mihomo only loads config paths inside its home dir, compared as absolute paths.
     this.homeDir = resolve(opts.homeDir);
+    this.providers = new ProviderFiles(this.homeDir);
     mkdirSync(this.homeDir, { recursive: true, mode: 0o700 });
     this.configFile = join(this.homeDir, "config.yaml");
     this.secret = loadSecret(this.homeDir);
@@ -170,11 +171,7 @@ class Manager implements CoreManager {
       controllerPort: this.opts.controllerPort,
       secret: this.secret,
     });
-    const providersDir = join(this.homeDir, "providers");
-    const providerFile = (id: string) => join(providersDir, `${id}.yaml`);
-    for (const id of await writeNewProviders(this.homeDir, compiled.providers)) {
-      this.providersOnDisk.set(id, compiled.providers.get(id) as string);
-    }
+    await this.providers.writeMissing(compiled.providers);
     if (this.installed) {
       // Shipped geodata goes in as soon as a configuration needs it; without it, the check
       // leaves out the rules that would make the core download it.
@@ -197,25 +194,10 @@ class Manager implements CoreManager {
         );
       }
     }
-    for (const [id, text] of compiled.providers) {
-      // A provider whose nodes did not change is already on disk (its text is the same object).
-      if (this.providersOnDisk.get(id) === text && existsSync(providerFile(id))) continue;
-      this.providersOnDisk.delete(id);
-      await writeAtomicAsync(providerFile(id), text);
-      this.providersOnDisk.set(id, text);
-    }
+    await this.providers.sync(compiled.providers);
     await writeAtomicAsync(this.configFile, compiled.yaml);
     this.setError("");
     this.lastInput = input;
-    if (existsSync(providersDir)) {
-      for (const name of readdirSync(providersDir)) {
-        const id = name.replace(/\.yaml$/, "");
-        if (name.endsWith(".yaml") && !compiled.providers.has(id)) {
-          this.providersOnDisk.delete(id);
-          rmSync(join(providersDir, name), { force: true });
-        }
-      }
-    }
   }
 
   checkWith(bin: string, input: CoreInput): Promise<CheckResult> {
@@ -224,9 +206,7 @@ class Manager implements CoreManager {
         controllerPort: this.opts.controllerPort,
         secret: this.secret,
       });
-      for (const id of await writeNewProviders(this.homeDir, compiled.providers)) {
-        this.providersOnDisk.set(id, compiled.providers.get(id) as string);
-      }
+      await this.providers.writeMissing(compiled.providers);
       return checkCompiled(
         bin,
         this.homeDir,
