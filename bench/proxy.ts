@@ -48,6 +48,9 @@ async function main(): Promise<void> {
   const api = new ApiClient(svc.port);
   try {
     await api.signIn(svc.setupToken);
+    // The core's proxy port: a free one, not 7890 (a real core or tests may be using it).
+    const settings = await api.call<object>("GET", "/settings");
+    await api.call("PUT", "/settings", { ...settings, mixedPort: await freePort() });
     await api.call("POST", "/system/service", { action: "start" });
     const secret = readFileSync(join(home, "secret"), "utf8").trim();
     const core = async (path: string, body?: unknown): Promise<number> => {

@@ -121,22 +121,33 @@ export async function pumpFile(
   onChunk: (n: number) => void,
 ): Promise<void> {
   reading++;
-  let detach = (): void => undefined;
-  try {
-    // The client leaving (or the socket failing) ends the loop at its next wait.
-    const gone = new Promise<never>((_resolve, reject) => {
-      const onClose = (): void => {
-        if (!res.writableFinished) reject(new Error("the client left before the last byte"));
-      };
-      const onError = (err: Error): void => reject(err);
-      res.on("close", onClose);
-      res.on("error", onError);
-      detach = () => {
-        res.off("close", onClose);
-        res.off("error", onError);
-      };
+  // The client leaving (or the socket failing) rejects whatever the loop waits on. One
+  // waiter at a time, released when it settles: racing every wait against one long-lived
+  // promise would pile a reaction per piece onto it (memory growing with the file's size).
+  let failure: Error | null = null;
+  let fail: ((err: Error) => void) | null = null;
+  const onClose = (): void => {
+    if (res.writableFinished) return;
+    failure ??= new Error("the client left before the last byte");
+    fail?.(failure);
+  };
+  const onError = (err: Error): void => {
+    failure ??= err;
+    fail?.(err);
+  };
+  res.on("close", onClose);
+  res.on("error", onError);
+  const guard = <T>(work: Promise<T>): Promise<T> => {
+    if (failure) return Promise.reject(failure);
+    return new Promise<T>((resolve, reject) => {
+      fail = reject;
+      work.then(
+        (v) => ((fail = null), resolve(v)),
+        (err: unknown) => ((fail = null), reject(err as Error)),
+      );
     });
-    gone.catch(() => undefined);
+  };
+  try {
     const size = downloadReadSize(reading);
     const buffers = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
     let turn = 0;
@@ -144,14 +155,11 @@ export async function pumpFile(
     for (let at = 0; at < length;) {
       const buffer = buffers[turn];
       turn ^= 1;
-      const { bytesRead } = await Promise.race([
-        file.read(buffer, 0, Math.min(size, length - at), at),
-        gone,
-      ]);
+      const { bytesRead } = await guard(file.read(buffer, 0, Math.min(size, length - at), at));
       if (bytesRead === 0) throw new Error(`the file ended after ${at} of ${length} bytes`);
       // The other buffer is fully written before this one is handed over: at most one piece
       // is in the socket's hands, which is also the backpressure.
-      await Promise.race([sent, gone]);
+      await guard(sent);
       at += bytesRead;
       onChunk(bytesRead);
       sent = new Promise<void>((resolve, reject) =>
@@ -159,13 +167,14 @@ export async function pumpFile(
       );
       sent.catch(() => undefined);
     }
-    await Promise.race([sent, gone]);
-    await Promise.race([new Promise<void>((resolve) => res.end(resolve)), gone]);
+    await guard(sent);
+    await guard(new Promise<void>((resolve) => res.end(resolve)));
   } catch (err) {
     if (!res.destroyed) res.destroy();
     throw err;
   } finally {
-    detach();
+    res.off("close", onClose);
+    res.off("error", onError);
     reading--;
   }
 }
