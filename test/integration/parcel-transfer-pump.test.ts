@@ -33,22 +33,35 @@ afterEach(async () => {
 });
 
 /** A real server that answers every request with `source`, announcing `length` bytes. */
-async function serve(makeSource: () => Readable, length: number): Promise<[number, Served]> {
+/**
+ * A real server that answers every request with `send` (which counts what it writes through
+ * the function it is given), announcing `length` bytes.
+ */
+async function serveWith(
+  length: number,
+  send: (res: http.ServerResponse, count: (n: number) => void, served: Served) => Promise<void>,
+): Promise<[number, Served]> {
   let counted = 0;
   let settle!: (v: "done" | Error) => void;
   const outcome = new Promise<"done" | Error>((r) => (settle = r));
   const served: Served = { outcome, counted: () => counted, source: new Readable() };
   server = http.createServer((_req, res) => {
-    const source = makeSource();
-    served.source = source;
     res.setHeader("Content-Length", String(length));
-    pump(source, res, length, (n) => (counted += n)).then(
+    send(res, (n) => (counted += n), served).then(
       () => settle("done"),
       (err: Error) => settle(err),
     );
   });
   await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
   return [(server.address() as AddressInfo).port, served];
+}
+
+/** Serves `length` bytes of the stream `makeSource` makes, with pump. */
+function serve(makeSource: () => Readable, length: number): Promise<[number, Served]> {
+  return serveWith(length, (res, count, served) => {
+    served.source = makeSource();
+    return pump(served.source, res, length, count);
+  });
 }
 
 function fetchBody(port: number): Promise<Received> {
@@ -174,28 +187,16 @@ describe("the read size of a download", () => {
 describe("the download of an open file", () => {
   const dir = mkdtempSync(join(tmpdir(), "gh-pump-file-"));
 
-  /** Serves bytes 0..length-1 of `path` with pumpFile; the outcome and the count as for pump. */
-  async function serveFile(path: string, length: number): Promise<[number, Served]> {
-    let counted = 0;
-    let settle!: (v: "done" | Error) => void;
-    const outcome = new Promise<"done" | Error>((r) => (settle = r));
-    const served: Served = { outcome, counted: () => counted, source: new Readable() };
-    server = http.createServer((_req, res) => {
-      void open(path, "r").then(async (file) => {
-        res.setHeader("Content-Length", String(length));
-        try {
-          await pumpFile(file, res, length, (n) => (counted += n));
-          settle("done");
-        } catch (err) {
-          settle(err as Error);
-        } finally {
-          await file.close();
-        }
-      });
+  /** Serves bytes 0..length-1 of `path` with pumpFile. */
+  const serveFile = (path: string, length: number): Promise<[number, Served]> =>
+    serveWith(length, async (res, count) => {
+      const file = await open(path, "r");
+      try {
+        await pumpFile(file, res, length, count);
+      } finally {
+        await file.close();
+      }
     });
-    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
-    return [(server.address() as AddressInfo).port, served];
-  }
 
   it("sends the file byte for byte to a reader that keeps stopping, reusing its buffers", async () => {
     // Random bytes: a buffer written over before the socket sent it would show.
