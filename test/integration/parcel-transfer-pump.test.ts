@@ -78,6 +78,19 @@ function fetchBody(port: number): Promise<Received> {
   });
 }
 
+/** A client that goes away as soon as the first piece of the body arrives. */
+function leaveAfterFirstPiece(port: number): Promise<void> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: "127.0.0.1", port, agent: false }, (res) => {
+      res.once("data", () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on("error", () => undefined);
+  });
+}
+
 /** `n` chunks of `size` bytes each, every byte telling its position. */
 function chunks(n: number, size: number): Buffer[] {
   return Array.from({ length: n }, (_, i) => Buffer.alloc(size, i % 251));
@@ -152,15 +165,7 @@ describe("the download body pump", () => {
         },
       });
     const [port, served] = await serve(endless, 1024 * 1024 * 1024);
-    await new Promise<void>((resolve) => {
-      const req = http.get({ host: "127.0.0.1", port, agent: false }, (res) => {
-        res.once("data", () => {
-          req.destroy();
-          resolve();
-        });
-      });
-      req.on("error", () => undefined);
-    });
+    await leaveAfterFirstPiece(port);
     const outcome = await served.outcome;
     expect((outcome as Error).message).toBe("the client left before the last byte");
     expect(served.source.destroyed).toBe(true);
@@ -251,15 +256,7 @@ describe("the download of an open file", () => {
     const path = join(dir, "big.bin");
     writeFileSync(path, Buffer.alloc(32 * 1024 * 1024, 9));
     const [port, served] = await serveFile(path, 32 * 1024 * 1024);
-    await new Promise<void>((resolve) => {
-      const req = http.get({ host: "127.0.0.1", port, agent: false }, (res) => {
-        res.once("data", () => {
-          req.destroy();
-          resolve();
-        });
-      });
-      req.on("error", () => undefined);
-    });
+    await leaveAfterFirstPiece(port);
     const outcome = await served.outcome;
     expect((outcome as Error).message).toBe("the client left before the last byte");
     expect(served.counted()).toBeLessThan(32 * 1024 * 1024);
