@@ -1,4 +1,5 @@
 import { ConfigError, parseConfig, prepareDataDir, USAGE } from "./config.js";
+import { armFaultPoints, FaultSpecError } from "./fault-points.js";
 import { startGatehouse } from "./host.js";
 import { createLogger } from "./log.js";
 
@@ -16,8 +17,10 @@ async function main(): Promise<void> {
       return;
     }
     prepareDataDir(config.dataDir);
+    // Crash points for the fault-injection tests; nothing is armed unless the variable is set.
+    armFaultPoints(process.env.GATEHOUSE_FAULT);
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof FaultSpecError) {
       console.error(`gatehouse: ${err.message}`);
       process.exit(2);
     }

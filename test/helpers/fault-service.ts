@@ -32,6 +32,11 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
   /** Whether the process has exited. */
   exited(): boolean;
+  /**
+   * Resolves once the service printed `fault point reached: <point>` (armed through
+   * `env: { GATEHOUSE_FAULT }`); rejects when the process exits first without printing it.
+   */
+  reached(point: string): Promise<void>;
 }
 
 const START_TIMEOUT_MS = 25_000;
@@ -76,6 +81,26 @@ export function startService(opts: ServiceOptions): Promise<ServiceProcess> {
     },
     output: () => out,
     exited: () => exitCode !== undefined,
+    reached(point: string) {
+      const line = `fault point reached: ${point}\n`;
+      return new Promise<void>((resolve, reject) => {
+        const look = (): void => {
+          if (out.includes(line)) return done(resolve);
+          if (exitCode !== undefined) {
+            done(() => reject(new Error(`the service exited before ${point}:\n${out}`)));
+          }
+        };
+        const done = (settle: () => void): void => {
+          proc.stderr.off("data", look);
+          proc.off("exit", look);
+          settle();
+        };
+        // Registered after the output collector, so `out` already holds the chunk.
+        proc.stderr.on("data", look);
+        proc.on("exit", look);
+        look();
+      });
+    },
     async kill() {
       if (exitCode === undefined) proc.kill("SIGKILL");
       await exit;
