@@ -5,7 +5,7 @@ import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 /** How often a running upload looks at its session (deadline passed, revoked, deleted). */
 const WATCH_MS = 1000;
 
-/** A running upload of one file, counted as active until `end()`. */
+/** The one running upload of a file, counted as active until `end()`. */
 export interface UploadWatch {
   /** Aborted when the file's session ends while its bytes arrive. */
   readonly signal: AbortSignal;
@@ -16,18 +16,23 @@ export interface UploadWatch {
 }
 
 /**
- * Counts an upload (PUT or resumable PATCH) of `fileId` as active and stops it at once when
- * its session ends: the sweep stops it when it revokes the session, and this watch notices a
- * deadline (on the service's clock), a revoke or a delete even when no other request comes in
- * to run the sweep. `windowMs` is the slow-upload floor's window: the watch looks at least
- * four times within it.
+ * Claims `fileId` for one upload (PUT or resumable PATCH), or answers null when another one
+ * holds it: the check and the mark are one synchronous step, so two requests for one file can
+ * never both pass, whatever awaits follow. Call it before the first await of the handler and
+ * `end()` the claim in a finally.
+ *
+ * The claim counts the upload as active and stops it at once when its session ends: the sweep
+ * stops it when it revokes the session, and this watch notices a deadline (on the service's
+ * clock), a revoke or a delete even when no other request comes in to run the sweep.
+ * `windowMs` is the slow-upload floor's window: the watch looks at least four times within it.
  */
-export function watchUpload(
+export function claimUpload(
   ctx: ParcelContext,
   parcelId: string,
   fileId: string,
   windowMs: number,
-): UploadWatch {
+): UploadWatch | null {
+  if (ctx.activity.uploading.has(fileId)) return null;
   ctx.activity.uploading.add(fileId);
   ctx.activity.uploadsActive++;
   const stopper = new AbortController();
@@ -47,11 +52,14 @@ export function watchUpload(
     Math.max(1, Math.min(WATCH_MS, windowMs / 4)),
   );
   timer.unref();
+  let ended = false;
   return {
     signal: stopper.signal,
     stop: () => clearInterval(timer),
     end: () => {
       clearInterval(timer);
+      if (ended) return;
+      ended = true;
       // Counters first, synchronously, so they are settled before the client sees the answer.
       ctx.activity.uploadStops.delete(fileId);
       ctx.activity.uploading.delete(fileId);

@@ -4,7 +4,8 @@ import { requestIdOf } from "../../http/request-log.js";
 import type { UploadedFile } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
-import { countDailyTraffic, watchUpload } from "../http/upload-watch.js";
+import { claimUpload, countDailyTraffic } from "../http/upload-watch.js";
+import { storeUpload } from "../domain/store-upload.js";
 import type { FileRow } from "../repos/parcels.js";
 import { DEFAULT_FLOOR, receiveBody, ReceiveError, type Received } from "../storage/receive.js";
 
@@ -15,25 +16,16 @@ function fileView(f: FileRow): UploadedFile {
 /**
  * `PUT /uploads/:id/files/:file`: streams the raw body (no body parser) to a temporary file,
  * counts every incoming byte toward the client's daily traffic, then commits the blob (dedup)
- * and marks the file ready in one transaction. Any failure removes the partial data and leaves
+ * and marks the file ready in one transaction. One writer per file: a PUT or PATCH of a file
+ * another one is writing is refused (409 `upload.busy`) before a byte is read. Any failure removes the partial data and leaves
  * the file `failed`, retryable in full.
  */
 export function putFileHandler(ctx: ParcelContext): RequestHandler {
-  const { sessions, blobs, traffic } = ctx.repos;
-
-  const hold = (sha256: string, delta: number) => {
-    const n = (ctx.activity.reading.get(sha256) ?? 0) + delta;
-    if (n > 0) ctx.activity.reading.set(sha256, n);
-    else ctx.activity.reading.delete(sha256);
-  };
+  const { sessions, traffic } = ctx.repos;
 
   const floor = ctx.options.uploadFloor ?? DEFAULT_FLOOR;
 
   const sessionOpen = (parcelId: string): boolean => sessions.isOpen(parcelId, ctx.now());
-
-  /** Marks the file ready; false when the session ended meanwhile (the bytes are dropped). */
-  const finish = (file: FileRow, got: Received): boolean =>
-    sessions.storeFile(file, got, ctx.now());
 
   const fail = (req: Request, actor: Actor, file: FileRow, reason: string, bytes: number) => {
     sessions.failFile(file.id);
@@ -49,40 +41,22 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
     const parcelId = req.params.id as string;
     const actor = requireOwner(ctx, req, parcelId);
     // Past its deadline counts as ended even before a sweep has revoked it.
-    if (!sessionOpen(parcelId))
-      throw new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
+    if (!sessionOpen(parcelId)) throw closed();
     const file = sessions.fileOf(req.params.file as string, parcelId);
     if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
     if (file.state === "ready") {
       res.json(fileView(file));
       return;
     }
-    if (ctx.activity.uploading.has(file.id))
-      throw new HttpError(409, "upload.busy", "This file is already being uploaded");
-
-    // The body is not read on these answers: close the connection instead of draining it.
-    const length = req.get("content-length");
-    if (length !== undefined) {
-      const n = Number(length);
-      if (n > file.size) {
-        fail(req, actor, file, "too-long", 0);
-        res.setHeader("Connection", "close");
-        throw new HttpError(413, "upload.too_long", "The body is longer than the declared size");
-      }
-      if (n < file.size) {
-        fail(req, actor, file, "too-short", 0);
-        res.setHeader("Connection", "close");
-        throw new HttpError(
-          400,
-          "upload.length_mismatch",
-          "The body length does not match the declared size",
-        );
-      }
+    // One writer per file: claimed here, before any await, or refused.
+    const watch = claimUpload(ctx, parcelId, file.id, floor.windowMs);
+    if (!watch) {
+      res.setHeader("Connection", "close");
+      throw busy();
     }
-
     const tmpPath = ctx.storage.tempPath(file.id);
-    const watch = watchUpload(ctx, parcelId, file.id, floor.windowMs);
     try {
+      refuseLength(req, res, actor, file);
       let got: Received;
       try {
         got = await receiveBody(req, {
@@ -105,23 +79,19 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       watch.stop();
       traffic.flush();
       if (!sessionOpen(parcelId)) {
-        await ctx.storage.discard(tmpPath);
         fail(req, actor, file, "session-ended", got.bytes);
-        throw new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
+        throw closed();
       }
-      // Held like a blob being read, so background reclamation cannot delete an existing
-      // copy between the dedup check and the moment this file references it.
-      hold(got.sha256, 1);
+      let stored: boolean;
       try {
-        const added = await ctx.storage.commit(tmpPath, got.sha256);
-        if (!finish(file, got)) {
-          // Nothing references bytes that were only just added: drop them again.
-          if (added && !blobs.exists(got.sha256)) ctx.storage.remove(got.sha256);
-          fail(req, actor, file, "session-ended", got.bytes);
-          throw new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
-        }
-      } finally {
-        hold(got.sha256, -1);
+        stored = await storeUpload(ctx, file, tmpPath, got);
+      } catch (err) {
+        fail(req, actor, file, "io", got.bytes);
+        throw notStored(ctx, file, err, requestIdOf(res) || null);
+      }
+      if (!stored) {
+        fail(req, actor, file, "session-ended", got.bytes);
+        throw closed();
       }
       // A part an earlier resumable upload of this file left is of no use any more.
       ctx.storage.clearTemp(file.id);
@@ -132,6 +102,50 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       await ctx.storage.discard(tmpPath);
     }
   };
+
+  /** A declared body length other than the file's size is refused before a byte is read. */
+  function refuseLength(req: Request, res: Response, actor: Actor, file: FileRow): void {
+    const length = req.get("content-length");
+    if (length === undefined) return;
+    const n = Number(length);
+    if (n === file.size) return;
+    // The body is not read on these answers: close the connection instead of draining it.
+    res.setHeader("Connection", "close");
+    if (n > file.size) {
+      fail(req, actor, file, "too-long", 0);
+      throw new HttpError(413, "upload.too_long", "The body is longer than the declared size");
+    }
+    fail(req, actor, file, "too-short", 0);
+    throw new HttpError(
+      400,
+      "upload.length_mismatch",
+      "The body length does not match the declared size",
+    );
+  }
+}
+
+const closed = () =>
+  new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
+
+/** Another PUT or PATCH of the file is running (one writer per file). */
+export const busy = () => new HttpError(409, "upload.busy", "This file is already being uploaded");
+
+/**
+ * Received bytes that could not be stored (the disk, or bytes on disk that are not the ones
+ * received): logged for the operator, answered 507 or 500.
+ */
+export function notStored(
+  ctx: ParcelContext,
+  file: { id: string; name: string },
+  err: unknown,
+  requestId: string | null,
+): HttpError {
+  return answerFor(
+    ctx,
+    file,
+    new ReceiveError("io", "The file could not be stored", 0, { cause: err }),
+    requestId,
+  );
 }
 
 /** The answer to a body that could not be received (PUT, and PATCH of a resumable upload). */

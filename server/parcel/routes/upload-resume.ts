@@ -10,7 +10,8 @@ import { HttpError } from "../../http/errors.js";
 import { requestIdOf } from "../../http/request-log.js";
 import type { ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
-import { countDailyTraffic, watchUpload } from "../http/upload-watch.js";
+import { claimUpload, countDailyTraffic } from "../http/upload-watch.js";
+import { storeUpload } from "../domain/store-upload.js";
 import type { FileRow } from "../repos/parcels.js";
 import {
   DEFAULT_FLOOR,
@@ -19,7 +20,7 @@ import {
   type Received,
   type ResumePoint,
 } from "../storage/receive.js";
-import { answerFor } from "./upload-file.js";
+import { answerFor, busy, notStored } from "./upload-file.js";
 
 /** The tus protocol version spoken (core semantics: HEAD for the offset, PATCH to append). */
 const TUS_VERSION = "1.0.0";
@@ -41,7 +42,7 @@ export function resumeHandlers(ctx: ParcelContext): {
   head: RequestHandler;
   patch: RequestHandler;
 } {
-  const { sessions, blobs, traffic } = ctx.repos;
+  const { sessions, traffic } = ctx.repos;
   const floor = ctx.options.uploadFloor ?? DEFAULT_FLOOR;
   /**
    * The hash state of parts whose last PATCH ended cleanly, so the next one need not re-read
@@ -53,12 +54,6 @@ export function resumeHandlers(ctx: ParcelContext): {
 
   const partPath = (fileId: string) => join(ctx.storage.tmpDir, `${fileId}.resume.part`);
   const sessionOpen = (parcelId: string): boolean => sessions.isOpen(parcelId, ctx.now());
-
-  const hold = (sha256: string, delta: number) => {
-    const n = (ctx.activity.reading.get(sha256) ?? 0) + delta;
-    if (n > 0) ctx.activity.reading.set(sha256, n);
-    else ctx.activity.reading.delete(sha256);
-  };
 
   /**
    * A tus client names the protocol version it speaks; one we do not speak is refused before
@@ -157,32 +152,33 @@ export function resumeHandlers(ctx: ParcelContext): {
     const claimed = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isSafeInteger(claimed))
       refuse(new HttpError(400, "upload.offset_invalid", "Upload-Offset must be a byte count"));
-    if (ctx.activity.uploading.has(file.id))
-      refuse(new HttpError(409, "upload.busy", "This file is already being uploaded"));
-    const offset = await storedOffset(file);
-    if (claimed !== offset) {
-      res.setHeader("Upload-Offset", String(offset));
-      refuse(
-        new HttpError(409, "upload.offset_mismatch", "Upload-Offset is not the stored offset", {
-          params: { offset },
-        }),
-      );
+    // One writer per file: claimed here, before the first await, or refused.
+    const watch = claimUpload(ctx, parcelId, file.id, floor.windowMs);
+    if (!watch) {
+      res.setHeader("Connection", "close");
+      throw busy();
     }
-    const length = req.get("content-length");
-    if (length !== undefined && offset + Number(length) > file.size)
-      refuse(new HttpError(413, "upload.too_long", "The body is longer than the declared size"));
-    if (file.state === "ready") {
-      res.setHeader("Upload-Offset", String(file.size));
-      res.status(204).end();
-      return;
-    }
-
-    running.set(file.id, offset);
     const path = partPath(file.id);
-    // Same watch as PUT: the session's end (deadline, revoke, delete) stops the transfer.
-    const watch = watchUpload(ctx, parcelId, file.id, floor.windowMs);
     let ended = false;
     try {
+      const offset = await storedOffset(file);
+      if (claimed !== offset) {
+        res.setHeader("Upload-Offset", String(offset));
+        refuse(
+          new HttpError(409, "upload.offset_mismatch", "Upload-Offset is not the stored offset", {
+            params: { offset },
+          }),
+        );
+      }
+      const length = req.get("content-length");
+      if (length !== undefined && offset + Number(length) > file.size)
+        refuse(new HttpError(413, "upload.too_long", "The body is longer than the declared size"));
+      if (file.state === "ready") {
+        res.setHeader("Upload-Offset", String(file.size));
+        res.status(204).end();
+        return;
+      }
+      running.set(file.id, offset);
       const point = await pointFor(file.id, offset);
       let got: Received;
       try {
@@ -217,16 +213,17 @@ export function resumeHandlers(ctx: ParcelContext): {
         res.status(204).end();
         return;
       }
-      hold(got.sha256, 1);
+      let stored: boolean;
       try {
-        const added = await ctx.storage.commit(path, got.sha256);
-        if (!sessions.storeFile(file, got, ctx.now())) {
-          if (added && !blobs.exists(got.sha256)) ctx.storage.remove(got.sha256);
-          ended = true;
-          throw closed();
-        }
-      } finally {
-        hold(got.sha256, -1);
+        stored = await storeUpload(ctx, file, path, got);
+      } catch (err) {
+        // A part that is not what its writers sent is of no use: the file starts again.
+        ended = true;
+        throw notStored(ctx, file, err, requestIdOf(res) || null);
+      }
+      if (!stored) {
+        ended = true;
+        throw closed();
       }
       res.setHeader("Upload-Offset", String(file.size));
       res.status(204).end();

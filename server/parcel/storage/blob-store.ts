@@ -1,5 +1,5 @@
 import { createReadStream, readdirSync, rmSync, statSync, type ReadStream } from "node:fs";
-import { chmod, link, rename, unlink } from "node:fs/promises";
+import { link, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
   ensurePrivateDir,
@@ -9,6 +9,18 @@ import {
   type TightenResult,
 } from "../../private-files.js";
 import { randomId } from "../domain/secrets.js";
+
+/** Bytes that were to become a blob are not the size their writer counted. */
+export class BlobSizeError extends Error {
+  constructor(
+    readonly sha256: string,
+    readonly found: number,
+    readonly expected: number,
+  ) {
+    super(`the bytes for blob ${sha256} are ${found} long on disk, not ${expected}`);
+    this.name = "BlobSizeError";
+  }
+}
 
 /**
  * Content-addressed file store: `blobs/<aa>/<sha256>`. Bytes are written to `tmp/`, fsynced
@@ -43,14 +55,24 @@ export class BlobStore {
   }
 
   /**
-   * Moves a complete, fsynced temporary file into place under its hash. When the content is
-   * already stored the temporary file is dropped (dedup). Returns whether new bytes were added.
+   * Moves a complete, fsynced temporary file into place under its hash, once its size on disk
+   * (fstat of the open file, just before the link) is `size`, the bytes its one writer counted
+   * and hashed: anything else wrote to it, and it must not become the blob its hash names
+   * (`BlobSizeError`, the temporary file is left to the caller). When the content is already
+   * stored the temporary file is dropped (dedup). Returns whether new bytes were added.
    */
-  async commit(tmpPath: string, sha256: string): Promise<boolean> {
+  async commit(tmpPath: string, sha256: string, size: number): Promise<boolean> {
     const dest = this.pathOf(sha256);
     ensurePrivateDir(join(this.blobDir, sha256.slice(0, 2)));
-    // The writer's open() mode went through the umask; the stored blob is 0600 whatever it was.
-    if (process.platform !== "win32") await chmod(tmpPath, PRIVATE_FILE_MODE);
+    const handle = await open(tmpPath, "r");
+    try {
+      const onDisk = (await handle.stat()).size;
+      if (onDisk !== size) throw new BlobSizeError(sha256, onDisk, size);
+      // The writer's open() mode went through the umask; the stored blob is 0600 whatever it was.
+      if (process.platform !== "win32") await handle.chmod(PRIVATE_FILE_MODE);
+    } finally {
+      await handle.close();
+    }
     try {
       // link() fails if the blob exists, which keeps an existing blob untouched.
       await link(tmpPath, dest);
