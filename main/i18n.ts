@@ -81,6 +81,11 @@ const en = {
   "settings.field.coreBinary": "Proxy core program",
   "settings.field.coreServiceMode": "Proxy core service mode",
   "settings.field.coreUnit": "Proxy core systemd unit",
+  "settings.field.window": "Window size and position",
+  "settings.repaired":
+    "Some settings could not be read and are back to their defaults: {fields}. The file as it was is kept beside it as {file}.",
+  "settings.cleared":
+    "The settings file could not be read, so every setting is back to its default. The file as it was is kept beside it as {file}.",
   "settings.error.port_range": "{field} must be a whole number from 1 to 65535.",
   "settings.error.port_clash": "{field} is the same as {other}; choose another port.",
   "settings.error.port_core": "{field} cannot be {port}: the proxy core uses that port itself.",
@@ -167,6 +172,11 @@ const zh: Record<DesktopKey, string> = {
   "settings.field.coreBinary": "代理内核程序",
   "settings.field.coreServiceMode": "代理内核运行方式",
   "settings.field.coreUnit": "代理内核 systemd 单元",
+  "settings.field.window": "窗口大小和位置",
+  "settings.repaired":
+    "有些设置无法读取，已恢复为默认值：{fields}。原来的文件保存在旁边，名为 {file}。",
+  "settings.cleared":
+    "无法读取设置文件，所有设置都已恢复为默认值。原来的文件保存在旁边，名为 {file}。",
   "settings.error.port_range": "{field}必须是 1 到 65535 之间的整数。",
   "settings.error.port_clash": "{field}与{other}相同，请换一个端口。",
   "settings.error.port_core": "{field}不能是 {port}：代理内核自己使用这个端口。",

@@ -29,6 +29,7 @@ import { createKeychain } from "./secrets/keychain.js";
 import { applyAutostart, startsHidden } from "./settings/autostart.js";
 import type { DesktopSettings } from "./settings/schema.js";
 import { bundledCorePath, servicesEnv } from "./settings/services-args.js";
+import { repairNotice, type SettingsRepair } from "./settings/repair.js";
 import { openDesktopSettings, readSettings, type DesktopStoreOptions } from "./settings/store.js";
 
 /**
@@ -52,12 +53,16 @@ async function main(): Promise<void> {
   secureSession();
   const appPath = app.getAppPath();
   const userData = app.getPath("userData");
+  // Repairs found before the window exists are said once it does.
+  const repairs: SettingsRepair[] = [];
+  let sayRepair = (repair: SettingsRepair): void => void repairs.push(repair);
   const { store } = openDesktopSettings(
     (o: DesktopStoreOptions) =>
       new Store<DesktopSettings>(
         o as unknown as ConstructorParameters<typeof Store<DesktopSettings>>[0],
       ),
     userData,
+    { onRepair: (repair) => sayRepair(repair) },
   );
   const settings = (): DesktopSettings => readSettings(store);
   nativeTheme.themeSource = settings().theme;
@@ -195,6 +200,12 @@ async function main(): Promise<void> {
       message: choice.message,
       detail: choice.reason,
     });
+  sayRepair = (repair) => {
+    console.warn(`Settings repaired: ${JSON.stringify(repair)}`);
+    const text = repairNotice(repair, d.language);
+    if (text) void dialog.showMessageBox(openWindow(), { type: "warning", message: text });
+  };
+  for (const repair of repairs.splice(0)) sayRepair(repair);
 
   app.on("second-instance", () => {
     const w = openWindow();

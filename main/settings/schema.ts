@@ -5,8 +5,8 @@ import { z } from "zod";
 /**
  * Desktop settings kept with electron-store. The field rules live here once, as zod schemas:
  * the JSON schema conf/electron-store checks the file with is generated from them, and the
- * settings screen's patches are checked with them. Nothing here imports `electron`, so tests
- * load it with `conf` (which electron-store wraps).
+ * settings screen's patches are checked with them. Nothing here imports `electron`; tests open
+ * the settings through electron-store itself with a stand-in `electron` module.
  */
 
 const port = z.number().int().min(1).max(65535);
@@ -145,16 +145,29 @@ export const DESKTOP_MIGRATIONS: Record<string, (store: MigrationStore) => void>
  * release that changes nothing in the file migrates nothing.
  */
 export const SETTINGS_FORMAT_VERSION = "0.1.0";
-export const SETTINGS_FILE_NAME = "desktop-settings.json";
 
+/**
+ * The store's name, hence its file `<userData>/desktop-settings.json`. electron-store takes the
+ * file's name from `name` (default `config`) and overwrites conf's `configName` with it, so
+ * `name` is what decides; `configName` says the same for conf itself.
+ */
+export const SETTINGS_STORE_NAME = "desktop-settings";
+export const SETTINGS_FILE_NAME = `${SETTINGS_STORE_NAME}.json`;
+
+/**
+ * Options for electron-store (and conf). `clearInvalidConfig` stays off: with it on, conf 15
+ * answers `{}` for the whole file when one value breaks the schema, which would silently take
+ * every setting back to its default. The settings module repairs the file key by key instead.
+ */
 export const DESKTOP_STORE_OPTIONS = {
+  name: SETTINGS_STORE_NAME,
+  configName: SETTINGS_STORE_NAME,
   projectName: "gatehouse",
   projectVersion: SETTINGS_FORMAT_VERSION,
-  configName: "desktop-settings",
   schema: DESKTOP_SCHEMA,
   defaults: DESKTOP_DEFAULTS,
   migrations: DESKTOP_MIGRATIONS,
-  clearInvalidConfig: true,
+  clearInvalidConfig: false,
 } as const;
 
 /** A settings object from whatever the store holds: known keys, defaults for the rest. */

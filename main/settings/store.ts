@@ -1,14 +1,12 @@
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DesktopLanguage } from "../i18n.js";
 import {
   DESKTOP_STORE_OPTIONS,
-  SETTINGS_FIELDS,
   SETTINGS_FILE_NAME,
-  SETTING_KEYS,
   settingsFrom,
   type DesktopSettings,
 } from "./schema.js";
+import { adoptMisnamedFile, repairSettingsFile, type SettingsRepair } from "./repair.js";
 import {
   restartNeeded,
   validateSettingsPatch,
@@ -16,106 +14,97 @@ import {
   type SettingsError,
 } from "./validate.js";
 
-/**
- * Opening the settings file without losing the operator's choices to one bad value. conf
- * refuses a whole file when any value breaks the schema (and `clearInvalidConfig` only covers
- * unreadable JSON, which it then overwrites), so the file is looked at first.
- */
-
-export interface SettingsRepair {
-  /** `none`: the file was fine or absent; `fixed`: some values changed; `cleared`: unreadable. */
-  action: "none" | "fixed" | "cleared";
-  /** Settings whose stored value was refused and now take their default. */
-  reset: string[];
-  /** Settings whose old form was turned into the current one. */
-  upgraded: string[];
-  /** Where the original file was kept, when it was changed. */
-  backup: string | null;
-}
-
-const NOTHING: SettingsRepair = { action: "none", reset: [], upgraded: [], backup: null };
+export { repairSettingsFile, type SettingsRepair } from "./repair.js";
 
 /**
- * Values older builds accepted that the current rules refuse, turned into what they meant.
- * A value not listed here that breaks a rule is reset to its default.
+ * The desktop settings file, opened through electron-store (conf in its own tests) without
+ * ever losing the operator's choices to one bad value: the file is mended key by key before
+ * the store opens it, and again whenever it goes bad while the app runs (edited by hand, say);
+ * each repair that reset something is reported through `onRepair`, never silent.
  */
-const LEGACY_VALUES: Partial<Record<string, (value: unknown) => unknown>> = {
-  // The listen address was once any name; only an IP literal is accepted now.
-  host: (value) => (value === "localhost" ? "127.0.0.1" : value),
-};
-
-function stamp(now: Date): string {
-  return now.toISOString().replace(/[:.]/g, "-");
-}
-
-/**
- * Makes the settings file at `file` one conf accepts: an unreadable file is moved aside (the
- * app starts from defaults), a refused value is upgraded or dropped (its default applies) and
- * the original kept beside it. Keys this build does not know are left for the migrations.
- */
-export function repairSettingsFile(file: string, now: Date = new Date()): SettingsRepair {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return NOTHING;
-    throw err;
-  }
-  const backup = `${file}.invalid-${stamp(now)}`;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = undefined;
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    renameSync(file, backup);
-    return { action: "cleared", reset: [], upgraded: [], backup };
-  }
-  const record = data as Record<string, unknown>;
-  const reset: string[] = [];
-  const upgraded: string[] = [];
-  for (const key of SETTING_KEYS) {
-    if (!(key in record)) continue;
-    const legacy = LEGACY_VALUES[key];
-    const value = legacy ? legacy(record[key]) : record[key];
-    if (SETTINGS_FIELDS[key].safeParse(value).success) {
-      if (value !== record[key]) {
-        record[key] = value;
-        upgraded.push(key);
-      }
-    } else {
-      delete record[key];
-      reset.push(key);
-    }
-  }
-  if (reset.length === 0 && upgraded.length === 0) return NOTHING;
-  copyFileSync(file, backup);
-  const temp = `${file}.tmp-${process.pid}`;
-  writeFileSync(temp, JSON.stringify(record, null, "\t"), { mode: 0o600 });
-  renameSync(temp, file);
-  return { action: "fixed", reset, upgraded, backup };
-}
 
 export type DesktopStoreOptions = typeof DESKTOP_STORE_OPTIONS & { cwd: string };
 
-/** The part of conf / electron-store the desktop uses. */
+/** The part of electron-store (and conf) the desktop uses. */
 export interface SettingsStore {
   readonly store: Record<string, unknown>;
   set(values: Record<string, unknown>): void;
 }
 
+/** What a store constructor gives: its settings, where it keeps them, and a writer. */
+export interface OpenedStore extends SettingsStore {
+  readonly path: string;
+}
+
+export interface OpenSettingsOptions {
+  /** Called after each repair that changed the file (at opening, or later). */
+  onRepair?(repair: SettingsRepair): void;
+  now?: () => Date;
+}
+
 /**
- * Repairs, then opens the settings in `cwd` with the given constructor: electron-store in the
- * app (`(o) => new Store(o)` with `app.getPath("userData")`), conf in tests.
+ * The opened store behind a guard: a read that conf refuses (the file went bad meanwhile)
+ * mends the file and reads again, rather than failing or starting from nothing.
  */
-export function openDesktopSettings<S>(
+class GuardedSettings implements SettingsStore {
+  constructor(
+    private readonly inner: OpenedStore,
+    private readonly options: OpenSettingsOptions,
+  ) {}
+
+  private mend(): void {
+    const repair = repairSettingsFile(this.inner.path, this.options.now?.() ?? new Date());
+    if (repair.action !== "none") this.options.onRepair?.(repair);
+  }
+
+  get store(): Record<string, unknown> {
+    try {
+      return this.inner.store;
+    } catch {
+      this.mend();
+      try {
+        return this.inner.store;
+      } catch {
+        // Still unreadable (the disk refuses): defaults for this read, the file left alone.
+        return {};
+      }
+    }
+  }
+
+  set(values: Record<string, unknown>): void {
+    try {
+      this.inner.set(values);
+    } catch (err) {
+      // conf reads the file before writing; a bad file is mended and the write tried again.
+      // A value the schema refuses is the caller's error and stays one.
+      if (/Config schema violation/.test((err as Error).message ?? "")) {
+        this.mend();
+        this.inner.set(values);
+        return;
+      }
+      throw err;
+    }
+  }
+}
+
+/**
+ * Repairs, then opens the settings in `cwd` (the app's user-data folder) with `create`:
+ * `(o) => new Store(o)` with electron-store in the app and its tests. Throws when the store
+ * keeps its file anywhere but `<cwd>/desktop-settings.json`: the repair must read the file the
+ * store really uses.
+ */
+export function openDesktopSettings<S extends OpenedStore>(
   create: (options: DesktopStoreOptions) => S,
   cwd: string,
-  now: Date = new Date(),
-): { store: S; repair: SettingsRepair } {
-  const repair = repairSettingsFile(join(cwd, SETTINGS_FILE_NAME), now);
-  return { store: create({ ...DESKTOP_STORE_OPTIONS, cwd }), repair };
+  options: OpenSettingsOptions = {},
+): { store: SettingsStore; opened: S; repair: SettingsRepair } {
+  const file = join(cwd, SETTINGS_FILE_NAME);
+  adoptMisnamedFile(cwd);
+  const repair = repairSettingsFile(file, options.now?.() ?? new Date());
+  if (repair.action !== "none") options.onRepair?.(repair);
+  const opened = create({ ...DESKTOP_STORE_OPTIONS, cwd });
+  if (opened.path !== file) throw new Error(`the settings store uses ${opened.path}, not ${file}`);
+  return { store: new GuardedSettings(opened, options), opened, repair };
 }
 
 /** The settings as the app uses them (defaults for anything missing). */

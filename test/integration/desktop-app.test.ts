@@ -1,8 +1,7 @@
-import Conf from "conf";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DesktopApp, type DesktopShell } from "../../main/app/desktop-app.js";
 import { InterfaceWatcher } from "../../main/entries/watch.js";
 import type { DetectedInterface } from "../../main/entries/detect.js";
@@ -14,6 +13,7 @@ import { OPERATOR_ACCOUNTS } from "../../main/operator/types.js";
 import { createKeychain, tokenAccount } from "../../main/secrets/keychain.js";
 import type { DesktopSettings } from "../../main/settings/schema.js";
 import { openDesktopSettings, type DesktopStoreOptions } from "../../main/settings/store.js";
+import { loadElectronStore } from "../helpers/electron-stand-in/index.js";
 import { ENTRY, recordingFork, tempDir } from "./desktop-host-support.js";
 
 /**
@@ -73,12 +73,18 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+// The real electron-store (with a stand-in `electron`), as the app opens its settings.
+let Store: Awaited<ReturnType<typeof loadElectronStore>>;
+beforeAll(async () => {
+  Store = await loadElectronStore(tempDir("gh-user-data-"));
+});
+
 function makeApp(dataDir: string, settingsDir: string) {
   const { shell, seen } = recordingShell();
   const { store } = openDesktopSettings(
     (o: DesktopStoreOptions) =>
-      new Conf<DesktopSettings>(
-        o as unknown as ConstructorParameters<typeof Conf<DesktopSettings>>[0],
+      new Store<DesktopSettings>(
+        o as unknown as ConstructorParameters<typeof Store<DesktopSettings>>[0],
       ),
     settingsDir,
   );

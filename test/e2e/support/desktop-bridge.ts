@@ -1,5 +1,4 @@
 import type { BrowserContext, Cookie } from "@playwright/test";
-import Conf from "conf";
 import { build } from "esbuild";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,12 +28,13 @@ import {
 import { parseConfig } from "../../../server/config.js";
 import { startGatehouse, type RunningGatehouse } from "../../../server/host.js";
 import { createLogger } from "../../../server/log.js";
+import { loadElectronStore } from "../../helpers/electron-stand-in/index.js";
 
 /**
  * The desktop app's main side without Electron, for Playwright: the real services (both on
  * 127.0.0.1 port 0, a temporary data dir, the built UI), the real operator signing in over
  * HTTP, the real OS keychain (or the real refusal when none is usable), settings in a real
- * conf file, LAN entries from a fixed interface table, and the real IPC handlers. Pages get
+ * electron-store file, LAN entries from a fixed interface table, and the real IPC handlers. Pages get
  * `window.gatehouse` from the real preload, bundled with a stand-in `electron` module whose
  * `ipcRenderer.invoke` is a Playwright binding: only the IPC transport is replaced.
  */
@@ -202,10 +202,12 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
 
   const operator = createOperator({ secrets });
   const signIn = await operator.signIn({ parcel, proxy });
+  // The real electron-store, with a stand-in `electron` whose user-data folder is this rig's.
+  const Store = await loadElectronStore(join(dir, "settings"));
   const { store } = openDesktopSettings(
     (o: DesktopStoreOptions) =>
-      new Conf<DesktopSettings>(
-        o as unknown as ConstructorParameters<typeof Conf<DesktopSettings>>[0],
+      new Store<DesktopSettings>(
+        o as unknown as ConstructorParameters<typeof Store<DesktopSettings>>[0],
       ),
     join(dir, "settings"),
   );
