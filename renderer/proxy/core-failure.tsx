@@ -79,8 +79,8 @@ export function statusFailure(s: Status | null, t: Translate): CoreFailure {
   if (code === "geodata.missing") return NONE;
   const lang = useApp.getState().lang;
   const said = code && code !== "core.config" ? briefServiceText({ code, params: {} }, lang) : null;
-  // An undone settings change is the service's own sentence, not the core's words: none to fold.
-  if (said && code.startsWith("probation.")) return { text: said, output: "" };
+  // An undone settings change is said by the banner on every screen, once (probation.tsx).
+  if (code.startsWith("probation.")) return NONE;
   return { text: said ?? t("dash.configProblem"), output: s.configError };
 }
 

@@ -90,6 +90,8 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "node.unknown": (p) => `The node ${p.node} is not known.`,
   "node.unavailable": () => "That node is gone, or its subscription is switched off.",
   "node.select_refused": (p) => `The selection was saved, but the core refused it: ${p.detail}`,
+  "node.test_needs_core": () =>
+    "Start the proxy core first: latency tests go through it, and it is not running.",
   "settings.mixed_port_dns": () => "The proxy port must differ from the DNS port.",
   "settings.mixed_port_reserved": (p) =>
     `The proxy port cannot be ${p.port}; 8080 and 9090 are kept for Gatehouse and the core.`,

@@ -70,6 +70,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "node.unknown": (p) => `无法识别节点 ${p.node}。`,
   "node.unavailable": () => "该节点已不存在，或它所在的订阅已停用。",
   "node.select_refused": (p) => `选择已保存，但内核拒绝了它：${p.detail}`,
+  "node.test_needs_core": () => "请先启动代理内核：延迟测试要经过内核，而它现在没有运行。",
   "settings.mixed_port_dns": () => "代理端口必须与 DNS 端口不同。",
   "settings.mixed_port_reserved": (p) =>
     `代理端口不能是 ${p.port}；8080 和 9090 留给 Gatehouse 和内核使用。`,

@@ -79,10 +79,14 @@ const base = {
   "service.stopDone": "The core was stopped.",
   "service.restartDone": "The core was restarted.",
   "service.alreadyRunning": "The core is already running.",
+  "service.notRunning": "The core is not running.",
   "dash.coreTitle": "Proxy core",
   "dash.core": "State",
   "dash.online": "Online",
   "dash.offline": "Offline",
+  "dash.stopped": "Stopped",
+  "dash.stoppedHint":
+    "The proxy core is stopped. Start it when this gateway should carry traffic through the proxy.",
   "dash.onlinePortTaken": "Running, port in use",
   "dash.notInstalled": "(no core executable installed)",
   "dash.version": "Version",
@@ -176,6 +180,8 @@ const base = {
     "Manual mode without an available node: traffic through the proxy is refused until you choose a node.",
   "nodes.filter": "Filter nodes",
   "nodes.testAll": "Test all shown",
+  "nodes.testNeedsCore":
+    "Latency tests go through the proxy core, which is stopped. Start it on the Dashboard first.",
   "nodes.testGroup": "Test this group",
   "nodes.testGroupLabel": "Test the nodes of {name}",
   "nodes.testing": "Testing…",

@@ -127,7 +127,7 @@ export const PROXY_API: ApiContract = {
     responses: done,
   },
   "POST /nodes/test": {
-    summary: "Test the delay of some nodes",
+    summary: "Test the delay of some nodes through the running core (503 when none runs)",
     tag: "Nodes",
     body: NodeTest,
     responses: json("The delay of each node, by id", NodeTestResults),

@@ -53,6 +53,11 @@ export type ProbationState = z.output<typeof ProbationState>;
 /** `GET /status`: the core, the counts and the settings in one answer. */
 export const Status = z.object({
   coreOnline: z.boolean(),
+  /**
+   * Whether the service means the core to run: started (by the console, or with the service)
+   * and not stopped since. Offline while started is a problem; offline while not is a choice.
+   */
+  coreStarted: z.boolean(),
   coreInstalled: z.boolean(),
   version: z.string(),
   uptimeSeconds: z.number(),

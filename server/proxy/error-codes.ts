@@ -72,6 +72,8 @@ export const PROXY_ERRORS = {
   "node.unknown": ["node"],
   "node.unavailable": [],
   "node.select_refused": ["detail"],
+  /** A latency test asked while no core runs: tests go through the core. */
+  "node.test_needs_core": [],
   // Settings that contradict each other or the machine.
   "settings.mixed_port_dns": [],
   "settings.mixed_port_reserved": ["port"],

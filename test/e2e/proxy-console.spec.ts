@@ -49,7 +49,7 @@ test.describe("proxy console", () => {
     await page.getByLabel("Repeat the password").fill(PASSWORD);
     await page.getByRole("button", { name: "Set password and sign in" }).click();
     await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
-    await expect(page.getByTestId("core-state")).toHaveText("Offline");
+    await expect(page.getByTestId("core-state")).toHaveText("Stopped");
     await shootBothThemes(page, "dashboard-offline");
 
     // Add a subscription: the console refreshes it right after creating it.

@@ -8,6 +8,7 @@ import {
   type ProxyConsole,
 } from "./support/proxy-harness.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { seeCoreRunning } from "./support/proxy-page.js";
 
 /**
  * The proxy console where a person looks first: rules that can be edited and switched off,
@@ -307,6 +308,7 @@ test.describe("proxy console where people look", () => {
     ];
     let release: () => void = () => undefined;
     const answered = new Promise<void>((ok) => (release = ok));
+    await seeCoreRunning(page);
     await page.route("**/api/v1/nodes", (route) => route.fulfill({ json: nodes }));
     await page.route("**/api/v1/nodes/test", async (route) => {
       const { ids } = route.request().postDataJSON() as { ids: string[] };
@@ -368,7 +370,7 @@ test.describe("proxy console where people look", () => {
     const start = page
       .getByRole("group", { name: "Core service" })
       .getByRole("button", { name: "Start", exact: true });
-    await expect(page.getByTestId("core-state")).toHaveText("Offline");
+    await expect(page.getByTestId("core-state")).toHaveText("Stopped");
     await expect(start).toBeEnabled();
 
     // A rule sends `localhost` through the proxy, to a node of Provider A chosen by hand.

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
+import { seeCoreRunning } from "./support/proxy-page.js";
 
 let svc: ProxyConsole;
 
@@ -114,6 +115,7 @@ test.describe("proxy console views", () => {
       };
     });
     const batches: number[] = [];
+    await seeCoreRunning(page);
     await page.route("**/api/v1/nodes", (route) => route.fulfill({ json: nodes }));
     await page.route("**/api/v1/nodes/test", async (route) => {
       const { ids } = route.request().postDataJSON() as { ids: string[] };

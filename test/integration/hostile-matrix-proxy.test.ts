@@ -191,7 +191,14 @@ const RECIPES: Record<string, Recipe<ProxyFixture>> = {
   },
   "DELETE /subscriptions/:id": { consumes: true },
   "POST /nodes/select": { body: () => json({ mode: "auto" }) },
-  "POST /nodes/test": { body: async (fx) => json({ ids: [await fx.node()] }) },
+  "POST /nodes/test": {
+    body: async (fx) => json({ ids: [await fx.node()] }),
+    status: {
+      code: 503,
+      why: "no core runs in this matrix, and a latency test goes through it",
+      error: /Start the proxy core first/,
+    },
+  },
   "POST /rules": { body: () => json(freshRule()) },
   "PUT /rules/order": {
     body: async (fx) => {

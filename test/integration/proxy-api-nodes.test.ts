@@ -183,6 +183,7 @@ describe("POST /nodes/select", () => {
 describe("POST /nodes/test", () => {
   it("tests each node through its own provider and answers per id", async () => {
     const { a, b } = await start();
+    core.isRunning = true;
     core.delays.set(coreNodeName(a, "HK 01"), 88);
     core.delays.set(coreNodeName(b, "HK 01"), new Error("Timeout"));
     const r = await h.request("POST", "/nodes/test", {
@@ -213,6 +214,35 @@ describe("POST /nodes/test", () => {
     expect(core.healthchecks).toEqual([]);
   });
 
+  it("answers 503 with one sentence when no core runs, and tests nothing", async () => {
+    const { a } = await start();
+    const r = await h.request("POST", "/nodes/test", { body: { ids: [nodeId(a, "HK 01")] } });
+    expect(r.status).toBe(503);
+    expect(r.json).toEqual({
+      error: "Start the proxy core first: latency tests go through it, and it is not running",
+      code: "node.test_needs_core",
+    });
+    expect(core.healthchecks).toEqual([]);
+    // Unknown ids are still refused first, as with a core.
+    const unknown = await h.request("POST", "/nodes/test", { body: { ids: [nodeId(a, "x")] } });
+    expect(unknown.status).toBe(400);
+  });
+
+  it("answers 503 core.unreachable when the core should run but does not answer", async () => {
+    const { a } = await start();
+    core.isRunning = true;
+    const answers = core.client.version;
+    core.client.version = () => Promise.reject(new Error("connect ECONNREFUSED"));
+    try {
+      const r = await h.request("POST", "/nodes/test", { body: { ids: [nodeId(a, "HK 01")] } });
+      expect(r.status).toBe(503);
+      expect(r.json.code).toBe("core.unreachable");
+      expect(core.healthchecks).toEqual([]);
+    } finally {
+      core.client.version = answers;
+    }
+  });
+
   it("runs at most 8 tests at once and ends a hung test at testTimeoutMS + 2000", async () => {
     const feedNodes = Array.from({ length: 20 }, (_, i) => ({ name: `n${i}`, type: "ss" }));
     core = new FakeCore();
@@ -229,6 +259,7 @@ describe("POST /nodes/test", () => {
     const settings = (await h.request("GET", "/settings")).json;
     await h.request("PUT", "/settings", { body: { ...settings, testTimeoutMS: 100 } });
     for (let i = 0; i < 20; i++) core.delays.set(coreNodeName(id, `n${i}`), i === 3 ? -1 : 10 + i);
+    core.isRunning = true;
     const started = Date.now();
     const r = await h.request("POST", "/nodes/test", {
       body: { ids: feedNodes.map((n) => nodeId(id, n.name)) },

@@ -39,15 +39,19 @@ export function nodeSubscriptionId(id: string): string {
 
 /**
  * Start, stop and restart. `online` (when the caller knows it) disables Start while the core
- * runs: starting a running core would do nothing a person could see.
+ * runs: starting a running core would do nothing a person could see. A core that is stopped
+ * (neither answering nor meant to run) cannot be stopped or restarted: only Start is offered.
  */
 export function ServiceButtons({
   onDone,
   online,
+  started,
   said = [],
 }: {
   onDone?: () => void;
   online?: boolean;
+  /** Whether the service means the core to run (`coreStarted` of /status). */
+  started?: boolean;
   /** Sentences already shown above the buttons: a failure saying the same is not repeated. */
   said?: string[];
 }) {
@@ -71,6 +75,8 @@ export function ServiceButtons({
     onDone?.();
   };
   const repeated = said.includes(action.error);
+  const stopped = online === false && started === false;
+  const notRunning = stopped ? t("service.notRunning") : undefined;
   return (
     <div>
       <div className="button-row" role="group" aria-label={t("service.controls")}>
@@ -82,10 +88,20 @@ export function ServiceButtons({
         >
           {t("service.start")}
         </button>
-        <button type="button" onClick={() => void control("stop")} disabled={action.busy}>
+        <button
+          type="button"
+          onClick={() => void control("stop")}
+          disabled={action.busy || stopped}
+          title={notRunning}
+        >
           {t("service.stop")}
         </button>
-        <button type="button" onClick={() => void control("restart")} disabled={action.busy}>
+        <button
+          type="button"
+          onClick={() => void control("restart")}
+          disabled={action.busy || stopped}
+          title={notRunning}
+        >
           {t("service.restart")}
         </button>
       </div>
@@ -109,6 +125,8 @@ function StatusCard({
   const online = status.coreOnline;
   // Running without one of its ports is not "online": amber, said in full below the facts.
   const held = heldPorts(status).length > 0;
+  // Not running because nobody started it (or it was stopped) is a state, not a fault.
+  const stopped = !online && !status.coreStarted;
   // The node's subscription by name; its id means nothing to a person.
   const subId = nodeSubscriptionId(status.actualNode);
   const subName = subId ? (subscriptions?.find((x) => x.id === subId)?.name ?? "") : "";
@@ -120,10 +138,16 @@ function StatusCard({
         <dt>{t("dash.core")}</dt>
         <dd>
           <span
-            className={`badge ${held ? "badge-fair" : online ? "badge-good" : "badge-bad"}`}
+            className={`badge ${held ? "badge-fair" : online ? "badge-good" : stopped ? "" : "badge-bad"}`}
             data-testid="core-state"
           >
-            {held ? t("dash.onlinePortTaken") : online ? t("dash.online") : t("dash.offline")}
+            {held
+              ? t("dash.onlinePortTaken")
+              : online
+                ? t("dash.online")
+                : stopped
+                  ? t("dash.stopped")
+                  : t("dash.offline")}
           </span>
           {!status.coreInstalled ? (
             <span className="muted note"> {t("dash.notInstalled")}</span>
@@ -205,9 +229,14 @@ export function DashboardScreen() {
   );
 
   const s = status.data;
-  // With no core installed, the install panel says what to do; "start it below" would not.
+  // A core nobody started is said neutrally below; only a core meant to run that does not
+  // answer (or a port another program holds) is a problem in red. With no core installed,
+  // the install panel says what to do; "start it below" would not.
+  const stopped = s ? !s.coreOnline && !s.coreStarted && s.coreInstalled : false;
+  const quietlyStopped =
+    stopped && (s?.coreErrorCode === "core.unreachable" || s?.coreErrorCode === "core.timeout");
   const coreText =
-    s?.coreError && s.coreInstalled
+    s?.coreError && s.coreInstalled && !quietlyStopped
       ? coreErrorText(s.coreError, t, s.coreErrorCode, s.controllerPort)
       : "";
   // The same problem twice (a start refused for the port the status names) is said once.
@@ -225,6 +254,11 @@ export function DashboardScreen() {
         <ListenProblems status={s ?? null} t={t} />
         <GeodataMissing status={s ?? null} t={t} />
         <StaleSubscriptions subs={subscriptions.data} t={t} />
+        {stopped ? (
+          <p className="muted" data-testid="core-stopped">
+            {t("dash.stoppedHint")}
+          </p>
+        ) : null}
         <Alert text={status.error} />
         <Alert text={coreText} />
         <Alert text={configText} />
@@ -232,6 +266,7 @@ export function DashboardScreen() {
         <ServiceButtons
           onDone={() => void status.reload()}
           online={s?.coreOnline}
+          started={s?.coreStarted}
           said={[coreText, configText]}
         />
       </Card>

@@ -65,6 +65,7 @@ export function NodeGroup({
   pending,
   sort,
   testing,
+  canTest,
   busy,
   onTest,
   onChoose,
@@ -75,6 +76,8 @@ export function NodeGroup({
   pending: ReadonlySet<string>;
   sort: NodeSort;
   testing: string;
+  /** False while the core is stopped (the screen says why once, above the groups). */
+  canTest: boolean;
   busy: boolean;
   onTest(key: string, ids: string[]): void;
   onChoose(id: string): void;
@@ -98,7 +101,8 @@ export function NodeGroup({
                   group.nodes.map((n) => n.id),
                 )
               }
-              disabled={testing !== ""}
+              disabled={testing !== "" || !canTest}
+              aria-describedby={canTest ? undefined : "test-needs-core"}
               aria-label={t("nodes.testGroupLabel", { name: group.name })}
             >
               {testing === group.id ? t("nodes.testing") : t("nodes.testGroup")}

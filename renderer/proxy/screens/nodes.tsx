@@ -6,12 +6,13 @@ import {
   NodeTest,
   NodeTestResults,
   Settings,
+  Status,
 } from "../../../server/contract/proxy.js";
-import { bodyOf, call, send } from "../api.js";
+import { ApiError, bodyOf, call, send } from "../api.js";
 import { LATENCY_FAST_MS, LATENCY_SLOW_MS, type LatencyClass } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
-import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
+import { Alert, Card, Loading, sayError, useLoad, type Say } from "../ui.js";
 import { LATENCY_WORDS, NodeGroup, type Group } from "./node-group.js";
 import { NODE_SORTS, type NodeSort } from "./node-order.js";
 
@@ -69,7 +70,13 @@ export function NodesScreen() {
     setSortState(next);
   };
   const [testing, setTesting] = useState<string>(""); // "all", a group id, or ""
-  const [testError, setTestError] = useState("");
+  // Worded when shown, so a change of language rewords it.
+  const [testError, setTestError] = useState<Say | null>(null);
+  // Latency tests go through the core: while it is stopped they wait for it, and say why.
+  const status = useLoad(() => call(Status, "GET", "/status"));
+  const [refusedNoCore, setRefusedNoCore] = useState(false);
+  const coreStopped =
+    refusedNoCore || (status.data ? !status.data.coreOnline && !status.data.coreStarted : false);
   // A refused selection: the sentence by code, the core's own words folded apart.
   const select = useCoreAction();
   const mode = settings.data?.selectionMode ?? "auto";
@@ -93,7 +100,7 @@ export function NodesScreen() {
   const test = async (key: string, ids: string[]) => {
     if (ids.length === 0) return;
     setTesting(key);
-    setTestError("");
+    setTestError(null);
     setPending(new Set(ids));
     setResults((prev) => {
       const next = { ...prev };
@@ -114,7 +121,9 @@ export function NodesScreen() {
         setPending((prev) => new Set([...prev].filter((id) => !done.has(id))));
       }
     } catch (err) {
-      setTestError(errorText(err, t));
+      setTestError(() => sayError(err));
+      // The core stopped since the page looked: the buttons wait for it from now on.
+      if (err instanceof ApiError && err.code === "node.test_needs_core") setRefusedNoCore(true);
     }
     setPending(new Set());
     setTesting("");
@@ -168,7 +177,8 @@ export function NodesScreen() {
         <button
           type="button"
           onClick={() => void test("all", visibleIds)}
-          disabled={testing !== "" || visibleIds.length === 0}
+          disabled={testing !== "" || visibleIds.length === 0 || coreStopped}
+          aria-describedby={coreStopped ? "test-needs-core" : undefined}
         >
           {testing === "all" ? t("nodes.testing") : t("nodes.testAll")}
         </button>
@@ -186,12 +196,17 @@ export function NodesScreen() {
           {t("common.reload")}
         </button>
       </div>
+      {coreStopped && !testError ? (
+        <p className="muted" id="test-needs-core" data-testid="test-needs-core">
+          {t("nodes.testNeedsCore")}
+        </p>
+      ) : null}
       <LatencyLegend />
       {mode === "manual" && !(nodes.data ?? []).some((n) => n.selected) && nodes.data ? (
         <Alert kind="info" text={t("nodes.manualNone")} />
       ) : null}
       {mode === "auto" ? <p className="muted">{t("nodes.autoHint")}</p> : null}
-      <Alert text={nodes.error || settings.error || select.error || testError} />
+      <Alert text={nodes.error || settings.error || select.error || (testError?.(t) ?? "")} />
       {!nodes.error && !settings.error ? <CoreOutput text={select.output} t={t} /> : null}
       <Alert kind="ok" text={select.done ? t("nodes.selectionSaved") : ""} />
       {nodes.loading && !nodes.data ? <Loading /> : null}
@@ -208,6 +223,7 @@ export function NodesScreen() {
           pending={pending}
           sort={sort}
           testing={testing}
+          canTest={!coreStopped}
           busy={select.busy}
           onTest={(key, ids) => void test(key, ids)}
           onChoose={(id) => void choose({ mode: "manual", id })}

@@ -195,7 +195,11 @@ function ServiceCard() {
   return (
     <Card title={t("sys.serviceTitle")}>
       <ListenProblems status={status.data} t={t} />
-      <ServiceButtons onDone={() => void status.reload()} online={status.data?.coreOnline} />
+      <ServiceButtons
+        onDone={() => void status.reload()}
+        online={status.data?.coreOnline}
+        started={status.data?.coreStarted}
+      />
       <dl className="facts">
         <div>
           <dt>{t("sys.controllerPort")}</dt>

@@ -11,6 +11,8 @@ import type { ProxyRouterDeps } from "./router-deps.js";
 const LIVE_DEADLINE_MS = 3000;
 const TEST_BATCH = 8;
 const TEST_GRACE_MS = 2000;
+/** How long the core may take to say it is there before a latency test. */
+const CORE_PROBE_MS = 2000;
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -28,6 +30,30 @@ async function readLive(deps: ProxyRouterDeps, timeoutMs: number): Promise<LiveC
   const api = coreApi(deps.core);
   if (api) return api.liveColumns(timeoutMs);
   return liveColumns(await deps.core.client.proxies(timeoutMs));
+}
+
+/**
+ * Latency tests go through the core: without one that answers, every node would come back
+ * "failed", blaming the nodes. A stopped core is said as such (503), before any test runs.
+ */
+async function coreAnswers(deps: ProxyRouterDeps): Promise<void> {
+  try {
+    await deps.core.client.version(CORE_PROBE_MS);
+  } catch (err) {
+    if (!deps.core.running())
+      throw new HttpError(
+        503,
+        "node.test_needs_core",
+        "Start the proxy core first: latency tests go through it, and it is not running",
+        { cause: err },
+      );
+    throw new HttpError(
+      503,
+      "core.unreachable",
+      "The proxy core is not running or cannot be reached",
+      { cause: err },
+    );
+  }
 }
 
 /** Node views, selection and latency tests. */
@@ -96,6 +122,7 @@ export function nodesRouter(deps: ProxyRouterDeps): Router {
         params: { node: unknown },
       });
     }
+    await coreAnswers(deps);
     const { testURL, testTimeoutMS } = deps.repos.getSettings();
     const unique = [...new Set(ids)];
     const results: NodeTestResults = {};

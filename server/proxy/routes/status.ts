@@ -47,6 +47,7 @@ export function statusRouter(deps: ProxyRouterDeps): Router {
     const rolledBack = deps.core.configError ? null : deps.probation.lastNotice();
     const body: Status = {
       coreOnline: online,
+      coreStarted: deps.core.running(),
       coreInstalled: deps.core.installed,
       version,
       uptimeSeconds: Math.max(0, Math.floor((deps.clock.now() - deps.startedAt) / 1000)),

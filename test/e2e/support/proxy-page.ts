@@ -1,5 +1,11 @@
+import { mkdirSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 import { PASSWORD, type ProxyConsole } from "./proxy-harness.js";
+import { SHOTS_DIR } from "./proxy-shots.js";
+
+/** The two sizes every screen is looked at in: a laptop and a phone. */
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
 
 /** Steps of the proxy console's browser specs that every one of them takes the same way. */
 
@@ -63,4 +69,48 @@ export async function callInPage<T = unknown>(
     },
     [method, path, data] as const,
   );
+}
+
+/**
+ * Shots of what is on screen in both languages and both themes, at both sizes (a laptop and a
+ * phone), saved as `artifacts/screenshots/proxy-<name>-<width>-<lang>-<scheme>.png`. `before`
+ * runs after each switch (to open a panel or scroll to the part looked at); the page ends in
+ * English, light, at the laptop size.
+ */
+export async function shootEverywhere(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; before?: () => Promise<void> } = {},
+): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    for (const lang of ["en", "zh-CN"] as const) {
+      await setLang(page, lang);
+      await options.before?.();
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+        await page.screenshot({
+          path: `${SHOTS_DIR}/proxy-${name}-${size.width}-${lang}-${scheme}.png`,
+          fullPage: options.fullPage ?? false,
+        });
+      }
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await setLang(page, "en");
+  await page.setViewportSize(DESKTOP);
+}
+
+/**
+ * For specs that stand in for the core's answers (`page.route` of `/nodes/test`): the page's
+ * `/status` says a core runs, so the latency buttons (which wait for a core) are offered.
+ */
+export async function seeCoreRunning(page: Page): Promise<void> {
+  await page.route("**/api/v1/status", async (route) => {
+    const real = await route.fetch();
+    const json = (await real.json()) as Record<string, unknown>;
+    await route.fulfill({ response: real, json: { ...json, coreOnline: true, coreStarted: true } });
+  });
 }
