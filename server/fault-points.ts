@@ -13,6 +13,12 @@ export const FAULT_POINTS = [
   "proxy.settings-committed",
   /** A download has sent its first piece of body (the recipient is half-way through). */
   "parcel.download-mid-body",
+  /** An upload's bytes were renamed into `blobs/`, before the file's row records them. */
+  "parcel.blob-placed",
+  /** A blob's record is marked quarantined, before its file leaves `blobs/`. */
+  "parcel.quarantine-marked",
+  /** A scrub has checked a blob and goes on to the next (`@n`: after the n-th). */
+  "parcel.scrub-mid",
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

@@ -33,6 +33,13 @@ export const PARCEL_PROBLEMS = {
   "download.record_failed": ["name"],
   /** `name`: the uploaded file's name. */
   "upload.not_stored": ["name"],
+  /**
+   * A stored blob is not what its name says (found by a download, an upload of the same
+   * content, or a scrub) and was quarantined. `name`: a file whose content it is; sizes in bytes.
+   */
+  "blob.wrong_size": ["name", "found", "expected"],
+  "blob.wrong_content": ["name"],
+  "blob.missing": ["name"],
 } as const satisfies ErrorRegistry;
 
 /** The proxy service's problems. */

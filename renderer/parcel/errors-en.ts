@@ -111,6 +111,8 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "parcel.file_gone": () => "This file is no longer available.",
   "parcel.no_files": () => "This parcel has no files left.",
   "download.read_failed": () => "The file could not be read; try again.",
+  "download.damaged": (p) =>
+    `The stored copy of ${p.name} was found damaged and is not sent; ask the sender to send it again.`,
   "policy.conflict": () => "Some of these settings contradict each other.",
   "admin.state_filter": () => "That state filter is not known.",
   "admin.action_filter": () => "An action filter looks like scope.verb.",

@@ -90,6 +90,7 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "parcel.file_gone": () => "此文件已不可用。",
   "parcel.no_files": () => "此包裹中已没有文件。",
   "download.read_failed": () => "文件无法读取；请重试。",
+  "download.damaged": (p) => `${p.name} 的存储副本已损坏，不会被发送；请让发件人重新发送。`,
   "policy.conflict": () => "其中有些设置相互矛盾。",
   "admin.state_filter": () => "无法识别这个状态筛选条件。",
   "admin.action_filter": () => "操作筛选条件的格式应为“范围.动作”。",

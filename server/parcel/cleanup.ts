@@ -3,13 +3,16 @@ import type { ParcelContext } from "./context.js";
 import { CLEANUP_BATCH } from "./repos/cleanup.js";
 import { utcDay } from "./repos/traffic.js";
 import { sweepSessions } from "./domain/sessions.js";
-import { DAY_S } from "../contract/time-units.js";
+import { DAY_MS, DAY_S } from "../contract/time-units.js";
 
 /** What a cleanup removed: the wire shape of `POST /admin/cleanup`. */
 export type { CleanupResult };
 
 /** Ended records stay this long after `ended_at` so owners can see how their parcel ended. */
 export const KEEP_ENDED_SECONDS = DAY_S;
+
+/** Damaged blobs stay in quarantine this long, for an operator who wants to look at one. */
+export const KEEP_QUARANTINED_MS = 7 * DAY_MS;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -47,6 +50,7 @@ export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise
       await yieldTurn();
     }
     const bytes = await reclaimNow(ctx);
+    ctx.storage.pruneQuarantine(ctx.clock.now() - KEEP_QUARANTINED_MS);
     await ctx.repos.audit.prune(ctx.runtime(), ctx.now());
     expireIdentities(ctx);
     return { parcels, files, bytes };

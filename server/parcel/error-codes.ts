@@ -75,6 +75,8 @@ export const PARCEL_ERRORS = {
   "parcel.file_gone": [],
   "parcel.no_files": [],
   "download.read_failed": [],
+  /** `name`: the file whose stored copy was found damaged (and quarantined). */
+  "download.damaged": ["name"],
   // Administration.
   /** The contradicting members are listed in `conflicts` beside the code. */
   "policy.conflict": [],

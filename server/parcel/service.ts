@@ -12,6 +12,7 @@ import { buildContext } from "./build-context.js";
 import { runCleanup } from "./cleanup.js";
 import type { ParcelContext, ParcelServiceOptions } from "./context.js";
 import { ensureAdmin } from "./domain/admin-account.js";
+import { finishQuarantines } from "./domain/blob-integrity.js";
 import { recoverAtStart } from "./domain/sessions.js";
 import { Entries } from "./http/entries.js";
 import { createRepos } from "./repos/index.js";
@@ -58,6 +59,8 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
 
   const orphans = recoverAtStart(ctx);
   if (orphans > 0) log(`removed ${orphans} stored file(s) no blob record refers to`);
+  const quarantined = await finishQuarantines(ctx);
+  if (quarantined > 0) log(`moved ${quarantined} damaged stored file(s) to quarantine`);
   ctx.audit(null, { kind: "anonymous" }, "system.start", "system", { version: VERSION });
   const adminUser = options.adminUser ?? "admin";
   const generatedAdminPassword = await ensureAdmin(

@@ -1,6 +1,14 @@
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -14,6 +22,13 @@ export interface ParcelStoreReport {
   reclaimable: string[];
   /** Files under `parcel/tmp`. */
   temp: string[];
+  /**
+   * Blobs whose record is quarantined but whose file is still in `blobs/` (a crash between
+   * the two steps of a quarantine: the next start moves them). Never served meanwhile.
+   */
+  quarantinePending: string[];
+  /** Files under `parcel/quarantine`. */
+  quarantined: string[];
   blobFiles: number;
   blobRows: number;
 }
@@ -34,6 +49,23 @@ interface FileRow {
   size: number;
   state: string;
   sha256: string | null;
+}
+
+/** sha256 of a file, read a piece at a time (a blob may be gigabytes). */
+export function hashFile(path: string): string {
+  const hash = createHash("sha256");
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(path, "r");
+  try {
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      hash.update(buffer.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
 }
 
 /** Opens a service database read-only (no journal changes, no locks kept). */
@@ -72,8 +104,10 @@ export function blobFilesOnDisk(dataDir: string): Map<string, number> {
 
 /**
  * Checks the parcel store of `dataDir`: database integrity; every blob file has its row and
- * every row its file, of the recorded size (and content, with `hashContent`); every ready file
- * of a live parcel points at a stored blob; no reservation outside an open session and open
+ * every good row its file, of the recorded size, and with `hashContent` of content hashing to
+ * its name (a quarantined row's file is out of the store, or listed in `quarantinePending`);
+ * every ready file points at a blob whose row and file both hold its declared size;
+ * every ready file of a live parcel points at a stored blob; no reservation outside an open session and open
  * reservations equal to the declared bytes still missing; downloads within what the audit
  * log's `download.start` and `download.complete` records allow, and states matching the count.
  */
@@ -85,14 +119,16 @@ export function checkParcelStore(
   const problems = databaseProblems(join(dir, "parcel.db"));
   const db = openReadOnly(join(dir, "parcel.db"));
   try {
-    const blobs = new Map(
-      (
-        db.prepare("SELECT sha256, size FROM blobs").all() as Array<{
-          sha256: string;
-          size: number;
-        }>
-      ).map((b) => [b.sha256, b.size]),
+    const rows = db.prepare("SELECT sha256, size, quarantined_at FROM blobs").all() as Array<{
+      sha256: string;
+      size: number;
+      quarantined_at: number | null;
+    }>;
+    const blobs = new Map(rows.map((b) => [b.sha256, b.size]));
+    const quarantinedRows = new Set(
+      rows.filter((b) => b.quarantined_at !== null).map((b) => b.sha256),
     );
+    const quarantinePending: string[] = [];
     const files = db
       .prepare("SELECT id, parcel_id, size, state, sha256 FROM files")
       .all() as FileRow[];
@@ -116,17 +152,16 @@ export function checkParcelStore(
       }
       const recorded = blobs.get(sha);
       if (recorded === undefined) problems.push(`blob file without a blobs row: ${rel}`);
+      else if (quarantinedRows.has(sha)) quarantinePending.push(sha);
       else if (recorded !== size)
         problems.push(`blob ${sha} holds ${size} bytes, its row says ${recorded}`);
       else if (opts.hashContent) {
-        const real = createHash("sha256")
-          .update(readFileSync(join(dir, "blobs", rel)))
-          .digest("hex");
+        const real = hashFile(join(dir, "blobs", rel));
         if (real !== sha) problems.push(`blob ${sha} holds content hashing to ${real}`);
       }
     }
     for (const sha of blobs.keys()) {
-      if (!onDisk.has(`${sha.slice(0, 2)}/${sha}`))
+      if (!quarantinedRows.has(sha) && !onDisk.has(`${sha.slice(0, 2)}/${sha}`))
         problems.push(`blobs row without its file: ${sha}`);
     }
 
@@ -149,9 +184,12 @@ export function checkParcelStore(
         continue;
       }
       const size = blobs.get(f.sha256);
+      const onDiskSize = onDisk.get(`${f.sha256.slice(0, 2)}/${f.sha256}`);
       if (size === undefined) problems.push(`file ${f.id} points at a missing blob ${f.sha256}`);
       else if (size !== f.size)
-        problems.push(`file ${f.id} declares ${f.size} bytes, its blob holds ${size}`);
+        problems.push(`file ${f.id} declares ${f.size} bytes, its blob's row says ${size}`);
+      else if (!quarantinedRows.has(f.sha256) && onDiskSize !== f.size)
+        problems.push(`file ${f.id} declares ${f.size} bytes, its blob holds ${onDiskSize}`);
       if (LIVE.has(p.state)) referenced.add(f.sha256);
     }
 
@@ -167,10 +205,13 @@ export function checkParcelStore(
     problems.push(...downloadProblems(db, parcels));
 
     const tmpDir = join(dir, "tmp");
+    const quarantineDir = join(dir, "quarantine");
     return {
       problems,
       reclaimable: [...blobs.keys()].filter((sha) => !referenced.has(sha)),
       temp: existsSync(tmpDir) ? readdirSync(tmpDir) : [],
+      quarantinePending,
+      quarantined: existsSync(quarantineDir) ? readdirSync(quarantineDir) : [],
       blobFiles: onDisk.size,
       blobRows: blobs.size,
     };

@@ -104,7 +104,9 @@ describe("GET /pickup/archive", () => {
     ).sha256;
     unlinkSync(h.service.ctx.storage.pathOf(sha));
     const r = await h.request("GET", "/pickup/archive", { jar });
-    expect(r.status).toBe(500);
+    // A missing stored copy is a damaged one: refused in words, naming the file.
+    expect(r.status).toBe(410);
+    expect(r.json).toMatchObject({ code: "download.damaged", params: { name: "b.txt" } });
     expect(parcelRow(h, p.id)).toMatchObject({ state: "published", downloads_left: 1 });
   });
 

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { execFileSync } from "node:child_process";
-import { writeFileSync, unlinkSync } from "node:fs";
+import { symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Harness } from "../helpers/parcel-harness.js";
@@ -210,6 +210,8 @@ describe("GET /pickup/files/:file/download", () => {
     const jar = await recipient(h, p.code);
     const path = h.service.ctx.storage.pathOf(blobOf(p.files[0].id));
     unlinkSync(path);
+    // A link to itself: open() fails with ELOOP (a missing file would be a damaged copy).
+    symlinkSync(path, path);
     const r = await h.request("GET", fileUrl(p.files[0].id), { jar });
     expect(r.status).toBe(500);
     expect(r.json).toEqual({ error: expect.any(String), code: "download.read_failed" });
@@ -218,6 +220,7 @@ describe("GET /pickup/files/:file/download", () => {
     expect(parcelRow(h, p.id)).toMatchObject({ state: "published", downloads_left: 1 });
     expect(parcelRow(h, p.id).ended_at).toBeNull();
     expect(auditRows(h, "download.start")).toHaveLength(1);
+    unlinkSync(path);
     writeFileSync(path, Buffer.alloc(64, 0x61));
     const ok = await h.request("GET", fileUrl(p.files[0].id), { jar });
     expect(ok.status).toBe(200);

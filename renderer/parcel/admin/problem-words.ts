@@ -1,4 +1,5 @@
 import type { ParcelProblemCode } from "../../../server/problem-codes.js";
+import type { ParamValue } from "../../../server/http/error-codes.js";
 import type { Lang } from "../../shared/lang.js";
 import {
   because,
@@ -10,6 +11,17 @@ import {
 } from "../../shared/recent-problems-words.js";
 import { serviceText } from "../errors-i18n.js";
 
+const QUARANTINED_EN =
+  "It was moved to quarantine and is never sent again; a new upload of the same file stores it afresh.";
+const QUARANTINED_ZH = "它已被移入隔离区，不会再被发送；再次上传同一文件即可重新保存。";
+
+/** An exact byte count a problem names (sizes that differ by a byte must read differently). */
+function bytes(n: ParamValue | undefined, lang: Lang): string {
+  const count = String(n);
+  if (lang !== "en") return `${count} 字节`;
+  return n === 1 ? "1 byte" : `${count} bytes`;
+}
+
 /** The parcel service's recorded problems, by code, in both languages. */
 export const PARCEL_PROBLEM_TABLES: ProblemTables<ParcelProblemCode> = {
   en: {
@@ -19,6 +31,12 @@ export const PARCEL_PROBLEM_TABLES: ProblemTables<ParcelProblemCode> = {
     "download.record_failed": (p) => `Recording the end of the download of ${p.name} failed.`,
     "upload.not_stored": (p) =>
       because(`The uploaded file ${p.name} could not be stored`, p.reason, "en"),
+    "blob.wrong_size": (p) =>
+      `The stored copy of ${p.name} held ${bytes(p.found, "en")} instead of ${bytes(p.expected, "en")}. ${QUARANTINED_EN}`,
+    "blob.wrong_content": (p) =>
+      `The stored copy of ${p.name} no longer matches its checksum. ${QUARANTINED_EN}`,
+    "blob.missing": (p) =>
+      `The stored copy of ${p.name} is missing. Its downloads are refused; a new upload of the same file stores it again.`,
   },
   "zh-CN": {
     ...COMMON_PROBLEMS_ZH,
@@ -26,6 +44,11 @@ export const PARCEL_PROBLEM_TABLES: ProblemTables<ParcelProblemCode> = {
     "cleanup.reclaim_failed": () => "释放已删除文件占用的磁盘空间失败。",
     "download.record_failed": (p) => `记录 ${p.name} 的下载结束时出错。`,
     "upload.not_stored": (p) => because(`上传的文件 ${p.name} 无法保存`, p.reason, "zh-CN"),
+    "blob.wrong_size": (p) =>
+      `${p.name} 的存储副本应为 ${bytes(p.expected, "zh-CN")}，实际为 ${bytes(p.found, "zh-CN")}。${QUARANTINED_ZH}`,
+    "blob.wrong_content": (p) => `${p.name} 的存储副本与其校验和不再相符。${QUARANTINED_ZH}`,
+    "blob.missing": (p) =>
+      `${p.name} 的存储副本已丢失。它的下载会被拒绝；再次上传同一文件即可重新保存。`,
   },
 };
 

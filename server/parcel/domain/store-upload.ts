@@ -1,5 +1,7 @@
+import { crashPoint } from "../../fault-points.js";
 import type { ParcelContext } from "../context.js";
 import type { FileRow } from "../repos/parcels.js";
+import { quarantineBlob } from "./blob-integrity.js";
 import { holdBlobs } from "./transfer.js";
 
 /** What an upload's one writer received: its bytes' sha256 and CRC-32, and how many. */
@@ -11,11 +13,14 @@ export interface ReceivedBytes {
 
 /**
  * Makes the bytes one upload wrote at `tmpPath` the content of `file`: they become the blob
- * their sha256 names (or are dropped when that content is already stored), and the file is
- * marked ready with its blob recorded, in one transaction. The size on disk must be the file's
- * declared size (`BlobSizeError` from the store otherwise; the temporary file stays for the
- * caller to remove). Returns false when the session ended meanwhile: then nothing refers to the
- * bytes, and ones only just added are removed again.
+ * their sha256 names, and the file is marked ready with its blob recorded, in one transaction.
+ * The size on disk must be the file's declared size (`BlobSizeError` from the store otherwise).
+ *
+ * When that content is already stored the new bytes are dropped (dedup), but only onto a blob
+ * that can stand: one quarantined, or whose file is not the size its name promises, is moved
+ * aside and these verified bytes take its place (stored afresh). Returns false when the
+ * session ended meanwhile: then nothing refers to the bytes, and ones only just added are
+ * removed again. The temporary file is the caller's to remove on failure.
  */
 export async function storeUpload(
   ctx: ParcelContext,
@@ -23,15 +28,29 @@ export async function storeUpload(
   tmpPath: string,
   got: ReceivedBytes,
 ): Promise<boolean> {
+  const sha = got.sha256;
   // Held like a blob being read, so background reclamation cannot delete an existing copy
   // between the dedup check and the moment this file references it.
-  holdBlobs(ctx, [got.sha256], 1);
+  holdBlobs(ctx, [sha], 1);
   try {
-    const added = await ctx.storage.commit(tmpPath, got.sha256, file.size);
+    let placed = await ctx.storage.place(tmpPath, sha, file.size);
+    if (placed === "exists") {
+      const quarantined = ctx.repos.blobs.blob(sha)?.quarantined_at != null;
+      const found = await ctx.storage.sizeOf(sha);
+      if (quarantined || found !== file.size) {
+        if (!quarantined && found !== null)
+          await quarantineBlob(ctx, sha, { kind: "size", found, expected: file.size });
+        else await ctx.storage.quarantine(sha, ctx.clock.now());
+        placed = await ctx.storage.place(tmpPath, sha, file.size);
+      }
+    }
+    if (placed === "exists") await ctx.storage.discard(tmpPath);
+    const added = placed === "added";
+    if (added) crashPoint("parcel.blob-placed");
     if (ctx.repos.sessions.storeFile(file, got, ctx.now())) return true;
-    if (added && !ctx.repos.blobs.exists(got.sha256)) ctx.storage.remove(got.sha256);
+    if (added && !ctx.repos.blobs.exists(sha)) ctx.storage.remove(sha);
     return false;
   } finally {
-    holdBlobs(ctx, [got.sha256], -1);
+    holdBlobs(ctx, [sha], -1);
   }
 }

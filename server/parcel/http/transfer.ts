@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { MINUTE_MS } from "../../contract/time-units.js";
+import { DomainError } from "../../domain-errors.js";
 import { HttpError } from "../../http/errors.js";
 import { requestIdOf } from "../../http/request-log.js";
 import type { ParcelContext } from "../context.js";
@@ -186,8 +187,24 @@ async function release(body: Readable | FileHandle): Promise<void> {
 }
 
 /**
+ * Opens a plan's body. A refusal in the domain's words (a damaged copy) is answered as it is;
+ * any other failure is the service's (500, logged by the error handler with its cause).
+ */
+async function openBody(plan: TransferPlan): Promise<Readable | FileHandle> {
+  try {
+    return await plan.open();
+  } catch (err) {
+    if (err instanceof DomainError || err instanceof HttpError) throw err;
+    throw new HttpError(500, "download.read_failed", "The file could not be read", {
+      cause: err,
+    });
+  }
+}
+
+/**
  * Sends one download. HEAD answers the headers and consumes nothing. GET takes one download
- * first (domain/transfer.ts) and streams with backpressure. A body that ends before its last
+ * first (domain/transfer.ts) and streams with backpressure. Both serve only verified blobs:
+ * a damaged one is refused before any byte, and a GET's deduction is then returned. A body that ends before its last
  * byte stays counted; one that never sent a byte is returned.
  */
 export async function sendTransfer(
@@ -197,6 +214,8 @@ export async function sendTransfer(
   plan: TransferPlan,
 ): Promise<void> {
   if (req.method === "HEAD") {
+    // The same checks as a download (a damaged copy is refused), without taking one.
+    await release(await openBody(plan));
     setBodyHeaders(res, plan);
     res.end();
     return;
@@ -210,16 +229,7 @@ export async function sendTransfer(
   let sent = 0;
   let complete = false;
   try {
-    let source: Readable | FileHandle;
-    try {
-      source = await plan.open();
-    } catch (err) {
-      // The error handler logs it with its cause and the request id.
-      throw new HttpError(500, "download.read_failed", "The file could not be read", {
-        cause: err,
-      });
-    }
-    const body = source;
+    const body = await openBody(plan);
     if (gone) {
       await release(body);
       return;

@@ -54,6 +54,8 @@ export class SessionsRepo {
       insertBlob: p(
         "INSERT OR IGNORE INTO blobs (sha256, size, crc32, created_at) VALUES (?, ?, ?, ?)",
       ),
+      // The caller has just put verified bytes in the store under this hash.
+      clearQuarantine: p("UPDATE blobs SET quarantined_at = NULL WHERE sha256 = ?"),
       markReady: p(
         "UPDATE files SET state = 'ready', sha256 = ? WHERE id = ? AND state != 'ready'",
       ),
@@ -77,7 +79,7 @@ export class SessionsRepo {
       storeCode: p("UPDATE parcels SET code_hash = ?, code_gen = code_gen + 1 WHERE id = ?"),
       owner: p("SELECT token_hash AS tokenHash, owner_visitor AS owner FROM parcels WHERE id = ?"),
       tokenKnown: p("SELECT 1 FROM parcels WHERE token_hash = ? LIMIT 1"),
-      stored: p("SELECT COALESCE(SUM(size), 0) AS n FROM blobs"),
+      stored: p("SELECT COALESCE(SUM(size), 0) AS n FROM blobs WHERE quarantined_at IS NULL"),
       reserved: p(
         `SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels
          WHERE state = 'uploading' AND expires_at > ?`,
@@ -146,6 +148,7 @@ export class SessionsRepo {
     return this.db.transaction((): boolean => {
       if (!this.isOpen(file.parcel_id, now)) return false;
       this.s.insertBlob.run(blob.sha256, blob.bytes, blob.crc32, now);
+      this.s.clearQuarantine.run(blob.sha256);
       if (this.s.markReady.run(blob.sha256, file.id).changes === 1)
         this.s.release.run(file.size, file.parcel_id);
       return true;

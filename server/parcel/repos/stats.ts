@@ -49,10 +49,10 @@ export function readStoredStats(db: Db): StoredStats {
       parcels: { total, by_state: byState },
       files: {
         total: n("SELECT COUNT(*) AS n FROM files"),
-        blobs: n("SELECT COUNT(*) AS n FROM blobs"),
+        blobs: n("SELECT COUNT(*) AS n FROM blobs WHERE quarantined_at IS NULL"),
       },
       live,
-      stored_bytes: n("SELECT COALESCE(SUM(size), 0) AS n FROM blobs"),
+      stored_bytes: n("SELECT COALESCE(SUM(size), 0) AS n FROM blobs WHERE quarantined_at IS NULL"),
       reserved_bytes: n(
         "SELECT COALESCE(SUM(reserved_bytes), 0) AS n FROM parcels WHERE state = 'uploading'",
       ),

@@ -1,10 +1,10 @@
 import { type Router, type Request, type Response } from "express";
-import { open, stat } from "node:fs/promises";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
 import { ResolveSchema } from "../../contract/parcel-views.js";
 import type { ParcelContext } from "../context.js";
 import { archiveLang, archiveName } from "../domain/archive-name.js";
+import { damaged, openVerified, verifyAll } from "../domain/blob-integrity.js";
 import { grantedParcel, PICKUP_TTL, pickupGrant, resolvePickup } from "../domain/pickup.js";
 import { jsonBody } from "../http/guards.js";
 import {
@@ -53,6 +53,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
     const file = parcels.files(parcel.id).find((f) => f.id === req.params.file);
     if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
     const sha = readyBlob(file);
+    if (blobs.blob(sha)?.quarantined_at != null) throw damaged(file.name);
     await sendTransfer(ctx, req, res, {
       parcel,
       grant,
@@ -62,19 +63,8 @@ export function pickupRouter(ctx: ParcelContext): Router {
       length: file.size,
       filename: file.name,
       picked: { file: file.name, files: 1 },
-      open: async () => {
-        const handle = await open(ctx.storage.pathOf(sha), "r");
-        try {
-          const size = (await handle.stat()).size;
-          if (size !== file.size)
-            throw new Error(`blob ${sha} holds ${size} bytes, not ${file.size}`);
-        } catch (err) {
-          await handle.close();
-          throw err;
-        }
-        // Sent from the open file by the download sender (http/transfer.ts pumpFile).
-        return handle;
-      },
+      // Sent from the open file by the download sender (http/transfer.ts pumpFile).
+      open: () => openVerified(ctx, sha, file.size, file.name),
     });
   };
   // Express hands HEAD to the GET route; sendTransfer answers it with headers only.
@@ -89,6 +79,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
       const sha = readyBlob(f);
       const blob = blobs.blob(sha);
       if (!blob) throw new HttpError(410, "parcel.file_gone", "This file is no longer available");
+      if (blob.quarantined_at !== null) throw damaged(f.name);
       return { file: f, sha, crc32: blob.crc32 };
     });
     const zip = createZip(
@@ -114,12 +105,11 @@ export function pickupRouter(ctx: ParcelContext): Router {
         archiveLang(req.query.lang, req.get("accept-language")),
       ),
       open: async () => {
-        // Every blob is checked before the first byte, so a missing one returns the download.
-        for (const s of sources) {
-          const size = (await stat(ctx.storage.pathOf(s.sha))).size;
-          if (size !== s.file.size)
-            throw new Error(`blob ${s.sha} holds ${size} bytes, not ${s.file.size}`);
-        }
+        // Every blob is checked before the first byte, so a damaged one returns the download.
+        await verifyAll(
+          ctx,
+          sources.map((s) => ({ sha256: s.sha, size: s.file.size, name: s.file.name })),
+        );
         return zip.stream();
       },
     });

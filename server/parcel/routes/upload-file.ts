@@ -54,9 +54,15 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       res.setHeader("Connection", "close");
       throw busy();
     }
-    const tmpPath = ctx.storage.tempPath(file.id);
     try {
       refuseLength(req, res, actor, file);
+    } catch (err) {
+      // Answered at once, in this turn: a client that half-closes next must still read it.
+      watch.end();
+      throw err;
+    }
+    const tmpPath = ctx.storage.tempPath(file.id);
+    try {
       let got: Received;
       try {
         got = await receiveBody(req, {

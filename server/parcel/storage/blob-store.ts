@@ -1,5 +1,12 @@
-import { createReadStream, readdirSync, rmSync, statSync, type ReadStream } from "node:fs";
-import { link, open, rename, unlink } from "node:fs/promises";
+import {
+  createReadStream,
+  existsSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  type ReadStream,
+} from "node:fs";
+import { link, open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
   ensurePrivateDir,
@@ -34,14 +41,18 @@ export class BlobSizeError extends Error {
 export class BlobStore {
   readonly blobDir: string;
   readonly tmpDir: string;
+  /** Blobs found wrong, moved out of `blobs/` (never served again). */
+  readonly quarantineDir: string;
   /** The start-up pass over the blob files' modes (tests and logs wait on it). */
   readonly modesTightened: Promise<TightenResult>;
 
   constructor(root: string) {
     this.blobDir = join(root, "blobs");
     this.tmpDir = join(root, "tmp");
+    this.quarantineDir = join(root, "quarantine");
     tightenEntries(this.blobDir);
     tightenEntries(this.tmpDir);
+    if (existsSync(this.quarantineDir)) tightenEntries(this.quarantineDir);
     this.modesTightened = tightenTree(this.blobDir);
   }
 
@@ -58,10 +69,11 @@ export class BlobStore {
    * Moves a complete, fsynced temporary file into place under its hash, once its size on disk
    * (fstat of the open file, just before the link) is `size`, the bytes its one writer counted
    * and hashed: anything else wrote to it, and it must not become the blob its hash names
-   * (`BlobSizeError`, the temporary file is left to the caller). When the content is already
-   * stored the temporary file is dropped (dedup). Returns whether new bytes were added.
+   * (`BlobSizeError`). Answers "added", or "exists" when a file of that name is already stored
+   * (it is left untouched, and so is the temporary file: the caller decides whether the
+   * stored one can stand). A failure leaves the temporary file to the caller too.
    */
-  async commit(tmpPath: string, sha256: string, size: number): Promise<boolean> {
+  async place(tmpPath: string, sha256: string, size: number): Promise<"added" | "exists"> {
     const dest = this.pathOf(sha256);
     ensurePrivateDir(join(this.blobDir, sha256.slice(0, 2)));
     const handle = await open(tmpPath, "r");
@@ -76,22 +88,59 @@ export class BlobStore {
     try {
       // link() fails if the blob exists, which keeps an existing blob untouched.
       await link(tmpPath, dest);
-      await unlink(tmpPath);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return "exists";
+      if (code !== "EPERM" && code !== "ENOTSUP") throw err;
+      // No hard links here: rename, which would replace a blob that appeared meanwhile with
+      // these same verified bytes.
+      await rename(tmpPath, dest);
+      return "added";
+    }
+    await unlink(tmpPath).catch(() => undefined);
+    return "added";
+  }
+
+  /** The size of a stored blob's file, or null when there is none. */
+  async sizeOf(sha256: string): Promise<number | null> {
+    try {
+      return (await stat(this.pathOf(sha256))).size;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Moves a blob's file out of the store into `quarantine/<sha256>.<ms>`, where nothing reads
+   * it (an operator may look at it; cleanup removes it later). Running readers keep their open
+   * file. Returns whether there was a file to move.
+   */
+  async quarantine(sha256: string, atMs: number): Promise<boolean> {
+    ensurePrivateDir(this.quarantineDir);
+    try {
+      await rename(this.pathOf(sha256), join(this.quarantineDir, `${sha256}.${atMs}`));
       return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EEXIST") {
-        await unlink(tmpPath).catch(() => undefined);
-        return false;
-      }
-      if (
-        (err as NodeJS.ErrnoException).code === "EPERM" ||
-        (err as NodeJS.ErrnoException).code === "ENOTSUP"
-      ) {
-        await rename(tmpPath, dest);
-        return true;
-      }
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
       throw err;
     }
+  }
+
+  /** Removes quarantined files moved there before `beforeMs`; returns the bytes freed. */
+  pruneQuarantine(beforeMs: number): number {
+    let bytes = 0;
+    for (const name of existsSync(this.quarantineDir) ? readdirSync(this.quarantineDir) : []) {
+      const at = Number(name.slice(name.lastIndexOf(".") + 1));
+      if (!Number.isFinite(at) || at >= beforeMs) continue;
+      const p = join(this.quarantineDir, name);
+      try {
+        bytes += statSync(p).size;
+        rmSync(p, { force: true, recursive: true });
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return bytes;
   }
 
   async discard(tmpPath: string): Promise<void> {
