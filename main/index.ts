@@ -14,18 +14,30 @@ import { join } from "node:path";
 import { EVENT_CHANNELS, type SecretStoreStatus, type ServiceInfo } from "../preload/contract.js";
 import { DesktopApp, type DesktopShell } from "./app/desktop-app.js";
 import { watchInterfaces } from "./entries/watch.js";
-import { headlessArgs, runHeadless } from "./headless.js";
+import { headlessArgs, relaunchHeadless, startHeadless } from "./headless.js";
 import { AppTray } from "./electron/tray-electron.js";
 import { createMainWindow, secureSession, showMessage } from "./electron/window-electron.js";
 import { forkForApp, serviceEntry } from "./host/fork-electron.js";
 import type { HostInfo } from "./host/service-host.js";
 import { ServiceHost } from "./host/service-host.js";
 import { translator } from "./i18n.js";
+import {
+  appUserModelId,
+  closeAction,
+  headlessRelaunchArgs,
+  RELAUNCHED_ENV,
+  sandboxNote,
+  startWindowPlan,
+  trayAvailability,
+  trayIconName,
+  type TrayAvailability,
+} from "./platform.js";
+import { statusNotifierWatcherOwned } from "./status-notifier.js";
 import { createIpcHandlers } from "./ipc/handlers.js";
 import { registerIpcHandlers } from "./ipc/register-electron.js";
 import { createOperator } from "./operator/operator.js";
 import { chooseSecretStore, unavailableStore } from "./secrets/choose.js";
-import { createKeychain } from "./secrets/keychain.js";
+import { loadKeyring } from "./secrets/keychain.js";
 import { applyAutostart, startsHidden } from "./settings/autostart.js";
 import type { DesktopSettings } from "./settings/schema.js";
 import { bundledCorePath, servicesEnv } from "./settings/services-args.js";
@@ -38,19 +50,33 @@ import { openDesktopSettings, readSettings, type DesktopStoreOptions } from "./s
  * settings, secrets, the services host, the window and tray, IPC, quit.
  */
 
-function toServiceInfo(info: HostInfo, secrets: SecretStoreStatus): ServiceInfo {
+function toServiceInfo(
+  info: HostInfo,
+  secrets: SecretStoreStatus,
+  tray: TrayAvailability,
+): ServiceInfo {
   return {
     parcel: info.parcel && { url: info.parcel.url, entries: info.parcel.entries },
     proxy: info.proxy,
     dataDir: info.dataDir,
     error: info.error,
     secrets,
+    tray,
   };
+}
+
+/** Asks the session bus for a StatusNotifier host (Linux only; elsewhere a tray is always seen). */
+async function probeTray(): Promise<TrayAvailability> {
+  if (process.platform !== "linux") return trayAvailability(process.platform, null);
+  return trayAvailability(process.platform, await statusNotifierWatcherOwned());
 }
 
 async function main(): Promise<void> {
   await app.whenReady();
   secureSession();
+  const note = sandboxNote(process.platform, process.argv, process.env);
+  if (note) console.warn(note);
+  let trayStatus = await probeTray();
   const appPath = app.getAppPath();
   const userData = app.getPath("userData");
   // Repairs found before the window exists are said once it does.
@@ -68,14 +94,18 @@ async function main(): Promise<void> {
   nativeTheme.themeSource = settings().theme;
 
   const choice = chooseSecretStore({
-    keyring: createKeychain(),
+    keyring: loadKeyring(),
     safeStorage,
     fallbackFile: join(userData, "secrets.json"),
   });
   const secrets = choice.ok ? choice.store : unavailableStore(choice);
-  const secretsStatus: SecretStoreStatus = choice.ok
-    ? { kind: choice.kind }
-    : { kind: "refused", code: choice.code, message: choice.message };
+  const secretsStatus: SecretStoreStatus = !choice.ok
+    ? { kind: "refused", code: choice.code, message: choice.message }
+    : choice.kind === "encrypted-file"
+      ? { kind: choice.kind, cause: choice.cause }
+      : { kind: choice.kind };
+  if (choice.ok && choice.kind === "encrypted-file")
+    console.warn(`No keychain (${choice.reason}); secrets are kept encrypted in ${choice.file}`);
   const operator = createOperator({ secrets });
   const dataDir = process.env.GATEHOUSE_DATA_DIR ?? join(userData, "data");
   // The services (a child of this process) find the app's own core through the environment.
@@ -99,19 +129,36 @@ async function main(): Promise<void> {
   let quitting = false;
   const hidden = startsHidden(process.argv, settings().startMinimized);
   let win: BrowserWindow | null = null;
+  let windowShown = false;
   let tray: AppTray | null = null;
   let desktop: DesktopApp | null = null;
   const origins = (): string[] => desktop?.origins() ?? [];
 
+  const closing = (): "hide" | "quit" =>
+    closeAction({ closeToTray: settings().closeToTray, tray: trayStatus });
   const openWindow = (): BrowserWindow => {
     if (win) return win;
-    const w = createMainWindow({ appPath, bounds: settings().window, show: !hidden, origins });
+    const bounds = settings().window;
+    // Only the first window may start hidden; one opened later (from the tray) shows.
+    const plan = startWindowPlan({
+      hidden: hidden && !windowShown,
+      maximized: bounds.maximized,
+      tray: trayStatus,
+    });
+    windowShown = true;
+    const w = createMainWindow({ appPath, bounds, plan, origins });
     w.on("close", (event) => {
       store.set({ window: { ...w.getNormalBounds(), maximized: w.isMaximized() } });
-      if (!quitting && settings().closeToTray && tray) {
+      if (!quitting && closing() === "hide" && tray) {
         event.preventDefault();
         w.hide();
       }
+    });
+    // A tray host can appear later (an extension turned on): asked again when the window is used.
+    w.on("focus", () => {
+      void probeTray().then((status) => {
+        trayStatus = status;
+      });
     });
     w.on("closed", () => {
       win = null;
@@ -172,7 +219,7 @@ async function main(): Promise<void> {
     ipcMain,
     createIpcHandlers({
       origins,
-      info: () => toServiceInfo(host.info, secretsStatus),
+      info: () => toServiceInfo(host.info, secretsStatus, trayStatus),
       openExternal: (url) => import("electron").then((e) => e.shell.openExternal(url)),
       secrets,
       setupToken: () => d.setupToken(),
@@ -184,11 +231,11 @@ async function main(): Promise<void> {
     }),
   );
   host.on("info", (info) =>
-    win?.webContents.send(EVENT_CHANNELS.status, toServiceInfo(info, secretsStatus)),
+    win?.webContents.send(EVENT_CHANNELS.status, toServiceInfo(info, secretsStatus, trayStatus)),
   );
 
   tray = new AppTray(
-    appPath,
+    join(appPath, "resources", "icons", trayIconName(process.platform)),
     (action) => void d.trayAction(action),
     () => openWindow().show(),
   );
@@ -229,16 +276,30 @@ async function main(): Promise<void> {
     });
   });
   app.on("window-all-closed", () => {
-    if (!settings().closeToTray) app.quit();
+    if (closing() === "quit") app.quit();
   });
 }
 
 // `gatehouse --headless ...` runs the services without a window (a gateway without a
-// display). A second launch hands over to the first (which shows its window) and ends here,
-// before it builds a store, a keychain or a service host of its own.
-if (headlessArgs(process.argv)) {
-  void runHeadless();
+// display); on Linux without the display switches it first starts itself again with them.
+// A second launch hands over to the first (which shows its window) and ends here, before it
+// builds a store, a keychain or a service host of its own.
+const relaunch = headlessRelaunchArgs(process.platform, process.argv, process.env);
+const modelId = appUserModelId(process.platform);
+if (relaunch) {
+  process.exit(
+    relaunchHeadless(process.execPath, relaunch, { ...process.env, [RELAUNCHED_ENV]: "1" }),
+  );
+} else if (headlessArgs(process.argv)) {
+  // The core shipped beside the app (<resources>/core, outside the asar), named for the
+  // services whatever PATH says.
+  const core = bundledCorePath({
+    packaged: app.isPackaged,
+    base: app.isPackaged ? process.resourcesPath : app.getAppPath(),
+  });
+  void startHeadless({ env: servicesEnv(core), exit: (code) => app.exit(code) });
 } else if (app.requestSingleInstanceLock()) {
+  if (modelId) app.setAppUserModelId(modelId);
   void main().catch((err: unknown) => {
     console.error("Gatehouse could not start", err);
     app.exit(1);

@@ -14,8 +14,16 @@ export type { EntriesView, OperatorService, SettingsError };
 /** Where the desktop keeps secrets (tokens, passwords), as the settings screen says it. */
 export type SecretStoreStatus =
   | { kind: "keychain" }
-  | { kind: "encrypted-file" }
+  /** `cause` "library": the keychain library of this build does not load on this computer. */
+  | { kind: "encrypted-file"; cause?: "library" | "keychain" }
   | { kind: "refused"; code: string; message: string };
+
+/**
+ * Whether the tray icon is really seen (`reason` when not: no StatusNotifier host on this
+ * Linux desktop, or no session bus to ask); without it, closing the window quits.
+ */
+export type TrayStatus =
+  { available: true } | { available: false; reason: "no_status_notifier" | "no_session_bus" };
 
 export interface ServiceInfo {
   parcel: { url: string; entries: string[] } | null;
@@ -24,6 +32,8 @@ export interface ServiceInfo {
   error: string | null;
   /** The secret store chosen at start (absent from builds that do not say it). */
   secrets?: SecretStoreStatus;
+  /** Whether a tray icon can be seen (absent from builds that do not say it). */
+  tray?: TrayStatus;
 }
 
 /**

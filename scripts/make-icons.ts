@@ -6,8 +6,9 @@
  *
  *   npx tsx scripts/make-icons.ts
  *
- * Writes resources/icons/png/<n>x<n>.png (16-1024, the Linux icon set and the macOS source)
- * and resources/icons/icon.ico (16-256, for Windows). The output is committed; run this again
+ * Writes resources/icons/png/<n>x<n>.png (16-1024, the Linux icon set and the macOS source),
+ * resources/icons/icon.ico (16-256, for Windows) and the macOS menu-bar template
+ * (resources/icons/trayTemplate.png, 16 px, and @2x, 32 px: black and alpha only). The output is committed; run this again
  * only when the design changes.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -16,6 +17,10 @@ import { deflateSync } from "node:zlib";
 
 export const PNG_SIZES = [16, 24, 32, 48, 64, 128, 256, 512, 1024] as const;
 export const ICO_SIZES = [16, 24, 32, 48, 64, 128, 256] as const;
+export const TEMPLATE_FILES = [
+  ["trayTemplate.png", 16],
+  ["trayTemplate@2x.png", 32],
+] as const;
 
 type Rgba = [number, number, number, number];
 
@@ -62,10 +67,30 @@ export function paint(x: number, y: number): Rgba {
   return [0, 1, 2].map((i) => Math.round(TOP[i] + (BOTTOM[i] - TOP[i]) * t)).concat(255) as Rgba;
 }
 
+/**
+ * The macOS menu-bar icon: the arch, its base and the panels alone, in black with alpha (a
+ * template image: macOS tints it for light and dark menu bars), framed tighter than the app
+ * icon so the glyph fills the bar's height.
+ */
+const TEMPLATE_VIEW = { x0: 56, y0: 62, size: 400 };
+const BLACK: Rgba = [0, 0, 0, 255];
+const BLACK_PANEL: Rgba = [0, 0, 0, 150];
+
+export function paintTemplate(x: number, y: number): Rgba {
+  const c = paint(x, y);
+  if (c === WHITE) return BLACK;
+  if (c === PANEL) return BLACK_PANEL;
+  return CLEAR;
+}
+
 /** RGBA pixels of the icon at `size` px, each the average of a grid of samples. */
-export function render(size: number): Buffer {
+export function render(
+  size: number,
+  painter: (x: number, y: number) => Rgba = paint,
+  view = { x0: 0, y0: 0, size: 512 },
+): Buffer {
   const grid = size <= 64 ? 8 : 4;
-  const scale = 512 / size;
+  const scale = view.size / size;
   const out = Buffer.alloc(size * size * 4);
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
@@ -75,7 +100,10 @@ export function render(size: number): Buffer {
       let a = 0;
       for (let sy = 0; sy < grid; sy++) {
         for (let sx = 0; sx < grid; sx++) {
-          const c = paint((px + (sx + 0.5) / grid) * scale, (py + (sy + 0.5) / grid) * scale);
+          const c = painter(
+            view.x0 + (px + (sx + 0.5) / grid) * scale,
+            view.y0 + (py + (sy + 0.5) / grid) * scale,
+          );
           // Averaged premultiplied, so transparent samples add no colour.
           r += c[0] * c[3];
           g += c[1] * c[3];
@@ -190,7 +218,10 @@ function main(): void {
   }
   const ico = ICO_SIZES.map((size) => ({ size, rgba: rendered.get(size) ?? render(size) }));
   writeFileSync(join(dir, "icon.ico"), encodeIco(ico));
-  console.log(`wrote ${PNG_SIZES.length} PNG sizes and icon.ico to ${dir}`);
+  // Menu-bar icons are 16 points high; the @2x file is for Retina screens.
+  for (const [name, size] of TEMPLATE_FILES)
+    writeFileSync(join(dir, name), encodePng(size, render(size, paintTemplate, TEMPLATE_VIEW)));
+  console.log(`wrote ${PNG_SIZES.length} PNG sizes, icon.ico and the tray templates to ${dir}`);
 }
 
 if (process.argv[1]?.endsWith("make-icons.ts")) main();

@@ -88,4 +88,9 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+// A failure the code above did not expect still ends the process with a code, so a service
+// manager (or the desktop app running this headless) sees it instead of an idle process.
+main().catch((err: unknown) => {
+  console.error(`gatehouse: could not start: ${(err as Error)?.stack ?? String(err)}`);
+  process.exit(1);
+});

@@ -1,17 +1,18 @@
 import { Menu, nativeImage, Tray, type MenuItemConstructorOptions } from "electron";
-import { join } from "node:path";
 import type { TrayAction, TrayItem } from "../tray/model.js";
 
 /** Turns the tray model (main/tray/model.ts) into Electron's tray menu; nothing is decided here. */
 export class AppTray {
   private readonly tray: Tray;
 
+  /** `iconFile`: the platform's icon (main/platform.ts `trayIconName`). */
   constructor(
-    appPath: string,
+    iconFile: string,
     private readonly run: (action: TrayAction) => void,
     onClick: () => void,
   ) {
-    const image = nativeImage.createFromPath(join(appPath, "resources", "icons", "tray.png"));
+    // On macOS a name ending in "Template" makes it a template image, @2x taken beside it.
+    const image = nativeImage.createFromPath(iconFile);
     this.tray = new Tray(image);
     this.tray.setToolTip("Gatehouse");
     this.tray.on("click", onClick);

@@ -2,6 +2,7 @@ import { BrowserWindow, session, shell } from "electron";
 import { join } from "node:path";
 import { isAllowedNavigation, CSP } from "../security.js";
 import { messagePage } from "../app/message-page.js";
+import type { StartWindowPlan } from "../platform.js";
 
 /**
  * The app's one window and its session rules: sandboxed, context-isolated, no Node in pages,
@@ -12,7 +13,8 @@ import { messagePage } from "../app/message-page.js";
 export interface WindowOptions {
   appPath: string;
   bounds: { width: number; height: number; x?: number; y?: number; maximized: boolean };
-  show: boolean;
+  /** How it first appears (main/platform.ts `startWindowPlan`). */
+  plan: StartWindowPlan;
   origins(): string[];
 }
 
@@ -38,7 +40,7 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     y: bounds.y,
     minWidth: 480,
     minHeight: 400,
-    show: options.show,
+    show: options.plan.show && !options.plan.minimize,
     title: "Gatehouse",
     icon: join(options.appPath, "resources", "icons", "icon.png"),
     webPreferences: {
@@ -50,7 +52,14 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       spellcheck: false,
     },
   });
-  if (bounds.maximized) win.maximize();
+  const { plan } = options;
+  // maximize() shows a hidden window, so a window starting in the tray waits for its first show.
+  if (plan.maximize === "now") win.maximize();
+  if (plan.maximize === "on-first-show") win.once("show", () => win.maximize());
+  if (plan.minimize) {
+    win.showInactive();
+    win.minimize();
+  }
   win.webContents.on("will-navigate", (event, url) => {
     if (!isAllowedNavigation(url, options.origins())) event.preventDefault();
   });

@@ -4,7 +4,7 @@ import {
   moveFileSecretsToKeychain,
   type SafeStorageLike,
 } from "./encrypted-file.js";
-import type { SecretStore } from "./keychain.js";
+import { createKeychain, type LoadedKeyring, type SecretStore } from "./keychain.js";
 
 /**
  * Where the desktop keeps its secrets (manage tokens, the operator's passwords):
@@ -34,12 +34,27 @@ export type SecretStoreChoice =
       store: SecretStore;
       /** secrets moved in from the file */ moved: number;
     }
-  | { ok: true; kind: "encrypted-file"; store: SecretStore; file: string; reason: string }
+  | {
+      ok: true;
+      kind: "encrypted-file";
+      store: SecretStore;
+      file: string;
+      reason: string;
+      /** Why no keychain: its library does not load on this computer, or it did not answer. */
+      cause: KeychainCause;
+    }
   | SecretStoreRefusal;
 
+export type KeychainCause = "library" | "keychain";
+
 export interface ChooseSecretStoreOptions {
-  /** The keychain store (`createKeychain()`); probed before it is trusted. */
-  keyring: SecretStore;
+  /**
+   * The keychain store (`createKeychain()`), probed before it is trusted; or the outcome of
+   * loading its library (`loadKeyring()`), which makes one when the library loaded.
+   */
+  keyring: SecretStore | LoadedKeyring;
+  /** The keychain's service name when `keyring` is a load outcome (default `Gatehouse`). */
+  service?: string;
   /** Electron's safeStorage (after the app is ready), or null where there is none. */
   safeStorage: SafeStorageLike | null;
   /** Where the encrypted fallback lives (in the app's user-data directory). */
@@ -50,7 +65,12 @@ export interface ChooseSecretStoreOptions {
 const PROBE_PREFIX = "probe:";
 
 /** The sentence the window shows when secrets cannot be kept safely. */
-export function noKeychainMessage(platform: NodeJS.Platform = process.platform): string {
+export function noKeychainMessage(
+  platform: NodeJS.Platform = process.platform,
+  cause: KeychainCause = "keychain",
+): string {
+  if (cause === "library")
+    return "No keychain is available: this installer's keychain library does not work on this computer (it was built for another processor). Install the Gatehouse build made for this computer.";
   if (platform === "darwin")
     return "No keychain is available: unlock your login keychain in Keychain Access and restart Gatehouse.";
   if (platform === "win32")
@@ -94,16 +114,24 @@ export function safeStorageProblem(safeStorage: SafeStorageLike | null): string 
   return null;
 }
 
+function isLoadOutcome(keyring: SecretStore | LoadedKeyring): keyring is LoadedKeyring {
+  return typeof (keyring as Partial<LoadedKeyring>).ok === "boolean";
+}
+
 export function chooseSecretStore(options: ChooseSecretStoreOptions): SecretStoreChoice {
-  const keychainProblem = probeKeyring(options.keyring);
+  const given = options.keyring;
+  // A library that did not load is not probed: its reason is the answer, and a clear one.
+  const cause: KeychainCause = isLoadOutcome(given) && !given.ok ? "library" : "keychain";
+  const keyring = isLoadOutcome(given) ? createKeychain(options.service, given) : given;
+  const keychainProblem = isLoadOutcome(given) && !given.ok ? given.reason : probeKeyring(keyring);
   if (keychainProblem === null) {
     let moved = 0;
     try {
-      moved = moveFileSecretsToKeychain(options.fallbackFile, options.safeStorage, options.keyring);
+      moved = moveFileSecretsToKeychain(options.fallbackFile, options.safeStorage, keyring);
     } catch {
       // The file stays for a later start; the keychain itself works.
     }
-    return { ok: true, kind: "keychain", store: options.keyring, moved };
+    return { ok: true, kind: "keychain", store: keyring, moved };
   }
   const storageProblem = safeStorageProblem(options.safeStorage);
   if (storageProblem === null && options.safeStorage) {
@@ -113,12 +141,13 @@ export function chooseSecretStore(options: ChooseSecretStoreOptions): SecretStor
       store: createEncryptedFileStore(options.fallbackFile, options.safeStorage),
       file: options.fallbackFile,
       reason: keychainProblem,
+      cause,
     };
   }
   return {
     ok: false,
     code: NO_KEYCHAIN,
-    message: noKeychainMessage(options.platform),
+    message: noKeychainMessage(options.platform, cause),
     reason: `${keychainProblem}; ${storageProblem}`,
   };
 }

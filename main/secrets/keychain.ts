@@ -1,4 +1,4 @@
-import { Entry, findCredentials } from "@napi-rs/keyring";
+import { createRequire } from "node:module";
 
 /**
  * Secrets kept in the OS keychain (Secret Service on Linux, Keychain on macOS, Credential
@@ -35,7 +35,59 @@ function keychainCall<T>(call: () => T): T {
   }
 }
 
-export function createKeychain(service: string = KEYCHAIN_SERVICE): SecretStore {
+/** The part of `@napi-rs/keyring` used here. */
+export interface KeyringBinding {
+  Entry: new (
+    service: string,
+    account: string,
+  ) => {
+    getPassword(): string | null | undefined;
+    setPassword(password: string): void;
+    deleteCredential(): boolean;
+  };
+  findCredentials(service: string): Array<{ account: string; password: string }>;
+}
+
+export type LoadedKeyring = { ok: true; binding: KeyringBinding } | { ok: false; reason: string };
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * Loads `@napi-rs/keyring` when asked, not at start-up: its native part comes in a package per
+ * platform (`@napi-rs/keyring-darwin-x64` ...), and an installer built without the right one
+ * (an Intel dmg made on an Apple Silicon runner) would otherwise stop the app before any
+ * window. A failure is an answer: the keychain then refuses every call with the reason, and
+ * the app keeps secrets with safeStorage or says what is missing (see choose.ts).
+ */
+export function loadKeyring(
+  load: () => unknown = () => requireHere("@napi-rs/keyring"),
+): LoadedKeyring {
+  try {
+    const binding = load() as Partial<KeyringBinding> | null;
+    if (typeof binding?.Entry !== "function" || typeof binding.findCredentials !== "function")
+      return { ok: false, reason: "the keychain library has no Entry or findCredentials" };
+    return { ok: true, binding: binding as KeyringBinding };
+  } catch (err) {
+    const first = String((err as Error)?.message ?? err).split("\n")[0];
+    return { ok: false, reason: `the keychain library could not be loaded: ${first}` };
+  }
+}
+
+/**
+ * The OS keychain under `service`. Without a loadable binding every call throws the reason,
+ * so probing it fails like a keychain that does not answer.
+ */
+export function createKeychain(
+  service: string = KEYCHAIN_SERVICE,
+  loaded: LoadedKeyring = loadKeyring(),
+): SecretStore {
+  if (!loaded.ok) {
+    const refuse = (): never => {
+      throw new Error(`keychain: ${loaded.reason}`);
+    };
+    return { get: refuse, set: refuse, delete: refuse, list: refuse };
+  }
+  const { Entry, findCredentials } = loaded.binding;
   return {
     get(account) {
       checkAccount(account);

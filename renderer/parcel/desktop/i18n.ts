@@ -35,6 +35,11 @@ const en = {
   startAtLogin: "Start Gatehouse when I sign in to this computer",
   closeToTray: "Closing the window keeps Gatehouse running in the tray",
   startMinimized: "Start in the tray, without opening the window",
+  noTrayDesktop:
+    "This desktop shows no tray icons (on GNOME, the “AppIndicator and KStatusNotifierItem Support” extension adds them), so closing the window quits Gatehouse.",
+  noTrayBus:
+    "Gatehouse could not ask this desktop whether it shows tray icons, so closing the window quits Gatehouse.",
+  startMinimizedNoTray: "Without a tray, Gatehouse starts minimised in the taskbar instead.",
   coreBinary: "Proxy core program",
   coreBinaryHint: "A full path to mihomo. Leave empty for the one that comes with Gatehouse.",
   coreServiceMode: "How the core runs",
@@ -118,6 +123,8 @@ const en = {
     "In this computer's keychain: the administrator passwords and the keys that manage your parcels.",
   keychainFile:
     "No keychain answered, so secrets are kept in a file encrypted with a key the system holds.",
+  keychainFileLibrary:
+    "This build's keychain library does not work on this computer (it was made for another processor), so secrets are kept in a file encrypted with a key the system holds. The Gatehouse build made for this computer uses the keychain.",
   keychainUnknown: "Secrets are kept by the system (keychain or an encrypted file).",
 };
 
@@ -155,6 +162,10 @@ const zh: Record<keyof typeof en, string> = {
   startAtLogin: "登录本机时启动 Gatehouse",
   closeToTray: "关闭窗口后 Gatehouse 继续在托盘中运行",
   startMinimized: "启动时只在托盘中运行，不打开窗口",
+  noTrayDesktop:
+    "此桌面不显示托盘图标（在 GNOME 上，“AppIndicator and KStatusNotifierItem Support”扩展可以加上托盘），因此关闭窗口会退出 Gatehouse。",
+  noTrayBus: "Gatehouse 无法询问此桌面是否显示托盘图标，因此关闭窗口会退出 Gatehouse。",
+  startMinimizedNoTray: "没有托盘时，Gatehouse 会改为最小化到任务栏启动。",
   coreBinary: "代理内核程序",
   coreBinaryHint: "mihomo 的完整路径。留空则使用 Gatehouse 自带的内核。",
   coreServiceMode: "内核运行方式",
@@ -219,6 +230,8 @@ const zh: Record<keyof typeof en, string> = {
   keychainTitle: "机密信息的保存位置",
   keychainOk: "保存在本机的钥匙串中：包括管理员密码和管理包裹的密钥。",
   keychainFile: "没有可用的钥匙串，因此机密信息保存在一个文件中，并用系统保管的密钥加密。",
+  keychainFileLibrary:
+    "此版本的钥匙串组件无法在这台电脑上运行（它是为另一种处理器构建的），因此机密信息保存在一个文件中，并用系统保管的密钥加密。为这台电脑构建的 Gatehouse 版本会使用钥匙串。",
   keychainUnknown: "机密信息由系统保存（钥匙串或加密文件）。",
 };
 

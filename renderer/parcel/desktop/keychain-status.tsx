@@ -34,7 +34,7 @@ export function KeychainStatus() {
       ) : known?.kind === "keychain" ? (
         <p>{t("keychainOk")}</p>
       ) : known?.kind === "encrypted-file" ? (
-        <p>{t("keychainFile")}</p>
+        <p>{t(known.cause === "library" ? "keychainFileLibrary" : "keychainFile")}</p>
       ) : known ? (
         <p>{t("keychainUnknown")}</p>
       ) : (

@@ -42,12 +42,14 @@ export function Check({
   label,
   hint,
   checked,
+  disabled = false,
   onChange,
 }: {
   name: FieldName;
   label: string;
   hint?: string;
   checked: boolean;
+  disabled?: boolean;
   onChange(value: boolean): void;
 }) {
   const t = useT(desktopDict);
@@ -56,7 +58,12 @@ export function Check({
   return (
     <div className="desktop-check" data-field={name}>
       <label className="inline-check">
-        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+        <input
+          type="checkbox"
+          checked={checked}
+          disabled={disabled}
+          onChange={(e) => onChange(e.target.checked)}
+        />
         <span>{label}</span>
       </label>
       {notes ? <span className="field-hint">{notes}</span> : null}

@@ -22,6 +22,8 @@ export function SettingsForm() {
   const setTheme = useApp((s) => s.setTheme);
   const loaded = useDesktopLoad((api) => api.settings.get());
   const entries = useDesktopLoad((api) => api.entries.list());
+  const info = useDesktopLoad((api) => api.app.info());
+  const tray = info.data?.tray;
   const [saved, setSaved] = useState<DesktopSettingsView | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [errors, setErrors] = useState<Record<string, DesktopKey>>({});
@@ -220,16 +222,24 @@ export function SettingsForm() {
           checked={draft.startAtLogin}
           onChange={(v) => set({ startAtLogin: v })}
         />
+        {/* Without a tray icon anyone can see, hiding to it would leave nothing to click. */}
         <Check
           name="closeToTray"
           label={t("closeToTray")}
-          checked={draft.closeToTray}
+          checked={draft.closeToTray && tray?.available !== false}
+          disabled={tray?.available === false}
+          hint={
+            tray?.available === false
+              ? t(tray.reason === "no_session_bus" ? "noTrayBus" : "noTrayDesktop")
+              : undefined
+          }
           onChange={(v) => set({ closeToTray: v })}
         />
         <Check
           name="startMinimized"
           label={t("startMinimized")}
           checked={draft.startMinimized}
+          hint={tray?.available === false ? t("startMinimizedNoTray") : undefined}
           onChange={(v) => set({ startMinimized: v })}
         />
       </fieldset>
