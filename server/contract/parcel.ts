@@ -162,7 +162,7 @@ export const PARCEL_API: ApiContract = {
   },
   "GET /pickup/archive": {
     summary: "Download every file as one ZIP archive (HEAD and byte ranges too)",
-    description: `${PICKUP} The archive is named in the language \`lang\` asks for.`,
+    description: `${PICKUP} The archive is named after the parcel (the day it was sent, how many files), in the language \`lang\` asks for and on the calendar of \`utc_offset\` (minutes east of UTC) when given.`,
     tag: "Pickup",
     query: ArchiveQuery,
     responses: {

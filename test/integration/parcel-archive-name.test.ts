@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { archiveLang, archiveName } from "../../server/parcel/domain/archive-name.js";
+import {
+  archiveLang,
+  archiveName,
+  archiveOffset,
+} from "../../server/parcel/domain/archive-name.js";
 import type { Harness } from "../helpers/parcel-harness.js";
 import { recipient, shareParcel, startPickup } from "./parcel-pickup-support.js";
 
@@ -16,49 +20,78 @@ function fallbackName(disposition: string | string[] | undefined): string {
   return /filename="([^"]*)"/.exec(String(disposition))?.[1] ?? "";
 }
 
+/** `YYYY-MM-DD` of Unix seconds at `offset` minutes from UTC. */
+function dayAt(unix: number, offset: number): string {
+  return new Date((unix + offset * 60) * 1000).toISOString().slice(0, 10);
+}
+
 describe("the name of the download-all ZIP", () => {
-  it("is the first file's name and how many more, never the parcel id", async () => {
+  it("is the parcel's send day and file count, never a file's name or the parcel id", async () => {
     h = await startPickup();
     const p = await shareParcel(h, { "Quarterly report.pdf": 5, "b.txt": 3, "c.txt": 1 });
+    const sentAt = p.publish.json.sent_at as number;
     const jar = await recipient(h, p.code);
-    const r = await h.request("GET", "/pickup/archive", { jar });
+    const r = await h.request("GET", "/pickup/archive?utc_offset=0", { jar });
     expect(r.status).toBe(200);
-    expect(savedName(r.headers["content-disposition"])).toBe("Quarterly report.pdf and 2 more.zip");
+    const name = savedName(r.headers["content-disposition"]);
+    expect(name).toBe(`Parcel ${dayAt(sentAt, 0)} (3 files).zip`);
+    expect(name).not.toContain("Quarterly");
     expect(String(r.headers["content-disposition"])).not.toContain(p.id);
-    const head = await h.request("HEAD", "/pickup/archive", { jar });
+    const head = await h.request("HEAD", "/pickup/archive?utc_offset=0", { jar });
     expect(head.headers["content-disposition"]).toBe(r.headers["content-disposition"]);
+  });
+
+  it("uses the reader's calendar when the page sends its offset, and ignores nonsense", async () => {
+    h = await startPickup();
+    const p = await shareParcel(h, { "a.txt": 5, "b.txt": 3 });
+    const sentAt = p.publish.json.sent_at as number;
+    const jar = await recipient(h, p.code);
+    // 14 hours apart: on either side of the date line one of them is another day.
+    for (const offset of [-600, 840]) {
+      const r = await h.request("HEAD", `/pickup/archive?utc_offset=${offset}`, { jar });
+      expect(savedName(r.headers["content-disposition"])).toBe(
+        `Parcel ${dayAt(sentAt, offset)} (2 files).zip`,
+      );
+    }
+    for (const junk of ["abc", "100000", "1e3", "-", ""]) {
+      const r = await h.request("HEAD", `/pickup/archive?utc_offset=${junk}`, { jar });
+      expect(r.status).toBe(200);
+      expect(savedName(r.headers["content-disposition"])).toMatch(
+        /^Parcel \d{4}-\d\d-\d\d \(2 files\)\.zip$/,
+      );
+    }
   });
 
   it("speaks Chinese to a Chinese page or browser, with an ASCII-only fallback", async () => {
     h = await startPickup();
     const p = await shareParcel(h, { "报告 2026.pdf": 5, "照片.jpg": 3 });
+    const day = dayAt(p.publish.json.sent_at as number, 480);
     const jar = await recipient(h, p.code);
-    const byHeader = await h.request("HEAD", "/pickup/archive", {
+    const byHeader = await h.request("HEAD", "/pickup/archive?utc_offset=480", {
       jar,
       headers: { "accept-language": "en;q=0.5, zh-CN;q=0.9" },
     });
-    expect(savedName(byHeader.headers["content-disposition"])).toBe(
-      "报告 2026.pdf 等 2 个文件.zip",
-    );
+    expect(savedName(byHeader.headers["content-disposition"])).toBe(`包裹 ${day}（2 个文件）.zip`);
     const fallback = fallbackName(byHeader.headers["content-disposition"]);
     expect(fallback).toMatch(/^[\x20-\x7e]+\.zip$/);
     expect(fallback).not.toMatch(/["\\%]/);
     // The page's own language choice wins over the browser's.
-    const byQuery = await h.request("HEAD", "/pickup/archive?lang=en", {
+    const byQuery = await h.request("HEAD", "/pickup/archive?lang=en&utc_offset=480", {
       jar,
       headers: { "accept-language": "zh-CN" },
     });
-    expect(savedName(byQuery.headers["content-disposition"])).toBe("报告 2026.pdf and 1 more.zip");
+    expect(savedName(byQuery.headers["content-disposition"])).toBe(`Parcel ${day} (2 files).zip`);
   });
 
-  it("is safe for file systems: no reserved characters, trailing dots cut, short enough", () => {
-    expect(archiveName(['a<b>:"c"|d?*.txt', "x"])).toBe("a_b___c__d__.txt and 1 more.zip");
-    expect(archiveName(["notes. . ", "x", "y"])).toBe("notes and 2 more.zip");
-    expect(archiveName(["only.pdf"])).toBe("only.pdf.zip");
-    expect(archiveName(["..."])).toBe("files.zip");
-    const long = archiveName(["東".repeat(85), "x"], "zh-CN");
-    expect(Buffer.byteLength(long, "utf8")).toBeLessThanOrEqual(200);
-    expect(long).toMatch(/^東+… 等 2 个文件\.zip$/);
+  it("counts one file in the singular and reads only plausible offsets", () => {
+    const noon = Date.UTC(2026, 4, 14, 12) / 1000;
+    expect(archiveName(noon, 1, "en", 0)).toBe("Parcel 2026-05-14 (1 file).zip");
+    expect(archiveName(noon, 1, "zh-CN", 0)).toBe("包裹 2026-05-14（1 个文件）.zip");
+    expect(archiveName(noon, 2, "en", 13 * 60)).toBe("Parcel 2026-05-15 (2 files).zip");
+    expect(archiveOffset("-300")).toBe(-300);
+    expect(archiveOffset("841")).toBe(null);
+    expect(archiveOffset(["60"])).toBe(null);
+    expect(archiveOffset(undefined)).toBe(null);
   });
 
   it("reads the language from the query first, then the most wanted Accept-Language tag", () => {

@@ -37,11 +37,12 @@ describe("GET /pickup/archive", () => {
       },
     );
     const jar = await recipient(h, p.code);
-    const r = await h.request("GET", "/pickup/archive", { jar });
+    const r = await h.request("GET", "/pickup/archive?utc_offset=0", { jar });
     expect(r.status).toBe(200);
     expect(r.headers["content-type"]).toBe("application/octet-stream");
+    const day = new Date((p.publish.json.sent_at as number) * 1000).toISOString().slice(0, 10);
     expect(r.headers["content-disposition"]).toBe(
-      `attachment; filename="report.pdf and 2 more.zip"; filename*=UTF-8''report.pdf%20and%202%20more.zip`,
+      `attachment; filename="Parcel ${day} (3 files).zip"; filename*=UTF-8''Parcel%20${day}%20%283%20files%29.zip`,
     );
     expect(r.headers["x-content-type-options"]).toBe("nosniff");
     expect(r.headers["cache-control"]).toBe("no-store");

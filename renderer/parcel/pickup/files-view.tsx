@@ -56,6 +56,7 @@ function TextBox({ name, shown, onHide }: { name: string; shown: Shown; onHide()
 export function FilesView({
   view,
   ended,
+  finished,
   onDownload,
   onReadText,
   onOther,
@@ -63,6 +64,8 @@ export function FilesView({
   view: PickupView;
   /** Set when the parcel ended while on screen: the list stays, the links go. */
   ended: boolean;
+  /** It ended because this page used its last download: shown as done, not as a failure. */
+  finished: boolean;
   onDownload(e: MouseEvent<HTMLAnchorElement>): void;
   /** Downloads a text file's bytes to show them (counts one download). */
   onReadText(fileId: string): Promise<string>;
@@ -96,13 +99,11 @@ export function FilesView({
         <dl className="pickup-facts">
           <div>
             <dt>{t("downloadsLeft")}</dt>
-            <dd data-testid="downloads-left">{ended ? "—" : left}</dd>
+            <dd data-testid="downloads-left">{finished ? 0 : ended ? "—" : left}</dd>
           </div>
           <div>
-            <dt>{t("expires")}</dt>
-            <dd>
-              <Countdown until={view.expires_at} />
-            </dd>
+            <dt>{t(finished ? "status" : "expires")}</dt>
+            <dd>{finished ? t("doneFact") : <Countdown until={view.expires_at} />}</dd>
           </div>
         </dl>
       </div>
@@ -157,7 +158,7 @@ export function FilesView({
         {view.files.length > 1 && left > 0 ? (
           <a
             className="button primary-button big wide"
-            href={`${BASE}/pickup/archive?lang=${encodeURIComponent(lang)}`}
+            href={`${BASE}/pickup/archive?lang=${encodeURIComponent(lang)}&utc_offset=${-new Date().getTimezoneOffset()}`}
             download
             onClick={onDownload}
           >

@@ -35,6 +35,10 @@ export default function PickupScreen({ rest }: AreaProps) {
   const [view, setView] = useState<PickupView | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [ended, setEnded] = useState(false);
+  /** This page used the parcel's last download: it is done, which is a success. */
+  const [finished, setFinished] = useState(false);
+  /** Set when a download or text started here with one download left. */
+  const tookLast = useRef(false);
   const [notice, setNotice] = useState<PickupKey | null>(null);
   const [busy, setBusy] = useState(false);
   const [blockedUntil, setBlockedUntil] = useState(0);
@@ -58,6 +62,8 @@ export default function PickupScreen({ rest }: AreaProps) {
       setPhase("files");
       setProblem(null);
       setEnded(false);
+      setFinished(false);
+      tookLast.current = false;
       return true;
     } catch (err) {
       // Whatever went wrong, a first attempt from a link ends on the form, never on "opening".
@@ -118,8 +124,27 @@ export default function PickupScreen({ rest }: AreaProps) {
   /** `GET /pickup`; a lapsed authorisation (401) is renewed with the code kept in memory. */
   const refresh = useCallback(async () => {
     try {
-      setView(await call(RecipientViewCheck, "GET", "/pickup"));
+      const answer = await call(RecipientViewCheck, "GET", "/pickup");
+      setView(answer);
+      if (answer.downloads_left > 0 && tookLast.current) {
+        // The last download never started (no byte sent, so it was given back): not done.
+        tookLast.current = false;
+        setFinished(false);
+        setEnded(false);
+        setNotice(null);
+      }
     } catch (err) {
+      if (
+        tookLast.current &&
+        err instanceof ApiError &&
+        err.status === 410 &&
+        err.code === "parcel.exhausted"
+      ) {
+        // Used up by this page's own last download: the success already said so.
+        setEnded(true);
+        setFinished(true);
+        return;
+      }
       if (err instanceof ApiError && err.status === 401) {
         rememberGrant(false);
         if (code.current) await resolve(code.current, password.current, true);
@@ -166,8 +191,22 @@ export default function PickupScreen({ rest }: AreaProps) {
 
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
-  const afterDownload = () => {
-    setNotice("started");
+  /** Notes that one download starts here; the last one shows the parcel as done at once. */
+  const usedOne = (last: boolean) => {
+    if (!last) return;
+    tookLast.current = true;
+    // After the click has run its course: a link taken off the page would not download.
+    timers.current.push(
+      setTimeout(() => {
+        setFinished(true);
+        setEnded(true);
+      }, 0),
+    );
+  };
+
+  const afterDownload = (last: boolean) => {
+    setNotice(last ? "lastDone" : "started");
+    usedOne(last);
     // The download is counted when it starts: show the new count shortly after.
     timers.current.push(setTimeout(() => void refresh(), 1000));
     timers.current.push(setTimeout(() => void refresh(), 4000));
@@ -175,15 +214,16 @@ export default function PickupScreen({ rest }: AreaProps) {
 
   const onDownload = (e: MouseEvent<HTMLAnchorElement>) => {
     const link = e.currentTarget;
+    const last = (view?.downloads_left ?? 0) <= 1;
     if (Date.now() - grantedAt.current < GRANT_MS || !code.current) {
-      afterDownload();
+      afterDownload(last);
       return;
     }
     // The authorisation is about to lapse: renew it first, then start the same download.
     e.preventDefault();
     void resolve(code.current, password.current, true).then((ok) => {
       if (ok) {
-        afterDownload();
+        afterDownload(last);
         link.click();
       }
     });
@@ -198,8 +238,13 @@ export default function PickupScreen({ rest }: AreaProps) {
     if (Date.now() - grantedAt.current >= GRANT_MS && code.current) {
       if (!(await resolve(code.current, password.current, true))) throw new Error("lapsed");
     }
+    const last = (view?.downloads_left ?? 0) <= 1;
     const res = await request("GET", path);
     const bytes = await res.arrayBuffer();
+    if (last) {
+      setNotice("lastDone");
+      usedOne(true);
+    }
     timers.current.push(setTimeout(() => void refresh(), 300));
     return new TextDecoder("utf-8").decode(bytes);
   };
@@ -209,6 +254,8 @@ export default function PickupScreen({ rest }: AreaProps) {
     code.current = "";
     password.current = "";
     setEnded(false);
+    setFinished(false);
+    tookLast.current = false;
     setView(null);
     setProblem(null);
     setNotice(null);
@@ -247,6 +294,7 @@ export default function PickupScreen({ rest }: AreaProps) {
           <FilesView
             view={view}
             ended={ended}
+            finished={finished}
             onDownload={onDownload}
             onReadText={readText}
             onOther={other}

@@ -1,30 +1,9 @@
 /**
  * The file name of a parcel's "download all" ZIP, as a person would name it: after the
- * parcel's first file (`report.pdf.zip`, `report.pdf and 2 more.zip`), never after its id.
+ * parcel (the day it was sent, how many files), in the reader's language, never after its id.
  */
 
 export type ArchiveLang = "en" | "zh-CN";
-
-/** Characters Windows refuses in file names (the upload rules already refuse `/`, `\`, controls). */
-const UNSAFE = /[<>:"|?*]/g;
-
-/** Room for the name: well under the 255 bytes most file systems allow. */
-const MAX_BYTES = 200;
-
-/** Cuts `text` to at most `bytes` UTF-8 bytes on a character boundary, marking the cut with `…`. */
-function fitBytes(text: string, bytes: number): string {
-  if (Buffer.byteLength(text, "utf8") <= bytes) return text;
-  const room = bytes - Buffer.byteLength("…", "utf8");
-  let out = "";
-  let used = 0;
-  for (const ch of text) {
-    const size = Buffer.byteLength(ch, "utf8");
-    if (used + size > room) break;
-    out += ch;
-    used += size;
-  }
-  return `${out.trimEnd()}…`;
-}
 
 /**
  * The language a request asks for: an explicit `lang` query value (the page's own choice)
@@ -49,22 +28,38 @@ export function archiveLang(query: unknown, acceptLanguage: string | undefined):
 }
 
 /**
- * `report.pdf.zip` for one file; `report.pdf and 2 more.zip` (`report.pdf 等 3 个文件.zip`)
- * for more. Characters some file systems refuse become `_`, and a long first name is cut so
- * the whole name stays short enough for any of them.
+ * The offset of the reader's clock from UTC in minutes (east positive), as the pickup page
+ * sends it (`utc_offset`); null when absent or not a plausible offset, and then the name uses
+ * this machine's own zone (the gateway's, normally the household's).
  */
-export function archiveName(names: readonly string[], lang: ArchiveLang = "en"): string {
-  const first = (names[0] ?? "files")
-    .replace(UNSAFE, "_")
-    .replace(/[. ]+$/, "")
-    .trim();
-  const stem = first === "" ? "files" : first;
-  const rest = names.length - 1;
-  const tail =
-    rest <= 0
-      ? ".zip"
-      : lang === "zh-CN"
-        ? ` 等 ${names.length} 个文件.zip`
-        : ` and ${rest} more.zip`;
-  return fitBytes(stem, MAX_BYTES - Buffer.byteLength(tail, "utf8")) + tail;
+export function archiveOffset(query: unknown): number | null {
+  if (typeof query !== "string" || !/^-?\d{1,4}$/.test(query)) return null;
+  const minutes = Number(query);
+  return Math.abs(minutes) <= 14 * 60 ? minutes : null;
+}
+
+/** `YYYY-MM-DD` of Unix seconds, at `offset` minutes from UTC or in this machine's zone. */
+function dayOf(unix: number, offset: number | null): string {
+  const two = (n: number) => String(n).padStart(2, "0");
+  if (offset === null) {
+    const d = new Date(unix * 1000);
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+  }
+  return new Date((unix + offset * 60) * 1000).toISOString().slice(0, 10);
+}
+
+/**
+ * The parcel as people tell parcels apart: the day it was sent and how many files it holds,
+ * `Parcel 2026-05-14 (3 files).zip` (`包裹 2026-05-14（3 个文件）.zip`). Not the first file's
+ * name: an archive called after one of its files reads as that file alone.
+ */
+export function archiveName(
+  sentAt: number,
+  files: number,
+  lang: ArchiveLang = "en",
+  offset: number | null = null,
+): string {
+  const day = dayOf(sentAt, offset);
+  if (lang === "zh-CN") return `包裹 ${day}（${files} 个文件）.zip`;
+  return `Parcel ${day} (${files} ${files === 1 ? "file" : "files"}).zip`;
 }

@@ -3,7 +3,7 @@ import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
 import { ResolveSchema } from "../../contract/parcel-views.js";
 import type { ParcelContext } from "../context.js";
-import { archiveLang, archiveName } from "../domain/archive-name.js";
+import { archiveLang, archiveName, archiveOffset } from "../domain/archive-name.js";
 import { damaged, openVerified, verifyAll } from "../domain/blob-integrity.js";
 import { grantedParcel, PICKUP_TTL, pickupGrant, resolvePickup } from "../domain/pickup.js";
 import { jsonBody } from "../http/guards.js";
@@ -99,10 +99,13 @@ export function pickupRouter(ctx: ParcelContext): Router {
       blobs: sources.map((s) => s.sha),
       length: zip.length,
       picked: { file: null, files: files.length },
-      // Named after the first file, in the page's language (`?lang=`) or the browser's.
+      // Named after the parcel, in the page's language (`?lang=`) or the browser's, and on
+      // the reader's calendar (`?utc_offset=`) when the page says it.
       filename: archiveName(
-        files.map((f) => f.name),
+        parcel.sent_at ?? parcel.created_at,
+        files.length,
         archiveLang(req.query.lang, req.get("accept-language")),
+        archiveOffset(req.query.utc_offset),
       ),
       open: async () => {
         // Every blob is checked before the first byte, so a damaged one returns the download.
