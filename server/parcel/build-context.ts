@@ -44,6 +44,7 @@ export function buildContext(parts: ContextParts): { ctx: ParcelContext; stop():
     reading: new Map(),
     uploading: new Set(),
     uploadStops: new Map(),
+    resumeRereadBytes: 0,
   };
   let reclaimTimer: NodeJS.Timeout | null = null;
   let stopped = false;

@@ -52,10 +52,15 @@ export interface Activity {
   downloadsActive: number;
   /** sha256 -> number of running downloads reading it; cleanup never deletes these. */
   reading: Map<string, number>;
-  /** file ids with a PUT in flight (a second concurrent PUT is refused). */
+  /** file ids with a PUT or PATCH in flight (one writer per file: another is refused). */
   uploading: Set<string>;
   /** file id -> stops its running PUT (used when the session ends under it). */
   uploadStops: Map<string, () => void>;
+  /**
+   * Bytes of resumable parts read back to rebuild a hash state, since the start: a PATCH pays
+   * only for the bytes a cut request before it added (the hash is kept at synced offsets).
+   */
+  resumeRereadBytes: number;
 }
 
 export type Actor =

@@ -25,8 +25,11 @@ import { answerFor, busy, notStored } from "./upload-file.js";
 /** The tus protocol version spoken (core semantics: HEAD for the offset, PATCH to append). */
 const TUS_VERSION = "1.0.0";
 const OFFSET_TYPE = "application/offset+octet-stream";
-/** Hash states kept between PATCHes; beyond this the oldest is dropped (it can be rebuilt). */
-const MAX_POINTS = 1000;
+/**
+ * Checkpoints kept at most; beyond this those of ended sessions go (files of open sessions are
+ * bounded by the file budget, 10,000 by default, each checkpoint a few hundred bytes).
+ */
+const MAX_POINTS = 20_000;
 
 const closed = () =>
   new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
@@ -45,10 +48,21 @@ export function resumeHandlers(ctx: ParcelContext): {
   const { sessions, traffic } = ctx.repos;
   const floor = ctx.options.uploadFloor ?? DEFAULT_FLOOR;
   /**
-   * The hash state of parts whose last PATCH ended cleanly, so the next one need not re-read
-   * them. A part cut off mid-transfer has none (the hash may hold bytes the disk never got).
+   * Per part, a checkpoint: the hash state at an offset whose bytes are in the part. Set where
+   * each PATCH starts, moved on at every sync while it runs and where it ends, and kept when a
+   * request is cut, so the next PATCH re-reads at most what the cut one added. Dropped when the
+   * file is stored or fails.
    */
-  const points = new Map<string, ResumePoint>();
+  const points = new Map<string, { parcelId: string; point: ResumePoint }>();
+  const keep = (file: FileRow, point: ResumePoint): void => {
+    if (!points.has(file.id) && points.size >= MAX_POINTS) prunePoints();
+    points.set(file.id, { parcelId: file.parcel_id, point });
+  };
+  /** Makes room: parts of ended sessions first, then (never in practice) the oldest. */
+  const prunePoints = (): void => {
+    for (const [id, p] of points) if (!sessionOpen(p.parcelId)) points.delete(id);
+    while (points.size >= MAX_POINTS) points.delete(points.keys().next().value as string);
+  };
   /** The offset each running PATCH started from: what a HEAD meanwhile can vouch for. */
   const running = new Map<string, number>();
 
@@ -113,25 +127,36 @@ export function resumeHandlers(ctx: ParcelContext): {
     res.status(200).end();
   };
 
-  /** The hash state of a part `offset` bytes long: kept from the last PATCH, or re-read. */
-  const pointFor = async (fileId: string, offset: number): Promise<ResumePoint> => {
-    const kept = points.get(fileId);
-    points.delete(fileId);
-    if (kept && kept.offset === offset) return kept;
-    const hash = createHash("sha256");
-    let crc = 0;
-    if (offset === 0) return { offset, hash, crc };
-    const reader = createReadStream(partPath(fileId), { end: offset - 1, highWaterMark: 1 << 20 });
-    await pipeline(
-      reader,
-      new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          hash.update(chunk);
-          crc = crc32(chunk, crc);
-          done();
-        },
-      }),
-    );
+  /**
+   * The hash state of a part `offset` bytes long (its size now): the checkpoint's, with the
+   * bytes after it read back, which are at most those the last (cut) PATCH added. The result
+   * is kept as the new checkpoint before any byte of this PATCH arrives.
+   */
+  const pointFor = async (file: FileRow, offset: number): Promise<ResumePoint> => {
+    const kept = points.get(file.id)?.point;
+    const from = kept && kept.offset <= offset ? kept : null;
+    const hash = from ? from.hash.copy() : createHash("sha256");
+    let crc = from?.crc ?? 0;
+    const start = from?.offset ?? 0;
+    if (offset > start) {
+      const reader = createReadStream(partPath(file.id), {
+        start,
+        end: offset - 1,
+        highWaterMark: 1 << 20,
+      });
+      await pipeline(
+        reader,
+        new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            hash.update(chunk);
+            crc = crc32(chunk, crc);
+            ctx.activity.resumeRereadBytes += chunk.length;
+            done();
+          },
+        }),
+      );
+    }
+    keep(file, { offset, hash: hash.copy(), crc });
     return { offset, hash, crc };
   };
 
@@ -179,7 +204,7 @@ export function resumeHandlers(ctx: ParcelContext): {
         return;
       }
       running.set(file.id, offset);
-      const point = await pointFor(file.id, offset);
+      const point = await pointFor(file, offset);
       let got: Received;
       try {
         got = await receiveBody(req, {
@@ -188,6 +213,7 @@ export function resumeHandlers(ctx: ParcelContext): {
           floor,
           signal: watch.signal,
           resume: point,
+          onCheckpoint: (p) => keep(file, p),
           onBytes: countDailyTraffic(ctx, clientIp(req)),
         });
       } catch (err) {
@@ -207,8 +233,7 @@ export function resumeHandlers(ctx: ParcelContext): {
       }
       if (got.bytes < file.size) {
         // A clean end: the hash holds exactly the part's bytes, so the next PATCH goes on.
-        if (points.size >= MAX_POINTS) points.delete(points.keys().next().value as string);
-        points.set(file.id, { offset: got.bytes, hash: point.hash, crc: got.crc32 });
+        keep(file, { offset: got.bytes, hash: point.hash, crc: got.crc32 });
         res.setHeader("Upload-Offset", String(got.bytes));
         res.status(204).end();
         return;
@@ -225,6 +250,7 @@ export function resumeHandlers(ctx: ParcelContext): {
         ended = true;
         throw closed();
       }
+      points.delete(file.id);
       res.setHeader("Upload-Offset", String(file.size));
       res.status(204).end();
     } finally {

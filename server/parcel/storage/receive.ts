@@ -1,4 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
+import type { WriteStream } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import { Transform, type Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -63,6 +64,12 @@ export interface ReceiveOptions {
    * already written stay in the part, synced, so the upload can go on from there.
    */
   resume?: ResumePoint;
+  /**
+   * With `resume`: told the hash state at offsets whose bytes are written (and, but for the
+   * last one, synced), as the transfer goes on and where it stops, so a cut request costs the
+   * next one only the bytes after the last point. Never called once the promise has settled.
+   */
+  onCheckpoint?: (point: ResumePoint) => void;
 }
 
 /** Where a part stands: its length and the hash state of the bytes it holds. */
@@ -102,6 +109,10 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
   let syncing: Promise<void> | null = null;
   let handle: FileHandle | null = null;
   let failure: ReceiveError | null = null;
+  let checkpoint = resume ? opts.onCheckpoint : undefined;
+  let sink: WriteStream | null = null;
+  /** Bytes of the file written so far (the part's earlier bytes included). */
+  const written = () => (resume?.offset ?? 0) + (sink?.bytesWritten ?? 0);
 
   const meter = new Transform({
     highWaterMark: 256 * 1024,
@@ -128,9 +139,14 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
       crc = crc32(chunk, crc);
       if (bytes - syncedAt >= SYNC_EVERY && !syncing && handle) {
         syncedAt = bytes;
+        // The hash state here becomes a checkpoint once the sync is done and the writer has
+        // written up to it (it may still hold a piece or two).
+        const mark = checkpoint ? { offset: bytes, hash: hash.copy(), crc } : null;
         syncing = handle
           .datasync()
-          .catch(ignore)
+          .then(() => {
+            if (mark && written() >= mark.offset) checkpoint?.(mark);
+          }, ignore)
           .finally(() => (syncing = null));
       }
       done(null, chunk);
@@ -207,22 +223,29 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
     if (!resume) await unlink(opts.tmpPath).catch(ignore);
     throw failure;
   }
-  const sink = handle.createWriteStream({ flush: true, highWaterMark: 256 * 1024 });
-  sink.on("error", ignore);
+  const out = handle.createWriteStream({ flush: true, highWaterMark: 256 * 1024 });
+  sink = out;
+  out.on("error", ignore);
   try {
     source.pipe(meter);
-    await pipeline(meter, sink);
-    await settle(sink);
+    await pipeline(meter, out);
+    await settle(out);
   } catch (err) {
     source.unpipe(meter);
-    if (!sink.destroyed) sink.destroy();
-    await settle(sink);
-    if (resume) await syncPart(opts.tmpPath);
-    else await unlink(opts.tmpPath).catch(ignore);
+    if (!out.destroyed) out.destroy();
+    await settle(out);
+    if (resume) {
+      await syncPart(opts.tmpPath);
+      await syncing;
+      // Every byte the hash holds is in the part: the next request starts right here.
+      if (written() === bytes) checkpoint?.({ offset: bytes, hash, crc });
+    } else await unlink(opts.tmpPath).catch(ignore);
     if (failure) throw failure;
     throw new ReceiveError("io", "The file could not be written", bytes, { cause: err });
   } finally {
     detach();
+    await syncing;
+    checkpoint = undefined;
   }
   if (resume && bytes < opts.declared) return { sha256: "", crc32: crc >>> 0, bytes };
   if (bytes < opts.declared) {
