@@ -9,8 +9,15 @@
  * The names live here, in one list, so a test cannot arm a point the code does not have.
  */
 export const FAULT_POINTS = [
-  /** The proxy settings are committed to the database, before anything is applied. */
+  /**
+   * A change of the proxy's stored state (settings, a restore, rules, subscriptions) is
+   * committed to the database, before it is applied to the core.
+   */
   "proxy.settings-committed",
+  /** A change that needs confirming has its rollback point, not yet written to disk. */
+  "proxy.before-probation-file",
+  /** An unconfirmed change was undone in the database; its rollback point is still on disk. */
+  "proxy.probation-reverted",
   /** A download has sent its first piece of body (the recipient is half-way through). */
   "parcel.download-mid-body",
   /** An upload's bytes were renamed into `blobs/`, before the file's row records them. */

@@ -1,5 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { chmod, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
@@ -24,6 +33,52 @@ export function writeAtomic(path: string, data: string): void {
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** Syncs a directory, so a rename or removal in it survives a power cut. */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some platforms cannot open directories; the rename is still atomic there.
+  }
+}
+
+/**
+ * `writeAtomic` that is on the disk when it returns: the bytes are synced before the rename and
+ * the directory after it. For small files whose order against a database commit matters (a
+ * rollback point must be there before the change it undoes).
+ */
+export function writeDurable(path: string, data: string): void {
+  const dir = dirname(path);
+  ensurePrivateDir(dir);
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    const fd = openSync(tmp, "w", PRIVATE_FILE_MODE);
+    try {
+      writeSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    tightenPath(tmp);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  syncDir(dir);
+}
+
+/** Removes a file written by `writeDurable`, the removal synced too. */
+export function removeDurable(path: string): void {
+  rmSync(path, { force: true });
+  syncDir(dirname(path));
 }
 
 /**

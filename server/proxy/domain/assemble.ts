@@ -102,7 +102,8 @@ export interface DomainParts {
 
 /**
  * Builds the domain over the stored state and the core. A change nobody confirmed before the
- * last stop is undone here, before the core can start.
+ * last stop is undone here, before the core can start, and only then are snapshot files no
+ * subscription owns removed (the undo may bring subscriptions back).
  */
 export function assembleDomain(
   { options, dir, store, clock, log }: Surroundings,
@@ -111,6 +112,7 @@ export function assembleDomain(
   const changes = createChanges(store, core);
   const probation = new Probation({ store, core, changes, clock, log, dir });
   probation.recoverAtStart();
+  store.recoverSnapshots();
   const refresher = new Refresher(
     store,
     options.feeds ?? feedSource,

@@ -1,4 +1,5 @@
 import { DomainError } from "../../domain-errors.js";
+import { crashPoint } from "../../fault-points.js";
 import type { CoreControl } from "../context.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
@@ -38,14 +39,29 @@ function refusal(err: unknown): DomainError {
   });
 }
 
+export interface ChangeOptions {
+  /**
+   * Keep the committed state even when the core refuses it (an undo: the earlier state ran a
+   * minute ago, so a restart loads it); `afterCommit` then runs all the same.
+   */
+  keepWhenRefused?: boolean;
+}
+
 export interface Changes {
   applyCore: ApplyCore;
   /**
    * Runs `mutate` in one transaction, then applies the new state to the core. When the
-   * apply fails the previous stored state is put back and the refusal (a DomainError, answered 400) is thrown;
-   * `afterCommit` runs only on success (e.g. deleting snapshot files).
+   * apply fails the previous stored state is put back and the refusal (a DomainError, answered
+   * 400) is thrown; `afterCommit` runs only on success (e.g. deleting snapshot files), still in
+   * the queue's turn.
    */
-  change<T>(mutate: () => T, afterCommit?: (result: T) => void): Promise<T>;
+  change<T>(
+    mutate: () => T,
+    afterCommit?: (result: T) => void,
+    options?: ChangeOptions,
+  ): Promise<T>;
+  /** Runs `task` in the queue's order without touching the core (confirming a change). */
+  serial<T>(task: () => T): Promise<T>;
 }
 
 /**
@@ -74,19 +90,25 @@ export function createChanges(store: SqlProxyStore, core: CoreControl): Changes 
         await onApplied?.();
       });
     },
-    change<T>(mutate: () => T, afterCommit?: (result: T) => void) {
+    change<T>(mutate: () => T, afterCommit?: (result: T) => void, options: ChangeOptions = {}) {
       return enqueue(async () => {
         const before = capture(store);
         const result = store.transaction(mutate);
+        crashPoint("proxy.settings-committed");
         try {
           await core.apply(store.coreInput());
         } catch (err) {
-          putBack(store, before);
-          throw refusal(err);
+          if (!options.keepWhenRefused) {
+            putBack(store, before);
+            throw refusal(err);
+          }
         }
         afterCommit?.(result);
         return result;
       });
+    },
+    serial<T>(task: () => T) {
+      return enqueue(async () => task());
     },
   };
 }

@@ -4,8 +4,11 @@ import type { CoreControl } from "../context.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { ProxyServiceExtras, DomainParts } from "./assemble.js";
 
-/** Kept across restarts: whether the core ran when the service last stopped. */
-const CORE_WAS_RUNNING = "core-was-running";
+/**
+ * Kept across restarts: whether the core ran when the service last stopped, or when it was
+ * last started or stopped on request (a crash skips the stop).
+ */
+export const CORE_WAS_RUNNING = "core-was-running";
 
 export interface Lifecycle {
   /** Starts the timers, and the core when it ran at the last shutdown (or when told to). */
@@ -29,7 +32,10 @@ export function lifecycle(
     async start() {
       scheduler.start();
       probation.start(options.probationCheckMs);
-      const wanted = options.autoStartCore ?? store.getFlag(CORE_WAS_RUNNING);
+      // A change undone at start was made while the core ran: a core the crashed run left
+      // behind may still run it, and a start replaces it with one on the state undone.
+      const wanted =
+        options.autoStartCore ?? (store.getFlag(CORE_WAS_RUNNING) || probation.undidAtStart);
       if (wanted && core.installed) {
         // A gateway comes back the way it was shut down; a failure is reported, not fatal.
         await core.start(store.coreInput()).catch((err: unknown) => {

@@ -1,15 +1,24 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../../clock.js";
 import { DomainError } from "../../domain-errors.js";
+import { crashPoint } from "../../fault-points.js";
 import type { ServiceLog } from "../../log.js";
 import type { ProxyProblemCode } from "../../problem-codes.js";
 import type { CoreControl } from "../context.js";
-import { writeAtomic } from "../core/files.js";
+import { removeDurable, writeDurable } from "../core/files.js";
 import type { Changes } from "./changes.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
-import type { SubscriptionRow } from "../store/subscriptions.js";
-import type { RuleRecord, Settings } from "../types.js";
+import type { Settings } from "../types.js";
+import {
+  copyState,
+  forgetDropped,
+  stepBetween,
+  undoSteps,
+  type ProbationStep,
+  type StateCopy,
+} from "./probation-steps.js";
+import { readPending, type Pending } from "./probation-file.js";
 
 /** How long a change that can cut the operator off waits for `POST /system/confirm`. */
 export const PROBATION_SECONDS = 60;
@@ -23,18 +32,6 @@ export const PROBATION_FILE = "probation.json";
 /** The settings that decide whether the operator can still reach the gateway. */
 const WATCHED = ["tunEnabled", "proxyEnabled", "interface", "lanIP", "lanCIDR", "gateway"] as const;
 
-/** What the stored state was before a change: settings, and the lists when a restore replaced them. */
-export interface RollbackPoint {
-  settings: Settings;
-  subscriptions?: SubscriptionRow[];
-  rules?: RuleRecord[];
-}
-
-interface Pending {
-  deadlineMs: number;
-  point: RollbackPoint;
-}
-
 /** What `configError` says after a change was undone (`code` is its stable name). */
 export interface ProbationNotice {
   code: "probation.rolled_back" | "probation.rolled_back_restart";
@@ -46,6 +43,11 @@ const NOTICES: Record<ProbationNotice["code"], string> = {
   "probation.rolled_back_restart":
     "The service restarted before the settings change was confirmed, so the previous settings were restored",
 };
+
+const notice = (code: ProbationNotice["code"]): ProbationNotice => ({
+  code,
+  message: NOTICES[code],
+});
 
 export interface ProbationOptions {
   store: SqlProxyStore;
@@ -65,59 +67,80 @@ function differs(a: Settings, b: Settings): boolean {
 /**
  * Confirm or revert: a change of the settings that decide whether the operator can still reach
  * the gateway (TUN, the proxy switch, the interface, the LAN address and range, the gateway)
- * made while the core runs is kept only when confirmed within a minute. Otherwise the state
- * before it is put back and the core restarted. A second change while one waits keeps the
- * first rollback point (the state the operator last confirmed) and gets a new minute.
+ * made while the core runs is kept only when confirmed within a minute. Otherwise what it
+ * changed is undone and the core restarted. A second change of the settings (or a restore)
+ * while one waits joins it with a new minute: undoing undoes both, back to the state the
+ * operator last confirmed. Other changes made meanwhile (rules, subscriptions, the node
+ * choice) are not part of it and stay.
  *
- * A restart of the service while a change waits undoes it at the next start, whether its
- * minute had run out or not: nobody confirmed it, and the service cannot know whether the
- * operator can still reach the gateway.
+ * The rollback point is on disk (synced) before the change is committed, so a crash at any
+ * moment leaves either no change or a change with its rollback point. A restart undoes a
+ * change nobody confirmed, whether its minute had run out or not: the service cannot know
+ * whether the operator can still reach the gateway.
+ *
+ * Confirming, undoing and the deadline take their turn in the change queue, so a confirmation
+ * racing the deadline has exactly one outcome, the one that came first.
  */
 export class Probation {
   private pending: Pending | null = null;
   private notice: ProbationNotice | null = null;
-  /** Work a change left for its confirmation (removing snapshots a restore dropped). */
-  private onConfirm: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
-  private reverting: Promise<boolean> | null = null;
+  /** The deadline's revert while it runs (the timer asks every second). */
+  private expiring: Promise<boolean> | null = null;
+  /** Every revert under way, so `stop` can wait for them. */
+  private readonly reverting = new Set<Promise<boolean>>();
+  private undoneAtStart = false;
   private readonly file: string;
 
   constructor(private readonly opts: ProbationOptions) {
     this.file = join(opts.dir, PROBATION_FILE);
   }
 
-  /** The state a change is about to replace; called inside the change, before it writes. */
-  capture(whole: boolean): RollbackPoint {
-    const { store } = this.opts;
-    const settings = store.getSettings();
-    return whole
-      ? { settings, subscriptions: store.subscriptions.rows(), rules: store.rules.list() }
-      : { settings };
-  }
-
   /**
-   * After a change was applied: starts or renews the probation when it needs one and answers
-   * its deadline in Unix seconds (the route sends it as `PROBATION_HEADER`), else runs
-   * `cleanup` at once and answers null. Any change ends the notice of an earlier rollback.
+   * Makes a change of the settings (`lists`: and of the subscriptions and rules, a restore)
+   * through the change queue. When it needs confirming, its rollback point is written to disk
+   * before the change is committed, and the answer is the deadline in Unix seconds (the route
+   * sends it as `PROBATION_HEADER`); else null. Any such change ends the notice of an earlier
+   * rollback.
    */
-  settled(before: RollbackPoint, cleanup?: () => void): number | null {
-    this.notice = null;
-    const now = this.opts.store.getSettings();
-    const needs =
-      this.pending !== null || (this.opts.core.running() && differs(before.settings, now));
-    if (!needs) {
-      cleanup?.();
-      return null;
+  async change(lists: boolean, mutate: () => void): Promise<number | null> {
+    const { changes, store, core, clock } = this.opts;
+    const previous = { pending: this.pending };
+    let next: Pending | null = null;
+    let step: ProbationStep | null = null;
+    let written = false;
+    try {
+      await changes.change(
+        () => {
+          const before = copyState(store, lists);
+          mutate();
+          const after: StateCopy = copyState(store, lists);
+          step = stepBetween(before, after);
+          previous.pending = this.pending;
+          if (!this.pending && !(core.running() && differs(before.settings, after.settings))) {
+            return;
+          }
+          next = {
+            deadlineMs: clock.now() + PROBATION_SECONDS * 1000,
+            steps: [...(this.pending?.steps ?? []), step],
+          };
+          crashPoint("proxy.before-probation-file");
+          // Inside the transaction: the rollback point is on disk before the change commits.
+          writeDurable(this.file, JSON.stringify(next));
+          written = true;
+        },
+        () => {
+          this.notice = null;
+          if (next) this.pending = next;
+          else if (step) forgetDropped(store, [step]);
+        },
+      );
+    } catch (err) {
+      // The change was put back (or never made): so is its rollback point.
+      if (written) this.persist(previous.pending);
+      throw err;
     }
-    const point: RollbackPoint = this.pending ? { ...this.pending.point } : { ...before };
-    // The first change kept only what it replaced; a later restore also replaces the lists.
-    point.subscriptions ??= before.subscriptions;
-    point.rules ??= before.rules;
-    const deadlineMs = this.opts.clock.now() + PROBATION_SECONDS * 1000;
-    this.pending = { deadlineMs, point };
-    if (cleanup) this.onConfirm.push(cleanup);
-    writeAtomic(this.file, JSON.stringify(this.pending));
-    return Math.floor(deadlineMs / 1000);
+    return next ? Math.floor((next as Pending).deadlineMs / 1000) : null;
   }
 
   /** `{ deadline, remainingSeconds }` while a change waits, else null. */
@@ -136,25 +159,31 @@ export class Probation {
     this.notice = null;
   }
 
-  /** Keeps the change that waits; 409 when none does. */
-  confirm(): void {
-    if (!this.pending) throw none();
-    this.pending = null;
-    rmSync(this.file, { force: true });
-    const work = this.onConfirm.splice(0);
-    for (const run of work) run();
+  /** Keeps the change that waits; 409 when none does (never came, or already undone). */
+  async confirm(): Promise<void> {
+    await this.opts.changes.serial(() => {
+      const p = this.pending;
+      if (!p) throw none();
+      this.pending = null;
+      removeDurable(this.file);
+      // Snapshots of subscriptions the change dropped were kept for an undo; not any more.
+      forgetDropped(this.opts.store, p.steps);
+    });
     this.opts.log.info("settings change confirmed");
   }
 
   /** Puts the state before the waiting change back now (the operator's "Undo"); 409 when none. */
   async undo(): Promise<void> {
-    if (!this.pending) throw none();
-    await this.revert(false);
+    if (!this.pending || !(await this.revert(false))) throw none();
   }
 
   /** Reverts a change whose minute has run out (the timer calls it; tests call it by hand). */
   async tick(): Promise<void> {
-    if (this.pending && this.opts.clock.now() >= this.pending.deadlineMs) await this.revert(true);
+    if (!this.pending || this.opts.clock.now() < this.pending.deadlineMs) return;
+    this.expiring ??= this.revert(true).finally(() => {
+      this.expiring = null;
+    });
+    await this.expiring;
   }
 
   start(checkMs = this.opts.checkMs ?? PROBATION_CHECK_MS): void {
@@ -174,65 +203,77 @@ export class Probation {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.reverting?.catch(() => undefined);
+    await Promise.allSettled([...this.reverting]);
   }
 
   /**
-   * At the service's start, before the core starts: a rollback point left by the last run means
-   * a change nobody confirmed; the state before it comes back.
+   * At the service's start, before the core starts and before the snapshots are tidied: a
+   * rollback point left by the last run means a change nobody confirmed; it is undone.
    */
   recoverAtStart(): void {
     if (!existsSync(this.file)) return;
+    const { store, log } = this.opts;
     try {
-      const saved = JSON.parse(readFileSync(this.file, "utf8")) as Pending;
-      this.putBack(saved.point);
-      this.notice = {
-        code: "probation.rolled_back_restart",
-        message: NOTICES["probation.rolled_back_restart"],
-      };
-      this.opts.log.info("unconfirmed settings change undone at start");
+      const saved = readPending(this.file, store);
+      undoSteps(store, saved.steps);
+      forgetDropped(store, saved.steps);
+      this.notice = notice("probation.rolled_back_restart");
+      this.undoneAtStart = true;
+      log.info("unconfirmed settings change undone at start");
     } catch (err) {
-      this.opts.log.error(
-        "probation.rollback_failed",
-        "Undoing an unconfirmed settings change failed",
-        { err },
-      );
+      log.error("probation.rollback_failed", "Undoing an unconfirmed settings change failed", {
+        err,
+      });
     }
-    rmSync(this.file, { force: true });
+    removeDurable(this.file);
+  }
+
+  /**
+   * Whether a start undid a change: it was made while the core ran, so a core the crashed run
+   * left behind may still run it, and the core is started again on the state undone.
+   */
+  get undidAtStart(): boolean {
+    return this.undoneAtStart;
+  }
+
+  /** The rollback point on disk as `pending` says (none: no file). */
+  private persist(pending: Pending | null): void {
+    if (pending) writeDurable(this.file, JSON.stringify(pending));
+    else removeDurable(this.file);
   }
 
   private revert(atDeadline: boolean): Promise<boolean> {
-    // One revert at a time: the timer and a request may both ask.
-    this.reverting ??= this.revertNow(atDeadline).finally(() => {
-      this.reverting = null;
-    });
-    return this.reverting;
+    const run = this.revertNow(atDeadline);
+    this.reverting.add(run);
+    return run.finally(() => this.reverting.delete(run));
   }
 
   private async revertNow(atDeadline: boolean): Promise<boolean> {
     const { changes, core, store, log } = this.opts;
-    const taken: { point?: RollbackPoint } = {};
-    const take = (): boolean => {
-      // Decided inside the change queue: a change that renewed the minute meanwhile wins.
-      const p = this.pending;
-      if (!p || (atDeadline && this.opts.clock.now() < p.deadlineMs)) return false;
-      taken.point = p.point;
-      this.pending = null;
-      this.onConfirm = [];
-      rmSync(this.file, { force: true });
-      this.putBack(p.point);
-      return true;
-    };
-    let done: boolean;
-    try {
-      done = await changes.change(take);
-    } catch (err) {
-      // The core refused the earlier state as a live reload; it is the state to keep all the
-      // same (it ran a minute ago), so it stays stored and the restart below loads it.
-      if (!taken.point) throw err;
-      this.putBack(taken.point);
-      done = true;
-    }
+    let taken: Pending | null = null;
+    const done = await changes.change(
+      () => {
+        // Decided in the queue's turn: a confirmation or a change that renewed the minute
+        // meanwhile wins.
+        const p = this.pending;
+        if (!p || (atDeadline && this.opts.clock.now() < p.deadlineMs)) return false;
+        taken = p;
+        this.pending = null;
+        if (atDeadline) this.notice = notice("probation.rolled_back");
+        undoSteps(store, p.steps);
+        return true;
+      },
+      (undone) => {
+        if (!undone || !taken) return;
+        crashPoint("proxy.probation-reverted");
+        // The undo is committed; only now may its rollback point go.
+        removeDurable(this.file);
+        forgetDropped(store, (taken as Pending).steps);
+      },
+      // The core may refuse the earlier state as a live reload; it is the state to keep all
+      // the same (it ran a minute ago): it stays stored and the restart below loads it.
+      { keepWhenRefused: true },
+    );
     if (!done) return false;
     if (core.running()) {
       await core.restart(store.coreInput()).catch((err: unknown) => {
@@ -241,22 +282,12 @@ export class Probation {
         });
       });
     }
-    if (atDeadline) {
-      this.notice = { code: "probation.rolled_back", message: NOTICES["probation.rolled_back"] };
-      log.info("unconfirmed settings change rolled back");
-    } else {
-      log.info("settings change undone by the operator");
-    }
+    log.info(
+      atDeadline
+        ? "unconfirmed settings change rolled back"
+        : "settings change undone by the operator",
+    );
     return true;
-  }
-
-  private putBack(point: RollbackPoint): void {
-    const { store } = this.opts;
-    store.transaction(() => {
-      store.saveSettings(point.settings);
-      if (point.subscriptions) store.subscriptions.replaceAll(point.subscriptions);
-      if (point.rules) store.rules.replaceAll(point.rules);
-    });
   }
 }
 

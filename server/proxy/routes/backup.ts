@@ -109,11 +109,10 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
     });
     uniqueIds(rules, "rule");
 
-    const previous = new Map(store.subscriptions.rows().map((r) => [r.id, r]));
-    const kept = new Set(subs.map((s) => s.id).filter((id) => previous.has(id)));
-    let before = deps.probation.capture(true);
-    await deps.changes.change(() => {
-      before = deps.probation.capture(true);
+    // Snapshots of the subscriptions the backup drops stay until the change is kept: a change
+    // on probation may still bring those subscriptions back.
+    const deadline = await deps.probation.change(true, () => {
+      const previous = new Map(store.subscriptions.rows().map((r) => [r.id, r]));
       store.saveSettings(settings);
       const rows: SubscriptionRow[] = subs.map((s, i) => {
         // A kept id keeps its snapshot, so it also keeps what describes that snapshot.
@@ -132,16 +131,11 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
           last_error_params: old?.last_error_params ?? "{}",
           usage_json: old?.usage_json ?? null,
           node_count: old?.node_count ?? 0,
+          created_at: old?.created_at ?? null,
         };
       });
       store.subscriptions.replaceAll(rows);
       store.rules.replaceAll(rules);
-    });
-    // Snapshots of the subscriptions the backup drops go once the change is kept: a change
-    // on probation may still bring those subscriptions back.
-    const deadline = deps.probation.settled(before, () => {
-      for (const id of previous.keys())
-        if (!kept.has(id) && !store.subscriptions.get(id)) store.snapshots.remove(id);
     });
     if (deadline !== null) res.setHeader(PROBATION_HEADER, String(deadline));
     res.json({ ok: true } satisfies Ok);

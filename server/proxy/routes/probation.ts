@@ -19,8 +19,8 @@ export function probationRouter(deps: ProxyRouterDeps): Router {
     } satisfies ProbationState);
   });
 
-  router.post("/system/confirm", (_req, res) => {
-    probation.confirm();
+  router.post("/system/confirm", async (_req, res) => {
+    await probation.confirm();
     res.json({ ok: true } satisfies Ok);
   });
 

@@ -8,7 +8,7 @@ import type { ProxyRouterDeps } from "./router-deps.js";
 
 /** Settings: read, and replace all (validated against this machine for TUN). */
 export function settingsRouter(deps: ProxyRouterDeps): Router {
-  const { repos: store, changes } = deps;
+  const { repos: store } = deps;
   const router = deps.routes.router();
 
   router.get("/settings", (_req, res) => {
@@ -21,12 +21,7 @@ export function settingsRouter(deps: ProxyRouterDeps): Router {
     // there (it logs the failure and carries on): refuse it here, naming the port.
     const taken = await firstTakenPort(settings, store.getSettings());
     if (taken) throw listenPortInUse(taken);
-    let before = deps.probation.capture(false);
-    await changes.change(() => {
-      before = deps.probation.capture(false);
-      store.saveSettings(settings);
-    });
-    const deadline = deps.probation.settled(before);
+    const deadline = await deps.probation.change(false, () => store.saveSettings(settings));
     if (deadline !== null) res.setHeader(PROBATION_HEADER, String(deadline));
     res.json(store.getSettings() satisfies Settings);
   });

@@ -5,6 +5,7 @@ import { jsonObject, parseOr400 } from "../../http/validate.js";
 import type { ProxyContext } from "../context.js";
 import { binaryVersion } from "../core/check.js";
 import { errorMessage } from "../core/errors.js";
+import { CORE_WAS_RUNNING } from "../domain/lifecycle.js";
 import { CONNECTIVITY_SITES, testSite } from "../system/connectivity.js";
 import { networkReport } from "../system/network.js";
 import { DEFAULT_RELEASE_URL, UpdateCheckError, UpdateChecker } from "../system/updates.js";
@@ -43,6 +44,8 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
       if (action === "stop") await deps.core.stop();
       else if (action === "start") await deps.core.start(deps.store.coreInput());
       else await deps.core.restart(deps.store.coreInput());
+      // Read at the next start, also when this run ends without a stop (a crash).
+      deps.repos.setFlag(CORE_WAS_RUNNING, action !== "stop");
     } catch (err) {
       if (err instanceof DomainError && err.kind === "invalid") throw err;
       throw new HttpError(

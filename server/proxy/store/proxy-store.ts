@@ -29,11 +29,19 @@ export class SqlProxyStore implements ProxyStore {
     this.subscriptions = new SubscriptionsRepo(db);
     this.rules = new RulesRepo(db);
     this.snapshots = new SnapshotStore(proxyDir);
-    this.snapshots.recover(this.subscriptions.rows().map((r) => r.id));
     this.getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
     this.setMeta = db.prepare(
       "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
     );
+  }
+
+  /**
+   * Start-up: drops the snapshot files no stored subscription owns (see
+   * `SnapshotStore.recover`). Called once a change nobody confirmed has been undone, since
+   * that may bring back subscriptions whose snapshots were kept for it.
+   */
+  recoverSnapshots(): number {
+    return this.snapshots.recover(this.subscriptions.rows().map((r) => r.id));
   }
 
   /** Runs `work` in one transaction (nested calls join the outer one). */
