@@ -46,6 +46,12 @@ describe("PUT /admin/password", () => {
       if (r.status === 401) expect(r.json.code).toBe("admin.current_password_wrong");
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // Each wrong current password is audited, naming the signed-in administrator; the refusal
+    // by the limit is not a guess that reached the check.
+    const fails = h.db
+      .prepare("SELECT source, target FROM audit WHERE action = 'admin.password_fail' ORDER BY id")
+      .all();
+    expect(fails).toEqual(Array(5).fill({ source: "admin:admin@127.0.0.1", target: "system" }));
     expect((await signIn(new CookieJar(), OLD)).status).toBe(429);
     h.clock.advance(16 * 60 * 1000);
     expect((await signIn(new CookieJar(), OLD)).status).toBe(200);

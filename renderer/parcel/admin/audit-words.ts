@@ -27,6 +27,7 @@ export const ACTIONS = [
   "admin.login_fail",
   "admin.logout",
   "admin.password",
+  "admin.password_fail",
   "admin.parcel_delete",
   "admin.file_delete",
   "admin.reissue",

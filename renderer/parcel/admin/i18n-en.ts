@@ -267,6 +267,7 @@ export const en = {
   "action.download.complete": "Download finished",
   "action.admin.login": "Administrator signed in",
   "action.admin.password": "Administrator password changed",
+  "action.admin.password_fail": "Password change refused: wrong current password",
   "action.admin.login_fail": "Failed administrator sign-in",
   "action.admin.logout": "Administrator signed out",
   "action.admin.parcel_delete": "Parcel deleted by an administrator",

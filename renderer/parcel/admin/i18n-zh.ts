@@ -251,6 +251,7 @@ export const zh: Record<keyof typeof en, string> = {
   "action.download.complete": "下载完成",
   "action.admin.login": "管理员登录",
   "action.admin.password": "管理员密码已修改",
+  "action.admin.password_fail": "修改密码被拒绝：当前密码错误",
   "action.admin.login_fail": "管理员登录失败",
   "action.admin.logout": "管理员退出登录",
   "action.admin.parcel_delete": "管理员删除包裹",

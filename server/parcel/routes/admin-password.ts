@@ -12,7 +12,8 @@ import { ADMIN_COOKIE, clientIp, readCookie } from "../http/identity.js";
 /**
  * `PUT /admin/password` (behind the administrator's session): a new password for the signed-in
  * administrator, given the current one. Wrong current passwords count as failed sign-ins from
- * that address (counted before the slow check), and every other session of the service ends.
+ * that address (counted before the slow check) and are audited (`admin.password_fail`), and
+ * every other session of the service ends.
  */
 export function adminPasswordRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
@@ -25,6 +26,8 @@ export function adminPasswordRouter(ctx: ParcelContext): Router {
     const pending = countSignInAttempt(identity, ip, ctx.now());
     const current = identity.adminHash(admin.username);
     if (!current || !(await verifyPassword(body.current_password, current))) {
+      // Recorded like a failed sign-in: someone holding a session is guessing the password.
+      ctx.audit(req, { kind: "admin", username: admin.username }, "admin.password_fail", "system");
       throw new HttpError(401, "admin.current_password_wrong", "The current password is wrong");
     }
     identity.dropFailure(pending);
