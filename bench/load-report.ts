@@ -1,6 +1,8 @@
+import { allMet, tableRow } from "./bench-table.js";
 import { mib, printTable } from "./lib.js";
 import type { LoadResult, Measure, ServiceStats } from "./load-protocol.js";
 import { MARK } from "./load-sse.js";
+import { loadTargets, type HashTimes } from "./load-targets.js";
 
 /** The load benchmark's printed report: tables, error reasons and the PASS/FAIL line. */
 
@@ -42,6 +44,7 @@ export function printReport(input: {
   /** CPU seconds the service used during the load; the machine's 1-minute load at start/end. */
   cpu: { service: number; load: [number, number] };
   serviceLog: string[];
+  hashes: HashTimes;
 }): boolean {
   const { result, health, stats, memory } = input;
   const seconds = result.elapsed;
@@ -110,10 +113,13 @@ export function printReport(input: {
     `\nService log during the run: ${input.serviceLog.length} lines, ${notable.length} above info level or not JSON${notable.length > 0 ? " (last 15):" : ""}`,
   );
   for (const line of notable.slice(-15)) console.log(`  ${line.slice(0, 400)}`);
+  const targets = loadTargets({ measures: result.measures, errors, hashes: input.hashes });
+  printTable("Targets", targets.map(tableRow));
   const idle = result.cycles.pickup === 0 || result.cycles.upload === 0;
-  const pass = errors === 0 && !idle;
+  const met = allMet(targets);
+  const pass = errors === 0 && !idle && met;
   console.log(
-    `\n${pass ? "PASS" : "FAIL"}: errors = ${errors} (target 0; every non-2xx answer, socket error, short or wrong body and stream disconnect counts)${idle ? "; a workload completed no cycle" : ""}`,
+    `\n${pass ? "PASS" : "FAIL"}: errors = ${errors} (target 0; every non-2xx answer, socket error, short or wrong body and stream disconnect counts)${met ? "" : "; a target is missed"}${idle ? "; a workload completed no cycle" : ""}`,
   );
   return pass;
 }

@@ -102,6 +102,8 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "pickup.password_wrong": wrongPassword,
   "pickup.too_many": () => "Too many failed pickup attempts from this address; try again later.",
   "pickup.service_busy": () => "Too many failed pickup attempts on this service; try again later.",
+  "pickup.checks_busy": () =>
+    "Many recipients are checking passwords right now; try again in a moment.",
   "parcel.expired": () => "This parcel has expired.",
   "parcel.exhausted": () => "This parcel has no downloads left.",
   "parcel.revoked": () => "The sender has withdrawn this parcel.",

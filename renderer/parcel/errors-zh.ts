@@ -82,6 +82,7 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "pickup.password_wrong": wrongPassword,
   "pickup.too_many": () => "此地址取件失败的次数过多；请稍后再试。",
   "pickup.service_busy": () => "本服务取件失败的次数过多；请稍后再试。",
+  "pickup.checks_busy": () => "很多取件人正在同时核对密码，请稍等片刻再试。",
   "parcel.expired": () => "此包裹已过期。",
   "parcel.exhausted": () => "此包裹的下载次数已用完。",
   "parcel.revoked": () => "发件人已撤回此包裹。",

@@ -67,6 +67,7 @@ export const PARCEL_ERRORS = {
   "pickup.password_wrong": ["attempts_left"],
   "pickup.too_many": [],
   "pickup.service_busy": [],
+  "pickup.checks_busy": [],
   "parcel.expired": [],
   "parcel.exhausted": [],
   "parcel.revoked": [],

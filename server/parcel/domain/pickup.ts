@@ -4,7 +4,7 @@ import type { Actor, ParcelContext } from "../context.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { normalizeCode } from "./codes.js";
 import { signPickup, verifyPickup, type PickupGrant } from "./pickup-cookie.js";
-import { verifyPassword } from "./secrets.js";
+import { PasswordQueueFull, verifyPassword } from "../../password-hash.js";
 import { codeHash } from "./share.js";
 
 /** A pickup grant (the `pt_pickup` cookie) lasts 10 minutes. */
@@ -156,7 +156,9 @@ export async function resolvePickup(
     // Counted before the (slow) check and taken back when it succeeds, so parallel guesses
     // cannot slip past the limit while scrypt runs.
     const pending = repo.addFailure(ip, ctx.now());
-    const ok = await verifyPassword(password, found.password_hash);
+    const ok = await checkPickupPassword(password, found.password_hash, () =>
+      repo.dropFailure(pending),
+    );
     if (!ok) {
       const attempts = ctx.policy().password_attempts;
       const locked = repo.wrongPassword(found.id, attempts);
@@ -179,6 +181,30 @@ export async function resolvePickup(
     p = now;
   }
   return p;
+}
+
+/**
+ * The password check of a pickup, in the pickup lane of the password hashing (behind account
+ * sign-ins). When too many recipients are already waiting for theirs, this one is refused at
+ * once (429, try again in a second) and `notAGuess` takes back the failure counted for it.
+ */
+async function checkPickupPassword(
+  password: string,
+  stored: string,
+  notAGuess: () => void,
+): Promise<boolean> {
+  try {
+    return await verifyPassword(password, stored, "pickup");
+  } catch (err) {
+    if (!(err instanceof PasswordQueueFull)) throw err;
+    notAGuess();
+    throw new DomainError(
+      "rate_limited",
+      "pickup.checks_busy",
+      "Many recipients are checking passwords right now; try again in a moment",
+      { headers: { "Retry-After": "1" } },
+    );
+  }
 }
 
 /** The value of the 10-minute `pt_pickup` cookie for a resolved parcel. */

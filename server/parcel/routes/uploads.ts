@@ -3,7 +3,8 @@ import { HttpError } from "../../http/errors.js";
 import type { Published, UploadCreated } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { issueManageToken } from "../domain/manage-token.js";
-import { randomId, sha256Hex, hashPassword } from "../domain/secrets.js";
+import { hashPickupPassword } from "../../password-hash.js";
+import { randomId, sha256Hex } from "../domain/secrets.js";
 import { shareFields } from "../domain/share.js";
 import { admitSession, ownedParcel, publishParcel } from "../domain/uploads.js";
 import { jsonBody } from "../http/guards.js";
@@ -43,7 +44,7 @@ export function uploadsRouter(ctx: ParcelContext): Router {
       );
     }
     const visitor = currentVisitor(ctx, req);
-    const passwordHash = manifest.password ? await hashPassword(manifest.password) : null;
+    const passwordHash = manifest.password ? await hashPickupPassword(manifest.password) : null;
     const id = randomId();
     const token = issueManageToken(ctx.keys.cookie, id);
     const files = manifest.files.map((f) => ({ id: randomId(), name: f.name, size: f.size }));
