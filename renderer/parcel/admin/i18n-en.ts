@@ -58,6 +58,8 @@ export const en = {
   "file.pending": "pending",
   "file.ready": "ready",
   "file.failed": "failed",
+  "file.removed": "removed with the parcel",
+  "file.gone": "no longer kept: the parcel has ended",
 
   "stats.refresh": "Refresh",
   "stats.updated": "Updated {time}",
@@ -133,11 +135,17 @@ export const en = {
   "parcels.confirmDeleteLastFile":
     "Delete the file “{name}”? It is the parcel's last file, so the parcel is revoked too.",
   "parcels.confirmReissue":
-    "Reissue the parcel “{name}”? It gets a new pickup code, the default term and download count; the old code stops working.",
+    "Reissue the parcel “{name}”? It gets a new pickup code (the current one stops working) and starts again with the current defaults: {downloads} and {days} from now. Until now it allowed {wasDownloads} over {wasDays}.",
+  "parcels.downloadsCount": { one: "1 download", other: "{n} downloads" },
+  "parcels.daysCount": { one: "1 day", other: "{n} days" },
+  "parcels.ended": "ended",
+  "parcels.taken": { one: "1 taken", other: "{n} taken" },
   "parcels.deleted": "Parcel “{name}” deleted.",
   "parcels.fileDeleted": "File “{name}” deleted.",
 
   "share.title": "New share for “{name}”",
+  "share.withdrawn": "This code no longer works: the parcel was deleted.",
+  "share.ended": "This code no longer works: the parcel has ended.",
 
   "policy.title": "Policy",
   "policy.intro": "Rules for new uploads and pickups. Only the fields you change are saved.",

@@ -58,6 +58,8 @@ export const zh: Record<keyof typeof en, string> = {
   "file.pending": "等待中",
   "file.ready": "就绪",
   "file.failed": "失败",
+  "file.removed": "已随包裹删除",
+  "file.gone": "不再保留：包裹已结束",
 
   "stats.refresh": "刷新",
   "stats.updated": "更新于 {time}",
@@ -131,11 +133,17 @@ export const zh: Record<keyof typeof en, string> = {
   "parcels.confirmDeleteFile": "删除文件“{name}”？收件人将看不到它。",
   "parcels.confirmDeleteLastFile": "删除文件“{name}”？这是该包裹的最后一个文件，包裹也会被撤销。",
   "parcels.confirmReissue":
-    "重新签发包裹“{name}”？它将获得新的取件码、默认期限和下载次数；旧取件码立即失效。",
+    "重新签发包裹“{name}”？它会得到新的取件码（当前取件码随即失效），并按当前默认设置重新开始：{downloads}，从现在起 {days}。此前它允许 {wasDownloads}，期限 {wasDays}。",
+  "parcels.downloadsCount": "{n} 次下载",
+  "parcels.daysCount": "{n} 天",
+  "parcels.ended": "已结束",
+  "parcels.taken": "已取 {n} 次",
   "parcels.deleted": "包裹“{name}”已删除。",
   "parcels.fileDeleted": "文件“{name}”已删除。",
 
   "share.title": "“{name}”的新分享",
+  "share.withdrawn": "此取件码已失效：包裹已被删除。",
+  "share.ended": "此取件码已失效：包裹已结束。",
 
   "policy.title": "策略",
   "policy.intro": "新上传和取件的规则。只保存你修改过的字段。",

@@ -39,8 +39,10 @@ export function LoginForm() {
       signedIn(res.username);
     } catch (err) {
       setFailure({ err });
-      setPassword("");
+      // The typed password stays, selected: typing replaces it, and a wrong username can be
+      // corrected without typing the password again. Nothing asks for a password not missing.
       passwordRef.current?.focus();
+      passwordRef.current?.select();
     } finally {
       setBusy(false);
     }

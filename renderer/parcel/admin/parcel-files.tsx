@@ -6,6 +6,8 @@ import { useA } from "./i18n.js";
 import { parcelName } from "./parcel-name.js";
 import { formatTime } from "./ui.js";
 
+const LIVE_STATES: readonly string[] = ["uploading", "published", "review"];
+
 /** The expanded part of a parcel row: its files (each deletable) and the remaining facts. */
 export function ParcelFiles({
   parcel,
@@ -18,6 +20,8 @@ export function ParcelFiles({
 }) {
   const t = useA();
   const lang = useApp((s) => s.lang);
+  // The files of an ended parcel can no longer be picked up, whatever state their upload had.
+  const ended = !LIVE_STATES.includes(parcel.state);
   return (
     <div className="adm-detail">
       <dl className="adm-facts adm-facts-small">
@@ -63,7 +67,13 @@ export function ParcelFiles({
                 {f.name}
               </span>
               <span className="muted">{formatBytes(f.size)}</span>
-              <span className={`adm-file-state adm-file-${f.state}`}>{t(`file.${f.state}`)}</span>
+              {ended ? (
+                <span className="adm-file-state adm-file-ended">
+                  {t(parcel.state === "revoked" ? "file.removed" : "file.gone")}
+                </span>
+              ) : (
+                <span className={`adm-file-state adm-file-${f.state}`}>{t(`file.${f.state}`)}</span>
+              )}
               {canDelete ? (
                 <button type="button" className="small danger" onClick={() => onDelete(f)}>
                   {t("parcels.deleteFile")}

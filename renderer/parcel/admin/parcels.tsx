@@ -1,7 +1,6 @@
-import { Fragment, useEffect, useState } from "react";
-import { formatBytes, formatDuration } from "../../shared/format.js";
-import { useApp } from "../store.js";
+import { useEffect, useState } from "react";
 import { AdminParcelPageSchema } from "../../../server/contract/parcel-admin.js";
+import { PolicySchema } from "../../../server/contract/parcel-policy.js";
 import {
   AdminParcelViewSchema,
   ReissuedSchema,
@@ -9,23 +8,16 @@ import {
   type ParcelState,
   type Share,
 } from "../../../server/contract/parcel-views.js";
+import { DAY_S } from "../../../server/contract/time-units.js";
 import { PAGE_SIZES, useFilters, type ParcelQuery } from "./filters.js";
 import { useA } from "./i18n.js";
-import { NAMES_SHOWN, parcelName } from "./parcel-name.js";
-import { ParcelFiles } from "./parcel-files.js";
+import { parcelName } from "./parcel-name.js";
+import { ParcelRow } from "./parcel-row.js";
 import { ShareCard } from "./share.js";
 import { adminCall } from "./session.js";
-import {
-  Alert,
-  Pager,
-  StateBadge,
-  MatchCount,
-  PageSizeSelect,
-  formatTime,
-  useAction,
-  useConfirm,
-  useLoad,
-} from "./ui.js";
+import { Alert, Pager, MatchCount, PageSizeSelect, useAction, useConfirm, useLoad } from "./ui.js";
+
+export { LIVE } from "./parcel-row.js";
 
 const STATES: ParcelState[] = [
   "uploading",
@@ -35,9 +27,17 @@ const STATES: ParcelState[] = [
   "exhausted",
   "revoked",
 ];
-/** States in which a parcel still holds files someone can pick up (or will). */
-export const LIVE: ParcelState[] = ["uploading", "published", "review"];
+const ENDED: ParcelState[] = ["expired", "exhausted", "revoked"];
 const SEARCH_DELAY_MS = 300;
+
+/** The share a reissue gave, and whether the parcel has ended since (its code is dead). */
+interface Reissued {
+  id: string;
+  name: string;
+  share: Share;
+  /** Deleted here, or seen ended in the list (revoked by its owner, expired, used up). */
+  withdrawn: "deleted" | "ended" | null;
+}
 
 function queryString(f: ParcelQuery): string {
   const p = new URLSearchParams({ page: String(f.page), page_size: String(f.pageSize) });
@@ -46,29 +46,8 @@ function queryString(f: ParcelQuery): string {
   return p.toString();
 }
 
-/** The names cell: each shown name on its own line (cut with … when long), then "+N more". */
-function FileNames({ parcel }: { parcel: AdminParcel }) {
-  const t = useA();
-  if (parcel.files.length === 0) return <span className="muted">{t("parcels.noFilesShort")}</span>;
-  const shown = parcel.files.slice(0, NAMES_SHOWN);
-  const rest = parcel.files.length - shown.length;
-  return (
-    <span className="adm-names" title={parcel.files.map((f) => f.name).join("\n")}>
-      {shown.map((f) => (
-        <span key={f.id} className="adm-name">
-          {f.name}
-        </span>
-      ))}
-      {rest > 0 ? (
-        <span className="muted adm-more">{t("parcels.moreFiles", { n: rest })}</span>
-      ) : null}
-    </span>
-  );
-}
-
 export function ParcelsTab() {
   const t = useA();
-  const lang = useApp((s) => s.lang);
   const { parcels: f, setParcels } = useFilters();
   const [draft, setDraft] = useState(f.q);
   // Typing settles for a moment before the search runs (and the list returns to page 1).
@@ -83,10 +62,24 @@ export function ParcelsTab() {
     adminCall(AdminParcelPageSchema, "GET", `/parcels?${key}`, undefined, signal),
   );
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const [reissued, setReissued] = useState<{ name: string; share: Share } | null>(null);
+  const [reissued, setReissued] = useState<Reissued | null>(null);
   const action = useAction();
   const confirm = useConfirm();
-  const now = Math.floor(Date.now() / 1000);
+  // A reissued code dies with its parcel: once the list shows the parcel ended (deleted here,
+  // revoked by its owner, expired), the card says so instead of offering the code.
+  // The list loaded before the reissue still shows the parcel locked: a lock counts only when
+  // it came after the reissue (the expiry the reissue set is still the parcel's).
+  const ended = list.data?.items.find(
+    (p) =>
+      p.id === reissued?.id &&
+      (ENDED.includes(p.state) ||
+        (p.state === "review" && p.expires_at === reissued.share.expires_at)),
+  );
+  useEffect(() => {
+    if (ended) setReissued((r) => (r && !r.withdrawn ? { ...r, withdrawn: "ended" } : r));
+  }, [ended]);
+  const withdraw = (id: string) =>
+    setReissued((r) => (r && r.id === id ? { ...r, withdrawn: "deleted" } : r));
 
   const toggle = (id: string) =>
     setOpen((old) => {
@@ -99,10 +92,11 @@ export function ParcelsTab() {
   const deleteParcel = async (p: AdminParcel) => {
     const name = parcelName(p, t);
     if (!(await confirm.ask(t("parcels.confirmDelete", { name }), t("parcels.delete")))) return;
-    await action.run(
+    const ok = await action.run(
       () => adminCall(AdminParcelViewSchema, "POST", `/parcels/${encodeURIComponent(p.id)}/delete`),
       () => t("parcels.deleted", { name }),
     );
+    if (ok) withdraw(p.id);
     list.reload();
   };
   const deleteFile = async (p: AdminParcel, file: { id: string; name: string }) => {
@@ -112,15 +106,37 @@ export function ParcelsTab() {
     });
     if (!(await confirm.ask(text, t("parcels.deleteFile")))) return;
     await action.run(
-      () =>
-        adminCall(AdminParcelViewSchema, "POST", `/files/${encodeURIComponent(file.id)}/delete`),
+      async () => {
+        const now = await adminCall(
+          AdminParcelViewSchema,
+          "POST",
+          `/files/${encodeURIComponent(file.id)}/delete`,
+        );
+        if (now.state !== "published") withdraw(p.id);
+      },
       () => t("parcels.fileDeleted", { name: file.name }),
     );
     list.reload();
   };
+  /**
+   * Reissue starts the parcel again on the current defaults, not on what its sender chose:
+   * the question says both before anything changes.
+   */
   const reissue = async (p: AdminParcel) => {
     const name = parcelName(p, t);
-    if (!(await confirm.ask(t("parcels.confirmReissue", { name }), t("parcels.reissue")))) return;
+    let question = "";
+    const read = await action.run(async () => {
+      const policy = await adminCall(PolicySchema, "GET", "/policy");
+      const term = Math.max(1, Math.round((p.expires_at - (p.sent_at ?? p.created_at)) / DAY_S));
+      question = t("parcels.confirmReissue", {
+        name,
+        downloads: t("parcels.downloadsCount", { n: policy.default_downloads }),
+        days: t("parcels.daysCount", { n: policy.default_days }),
+        wasDownloads: t("parcels.downloadsCount", { n: p.downloads_allowed }),
+        wasDays: t("parcels.daysCount", { n: term }),
+      });
+    });
+    if (!read || !(await confirm.ask(question, t("parcels.reissue")))) return;
     setReissued(null);
     await action.run(async () => {
       const share = await adminCall(
@@ -128,7 +144,7 @@ export function ParcelsTab() {
         "POST",
         `/parcels/${encodeURIComponent(p.id)}/reissue`,
       );
-      setReissued({ name, share });
+      setReissued({ id: p.id, name, share, withdrawn: null });
     });
     list.reload();
   };
@@ -179,7 +195,12 @@ export function ParcelsTab() {
       <Alert text={action.error} />
       <Alert kind="ok" text={action.done} />
       {reissued ? (
-        <ShareCard name={reissued.name} share={reissued.share} onClose={() => setReissued(null)} />
+        <ShareCard
+          name={reissued.name}
+          share={reissued.share}
+          withdrawn={reissued.withdrawn}
+          onClose={() => setReissued(null)}
+        />
       ) : null}
       {data && data.items.length === 0 ? (
         <p className="adm-empty">{f.q || f.state ? t("parcels.noMatch") : t("parcels.none")}</p>
@@ -206,100 +227,18 @@ export function ParcelsTab() {
               </tr>
             </thead>
             <tbody aria-busy={list.loading}>
-              {data.items.map((p) => {
-                const expanded = open.has(p.id);
-                const live = LIVE.includes(p.state);
-                const filesId = `files-${p.id}`;
-                return (
-                  <Fragment key={p.id}>
-                    <tr data-testid="parcel-row" data-id={p.id}>
-                      <td data-label={t("parcels.files")} className="adm-col-names">
-                        <FileNames parcel={p} />
-                      </td>
-                      <td data-label={t("parcels.state")}>
-                        <StateBadge state={p.state} />
-                      </td>
-                      <td data-label={t("parcels.size")}>{formatBytes(p.bytes)}</td>
-                      <td data-label={t("parcels.owner")} className="adm-col-owner">
-                        {t(`owner.${p.owner}`)}
-                      </td>
-                      <td data-label={t("parcels.sent")} className="adm-col-sent">
-                        {p.sent_at === null ? (
-                          <span className="muted">{t("parcels.notSent")}</span>
-                        ) : (
-                          formatTime(p.sent_at, lang)
-                        )}
-                      </td>
-                      <td data-label={t("parcels.expires")}>
-                        <span>
-                          {formatTime(p.expires_at, lang)}
-                          {live && p.expires_at > now ? (
-                            <span className="muted adm-sub">
-                              {t(
-                                p.state === "uploading" ? "parcels.sessionEnds" : "parcels.inTime",
-                                {
-                                  time: formatDuration(p.expires_at - now, lang),
-                                },
-                              )}
-                            </span>
-                          ) : null}
-                        </span>
-                      </td>
-                      <td data-label={t("parcels.downloads")}>
-                        {t("parcels.leftOf", {
-                          left: p.downloads_left,
-                          allowed: p.downloads_allowed,
-                        })}
-                      </td>
-                      <td className="adm-actions">
-                        <button
-                          type="button"
-                          className="small"
-                          aria-expanded={expanded}
-                          aria-controls={filesId}
-                          onClick={() => toggle(p.id)}
-                        >
-                          {t(expanded ? "parcels.hideFiles" : "parcels.showFiles")}
-                          <span className="sr-only"> {parcelName(p, t)}</span>
-                        </button>
-                        {p.state === "review" ? (
-                          <button
-                            type="button"
-                            className="small"
-                            disabled={action.busy}
-                            onClick={() => void reissue(p)}
-                          >
-                            {t("parcels.reissue")}
-                            <span className="sr-only"> {parcelName(p, t)}</span>
-                          </button>
-                        ) : null}
-                        {live ? (
-                          <button
-                            type="button"
-                            className="small danger"
-                            disabled={action.busy}
-                            onClick={() => void deleteParcel(p)}
-                          >
-                            {t("parcels.delete")}
-                            <span className="sr-only"> {parcelName(p, t)}</span>
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                    {expanded ? (
-                      <tr className="adm-detail-row" id={filesId}>
-                        <td colSpan={8}>
-                          <ParcelFiles
-                            parcel={p}
-                            canDelete={live && !action.busy}
-                            onDelete={(file) => void deleteFile(p, file)}
-                          />
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
+              {data.items.map((p) => (
+                <ParcelRow
+                  key={p.id}
+                  parcel={p}
+                  expanded={open.has(p.id)}
+                  busy={action.busy}
+                  onToggle={() => toggle(p.id)}
+                  onReissue={() => void reissue(p)}
+                  onDelete={() => void deleteParcel(p)}
+                  onDeleteFile={(file) => void deleteFile(p, file)}
+                />
+              ))}
             </tbody>
           </table>
         </div>
