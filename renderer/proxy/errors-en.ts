@@ -188,6 +188,8 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
     `The update check failed: the release server answered with HTTP status ${p.status}.`,
   "updates.bad_answer": () =>
     "The update check failed: the release server's answer could not be read.",
+  "updates.too_large": (p) =>
+    `The update check failed: the release server's answer is larger than ${p.mib} MiB, so it is not a release.`,
   "connectivity.unknown_site": (p) => `There is no test site called ${p.site}.`,
   "connectivity.busy": () => "Three connectivity tests are already running; try again shortly.",
 };

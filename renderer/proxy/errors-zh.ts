@@ -145,6 +145,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "updates.timeout": () => "检查更新失败：发布服务器没有及时响应。",
   "updates.http_status": (p) => `检查更新失败：发布服务器返回了 HTTP 状态 ${p.status}。`,
   "updates.bad_answer": () => "检查更新失败：无法读取发布服务器的回应。",
+  "updates.too_large": (p) => `检查更新失败：发布服务器的回应超过 ${p.mib} MiB，不是发布信息。`,
   "connectivity.unknown_site": (p) => `没有名为 ${p.site} 的测试站点。`,
   "connectivity.busy": () => "已有三项连通性测试在进行，请稍后再试。",
 };

@@ -152,6 +152,7 @@ export const PROXY_ERRORS = {
   "updates.timeout": [],
   "updates.http_status": ["status"],
   "updates.bad_answer": [],
+  "updates.too_large": ["mib"],
   "connectivity.unknown_site": ["site"],
   "connectivity.busy": [],
 } as const satisfies ErrorRegistry;

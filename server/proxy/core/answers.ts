@@ -1,3 +1,4 @@
+import { BodyTooLarge, readLimited } from "../system/limited-body.js";
 import { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
 
 /** How the controller client reads the core's answers and turns its failures into errors. */
@@ -19,10 +20,13 @@ export function mapFetchError(err: unknown, timeoutMs: number): Error {
   });
 }
 
+/** An error answer of the core is a short JSON message; more than this is not read. */
+const ERROR_ANSWER_LIMIT = 64 * 1024;
+
 export async function apiError(res: Response): Promise<CoreApiError> {
   let message = "";
   try {
-    const text = await res.text();
+    const text = (await readLimited(res, ERROR_ANSWER_LIMIT)).toString("utf8");
     try {
       const parsed = JSON.parse(text) as { message?: unknown };
       message = typeof parsed.message === "string" ? parsed.message : text;
@@ -37,27 +41,12 @@ export async function apiError(res: Response): Promise<CoreApiError> {
 
 /** The answer's text, refused (unread) once it runs past `max` bytes. */
 export async function limitedText(res: Response, max: number): Promise<string> {
-  const tooLarge = () =>
-    new CoreApiError(res.status, `The proxy core's answer is larger than ${max} bytes`);
-  if (Number(res.headers.get("content-length")) > max) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge();
+  try {
+    return (await readLimited(res, max)).toString("utf8");
+  } catch (err) {
+    if (!(err instanceof BodyTooLarge)) throw err;
+    throw new CoreApiError(res.status, `The proxy core's answer is larger than ${max} bytes`);
   }
-  if (!res.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
 }
 
 export function num(v: unknown): number {

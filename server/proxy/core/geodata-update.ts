@@ -8,6 +8,7 @@ import type { Clock } from "../../clock.js";
 import { DomainError } from "../../domain-errors.js";
 import { checkConfig } from "./check.js";
 import { writeAtomic } from "./files.js";
+import { BodyTooLarge, discardBody, readLimited } from "../system/limited-body.js";
 import { findGeodata, PREVIOUS_DIR, recordGeodata } from "./geodata.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
 
@@ -94,15 +95,26 @@ async function download(
   return hash.digest("hex");
 }
 
+/** A checksum file is a line or a few; one larger than this is something else. */
+export const CHECKSUM_FILE_LIMIT = 64 * 1024;
+
 /** The published checksum: the first 64-hex word of `<name>.sha256sum`. */
 async function publishedSum(url: string, name: string, timeoutMs: number): Promise<string> {
-  let text: string;
+  let text = "";
   let status: number;
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
     status = res.status;
-    text = (await res.text()).slice(0, 4096);
+    if (status !== 200) await discardBody(res);
+    else text = (await readLimited(res, CHECKSUM_FILE_LIMIT)).toString("utf8");
   } catch (err) {
+    if (err instanceof BodyTooLarge)
+      throw new DomainError(
+        "invalid",
+        "geodata.too_large",
+        `${name}.sha256sum is larger than ${CHECKSUM_FILE_LIMIT / 1024} KiB, so it is not a checksum file`,
+        { params: { file: `${name}.sha256sum` }, cause: err },
+      );
     throw unreachable(name, err);
   }
   if (status !== 200)

@@ -5,6 +5,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { z } from "zod";
 import { DomainError } from "../../domain-errors.js";
+import { BodyTooLarge, discardBody, readLimited } from "../system/limited-body.js";
 
 /** What the release document (GitHub's release JSON) must hold for an install. */
 const releaseSchema = z.object({
@@ -76,7 +77,7 @@ async function get(url: string, what: string, signal: AbortSignal, timeoutMs: nu
     throw unreachable(err, what, timeoutMs);
   }
   if (res.status !== 200) {
-    await res.body?.cancel().catch(() => undefined);
+    await discardBody(res);
     throw new DomainError(
       "upstream",
       "install.http_status",
@@ -93,28 +94,22 @@ async function get(url: string, what: string, signal: AbortSignal, timeoutMs: nu
 export async function fetchReleaseDocument(url: string, timeoutMs: number): Promise<Release> {
   const signal = AbortSignal.timeout(timeoutMs);
   const res = await get(url, "release document", signal, timeoutMs);
-  const chunks: Buffer[] = [];
-  let size = 0;
+  let text: string;
   try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > RELEASE_DOC_LIMIT) throw new Error("the release document is too large");
-      chunks.push(Buffer.from(chunk));
-    }
+    text = (await readLimited(res, RELEASE_DOC_LIMIT)).toString("utf8");
   } catch (err) {
     if (isTimeout(err)) throw unreachable(err, "release document", timeoutMs);
+    const why = err instanceof BodyTooLarge ? " (it is larger than 4 MiB)" : "";
     throw new DomainError(
       "upstream",
       "install.bad_release",
-      "The release document could not be read",
-      {
-        cause: err,
-      },
+      `The release document could not be read${why}`,
+      { cause: err },
     );
   }
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    body = JSON.parse(text);
   } catch (err) {
     throw new DomainError("upstream", "install.bad_release", "The release document is not JSON", {
       cause: err,

@@ -85,7 +85,7 @@ export interface MihomoClientOptions {
   defaultTimeoutMs?: number;
   /** Reads the big answers off the event loop (default: the process's shared reader). */
   reader?: CoreReader;
-  /** Answers longer than this are refused unread (default: no limit). */
+  /** Answers longer than this are refused unread (default 64 MiB). */
   maxAnswerBytes?: number;
 }
 
@@ -98,6 +98,8 @@ interface RequestOptions {
 const INT16_MAX = 32767;
 /** Grace on top of a delay test's own timeout before the HTTP call gives up. */
 const DELAY_GRACE_MS = 2000;
+/** The longest answer read on the service's own thread (the big ones go to the core reader). */
+const DEFAULT_ANSWER_LIMIT = 64 * 1024 * 1024;
 
 /** Typed client of mihomo's external controller (HTTP, Bearer secret, per-call deadline). */
 export class MihomoClient implements CoreApi {
@@ -107,7 +109,7 @@ export class MihomoClient implements CoreApi {
   private readonly secret: () => string;
   private readonly defaultTimeoutMs: number;
   private readonly reader: CoreReader | undefined;
-  private readonly maxAnswerBytes: number | undefined;
+  private readonly maxAnswerBytes: number;
 
   constructor(opts: MihomoClientOptions) {
     this.host = opts.host ?? "127.0.0.1";
@@ -117,7 +119,7 @@ export class MihomoClient implements CoreApi {
     this.secret = typeof s === "function" ? s : () => s;
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 5000;
     this.reader = opts.reader;
-    this.maxAnswerBytes = opts.maxAnswerBytes;
+    this.maxAnswerBytes = opts.maxAnswerBytes ?? DEFAULT_ANSWER_LIMIT;
   }
 
   /** The controller as the reader's worker reaches it (the secret as it is now). */
@@ -150,10 +152,7 @@ export class MihomoClient implements CoreApi {
       });
       if (!res.ok) throw await apiError(res);
       if (res.status === 204) return undefined as T;
-      const text =
-        this.maxAnswerBytes === undefined
-          ? await res.text()
-          : await limitedText(res, this.maxAnswerBytes);
+      const text = await limitedText(res, this.maxAnswerBytes);
       if (!text.trim()) return undefined as T;
       try {
         return JSON.parse(text) as T;

@@ -2,9 +2,12 @@ import type { Clock } from "../../clock.js";
 import type { ProxyErrorCode } from "../../http/error-codes.js";
 import { isoNow } from "../types.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
+import { BodyTooLarge, discardBody, readLimited } from "./limited-body.js";
 
 export const DEFAULT_RELEASE_URL = "https://api.github.com/repos/MetaCubeX/mihomo/releases/latest";
 export const UPDATE_CACHE_MS = 10 * MINUTE_MS;
+/** GitHub's release document, with every asset, is ~300 KB; more is not one. */
+export const RELEASE_ANSWER_LIMIT = 4 * 1024 * 1024;
 
 export interface UpdateReport {
   current: string;
@@ -83,7 +86,7 @@ export async function fetchRelease(url: string, timeoutMs = 10_000): Promise<Rel
     );
   }
   if (!res.ok) {
-    await res.body?.cancel().catch(() => undefined);
+    await discardBody(res);
     throw new UpdateCheckError(
       `the release server answered with HTTP status ${res.status}`,
       "updates.http_status",
@@ -92,8 +95,25 @@ export async function fetchRelease(url: string, timeoutMs = 10_000): Promise<Rel
   }
   let body: { tag_name?: unknown; html_url?: unknown };
   try {
-    body = (await res.json()) as { tag_name?: unknown; html_url?: unknown };
+    const text = (await readLimited(res, RELEASE_ANSWER_LIMIT)).toString("utf8");
+    body = JSON.parse(text) as { tag_name?: unknown; html_url?: unknown };
   } catch (err) {
+    if (err instanceof BodyTooLarge) {
+      throw new UpdateCheckError(
+        `the release server's answer is larger than ${RELEASE_ANSWER_LIMIT / 1048576} MiB`,
+        "updates.too_large",
+        { mib: RELEASE_ANSWER_LIMIT / 1048576 },
+        { cause: err },
+      );
+    }
+    if (isTimeout(err)) {
+      throw new UpdateCheckError(
+        "the release server did not answer in time",
+        "updates.timeout",
+        {},
+        { cause: err },
+      );
+    }
     throw new UpdateCheckError(
       "the release server's answer could not be read",
       "updates.bad_answer",
