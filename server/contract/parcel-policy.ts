@@ -20,17 +20,29 @@ export type PolicyKey = keyof Policy;
 
 /**
  * Pairs of policy members that would contradict each other: with `at_most`, `field` must not
- * be more than `limit` (a default above its maximum refuses every upload that keeps it); with
- * `at_least`, `field` must be at least `limit` (a renewal cap below one renewal step).
+ * be more than `limit`; with `at_least`, `field` must be at least `limit`.
+ *
+ * `service: true` pairs are refused by `PUT /admin/policy` as well as by the console's form:
+ * a default above its maximum refuses every upload that keeps it, and a renewal cap below one
+ * renewal step makes the step meaningless. The other pairs are one limit hiding another (a
+ * largest file over the largest parcel, a renewal cap below the longest term, a daily
+ * allowance below the largest file): the service enforces the smaller of the two, so it
+ * accepts them from API callers (a script or a test sets one tight limit on purpose), while
+ * the form refuses them, because a person who types them has made a mistake and the send
+ * page would promise what the other limit forbids.
  */
 export const POLICY_PAIRS = [
-  { field: "default_days", limit: "max_days", rule: "at_most" },
-  { field: "default_downloads", limit: "max_downloads", rule: "at_most" },
-  { field: "renew_cap_days", limit: "renew_days", rule: "at_least" },
+  { field: "default_days", limit: "max_days", rule: "at_most", service: true },
+  { field: "default_downloads", limit: "max_downloads", rule: "at_most", service: true },
+  { field: "renew_cap_days", limit: "renew_days", rule: "at_least", service: true },
+  { field: "max_file_bytes", limit: "max_parcel_bytes", rule: "at_most", service: false },
+  { field: "renew_cap_days", limit: "max_days", rule: "at_least", service: false },
+  { field: "max_file_bytes", limit: "daily_upload_bytes", rule: "at_most", service: false },
 ] as const satisfies ReadonlyArray<{
   field: PolicyKey;
   limit: PolicyKey;
   rule: "at_most" | "at_least";
+  service: boolean;
 }>;
 
 /** `GET /policy`: the policy without the abuse thresholds, and the service's addresses. */

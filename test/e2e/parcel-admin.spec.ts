@@ -344,20 +344,18 @@ test.describe("parcel admin console", () => {
     await policy.getByRole("button", { name: "Undo changes" }).click();
     await expect(policy.getByLabel("Renewal step (days)")).toHaveValue("3");
 
-    // Another administrator raises the renewal step meanwhile: this page's cap of 5 is valid
-    // against what it loaded, and only the service can refuse it, with its own sentence.
-    await json("PUT", "/admin/policy", { renew_days: 20, renew_cap_days: 40 });
-    await policy.getByLabel("Renewal cap (days after sending)").fill("5");
+    // Another administrator shortens the longest term meanwhile: this page's default term of
+    // 20 is valid against what it loaded, and only the service can refuse it, in its words.
+    await json("PUT", "/admin/policy", { default_days: 5, max_days: 10 });
+    await policy.getByLabel("Default term (days)").fill("20");
     await save.click();
     await expect(policy.getByRole("alert")).toHaveText(
-      "“Renewal cap (days after sending)” (5) must be at least “Renewal step (days)” (20).",
+      "“Default term (days)” (20) must not be more than “Longest term (days)” (10).",
     );
-    expect((await json<{ renew_cap_days: number }>("GET", "/admin/policy")).renew_cap_days).toBe(
-      40,
-    );
+    expect((await json<{ default_days: number }>("GET", "/admin/policy")).default_days).toBe(5);
     await policy.getByRole("button", { name: "Reload" }).click();
-    await expect(policy.getByLabel("Renewal step (days)")).toHaveValue("20");
-    await expect(policy.getByLabel("Renewal cap (days after sending)")).toHaveValue("40");
+    await expect(policy.getByLabel("Default term (days)")).toHaveValue("5");
+    await expect(policy.getByLabel("Longest term (days)")).toHaveValue("10");
 
     const runtime = page.getByTestId("runtime-form");
     await expect(runtime.getByLabel("Data budget", { exact: true })).toHaveValue("100");
@@ -379,7 +377,7 @@ test.describe("parcel admin console", () => {
       data_budget_bytes: 1610612736,
       audit_retention_days: 30,
     });
-    await json("PUT", "/admin/policy", { renew_days: 3, renew_cap_days: 30 });
+    await json("PUT", "/admin/policy", { default_days: 7, max_days: 30 });
     await policy.getByRole("button", { name: "Reload" }).click();
     await shoot(page, "settings");
   });

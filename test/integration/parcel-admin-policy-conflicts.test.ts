@@ -84,6 +84,29 @@ describe("PUT /admin/policy refuses members that contradict each other", () => {
   });
 });
 
+describe("PUT /admin/policy accepts one limit that hides another", () => {
+  it("takes a tight parcel, daily or renewal limit alone; the smaller limit is the one enforced", async () => {
+    h = await startParcel();
+    await admin();
+    // Each alone, as a script sets one tight limit: the console's form refuses these.
+    for (const body of [
+      { max_parcel_bytes: 150 },
+      { daily_upload_bytes: 1000 },
+      { renew_cap_days: 4 },
+    ]) {
+      const r = await putPolicy(body);
+      expect(r.status, JSON.stringify(body)).toBe(200);
+      expect(r.json).toMatchObject(body);
+    }
+    expect(policyAudits()).toBe(3);
+    // A file within max_file_bytes but over the parcel limit is still refused.
+    const big = await h.request("POST", "/uploads", {
+      body: { files: [{ name: "a.bin", size: 200 }] },
+    });
+    expect(big.status).toBe(413);
+  });
+});
+
 describe("renew on download: one default, the policy's", () => {
   it("gives uploads that leave renew out the policy's default_renew", async () => {
     h = await startParcel();

@@ -197,6 +197,37 @@ describe("settings that contradict each other", () => {
     expect(check(POLICY_GROUPS, withDraft({ max_days: "7" }), saved, en).errors).toEqual({});
   });
 
+  it("refuses a limit that hides another beside both fields, with one sentence naming both", () => {
+    const gib = (n: number) => ({ amount: String(n), unit: 1024 ** 3 });
+    const file = check(POLICY_GROUPS, { ...withDraft({}), max_file_bytes: gib(30) }, saved, en);
+    expect(file.errors).toEqual({
+      max_file_bytes: "Must not be more than the largest parcel (20.0 GiB).",
+      max_parcel_bytes: "Must not be less than the largest file (30.0 GiB).",
+    });
+    expect(file.conflicts).toEqual([
+      "“Largest file” (30.0 GiB) must not be more than “Largest parcel” (20.0 GiB).",
+    ]);
+    expect(file.edited).toEqual(["max_file_bytes"]);
+    const cap = check(POLICY_GROUPS, withDraft({ renew_cap_days: "10" }), saved, zh);
+    expect(cap.errors).toEqual({
+      renew_cap_days: "不能小于最长期限（30 天），否则该期限的包裹永远不会续期。",
+      max_days: "不能大于续期上限（10 天）。",
+    });
+    const daily = check(POLICY_GROUPS, { ...withDraft({}), daily_upload_bytes: gib(5) }, saved, en);
+    expect(Object.keys(daily.errors).sort()).toEqual(["daily_upload_bytes", "max_file_bytes"]);
+    expect(daily.conflicts).toEqual([
+      "“Largest file” (10.0 GiB) must not be more than “Daily upload traffic per client” (5.00 GiB).",
+    ]);
+  });
+
+  it("counts an invalid edit as an unsaved change, and an unchanged draft as none", () => {
+    const r = check(POLICY_GROUPS, withDraft({ max_files: "-5", code_length: "6 " }), saved, en);
+    expect(r.edited).toEqual(["max_files"]);
+    expect(r.errors.max_files).toBe("Enter a whole number.");
+    expect(r.changes).toEqual({});
+    expect(check(POLICY_GROUPS, withDraft({}), saved, en).edited).toEqual([]);
+  });
+
   it("offers the renewal default in the form", () => {
     const field = POLICY_GROUPS.flatMap((g) => g.fields).find((f) => f.key === "default_renew");
     expect(field?.kind).toBe("bool");

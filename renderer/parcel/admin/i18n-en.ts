@@ -176,7 +176,7 @@ export const en = {
   "policy.default_renew": "New parcels renew on each complete download (senders can turn it off)",
   "policy.renew_days": "Renewal step (days)",
   "policy.renew_cap_days": "Renewal cap (days after sending)",
-  "policy.renew_cap_daysHint": "At least the renewal step.",
+  "policy.renew_cap_daysHint": "At least the renewal step and the longest term.",
   "policy.password_attempts": "Wrong pickup passwords before the parcel is locked",
   "policy.password_attemptsHint":
     "1 to 100. A locked parcel can be picked up again only after you reissue it.",
@@ -222,10 +222,27 @@ export const en = {
   },
   "form.defaultDownloadsOverMax": "Must not be more than the most downloads ({n}).",
   "form.maxDownloadsUnderDefault": "Must not be less than the default downloads ({n}).",
+  "form.fileOverParcel": "Must not be more than the largest parcel ({n}).",
+  "form.parcelUnderFile": "Must not be less than the largest file ({n}).",
+  "form.capBelowTerm": {
+    one: "Must be at least the longest term (1 day), or parcels with that term never renew.",
+    other: "Must be at least the longest term ({n} days), or parcels with that term never renew.",
+  },
+  "form.termOverCap": {
+    one: "Must not be more than the renewal cap (1 day).",
+    other: "Must not be more than the renewal cap ({n} days).",
+  },
+  "form.fileOverDaily": "Must not be more than the daily upload traffic per client ({n}).",
+  "form.dailyUnderFile":
+    "Must be at least the largest file ({n}), or a file that large could never be sent.",
+  "form.changedFix": {
+    by: "n",
+    one: "1 unsaved change, and it needs correcting.",
+    other: "{n} unsaved changes, {bad} of them to correct.",
+  },
   "form.conflictAtMost": "“{field}” ({value}) must not be more than “{limit}” ({limitValue}).",
   "form.conflictAtLeast": "“{field}” ({value}) must be at least “{limit}” ({limitValue}).",
   "form.howWorkedOut": "How is it worked out?",
-  "form.warnFileOverParcel": "Larger than the largest parcel, so the parcel limit applies first.",
   "form.unitOf": "Unit of {field}",
   "form.savedValue": "Saved: {value}",
   "form.save": "Save changes ({n})",

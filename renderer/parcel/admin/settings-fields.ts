@@ -2,6 +2,7 @@ import { z } from "zod";
 import { POLICY_PAIRS, policyShape, runtimeShape } from "../../../server/contract/parcel-policy.js";
 import type { AdminKey, AT } from "./i18n.js";
 import { en } from "./i18n-en.js";
+import { formatBytes } from "../../shared/format.js";
 
 export const UNITS = [
   { name: "B", size: 1 },
@@ -223,27 +224,67 @@ export interface Checked {
   errors: Record<string, string>;
   /** Members whose valid value differs from the saved one: what the PUT sends. */
   changes: Settings;
-  warnings: Record<string, string>;
+  /**
+   * Members edited away from their saved value, valid or not: an invalid edit is still an
+   * unsaved change, flagged at its field, never dropped without a word.
+   */
+  edited: string[];
+  /** Each contradicting pair once, as a sentence naming both fields and their values. */
+  conflicts: string[];
 }
 
+type Pair = (typeof POLICY_PAIRS)[number];
+/** `field/limit` of each pair (distributed over the pairs, not every field with every limit). */
+type PairKey = Pair extends infer P
+  ? P extends Pair
+    ? `${P["field"]}/${P["limit"]}`
+    : never
+  : never;
+
 /** What the form says at each member of a contradicting pair; {n} is the other's value. */
-const PAIR_TEXT: Record<
-  (typeof POLICY_PAIRS)[number]["field"],
-  { fieldText: AdminKey; limitText: AdminKey }
-> = {
-  default_days: { fieldText: "form.defaultDaysOverMax", limitText: "form.maxDaysUnderDefault" },
-  default_downloads: {
+const PAIR_TEXT: Record<PairKey, { fieldText: AdminKey; limitText: AdminKey }> = {
+  "default_days/max_days": {
+    fieldText: "form.defaultDaysOverMax",
+    limitText: "form.maxDaysUnderDefault",
+  },
+  "default_downloads/max_downloads": {
     fieldText: "form.defaultDownloadsOverMax",
     limitText: "form.maxDownloadsUnderDefault",
   },
-  renew_cap_days: { fieldText: "form.capBelowStep", limitText: "form.stepOverCap" },
+  "renew_cap_days/renew_days": { fieldText: "form.capBelowStep", limitText: "form.stepOverCap" },
+  "max_file_bytes/max_parcel_bytes": {
+    fieldText: "form.fileOverParcel",
+    limitText: "form.parcelUnderFile",
+  },
+  "renew_cap_days/max_days": { fieldText: "form.capBelowTerm", limitText: "form.termOverCap" },
+  "max_file_bytes/daily_upload_bytes": {
+    fieldText: "form.fileOverDaily",
+    limitText: "form.dailyUnderFile",
+  },
 };
 
 /**
  * The contract's pairs of members that contradict each other when `field` passes `limit`:
- * the service refuses such a policy, so the form says why next to both fields before saving.
+ * the form says why next to both fields before saving (the service refuses some of them
+ * too, see POLICY_PAIRS).
  */
-export const PAIRS = POLICY_PAIRS.map((pair) => ({ ...pair, ...PAIR_TEXT[pair.field] }));
+export const PAIRS = POLICY_PAIRS.map((pair) => ({
+  ...pair,
+  ...PAIR_TEXT[`${pair.field}/${pair.limit}` as PairKey],
+}));
+
+const BYTE_MEMBERS = new Set(["max_file_bytes", "max_parcel_bytes", "daily_upload_bytes"]);
+
+/** A member's value as the form shows it: bytes with their unit, counts as numbers. */
+function shown(key: string, value: number): string | number {
+  return BYTE_MEMBERS.has(key) ? formatBytes(value) : value;
+}
+
+/** Whether a draft is the saved value as the form first showed it. */
+function sameDraft(a: Draft, b: Draft): boolean {
+  if (typeof a !== "object" || typeof b !== "object") return String(a).trim() === String(b).trim();
+  return a.amount.trim() === b.amount.trim() && a.unit === b.unit;
+}
 
 /** Field rules plus the cross-field rules of the pairs above, on the values as they would be. */
 export function check(
@@ -254,6 +295,7 @@ export function check(
 ): Checked {
   const errors: Record<string, string> = {};
   const changes: Settings = {};
+  const edited: string[] = [];
   const values: Settings = { ...saved };
   for (const g of groups)
     for (const f of g.fields) {
@@ -263,8 +305,11 @@ export function check(
         values[f.key] = r.value;
         if (r.value !== saved[f.key]) changes[f.key] = r.value;
       }
+      const changedValue = f.key in changes;
+      if (changedValue || (r.error && !sameDraft(drafts[f.key], toDraft(f, saved[f.key]))))
+        edited.push(f.key);
     }
-  const warnings: Record<string, string> = {};
+  const conflicts: string[] = [];
   const num = (k: string) => Number(values[k]);
   for (const pair of PAIRS) {
     if (!(pair.field in saved) || errors[pair.field] || errors[pair.limit]) continue;
@@ -272,12 +317,28 @@ export function check(
     const limit = num(pair.limit);
     const bad = pair.rule === "at_most" ? value > limit : value < limit;
     if (!bad) continue;
-    errors[pair.field] = t(pair.fieldText, { n: limit });
-    errors[pair.limit] = t(pair.limitText, { n: value });
+    errors[pair.field] = t(pair.fieldText, { n: shown(pair.limit, limit) });
+    errors[pair.limit] = t(pair.limitText, { n: shown(pair.field, value) });
+    conflicts.push(conflictSentence(pair.rule, pair.field, value, pair.limit, limit, t));
   }
-  if ("max_file_bytes" in saved && num("max_file_bytes") > num("max_parcel_bytes"))
-    warnings.max_file_bytes = t("form.warnFileOverParcel");
-  return { errors, changes, warnings };
+  return { errors, changes, edited, conflicts };
+}
+
+/** "“Largest file” (30 GiB) must not be more than “Largest parcel” (20 GiB)." */
+function conflictSentence(
+  rule: "at_most" | "at_least",
+  field: unknown,
+  value: number,
+  limitField: unknown,
+  limit: number,
+  t: AT,
+): string {
+  return t(rule === "at_least" ? "form.conflictAtLeast" : "form.conflictAtMost", {
+    field: memberLabel(field, t),
+    value: shown(String(field), value),
+    limit: memberLabel(limitField, t),
+    limitValue: shown(String(limitField), limit),
+  });
 }
 
 /** A policy label by member name, or the name itself for a member this console lacks. */
@@ -294,12 +355,14 @@ export function conflictText(body: Record<string, unknown>, t: AT): string {
   if (body.code !== "policy.conflict" || !Array.isArray(body.conflicts)) return "";
   return (body.conflicts as Array<Record<string, unknown>>)
     .map((c) =>
-      t(c.rule === "at_least" ? "form.conflictAtLeast" : "form.conflictAtMost", {
-        field: memberLabel(c.field, t),
-        value: Number(c.value),
-        limit: memberLabel(c.limit_field, t),
-        limitValue: Number(c.limit),
-      }),
+      conflictSentence(
+        c.rule === "at_least" ? "at_least" : "at_most",
+        c.field,
+        Number(c.value),
+        c.limit_field,
+        Number(c.limit),
+        t,
+      ),
     )
     .join(" ");
 }

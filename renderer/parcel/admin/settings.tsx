@@ -143,7 +143,7 @@ function SettingsForm({
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [tried, setTried] = useState(false);
   const save = useAction();
-  const dirty = saved !== null && Object.keys(check(groups, drafts, saved, t).changes).length > 0;
+  const dirty = saved !== null && check(groups, drafts, saved, t).edited.length > 0;
   useEffect(() => {
     // Closing or reloading the page with unsaved settings asks first.
     if (!dirty) return;
@@ -168,8 +168,12 @@ function SettingsForm({
         )}
       </Card>
     );
-  const { errors, changes, warnings } = check(groups, drafts, saved, t);
+  const { errors, changes, edited, conflicts } = check(groups, drafts, saved, t);
   const changed = Object.keys(changes).length;
+  // Every edit counts, a refused value too: it is flagged at its field and keeps Save open,
+  // so it cannot pass for "no unsaved changes" and vanish when the page is left.
+  const pending = edited.length;
+  const toFix = edited.filter((k) => errors[k]).length;
   const invalid = Object.keys(errors).length > 0;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -205,7 +209,7 @@ function SettingsForm({
                   f.kind === "bytes"
                     ? t("form.savedValue", { value: formatBytes(Number(current)) })
                     : "";
-                const hint = warnings[f.key] ?? (f.hint ? t(f.hint) : savedText);
+                const hint = f.hint ? t(f.hint) : savedText;
                 return (
                   <Input
                     key={f.key}
@@ -213,7 +217,7 @@ function SettingsForm({
                     draft={drafts[f.key]}
                     error={errors[f.key] ?? ""}
                     hint={hint}
-                    changed={f.key in changes}
+                    changed={edited.includes(f.key)}
                     onChange={(d) => set(f.key, d)}
                   />
                 );
@@ -221,16 +225,23 @@ function SettingsForm({
             </div>
           </fieldset>
         ))}
+        {conflicts.length > 0 ? (
+          <ul className="adm-conflicts" data-testid="conflicts">
+            {conflicts.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+        ) : null}
         <Alert text={save.error} />
         <Alert kind="ok" text={save.done} />
         {invalid && tried ? <Alert text={t("form.fix")} /> : null}
         <div className="adm-form-actions">
-          <button type="submit" className="primary" disabled={save.busy || changed === 0}>
-            {save.busy ? t("common.working") : t("form.save", { n: changed })}
+          <button type="submit" className="primary" disabled={save.busy || pending === 0}>
+            {save.busy ? t("common.working") : t("form.save", { n: pending })}
           </button>
           <button
             type="button"
-            disabled={save.busy || changed === 0}
+            disabled={save.busy || pending === 0}
             onClick={() => {
               setDrafts(draftsOf(groups, saved));
               setTried(false);
@@ -251,7 +262,11 @@ function SettingsForm({
             {t("form.reload")}
           </button>
           <span className="muted" role="status">
-            {changed === 0 ? t("form.noChanges") : t("form.changed", { n: changed })}
+            {pending === 0
+              ? t("form.noChanges")
+              : toFix > 0
+                ? t("form.changedFix", { n: pending, bad: toFix })
+                : t("form.changed", { n: pending })}
           </span>
         </div>
       </form>

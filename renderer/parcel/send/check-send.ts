@@ -10,6 +10,16 @@ export interface Problems {
   password?: string;
 }
 
+/**
+ * The largest file and parcel a sender can really send: a limit the administrator set higher
+ * than another one that also applies (a largest file over the largest parcel, over the daily
+ * allowance) is not promised.
+ */
+export function sendLimits(policy: PublicPolicy): { file: number; parcel: number } {
+  const parcel = Math.min(policy.max_parcel_bytes, policy.daily_upload_bytes);
+  return { file: Math.min(policy.max_file_bytes, parcel), parcel };
+}
+
 function isWhole(n: number, max: number): boolean {
   return Number.isInteger(n) && n >= 1 && n <= max;
 }
@@ -22,16 +32,15 @@ export function checkSend(
   t: (key: SendKey, vars?: Record<string, string | number>) => string,
 ): Problems {
   const files: string[] = [];
+  const limits = sendLimits(policy);
   if (picked.length > policy.max_files) files.push(t("tooMany", { max: policy.max_files }));
   for (const p of picked) {
-    if (p.file.size > policy.max_file_bytes)
-      files.push(t("fileTooBig", { name: p.name, max: formatBytes(policy.max_file_bytes) }));
+    if (p.file.size > limits.file)
+      files.push(t("fileTooBig", { name: p.name, max: formatBytes(limits.file) }));
   }
   const total = picked.reduce((sum, p) => sum + p.file.size, 0);
-  if (total > policy.max_parcel_bytes)
-    files.push(
-      t("totalTooBig", { size: formatBytes(total), max: formatBytes(policy.max_parcel_bytes) }),
-    );
+  if (total > limits.parcel)
+    files.push(t("totalTooBig", { size: formatBytes(total), max: formatBytes(limits.parcel) }));
   const out: Problems = { files };
   if (!isWhole(options.days, policy.max_days)) out.days = t("badDays", { max: policy.max_days });
   if (!isWhole(options.downloads, policy.max_downloads))

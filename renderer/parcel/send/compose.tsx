@@ -5,7 +5,7 @@ import { useT } from "../i18n.js";
 import type { PublicPolicy } from "../../../server/contract/parcel-policy.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
-import { checkSend } from "./check-send.js";
+import { checkSend, sendLimits } from "./check-send.js";
 import { CancelledNotice, ModeTabs, TextPanel } from "./compose-parts.js";
 import { sendDict } from "./i18n.js";
 import { OptionsForm } from "./options-form.js";
@@ -175,12 +175,12 @@ export function Compose({ policy, options }: { policy: PublicPolicy; options: Op
             <p className="muted center small">
               {t("dropHint", {
                 files: policy.max_files,
-                file: formatBytes(policy.max_file_bytes),
-                total: formatBytes(policy.max_parcel_bytes),
+                file: formatBytes(sendLimits(policy).file),
+                total: formatBytes(sendLimits(policy).parcel),
               })}
             </p>
           ) : (
-            <FileList picked={picked} problems={problems.files} maxFile={policy.max_file_bytes} />
+            <FileList picked={picked} problems={problems.files} maxFile={sendLimits(policy).file} />
           )}
         </div>
       )}

@@ -52,6 +52,8 @@ const en = {
   showPassword: "Show password",
   renew: "Extend the time after each complete download",
   renewHint: "+{days} per download, at most {cap} after sending",
+  renewNoRoom:
+    "Nothing to extend with this term: the gateway keeps a parcel at most {cap} after sending.",
   daysCount: { one: "1 day", other: "{n} days" },
   send: "Upload and get a code",
   sendN: "Upload {n} files and get a code",
@@ -163,6 +165,7 @@ const zh: Record<keyof typeof en, string> = {
   showPassword: "显示密码",
   renew: "每次完整下载后延长有效期",
   renewHint: "每次下载延长 {days}，最多到发送后 {cap}",
+  renewNoRoom: "这个期限已无可延长：网关最多保留包裹到发送后 {cap}。",
   daysCount: "{n} 天",
   send: "上传并获取取件码",
   sendN: "上传 {n} 个文件并获取取件码",

@@ -43,9 +43,20 @@ function NumberField(props: {
  * Why "Downloads allowed" is not "people": every file downloaded counts, the ZIP of all files
  * counts once. With several files the sum is worked out and the ZIP suggested.
  */
-function DownloadsNote({ id, files, downloads }: { id: string; files: number; downloads: number }) {
+function DownloadsNote({
+  id,
+  files,
+  downloads,
+  max,
+}: {
+  id: string;
+  files: number;
+  downloads: number;
+  /** The most downloads the gateway allows: a count past it is refused, not worked out. */
+  max: number;
+}) {
   const t = useT(sendDict);
-  const n = Number.isInteger(downloads) && downloads > 0 ? downloads : 0;
+  const n = Number.isInteger(downloads) && downloads > 0 && downloads <= max ? downloads : 0;
   let sum = "";
   if (files > 1 && n > 0) {
     const people = Math.floor(n / files);
@@ -104,7 +115,12 @@ export function OptionsForm({
         describedBy={noteId}
         onChange={(downloads) => setOptions({ downloads })}
       />
-      <DownloadsNote id={noteId} files={files} downloads={options.downloads} />
+      <DownloadsNote
+        id={noteId}
+        files={files}
+        downloads={options.downloads}
+        max={policy.max_downloads}
+      />
       <Field
         className="field-wide"
         label={policy.require_password ? t("password") : t("passwordOptional")}
@@ -140,10 +156,13 @@ export function OptionsForm({
           {t("renew")}
         </label>
         <span id={`${renewId}-note`} className="field-hint">
-          {t("renewHint", {
-            days: t("daysCount", { n: policy.renew_days }),
-            cap: t("daysCount", { n: policy.renew_cap_days }),
-          })}
+          {/* A term as long as the cap leaves renewal nothing to add: say so, not "+3 days". */}
+          {Number.isInteger(options.days) && options.days >= policy.renew_cap_days
+            ? t("renewNoRoom", { cap: t("daysCount", { n: policy.renew_cap_days }) })
+            : t("renewHint", {
+                days: t("daysCount", { n: policy.renew_days }),
+                cap: t("daysCount", { n: policy.renew_cap_days }),
+              })}
         </span>
       </div>
     </fieldset>

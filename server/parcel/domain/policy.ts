@@ -44,11 +44,13 @@ export interface PolicyConflict {
 /**
  * Cross-field rules that a single field schema cannot express, on a whole (merged) policy:
  * a default above its maximum would refuse every upload that keeps the default, and a
- * renewal cap below the step would make the step meaningless.
+ * renewal cap below the step would make the step meaningless. Only the pairs the service
+ * refuses (`service: true`); the console's form checks the others too.
  */
 export function policyConflicts(p: Policy): PolicyConflict[] {
   const out: PolicyConflict[] = [];
-  for (const { field, limit: limitField, rule } of POLICY_PAIRS) {
+  for (const { field, limit: limitField, rule, service } of POLICY_PAIRS) {
+    if (!service) continue;
     const value = p[field];
     const limit = p[limitField];
     const bad = rule === "at_most" ? value > limit : value < limit;
