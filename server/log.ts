@@ -160,6 +160,13 @@ export interface ServiceLog<C extends ProblemCode = ProblemCode> extends LineLog
   error<K extends C>(code: K, message: string, ...rest: ProblemArgs<K, LogFields>): void;
   /** The last warnings and errors, newest first. */
   recent(): RecentProblem[];
+  /**
+   * Whether a lasting condition (a sign-in block, a used-up allowance) is new: true the first
+   * time `key` is asked, then false until `untilMs` (service clock) has passed. So a block is
+   * recorded when it starts, not again for every request refused behind it. Decided in one
+   * synchronous step, so parallel requests record it once.
+   */
+  firstTime(key: string, untilMs: number): boolean;
 }
 
 function errorText(err: unknown): string {
@@ -210,12 +217,28 @@ function paramsOf(given: unknown, err: unknown): ErrorParams {
   return out;
 }
 
+/** More lasting conditions than this at once: the ones that have ended are forgotten. */
+const CONDITIONS_KEPT = 1000;
+
 export function createServiceLog<C extends ProblemCode = ProblemCode>(
   logger: Logger,
   clock: Clock,
   keep = RECENT_PROBLEMS,
 ): ServiceLog<C> {
   const ring: RecentProblem[] = [];
+  const lasting = new Map<string, number>();
+  const firstTime = (key: string, untilMs: number): boolean => {
+    const now = clock.now();
+    const until = lasting.get(key);
+    if (until !== undefined && until > now) return false;
+    if (lasting.size >= CONDITIONS_KEPT) {
+      for (const [k, u] of lasting) if (u <= now) lasting.delete(k);
+      // A flood of distinct keys (addresses) still cannot grow the map without bound.
+      if (lasting.size >= CONDITIONS_KEPT) lasting.delete(lasting.keys().next().value as string);
+    }
+    lasting.set(key, untilMs);
+    return true;
+  };
   const write = (
     level: "debug" | "info" | "warn" | "error",
     message: string,
@@ -253,5 +276,6 @@ export function createServiceLog<C extends ProblemCode = ProblemCode>(
     warn: (code: C, m: string, f?: LogFields) => write("warn", m, f, code),
     error: (code: C, m: string, f?: LogFields) => write("error", m, f, code),
     recent: () => ring.slice().reverse(),
+    firstTime,
   });
 }

@@ -27,6 +27,8 @@ export const COMMON_PROBLEMS = {
 
 /** The parcel service's problems. */
 export const PARCEL_PROBLEMS = {
+  /** Administrator sign-in refused for one device after `attempts` wrong passwords. */
+  "admin.sign_in_blocked": ["attempts", "minutes"],
   "cleanup.failed": [],
   "cleanup.reclaim_failed": [],
   /** `name`: the downloaded file's name (or the archive's). */
@@ -40,6 +42,17 @@ export const PARCEL_PROBLEMS = {
   "blob.wrong_size": ["name", "found", "expected"],
   "blob.wrong_content": ["name"],
   "blob.missing": ["name"],
+  /** A sender's daily upload allowance ran out (recorded once per address and day). */
+  "upload.allowance_used": [],
+  /**
+   * A parcel was locked after `attempts` wrong passwords; `name`: its first file's name,
+   * `files`: how many it holds.
+   */
+  "pickup.parcel_locked": ["name", "attempts", "files?"],
+  /** One device may not try codes for a while after too many wrong codes or passwords. */
+  "pickup.client_blocked": ["minutes"],
+  /** Too many wrong codes across the service: only pickups in progress go on for a while. */
+  "pickup.service_blocked": ["minutes"],
 } as const satisfies ErrorRegistry;
 
 /** The proxy service's problems. */
@@ -60,6 +73,22 @@ export const PROXY_PROBLEMS = {
   "probation.rollback_failed": ["reason_code?"],
   /** `name`: the subscription's name as the operator gave it. */
   "subscription.scheduled_refresh_failed": ["name", "reason_code?"],
+  /** A refresh asked for in the console failed (the previous nodes are kept). */
+  "subscription.manual_refresh_failed": ["name", "reason_code?"],
+  /** Start, restart or stop (`action`) asked for in the console failed. */
+  "control.failed": ["action?", "reason_code?"],
+  /** Installing the latest core, or going back to the previous one, failed (nothing changed). */
+  "install.failed": ["reason_code?"],
+  "install.rollback_failed": ["reason_code?"],
+  /** Updating the rules' data files failed (the previous set is kept). */
+  "geodata.update_failed": ["reason_code?"],
+  /** Asking the release server for a newer core failed. */
+  "updates.check_failed": ["reason_code?"],
+  /** Console sign-in refused for one device after `attempts` wrong passwords. */
+  "auth.sign_in_blocked": ["attempts", "minutes"],
+  /** An unconfirmed settings change was undone at its deadline, or when the service started. */
+  "probation.undone_at_deadline": [],
+  "probation.undone_at_start": [],
 } as const satisfies ErrorRegistry;
 
 type AllProblems = typeof COMMON_PROBLEMS & typeof PARCEL_PROBLEMS & typeof PROXY_PROBLEMS;

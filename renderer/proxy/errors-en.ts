@@ -41,7 +41,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "subscription.redirect_scheme": () =>
     "The subscription server sent the download to an address that is not http or https.",
   "subscription.redirect_no_location": (p) =>
-    `The subscription server answered ${p.status} without saying where to go.`,
+    `The subscription server answered HTTP ${p.status} without saying where to go.`,
   "subscription.redirects": () => "The subscription server redirected too many times.",
   "subscription.no_answer": () => "The subscription server gave no answer.",
   "subscription.cancelled": () => "The subscription download was cancelled.",
@@ -53,7 +53,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "subscription.closed": () =>
     "The subscription server closed the connection before the download finished.",
   "subscription.unreachable": () => "The subscription server could not be reached.",
-  "subscription.fetch_status": (p) => `The subscription server answered ${p.status}.`,
+  "subscription.fetch_status": (p) => `The subscription server answered HTTP ${p.status}.`,
   "subscription.too_large": (p) =>
     `The subscription is larger than ${formatBytes(Number(p.limit))}.`,
   "subscription.decompress": () => "The subscription could not be unpacked.",
@@ -185,7 +185,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "updates.unreachable": () => "The update check failed: the release server could not be reached.",
   "updates.timeout": () => "The update check failed: the release server did not answer in time.",
   "updates.http_status": (p) =>
-    `The update check failed: the release server answered with HTTP status ${p.status}.`,
+    `The update check failed: the release server answered HTTP ${p.status}.`,
   "updates.bad_answer": () =>
     "The update check failed: the release server's answer could not be read.",
   "updates.too_large": (p) =>

@@ -129,7 +129,7 @@ export const enScreens = {
   "conn.siteTimeout": "timed out",
   "conn.tlsOk": "certificate valid",
   "conn.tlsNo": "certificate not verified",
-  "conn.answered": "HTTP {status}",
+  "conn.answered": "answered HTTP {status}",
   "conn.proxyDown": "the proxy core does not accept connections; is it running?",
   "conn.tunnelRefused": "the proxy core refused to open the connection",
   "conn.certExpired": "the certificate is out of date",
@@ -190,8 +190,7 @@ export const enScreens = {
   "sys.updateFailed": "The update check failed: {error}",
   "sys.updateUnreachable": "The update check failed: the release server could not be reached.",
   "sys.updateTimeout": "The update check failed: the release server did not answer in time.",
-  "sys.updateHttp":
-    "The update check failed: the release server answered with HTTP status {status}.",
+  "sys.updateHttp": "The update check failed: the release server answered HTTP {status}.",
   "sys.updateBadAnswer": "The update check failed: the release server's answer could not be read.",
   "sys.current": "Installed",
   "sys.latest": "Latest stable",

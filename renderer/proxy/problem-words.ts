@@ -2,6 +2,7 @@ import type { ProxyProblemCode } from "../../server/problem-codes.js";
 import type { Lang } from "../shared/lang.js";
 import {
   because,
+  reasonOr,
   COMMON_PROBLEMS_EN,
   COMMON_PROBLEMS_ZH,
   problemText,
@@ -30,6 +31,20 @@ const exitedZh = (p: { exit_code?: string | number; signal?: string | number }):
   return `代理内核意外退出${how}。`;
 };
 
+/** A start, restart or stop that failed, by the action the console asked for. */
+const CONTROL_EN: Record<string, string> = {
+  start: "Starting the proxy core failed",
+  restart: "Restarting the proxy core failed",
+  stop: "Stopping the proxy core failed",
+};
+const CONTROL_ZH: Record<string, string> = {
+  start: "启动代理内核失败",
+  restart: "重启代理内核失败",
+  stop: "停止代理内核失败",
+};
+
+const wrongEn = (n: string | number) => (n === 1 ? "a wrong password" : `${n} wrong passwords`);
+
 /** The proxy service's recorded problems, by code, in both languages. */
 export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
   en: {
@@ -49,6 +64,28 @@ export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
       because("Undoing an unconfirmed settings change did not fully succeed", p.reason, "en"),
     "subscription.scheduled_refresh_failed": (p) =>
       because(`The scheduled refresh of subscription “${p.name}” failed`, p.reason, "en"),
+    "subscription.manual_refresh_failed": (p) =>
+      because(`Refreshing subscription “${p.name}” failed`, p.reason, "en"),
+    "control.failed": (p) =>
+      because(CONTROL_EN[String(p.action)] ?? "Controlling the proxy core failed", p.reason, "en"),
+    "install.failed": (p) =>
+      reasonOr("Installing the latest proxy core failed; the core in use was kept", p.reason, "en"),
+    "install.rollback_failed": (p) =>
+      reasonOr("Going back to the previous proxy core failed", p.reason, "en"),
+    "geodata.update_failed": (p) =>
+      reasonOr(
+        "The rule data (geodata) could not be updated; the previous files are kept",
+        p.reason,
+        "en",
+      ),
+    "updates.check_failed": (p) =>
+      reasonOr("Checking for a newer proxy core failed", p.reason, "en"),
+    "auth.sign_in_blocked": (p) =>
+      `Sign-in to this console was blocked on one device for ${p.minutes} min after ${wrongEn(p.attempts)}.`,
+    "probation.undone_at_deadline": () =>
+      "A settings change was not confirmed in time, so the previous settings were restored.",
+    "probation.undone_at_start": () =>
+      "A settings change was still unconfirmed when the service restarted, so the previous settings were restored.",
   },
   "zh-CN": {
     ...COMMON_PROBLEMS_ZH,
@@ -63,6 +100,20 @@ export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
       because("撤销未确认的设置更改时没有完全成功", p.reason, "zh-CN"),
     "subscription.scheduled_refresh_failed": (p) =>
       because(`订阅“${p.name}”的定时刷新失败`, p.reason, "zh-CN"),
+    "subscription.manual_refresh_failed": (p) =>
+      because(`刷新订阅“${p.name}”失败`, p.reason, "zh-CN"),
+    "control.failed": (p) =>
+      because(CONTROL_ZH[String(p.action)] ?? "控制代理内核失败", p.reason, "zh-CN"),
+    "install.failed": (p) =>
+      reasonOr("安装最新的代理内核失败，正在使用的内核保持不变", p.reason, "zh-CN"),
+    "install.rollback_failed": (p) => reasonOr("换回上一个代理内核失败", p.reason, "zh-CN"),
+    "geodata.update_failed": (p) =>
+      reasonOr("规则数据（地理数据）未能更新，之前的文件保持不变", p.reason, "zh-CN"),
+    "updates.check_failed": (p) => reasonOr("检查代理内核的新版本失败", p.reason, "zh-CN"),
+    "auth.sign_in_blocked": (p) =>
+      `一台设备连续输错 ${p.attempts} 次密码，该设备登录控制台已被暂停 ${p.minutes} 分钟。`,
+    "probation.undone_at_deadline": () => "设置更改未及时确认，已恢复之前的设置。",
+    "probation.undone_at_start": () => "服务重新启动时设置更改仍未确认，已恢复之前的设置。",
   },
 };
 

@@ -24,6 +24,14 @@ export function because(outer: string, reason: string | undefined, lang: Lang): 
   return lang === "en" ? `${outer}: ${reason}` : `${outer}：${reason}`;
 }
 
+/**
+ * The reason alone when it already names what was tried ("The update check failed: …"), else
+ * the outer sentence: the two together would say the same twice.
+ */
+export function reasonOr(outer: string, reason: string | undefined, lang: Lang): string {
+  return reason ?? (lang === "en" ? `${outer}.` : `${outer}。`);
+}
+
 /** Problems of the shared error handler, which both services record. */
 export const COMMON_PROBLEMS_EN: ProblemTable<CommonProblemCode> = {
   "request.failed": (p) => because("A request could not be answered", p.reason, "en"),

@@ -129,7 +129,9 @@ test("a latency test with the core stopped asks for the core first and blames no
   await shootEverywhere(page, "nodes-core-stopped");
 
   // The core stops after the page looked: the test's answer says so, and no node "failed".
-  await call(page, "POST", "/system/service", { action: "start" });
+  await freeListeners(page);
+  const started = await call(page, "POST", "/system/service", { action: "start" });
+  expect(started.status, JSON.stringify(started.json)).toBe(200);
   await page.reload();
   await expect(testAll).toBeEnabled({ timeout: 15_000 });
   await expect(why).toHaveCount(0);
@@ -159,6 +161,7 @@ test("a change undone at its deadline is said once, in the banner, not again on 
   test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
   await signIn(page, svc, "#/dashboard");
+  await freeListeners(page);
   expect((await call(page, "POST", "/system/service", { action: "start" })).status).toBe(200);
   const settings = await call<Record<string, unknown>>(page, "GET", "/settings");
   const put = await call(page, "PUT", "/settings", { ...settings.json, proxyEnabled: false });

@@ -128,7 +128,7 @@ test.describe("proxy console forms", () => {
     await signIn(page, "#/system");
     await page.getByRole("button", { name: "Test all" }).click();
     await expect(page.getByTestId("site-bilibili")).toHaveText(
-      /reachable · 42 ms · HTTP 204 · certificate valid/,
+      /reachable · 42 ms · answered HTTP 204 · certificate valid/,
     );
     await expect(page.getByTestId("site-google")).toHaveText(/timed out/);
     await expect(page.getByTestId("site-openai")).toHaveText(

@@ -143,7 +143,7 @@ test("the proxy dashboard lists a failed scheduled refresh among the recent prob
     const problem = card.getByTestId("problem");
     await expect(problem).toHaveCount(1, { timeout: 15_000 });
     await expect(problem.locator("p").first()).toHaveText(
-      "The scheduled refresh of subscription “Broken provider” failed: The subscription server answered 503.",
+      "The scheduled refresh of subscription “Broken provider” failed: The subscription server answered HTTP 503.",
     );
     await expect(problem).toContainText("Warning");
     // The address (here with a token in its query) is never shown or logged.
@@ -157,11 +157,11 @@ test("the proxy dashboard lists a failed scheduled refresh among the recent prob
     const zhCard = page.getByRole("region", { name: "最近的问题" });
     await expect(zhCard.getByTestId("problem")).toContainText("警告");
     await expect(zhCard.getByTestId("problem").locator("p").first()).toHaveText(
-      "订阅“Broken provider”的定时刷新失败：订阅服务器返回了 503。",
+      "订阅“Broken provider”的定时刷新失败：订阅服务器返回了 HTTP 503。",
     );
     await expect(zhCard.locator("time")).toHaveText(await shownTime(page, iso, "zh-CN"));
-    // Only the subscription's own name is in Latin letters; no sentence is marked English.
-    expect(await englishIn(zhCard, ["Broken provider"])).toEqual([]);
+    // Only the subscription's own name (and HTTP) is in Latin letters; none marked English.
+    expect(await englishIn(zhCard, ["Broken provider", "HTTP"])).toEqual([]);
     await expect(zhCard.locator('[lang="en"]')).toHaveCount(0);
     await atBothSizes(page, (size) => shootBothThemes(page, `dashboard-problems-zh-${size}`));
   } finally {

@@ -97,8 +97,10 @@ test("the console says a subscription server's 404 in Chinese, in the list and a
       params: { status: 404 },
     });
     // The refresh's own notice, and the failure the list keeps (as after a reload).
-    await expect(item.getByText("更新失败，已保留原有节点：订阅服务器返回了 404。")).toBeVisible();
-    await expect(item.getByText(/^上次更新失败（.+）：订阅服务器返回了 404。$/)).toBeVisible();
+    await expect(
+      item.getByText("更新失败，已保留原有节点：订阅服务器返回了 HTTP 404。"),
+    ).toBeVisible();
+    await expect(item.getByText(/^上次更新失败（.+）：订阅服务器返回了 HTTP 404。$/)).toBeVisible();
     await expect(item.getByText(/answered 404/)).toHaveCount(0);
     await shootBothThemes(page, "errors-i18n-subscription-404-390-zh-CN");
 
@@ -106,7 +108,7 @@ test("the console says a subscription server's 404 in Chinese, in the list and a
     await expect(
       page
         .getByRole("listitem", { name: "Gone feed" })
-        .getByText(/^上次更新失败（.+）：订阅服务器返回了 404。$/),
+        .getByText(/^上次更新失败（.+）：订阅服务器返回了 HTTP 404。$/),
     ).toBeVisible();
     await page.context().close();
   } finally {

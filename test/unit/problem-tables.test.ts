@@ -105,10 +105,10 @@ describe("a recorded problem's reason", () => {
       params: { name: "Home", reason_code: "subscription.fetch_status", status: 503 },
     };
     expect(proxyProblemText(refresh, "en")).toBe(
-      "The scheduled refresh of subscription “Home” failed: The subscription server answered 503.",
+      "The scheduled refresh of subscription “Home” failed: The subscription server answered HTTP 503.",
     );
     expect(proxyProblemText(refresh, "zh-CN")).toBe(
-      "订阅“Home”的定时刷新失败：订阅服务器返回了 503。",
+      "订阅“Home”的定时刷新失败：订阅服务器返回了 HTTP 503。",
     );
   });
 

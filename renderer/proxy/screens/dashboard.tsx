@@ -254,7 +254,7 @@ export function DashboardScreen() {
         <ListenProblems status={s ?? null} t={t} />
         <GeodataMissing status={s ?? null} t={t} />
         <StaleSubscriptions subs={subscriptions.data} t={t} />
-        {stopped ? (
+        {stopped && !configText ? (
           <p className="muted" data-testid="core-stopped">
             {t("dash.stoppedHint")}
           </p>

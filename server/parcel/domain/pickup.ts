@@ -163,7 +163,14 @@ export async function resolvePickup(
       const attempts = ctx.policy().password_attempts;
       const locked = repo.wrongPassword(found.id, attempts);
       ctx.audit(ip, actor, "pickup.deny", target, { reason: "wrong_password" });
-      if (locked) ctx.audit(ip, actor, "parcel.lock", target, { reason: "wrong_passwords" });
+      if (locked) {
+        ctx.audit(ip, actor, "parcel.lock", target, { reason: "wrong_passwords" });
+        // The sender cannot share it again until the administrator reissues it: said once.
+        const files = ctx.repos.parcels.files(found.id);
+        ctx.log.warn("pickup.parcel_locked", "A parcel was locked after wrong passwords", {
+          params: { name: files[0]?.name ?? "", attempts, files: files.length },
+        });
+      }
       // Read after counting: parallel guesses on the same parcel are included.
       const wrong = ctx.repos.parcels.byId(found.id)?.wrong_passwords ?? attempts;
       throw passwordRequired("Wrong password", Math.max(0, attempts - wrong));

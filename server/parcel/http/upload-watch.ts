@@ -1,5 +1,6 @@
 import { HttpError } from "../../http/errors.js";
 import type { ParcelContext } from "../context.js";
+import { noteLastingRefusal } from "./lasting-refusals.js";
 import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 
 /** How often a running upload looks at its session (deadline passed, revoked, deleted). */
@@ -77,12 +78,14 @@ export function countDailyTraffic(ctx: ParcelContext, ip: string): (bytes: numbe
   return (bytes) => {
     const now = ctx.now();
     if (ctx.repos.traffic.add(ip, now, bytes) > limit) {
-      throw new HttpError(
+      const refusal = new HttpError(
         429,
         "upload.daily_limit",
         "Today's upload allowance for this address is used up",
         { headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) } },
       );
+      noteLastingRefusal(ctx, null, ip, refusal);
+      throw refusal;
     }
   };
 }

@@ -6,6 +6,7 @@ import type { ParcelContext } from "../context.js";
 import { countSignInAttempt } from "../domain/admin-sign-in.js";
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from "../domain/secrets.js";
 import { jsonBody } from "../http/guards.js";
+import { noteSignInBlock } from "../http/lasting-refusals.js";
 import {
   ADMIN_COOKIE,
   ADMIN_TTL,
@@ -35,6 +36,7 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
       ctx.audit(req, { kind: "anonymous" }, "admin.login_fail", "system", {
         username: username.slice(0, 64),
       });
+      noteSignInBlock(ctx, res, ip);
       throw new HttpError(401, "admin.login_wrong", "Wrong username or password");
     }
     identity.dropFailure(pending);

@@ -14,6 +14,7 @@ import {
   readCookie,
   setCookie,
 } from "../http/identity.js";
+import { noteLastingRefusal } from "../http/lasting-refusals.js";
 import { sendTransfer } from "../http/transfer.js";
 import { recipientView, type FileRow } from "../repos/parcels.js";
 import { createZip } from "../storage/zip.js";
@@ -30,7 +31,11 @@ export function pickupRouter(ctx: ParcelContext): Router {
 
   r.post("/pickup/resolve", jsonBody, async (req, res) => {
     const input = parseOr400(ResolveSchema, req.body);
-    const p = await resolvePickup(ctx, pickupCaller(ctx, req), input);
+    const caller = pickupCaller(ctx, req);
+    const p = await resolvePickup(ctx, caller, input).catch((err: unknown) => {
+      noteLastingRefusal(ctx, res, caller.ip, err);
+      throw err;
+    });
     setCookie(ctx, req, res, PICKUP_COOKIE, pickupGrant(ctx, p), PICKUP_TTL);
     ctx.audit(req, pickupActor(ctx, req), "pickup.resolve", `parcel:${p.id}`);
     res.json(recipientView(p, parcels.files(p.id)));

@@ -8,6 +8,7 @@ import { randomId, sha256Hex } from "../domain/secrets.js";
 import { shareFields } from "../domain/share.js";
 import { admitSession, ownedParcel, publishParcel } from "../domain/uploads.js";
 import { jsonBody } from "../http/guards.js";
+import { noteLastingRefusal } from "../http/lasting-refusals.js";
 import { parseManifest } from "../http/manifest.js";
 import { clientIp, currentVisitor, requireOwner } from "../http/identity.js";
 import { parcelView, searchNames } from "../repos/parcels.js";
@@ -34,7 +35,7 @@ export function uploadsRouter(ctx: ParcelContext): Router {
     const used = traffic.used(ip, now);
     if (used + manifest.totalBytes > policy.daily_upload_bytes) {
       const wait = secondsUntilUtcMidnight(now);
-      throw new HttpError(
+      const refusal = new HttpError(
         429,
         "upload.daily_limit",
         "Today's upload allowance for this address is used up",
@@ -42,6 +43,8 @@ export function uploadsRouter(ctx: ParcelContext): Router {
           headers: { "Retry-After": String(wait) },
         },
       );
+      noteLastingRefusal(ctx, res, ip, refusal);
+      throw refusal;
     }
     const visitor = currentVisitor(ctx, req);
     const passwordHash = manifest.password ? await hashPickupPassword(manifest.password) : null;

@@ -95,6 +95,14 @@ export class Accounts {
     return csrf;
   }
 
+  /** The seconds this client must wait before its next sign-in attempt (0: it may try now). */
+  loginBlockedFor(ip: string): number {
+    const now = this.clock.now();
+    const recent = this.repo.recentFailures(ip, now - LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
+    if (recent.length < LOGIN_MAX_FAILURES) return 0;
+    return Math.max(1, Math.ceil((recent[recent.length - 1] + LOGIN_WINDOW_MS - now) / 1000));
+  }
+
   /**
    * Counts a sign-in attempt of this client before its password is checked, so parallel
    * guesses cannot slip past the limit while the slow hash runs (a success takes it back).

@@ -219,7 +219,11 @@ export class Probation {
       forgetDropped(store, saved.steps);
       this.notice = notice("probation.rolled_back_restart");
       this.undoneAtStart = true;
-      log.info("unconfirmed settings change undone at start");
+      // Not something the operator chose: it stays in the recent problems after the banner.
+      log.warn(
+        "probation.undone_at_start",
+        "An unconfirmed settings change was undone as the service started",
+      );
     } catch (err) {
       log.error("probation.rollback_failed", "Undoing an unconfirmed settings change failed", {
         err,
@@ -282,11 +286,12 @@ export class Probation {
         });
       });
     }
-    log.info(
-      atDeadline
-        ? "unconfirmed settings change rolled back"
-        : "settings change undone by the operator",
-    );
+    if (atDeadline)
+      log.warn(
+        "probation.undone_at_deadline",
+        "An unconfirmed settings change was undone at its deadline",
+      );
+    else log.info("settings change undone by the operator");
     return true;
   }
 }

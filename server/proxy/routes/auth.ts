@@ -2,7 +2,8 @@ import { type Response, type Router } from "express";
 import { appendSetCookie, serializeCookie } from "../../http/cookies.js";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
-import { SESSION_TTL_MS, type Accounts } from "../auth/accounts.js";
+import { LOGIN_MAX_FAILURES, SESSION_TTL_MS, type Accounts } from "../auth/accounts.js";
+import { requestIdOf } from "../../http/request-log.js";
 import { SESSION_COOKIE, sessionFrom, sessionOf } from "../auth/guards.js";
 import {
   hashPassword,
@@ -101,6 +102,13 @@ export function authRouter(deps: ProxyRouterDeps): Router {
     if (!hash) throw new HttpError(401, "auth.not_set_up", "The service has not been set up yet");
     countAttempt(accounts, ip);
     if (!(await verifyPassword(body.password, hash))) {
+      // The wrong password that used up the client's attempts: the operator hears of it once.
+      const wait = accounts.loginBlockedFor(ip);
+      if (wait > 0 && deps.log.firstTime(`proxy-sign-in:${ip}`, deps.clock.now() + wait * 1000))
+        deps.log.warn("auth.sign_in_blocked", "Console sign-in blocked after wrong passwords", {
+          requestId: requestIdOf(res) || null,
+          params: { attempts: LOGIN_MAX_FAILURES, minutes: Math.ceil(wait / 60) },
+        });
       throw new HttpError(401, "auth.password_wrong", "The password is wrong");
     }
     accounts.clearLoginFailures(ip);

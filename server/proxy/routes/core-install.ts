@@ -4,6 +4,7 @@ import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { geodataList } from "../core/geodata.js";
 import { FileFacts, previousPath } from "../core/install-status.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
+import { recordFailure } from "./failed-action.js";
 import { NoFields, type CoreInfo, type CoreInstalled } from "../../contract/proxy.js";
 
 /** An empty JSON object, or no body at all: these routes take no parameters. */
@@ -40,13 +41,23 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
 
   router.post("/system/core/install", async (req, res) => {
     noFields(req.body);
-    const { version } = await installer.install();
+    const { version } = await installer.install().catch((err: unknown) => {
+      recordFailure(res, err, (f) =>
+        deps.log.warn("install.failed", "Installing the proxy core failed", f),
+      );
+      throw err;
+    });
     res.json({ ok: true, version } satisfies CoreInstalled);
   });
 
   router.post("/system/core/rollback", async (req, res) => {
     noFields(req.body);
-    const { version } = await installer.rollback();
+    const { version } = await installer.rollback().catch((err: unknown) => {
+      recordFailure(res, err, (f) =>
+        deps.log.warn("install.rollback_failed", "Going back to the previous core failed", f),
+      );
+      throw err;
+    });
     res.json({ ok: true, version } satisfies CoreInstalled);
   });
 

@@ -7,6 +7,7 @@ import { compileRules } from "../core/compile.js";
 import { geoRuleLines, neededGeodata } from "../core/geodata.js";
 import { updateGeodata, type GeodataUpdateOptions } from "../core/geodata-update.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
+import { recordFailure } from "./failed-action.js";
 import { NoFields, type GeodataUpdated } from "../../contract/proxy.js";
 
 /** `POST /system/geodata/update`: fetch, verify, check and swap in the core's geodata. */
@@ -30,7 +31,12 @@ export function geodataRouter(deps: ProxyRouterDeps): Router {
         clock: deps.clock,
         timeoutMs: deps.tuning.geodataTimeoutMs,
       };
-      const files = await updateGeodata(update);
+      const files = await updateGeodata(update).catch((err: unknown) => {
+        recordFailure(res, err, (f) =>
+          deps.log.warn("geodata.update_failed", "Updating the geodata failed", f),
+        );
+        throw err;
+      });
       deps.log(`geodata updated: ${files.map((f) => f.name).join(", ")}`);
       res.json({ ok: true, files } satisfies GeodataUpdated);
     } finally {

@@ -13,6 +13,7 @@ import {
 } from "../../contract/proxy.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { isStale } from "../domain/refresher.js";
+import { recordFailure } from "./failed-action.js";
 
 /** Subscriptions: list, create, edit, delete and refresh. */
 export function subscriptionsRouter(deps: ProxyRouterDeps): Router {
@@ -98,7 +99,18 @@ export function subscriptionsRouter(deps: ProxyRouterDeps): Router {
 
   router.post("/subscriptions/:id/refresh", async (req, res) => {
     const id = known(parseOr400(IdParam, req.params).id);
-    await refresher.refresh(id);
+    try {
+      await refresher.refresh(id);
+    } catch (err) {
+      const name = store.subscriptions.get(id)?.name ?? "";
+      recordFailure(res, err, (f) =>
+        deps.log.warn("subscription.manual_refresh_failed", "A refresh failed", {
+          ...f,
+          params: { name },
+        }),
+      );
+      throw err;
+    }
     res.json({ ok: true } satisfies Ok);
   });
 

@@ -11,6 +11,7 @@ import { networkReport } from "../system/network.js";
 import { DEFAULT_RELEASE_URL, UpdateCheckError, UpdateChecker } from "../system/updates.js";
 import { isoNow } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
+import { recordFailure } from "./failed-action.js";
 import {
   ConnectivityTest,
   ServiceAction,
@@ -46,14 +47,23 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
       else await deps.core.restart(deps.store.coreInput());
       // Read at the next start, also when this run ends without a stop (a crash).
       deps.repos.setFlag(CORE_WAS_RUNNING, action !== "stop");
-    } catch (err) {
-      if (err instanceof DomainError && err.kind === "invalid") throw err;
-      throw new HttpError(
-        400,
-        `core.${action}_failed`,
-        `The core could not ${action}: ${errorMessage(err)}`,
-        { params: { detail: errorMessage(err) }, cause: err },
+    } catch (cause) {
+      const err =
+        cause instanceof DomainError && cause.kind === "invalid"
+          ? cause
+          : new HttpError(
+              400,
+              `core.${action}_failed`,
+              `The core could not ${action}: ${errorMessage(cause)}`,
+              { params: { detail: errorMessage(cause) }, cause },
+            );
+      recordFailure(res, err, (f) =>
+        deps.log.error("control.failed", `The proxy core could not ${action}`, {
+          ...f,
+          params: { action },
+        }),
       );
+      throw err;
     }
     res.json({ ok: true } satisfies Ok);
   });
@@ -66,17 +76,20 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
     const current = await currentVersion(deps);
     try {
       res.json((await updates.check(current)) satisfies UpdateReport);
-    } catch (err) {
-      // The network library's own words go to the log only; people get the sentence.
-      deps.log.info("The update check failed", { err });
-      const known = err instanceof UpdateCheckError;
-      throw HttpError.carrying(
+    } catch (cause) {
+      // The network library's own words go to the log file only; people get the sentence.
+      const known = cause instanceof UpdateCheckError;
+      const err = HttpError.carrying(
         502,
-        known ? err.code : "updates.unreachable",
-        `The update check failed: ${known ? err.message : "the release server could not be reached"}`,
-        known ? err.params : {},
-        { cause: err },
+        known ? cause.code : "updates.unreachable",
+        `The update check failed: ${known ? cause.message : "the release server could not be reached"}`,
+        known ? cause.params : {},
+        { cause },
       );
+      recordFailure(res, err, (f) =>
+        deps.log.warn("updates.check_failed", "The update check failed", f),
+      );
+      throw err;
     }
   });
 
