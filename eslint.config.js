@@ -10,6 +10,7 @@ export default tseslint.config(
       "node_modules/",
       "dist/",
       "renderer/dist/",
+      "renderer/dist-desktop/",
       "release/",
       "artifacts/",
       "test-results/",

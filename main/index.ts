@@ -6,17 +6,23 @@ import {
   ipcMain,
   nativeTheme,
   Notification,
-  safeStorage,
   session,
 } from "electron";
-import Store from "electron-store";
 import { join } from "node:path";
 import { EVENT_CHANNELS, type SecretStoreStatus, type ServiceInfo } from "../preload/contract.js";
 import { DesktopApp, type DesktopShell } from "./app/desktop-app.js";
 import { watchInterfaces } from "./entries/watch.js";
 import { headlessArgs, relaunchHeadless, startHeadless } from "./headless.js";
 import { AppTray } from "./electron/tray-electron.js";
-import { createMainWindow, secureSession, showMessage } from "./electron/window-electron.js";
+import { createMainWindow, secureSession, showMessagePage } from "./electron/window-electron.js";
+import {
+  attachOwnerTokens,
+  registerAppScheme,
+  serveAppPages,
+} from "./electron/protocol-electron.js";
+import { bundledCore, openSecrets, openSettings } from "./electron/startup-electron.js";
+import { messagePage } from "./app/message-page.js";
+import { DESKTOP_UI_DIR } from "./app-protocol.js";
 import { forkForApp, serviceEntry } from "./host/fork-electron.js";
 import type { HostInfo } from "./host/service-host.js";
 import { ServiceHost } from "./host/service-host.js";
@@ -36,13 +42,11 @@ import { statusNotifierWatcherOwned } from "./status-notifier.js";
 import { createIpcHandlers } from "./ipc/handlers.js";
 import { registerIpcHandlers } from "./ipc/register-electron.js";
 import { createOperator } from "./operator/operator.js";
-import { chooseSecretStore, unavailableStore } from "./secrets/choose.js";
-import { loadKeyring } from "./secrets/keychain.js";
 import { applyAutostart, startsHidden } from "./settings/autostart.js";
 import type { DesktopSettings } from "./settings/schema.js";
-import { bundledCorePath, servicesEnv } from "./settings/services-args.js";
+import { servicesEnv } from "./settings/services-args.js";
 import { repairNotice, type SettingsRepair } from "./settings/repair.js";
-import { openDesktopSettings, readSettings, type DesktopStoreOptions } from "./settings/store.js";
+import { readSettings } from "./settings/store.js";
 
 /**
  * Electron wiring only: every decision lives in modules Node tests load (main/app, host,
@@ -82,42 +86,15 @@ async function main(): Promise<void> {
   // Repairs found before the window exists are said once it does.
   const repairs: SettingsRepair[] = [];
   let sayRepair = (repair: SettingsRepair): void => void repairs.push(repair);
-  const { store } = openDesktopSettings(
-    (o: DesktopStoreOptions) =>
-      new Store<DesktopSettings>(
-        o as unknown as ConstructorParameters<typeof Store<DesktopSettings>>[0],
-      ),
-    userData,
-    { onRepair: (repair) => sayRepair(repair) },
-  );
+  const store = openSettings((repair) => sayRepair(repair));
   const settings = (): DesktopSettings => readSettings(store);
   nativeTheme.themeSource = settings().theme;
 
-  const choice = chooseSecretStore({
-    keyring: loadKeyring(),
-    safeStorage,
-    fallbackFile: join(userData, "secrets.json"),
-  });
-  const secrets = choice.ok ? choice.store : unavailableStore(choice);
-  const secretsStatus: SecretStoreStatus = !choice.ok
-    ? { kind: "refused", code: choice.code, message: choice.message }
-    : choice.kind === "encrypted-file"
-      ? { kind: choice.kind, cause: choice.cause }
-      : { kind: choice.kind };
-  if (choice.ok && choice.kind === "encrypted-file")
-    console.warn(`No keychain (${choice.reason}); secrets are kept encrypted in ${choice.file}`);
+  const { choice, secrets, status: secretsStatus } = openSecrets();
   const operator = createOperator({ secrets });
   const dataDir = process.env.GATEHOUSE_DATA_DIR ?? join(userData, "data");
   // The services (a child of this process) find the app's own core through the environment.
-  Object.assign(
-    process.env,
-    servicesEnv(
-      bundledCorePath({
-        packaged: app.isPackaged,
-        base: app.isPackaged ? process.resourcesPath : appPath,
-      }),
-    ),
-  );
+  Object.assign(process.env, servicesEnv(bundledCore()));
   const host = new ServiceHost({
     fork: forkForApp(),
     entry: serviceEntry(),
@@ -127,6 +104,9 @@ async function main(): Promise<void> {
   });
 
   let quitting = false;
+  // The start-up or failure sentence app://gatehouse/message shows.
+  let message = messagePage("en", "");
+  serveAppPages(join(appPath, DESKTOP_UI_DIR), () => message);
   const hidden = startsHidden(process.argv, settings().startMinimized);
   let win: BrowserWindow | null = null;
   let windowShown = false;
@@ -172,7 +152,8 @@ async function main(): Promise<void> {
     showMessage: (_kind, text, details) => {
       const lang = desktop?.language ?? "en";
       const label = translator(lang)("app.failed.details");
-      showMessage(openWindow(), lang, text, details ? { label, text: details } : undefined);
+      message = messagePage(lang, text, details ? { label, text: details } : undefined);
+      showMessagePage(openWindow());
     },
     setCookies: async (cookies) => {
       for (const c of cookies) await session.defaultSession.cookies.set(c);
@@ -221,6 +202,10 @@ async function main(): Promise<void> {
       origins,
       info: () => toServiceInfo(host.info, secretsStatus, trayStatus),
       openExternal: (url) => import("electron").then((e) => e.shell.openExternal(url)),
+      open: (area) => {
+        d.open(area);
+        openWindow().show();
+      },
       secrets,
       setupToken: () => d.setupToken(),
       operator,
@@ -234,6 +219,12 @@ async function main(): Promise<void> {
     win?.webContents.send(EVENT_CHANNELS.status, toServiceInfo(info, secretsStatus, trayStatus)),
   );
 
+  // Tokens reach the parcel service from main, attached to the window's own requests.
+  attachOwnerTokens(
+    () => d.parcelOrigins(),
+    secrets,
+    (id) => win !== null && !win.isDestroyed() && id === win.webContents.id,
+  );
   tray = new AppTray(
     join(appPath, "resources", "icons", trayIconName(process.platform)),
     (action) => void d.trayAction(action),
@@ -291,15 +282,12 @@ if (relaunch) {
     relaunchHeadless(process.execPath, relaunch, { ...process.env, [RELAUNCHED_ENV]: "1" }),
   );
 } else if (headlessArgs(process.argv)) {
-  // The core shipped beside the app (<resources>/core, outside the asar), named for the
-  // services whatever PATH says.
-  const core = bundledCorePath({
-    packaged: app.isPackaged,
-    base: app.isPackaged ? process.resourcesPath : app.getAppPath(),
-  });
-  void startHeadless({ env: servicesEnv(core), exit: (code) => app.exit(code) });
+  // The bundled core is named for the services whatever PATH says.
+  void startHeadless({ env: servicesEnv(bundledCore()), exit: (code) => app.exit(code) });
 } else if (app.requestSingleInstanceLock()) {
   if (modelId) app.setAppUserModelId(modelId);
+  // Once, before the app is ready: the Desktop screen's scheme (see app-protocol.ts).
+  registerAppScheme();
   void main().catch((err: unknown) => {
     console.error("Gatehouse could not start", err);
     app.exit(1);

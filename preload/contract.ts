@@ -59,9 +59,14 @@ export type DesktopSettingsResult =
   | { ok: true; settings: DesktopSettings; plan: RestartPlan }
   | { ok: false; errors: SettingsError[] };
 
+/** What the window can be asked to show: an area of the services, or the Desktop screen. */
+export type OpenArea = "window" | "send" | "mine" | "admin" | "proxy" | "settings";
+
 export interface GatehouseDesktopApi {
   app: {
     info(): Promise<ServiceInfo>;
+    /** Shows an area in the window ("settings": the Desktop screen, an app page). */
+    open(area: OpenArea): Promise<void>;
     /** Called whenever the embedded services start, stop or fail; returns an unsubscribe function. */
     onServiceStatus(listener: (info: ServiceInfo) => void): () => void;
     openExternal(url: string): Promise<void>;
@@ -69,7 +74,6 @@ export interface GatehouseDesktopApi {
   tokens: {
     /** Keeps a parcel's manage_token in the OS keychain. */
     save(parcelId: string, token: string): Promise<void>;
-    get(parcelId: string): Promise<string | null>;
     remove(parcelId: string): Promise<void>;
     /** Ids of the parcels whose tokens are kept (nothing else the keychain holds). */
     list(): Promise<string[]>;
@@ -79,8 +83,13 @@ export interface GatehouseDesktopApi {
     setupToken(): Promise<string | null>;
   };
   operator: {
-    /** The administrator password the desktop keeps for a console, or null when it has none. */
+    /**
+     * The administrator password the desktop keeps for a console, or null when it has none.
+     * The Desktop screen only: the services' pages are refused.
+     */
     revealPassword(service: OperatorService): Promise<string | null>;
+    /** Whether the desktop keeps exactly this password for the console (never the password). */
+    keepsPassword(service: OperatorService, password: string): Promise<boolean>;
     changePassword(
       service: OperatorService,
       currentPassword: string,
@@ -105,15 +114,16 @@ export interface GatehouseDesktopApi {
 /** Channels the page invokes (`ipcRenderer.invoke`); each has one checked handler in main. */
 export const INVOKE_CHANNELS = {
   info: "gatehouse:info",
+  open: "gatehouse:app.open",
   openExternal: "gatehouse:open-external",
   tokenSave: "gatehouse:token-save",
-  tokenGet: "gatehouse:token-get",
   tokenRemove: "gatehouse:token-remove",
   tokenList: "gatehouse:token-list",
   setupToken: "gatehouse:setup-token",
   operatorRevealPassword: "gatehouse:operator.reveal-password",
   operatorChangePassword: "gatehouse:operator.change-password",
   operatorRememberPassword: "gatehouse:operator.remember-password",
+  operatorKeepsPassword: "gatehouse:operator.keeps-password",
   settingsGet: "gatehouse:settings.get",
   settingsSet: "gatehouse:settings.set",
   entriesList: "gatehouse:entries.list",

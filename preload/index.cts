@@ -30,11 +30,11 @@ const api = {
       };
     },
     openExternal: (url: string) => invoke<void>(INVOKE_CHANNELS.openExternal, url),
+    open: (area) => invoke<void>(INVOKE_CHANNELS.open, area),
   },
   tokens: {
     save: (parcelId: string, token: string) =>
       invoke<void>(INVOKE_CHANNELS.tokenSave, parcelId, token),
-    get: (parcelId: string) => invoke<string | null>(INVOKE_CHANNELS.tokenGet, parcelId),
     remove: (parcelId: string) => invoke<void>(INVOKE_CHANNELS.tokenRemove, parcelId),
     list: () => invoke<string[]>(INVOKE_CHANNELS.tokenList),
   },
@@ -47,6 +47,8 @@ const api = {
       invoke(INVOKE_CHANNELS.operatorChangePassword, service, currentPassword, newPassword),
     rememberPassword: (service, password) =>
       invoke(INVOKE_CHANNELS.operatorRememberPassword, service, password),
+    keepsPassword: (service, password) =>
+      invoke(INVOKE_CHANNELS.operatorKeepsPassword, service, password),
   },
   settings: {
     get: () => invoke(INVOKE_CHANNELS.settingsGet),

@@ -25,13 +25,21 @@ export function sourceOf(root: string, id: string): string | null {
   const rel = relative(root, path);
   if (rel.startsWith("..") || isAbsolute(rel)) return null;
   const posix = rel.split(sep).join("/");
-  if (posix.startsWith("node_modules/") || posix.startsWith("renderer/dist/")) return null;
+  if (
+    posix.startsWith("node_modules/") ||
+    posix.startsWith("renderer/dist/") ||
+    posix.startsWith("renderer/dist-desktop/")
+  )
+    return null;
   return posix;
 }
 
-/** Every file under renderer/ outside dist, and the two root files that shape the build. */
+/**
+ * Every file under renderer/ outside the two outputs (the services' pages and the desktop
+ * app's own screen), and the two root files that shape the build.
+ */
 function listedInputs(root: string): string[] {
-  const found = filesUnder(root, "renderer", ["renderer/dist"]);
+  const found = filesUnder(root, "renderer", ["renderer/dist", "renderer/dist-desktop"]);
   for (const f of ["package-lock.json", "tsconfig.json"])
     if (existsSync(join(root, f))) found.push(f);
   return found;

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { DESKTOP_PAGE } from "../app-protocol.js";
 import { join } from "node:path";
 import type { ReadyInfo, ServiceEvent } from "../../server/desktop/protocol.js";
 import type { InterfaceWatcher } from "../entries/watch.js";
@@ -81,17 +82,20 @@ export interface EntriesView {
   missing: string[];
 }
 
-/** Where each area of the services lives. */
-function areaUrl(info: HostInfo, area: OpenArea): string | null {
+/**
+ * Where each area lives: the services' pages, and the Desktop screen (settings, passwords,
+ * addresses), an app page that no service serves.
+ */
+export function areaUrl(info: HostInfo, area: OpenArea): string | null {
+  if (area === "settings") return DESKTOP_PAGE;
   if (area === "proxy") return info.proxy ? `${info.proxy.url}/` : null;
   if (!info.parcel) return null;
   const base = info.parcel.url;
-  const hash: Record<Exclude<OpenArea, "proxy">, string> = {
+  const hash: Record<Exclude<OpenArea, "proxy" | "settings">, string> = {
     window: "",
     send: "#/send",
     mine: "#/mine",
     admin: "#/admin",
-    settings: "#/desktop",
   };
   return `${base}/${hash[area]}`;
 }
@@ -132,6 +136,14 @@ export class DesktopApp {
       if (!list.includes(origin)) list.push(origin);
     }
     return list;
+  }
+
+  /** The parcel service's own origins: where the window's owner requests may carry a token. */
+  parcelOrigins(): string[] {
+    const parcel = this.o.host.info.parcel;
+    if (!parcel) return [];
+    const urls = [parcel.url, parcel.httpsUrl, ...parcel.entries].filter((u): u is string => !!u);
+    return [...new Set(urls.map((u) => new URL(u).origin))];
   }
 
   entries(): EntryState | null {
@@ -214,11 +226,15 @@ export class DesktopApp {
     await this.o.host.stop();
   }
 
-  /** Opens an area in the window now, or once the services are ready. */
+  /**
+   * Opens an area in the window now, or once the services are ready. The Desktop screen needs
+   * no service to show (its addresses and settings say what is wrong when they are down).
+   */
   open(area: OpenArea): void {
     this.area = area;
     const url = areaUrl(this.o.host.info, area);
-    if (url && this.o.host.info.state === "ready") this.o.shell.showUrl(url);
+    if (url && (area === "settings" || this.o.host.info.state === "ready"))
+      this.o.shell.showUrl(url);
   }
 
   private async onStatus(status: HostStatus): Promise<void> {

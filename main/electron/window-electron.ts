@@ -1,13 +1,14 @@
 import { BrowserWindow, session, shell } from "electron";
 import { join } from "node:path";
-import { isAllowedNavigation, CSP } from "../security.js";
-import { messagePage } from "../app/message-page.js";
+import { APP_ORIGIN, MESSAGE_PATH } from "../app-protocol.js";
+import { cspFor, isAllowedNavigation } from "../security.js";
 import type { StartWindowPlan } from "../platform.js";
 
 /**
  * The app's one window and its session rules: sandboxed, context-isolated, no Node in pages,
- * only the services' own origins may be shown, new windows open in the system browser, and
- * only clipboard writes are permitted. No decisions beyond these live here.
+ * only the services' own origins and the app's own pages may be shown (main/security.ts), new
+ * windows open in the system browser, and only clipboard writes are permitted. No decisions
+ * beyond these live here.
  */
 
 export interface WindowOptions {
@@ -21,7 +22,12 @@ export interface WindowOptions {
 /** Session-wide rules: a CSP on every answer, and no permission but clipboard writes. */
 export function secureSession(): void {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [CSP] } });
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        "Content-Security-Policy": [cspFor(details.url)],
+      },
+    });
   });
   session.defaultSession.setPermissionRequestHandler((_wc, permission, done) =>
     done(permission === "clipboard-sanitized-write"),
@@ -60,12 +66,14 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     win.showInactive();
     win.minimize();
   }
-  win.webContents.on("will-navigate", (event, url) => {
+  // Navigations a page starts (links, scripts, redirects, in any frame); the main process's own
+  // loadURL calls are not asked.
+  const guard = (event: { preventDefault(): void }, url: string) => {
     if (!isAllowedNavigation(url, options.origins())) event.preventDefault();
-  });
-  win.webContents.on("will-redirect", (event, url) => {
-    if (!isAllowedNavigation(url, options.origins())) event.preventDefault();
-  });
+  };
+  win.webContents.on("will-navigate", (event) => guard(event, event.url));
+  win.webContents.on("will-frame-navigate", (event) => guard(event, event.url));
+  win.webContents.on("will-redirect", (event) => guard(event, event.url));
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (/^https?:\/\//.test(url)) void shell.openExternal(url);
     return { action: "deny" };
@@ -74,12 +82,12 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
   return win;
 }
 
-/** Shows a sentence (starting, failed) in place of the services' pages. */
-export function showMessage(
-  win: BrowserWindow,
-  lang: string,
-  text: string,
-  details?: { label: string; text: string },
-): void {
-  void win.loadURL(messagePage(lang, text, details));
+let shown = 0;
+
+/**
+ * Shows the message page (`app://gatehouse/message`, whose HTML the protocol handler takes
+ * from the caller) in place of the services' pages; each call is a new URL, so it reloads.
+ */
+export function showMessagePage(win: BrowserWindow): void {
+  void win.loadURL(`${APP_ORIGIN}${MESSAGE_PATH}?n=${++shown}`);
 }

@@ -1,7 +1,9 @@
+import { timingSafeEqual, createHash } from "node:crypto";
 import { z } from "zod";
 import {
   INVOKE_CHANNELS,
   type DesktopPasswordResult,
+  type OpenArea,
   type InvokeChannel,
   type IpcReply,
   type ServiceInfo,
@@ -15,15 +17,46 @@ import {
   interfaceNames,
   manageToken,
   noArgs,
+  openArea,
   operatorService,
   parcelId,
   password,
   settingsPatch,
   webUrl,
 } from "./schemas.js";
-import { isOwnSender, type IpcSender } from "./sender.js";
+import { mayCall, senderKind, type Audience, type IpcSender, type SenderKind } from "./sender.js";
 
 export type { IpcSender };
+
+/**
+ * Who may call each channel (see ipc/sender.ts). The app's own page may call all of them;
+ * the services' pages in the window only what reveals nothing the operator keeps: no password,
+ * no setup token, no token (no channel reads one back: the main process attaches a kept token
+ * to the window's own requests, see secrets/owner-requests.ts), and of the settings only the
+ * look.
+ */
+export const CHANNEL_AUDIENCE: Record<InvokeChannel, Audience> = {
+  info: "window",
+  open: "window",
+  openExternal: "window",
+  tokenSave: "window",
+  tokenRemove: "window",
+  // Parcel ids only: My parcels in the window lists the kept parcels by them; the tokens
+  // behind them never reach a service page.
+  tokenList: "window",
+  setupToken: "app",
+  operatorRevealPassword: "app",
+  operatorChangePassword: "app",
+  operatorRememberPassword: "window",
+  operatorKeepsPassword: "window",
+  settingsGet: "window",
+  settingsSet: "window",
+  entriesList: "app",
+  entriesChoose: "app",
+};
+
+/** The settings a service page may change: the look both consoles share. */
+const LOOK_KEYS = new Set(["language", "theme"]);
 
 /** One IPC handler: who called (the frame's URL) and the arguments as they came. */
 export type IpcHandler = (sender: IpcSender, ...args: unknown[]) => Promise<IpcReply>;
@@ -37,6 +70,8 @@ export interface IpcDeps {
   info(): ServiceInfo;
   /** Opens an http(s) address in the system browser. */
   openExternal(url: string): Promise<void> | void;
+  /** Shows an area in the window (a service page, or the Desktop screen for "settings"). */
+  open(area: OpenArea): void;
   /** Where manage tokens live (the chosen secret store). */
   secrets: SecretStore;
   setupToken(): string | null;
@@ -56,6 +91,16 @@ function refusal(code: Exclude<IpcReply, { ok: true }>["code"], message: string)
   return { ok: false, code, message };
 }
 
+const FOREIGN = (): IpcReply =>
+  refusal("ipc.foreign_sender", "Only Gatehouse's own pages may ask for this.");
+
+/** Compares two passwords without telling by its timing how much of them matched. */
+function samePassword(kept: string | null, given: string): boolean {
+  if (kept === null) return false;
+  const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+  return timingSafeEqual(digest(kept), digest(given));
+}
+
 export function createIpcHandlers(deps: IpcDeps): IpcHandlers {
   /**
    * Checks the sender, then the arguments, then runs. Refusals are answers, not exceptions, so
@@ -65,13 +110,15 @@ export function createIpcHandlers(deps: IpcDeps): IpcHandlers {
     channel: InvokeChannel,
     schema: z.ZodType<A>,
     run: (...args: A) => unknown,
+    allowed: (kind: SenderKind, args: A) => boolean = () => true,
   ): IpcHandler {
     return async (sender, ...args) => {
-      if (!isOwnSender(sender, deps.origins()))
-        return refusal("ipc.foreign_sender", "Only Gatehouse's own pages may ask for this.");
+      const kind = senderKind(sender, deps.origins());
+      if (!mayCall(kind, CHANNEL_AUDIENCE[channel])) return FOREIGN();
       const parsed = schema.safeParse(args);
       if (!parsed.success)
         return refusal("ipc.bad_arguments", "The request's arguments are not valid.");
+      if (!allowed(kind, parsed.data)) return FOREIGN();
       try {
         return { ok: true, value: (await run(...parsed.data)) ?? null };
       } catch (err) {
@@ -93,11 +140,11 @@ export function createIpcHandlers(deps: IpcDeps): IpcHandlers {
   const { secrets, operator } = deps;
   return {
     info: handler("info", noArgs, () => deps.info()),
+    open: handler("open", z.tuple([openArea]), (area) => deps.open(area)),
     openExternal: handler("openExternal", z.tuple([webUrl]), (url) => deps.openExternal(url)),
     tokenSave: handler("tokenSave", z.tuple([parcelId, manageToken]), (id, token) => {
       secrets.set(tokenAccount(id), token);
     }),
-    tokenGet: handler("tokenGet", z.tuple([parcelId]), (id) => secrets.get(tokenAccount(id))),
     tokenRemove: handler("tokenRemove", z.tuple([parcelId]), (id) => {
       secrets.delete(tokenAccount(id));
     }),
@@ -123,9 +170,19 @@ export function createIpcHandlers(deps: IpcDeps): IpcHandlers {
       z.tuple([operatorService, password]),
       async (s, given) => signedInWindow(await operator.rememberPassword(s, given)),
     ),
+    // Whether the app keeps this very password: a yes or no, never the password.
+    operatorKeepsPassword: handler(
+      "operatorKeepsPassword",
+      z.tuple([operatorService, password]),
+      (s, given) => samePassword(operator.revealPassword(s), given),
+    ),
     settingsGet: handler("settingsGet", noArgs, () => deps.settings.get()),
-    settingsSet: handler("settingsSet", z.tuple([settingsPatch]), (patch) =>
-      deps.settings.set(patch),
+    settingsSet: handler(
+      "settingsSet",
+      z.tuple([settingsPatch]),
+      (patch) => deps.settings.set(patch),
+      // A service page follows the console's pickers (language, theme) and nothing more.
+      (kind, [patch]) => kind === "app" || Object.keys(patch).every((k) => LOOK_KEYS.has(k)),
     ),
     entriesList: handler("entriesList", noArgs, () => deps.entries.list()),
     entriesChoose: handler("entriesChoose", z.tuple([interfaceNames]), (names) =>

@@ -26,6 +26,9 @@ export const webUrl = z
 
 export const operatorService = z.enum(["parcel", "proxy"]);
 
+/** What the window can be asked to show (the tray's areas; "settings" is the Desktop screen). */
+export const openArea = z.enum(["window", "send", "mine", "admin", "proxy", "settings"]);
+
 /** Any password a service could take; the service itself judges its rules. */
 export const password = z.string().min(1).max(1024);
 

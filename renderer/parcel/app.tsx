@@ -21,14 +21,12 @@ const AREAS: Record<Area, React.LazyExoticComponent<ComponentType<AreaProps>>> =
   mine: lazy(() => import("./mine/index.js")),
   pickup: lazy(() => import("./pickup/index.js")),
   admin: lazy(() => import("./admin/index.js")),
-  desktop: lazy(() => import("./desktop/index.js")),
 };
 const NAV: Array<{ area: Area; href: string; key: ShellKey }> = [
   { area: "send", href: "#/", key: "send" },
   { area: "pickup", href: "#/pickup", key: "pickup" },
   { area: "mine", href: "#/mine", key: "mine" },
   { area: "admin", href: "#/admin", key: "admin" },
-  { area: "desktop", href: "#/desktop", key: "desktop" },
 ];
 
 function Toolbar() {
@@ -89,15 +87,23 @@ export function App() {
         </a>
         <nav className="areas" aria-label={t("navigation")}>
           {/* Recipients opening a pickup link have no use for the administrator's sign-in. */}
-          {NAV.filter(
-            (n) =>
-              (n.area !== "admin" || route.area !== "pickup") &&
-              (n.area !== "desktop" || window.gatehouse),
-          ).map((n) => (
+          {NAV.filter((n) => n.area !== "admin" || route.area !== "pickup").map((n) => (
             <a key={n.area} href={n.href} aria-current={n.area === route.area ? "page" : undefined}>
               {t(n.key)}
             </a>
           ))}
+          {/* Desktop app only: its own screen is an app page, which the main process shows. */}
+          {window.gatehouse ? (
+            <a
+              href="#/desktop"
+              onClick={(e) => {
+                e.preventDefault();
+                void window.gatehouse?.app.open("settings");
+              }}
+            >
+              {t("desktop")}
+            </a>
+          ) : null}
         </nav>
         <Toolbar />
       </header>

@@ -2,10 +2,10 @@ import { useSyncExternalStore } from "react";
 
 /**
  * Hash routes of the parcel page: `#/` (send), `#/mine`, `#/pickup`, `#/pickup/<code>`,
- * `#/admin`, `#/admin/<tab>`, and `#/desktop` inside the desktop app. The pickup code rides in the fragment, which browsers never
- * send to a server.
+ * `#/admin`, `#/admin/<tab>`. The pickup code rides in the fragment, which browsers never send
+ * to a server. (The desktop app's own screen is an app page, not a route of this one.)
  */
-export type Area = "send" | "mine" | "pickup" | "admin" | "desktop";
+export type Area = "send" | "mine" | "pickup" | "admin";
 export interface Route {
   area: Area;
   /** What follows the area: the pickup code, or the admin tab. */
@@ -17,8 +17,6 @@ export function parseHash(hash: string): Route {
   const head = parts[0];
   const rest = decodeURIComponent(parts.slice(1).join("/"));
   if (head === "mine" || head === "pickup" || head === "admin") return { area: head, rest };
-  // The desktop app's own screen; in a browser there is none, and the send page opens.
-  if (head === "desktop" && window.gatehouse) return { area: head, rest };
   return { area: "send", rest: "" };
 }
 

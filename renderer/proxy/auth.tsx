@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import {
   AuthStatus,
   LoginBody,
@@ -105,27 +105,11 @@ export function SetupScreen() {
   const t = useT();
   const signedIn = useApp((s) => s.signedIn);
   const [token, setToken] = useState("");
-  const [desktopToken, setDesktopToken] = useState(false);
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [tried, setTried] = useState(false);
   const [error, setError] = useSaid();
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    // The desktop app reads the token file itself, so its operator never types it.
-    const desktop = window.gatehouse?.proxy;
-    if (!desktop) return;
-    desktop
-      .setupToken()
-      .then((value) => {
-        if (value) {
-          setToken(value);
-          setDesktopToken(true);
-        }
-      })
-      .catch(() => setDesktopToken(false));
-  }, []);
 
   const tokenError = tried && !token.trim() ? t("auth.tokenMissing") : "";
 
@@ -154,21 +138,23 @@ export function SetupScreen() {
     <Shell title={t("auth.setupTitle")}>
       <p>{t("auth.setupIntro")}</p>
       <form onSubmit={submit} noValidate>
-        {desktopToken ? (
-          <p className="muted">{t("auth.tokenFromDesktop")}</p>
-        ) : (
-          <Field label={t("auth.token")} error={tokenError} hint={t("auth.tokenHint")}>
-            {(p) => (
-              <input
-                {...p}
-                value={token}
-                onChange={(e) => setToken(e.target.value)}
-                autoComplete="off"
-                spellCheck={false}
-              />
-            )}
-          </Field>
-        )}
+        {/* The desktop app never hands this page the token (the LAN loads this page too):
+            its own Desktop screen shows it. */}
+        <Field
+          label={t("auth.token")}
+          error={tokenError}
+          hint={t(window.gatehouse ? "auth.tokenFromDesktop" : "auth.tokenHint")}
+        >
+          {(p) => (
+            <input
+              {...p}
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </Field>
         <NewPasswordFields
           password={password}
           confirm={confirm}
@@ -194,7 +180,8 @@ async function offerToRemember(password: string): Promise<boolean> {
   const desktop = window.gatehouse?.operator;
   if (!desktop) return false;
   try {
-    return (await desktop.revealPassword("proxy")) !== password;
+    // A yes or no from the app: this page never sees the kept password.
+    return !(await desktop.keepsPassword("proxy", password));
   } catch {
     return false;
   }

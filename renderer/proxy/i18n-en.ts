@@ -45,7 +45,8 @@ const base = {
   "auth.token": "Setup token",
   "auth.tokenHint":
     'Printed by npm run serve ("proxy setup token: …") and stored in <data-dir>/proxy/setup-token.',
-  "auth.tokenFromDesktop": "The desktop app has filled in the setup token for you.",
+  "auth.tokenFromDesktop":
+    "In the Gatehouse app, the setup token is shown on its Desktop screen (Desktop in the parcel page's top bar).",
   "auth.tokenMissing": "Enter the setup token.",
   "auth.newPassword": "New password",
   "auth.confirm": "Repeat the password",

@@ -53,7 +53,8 @@ const base: Record<
   "auth.token": "初始化令牌",
   "auth.tokenHint":
     "由 npm run serve 打印（“proxy setup token: …”），并保存在 <data-dir>/proxy/setup-token。",
-  "auth.tokenFromDesktop": "桌面应用已自动填入初始化令牌。",
+  "auth.tokenFromDesktop":
+    "在 Gatehouse 应用中，初始化令牌显示在其“桌面设置”页面上（包裹页面顶栏中的“桌面设置”）。",
   "auth.tokenMissing": "请输入初始化令牌。",
   "auth.newPassword": "新密码",
   "auth.confirm": "再次输入密码",

@@ -166,13 +166,76 @@ test("with the keychain refused, the pages say so and keep tokens in memory only
     await page.getByLabel("语言").selectOption("en");
   }
   // The Desktop screen says where secrets go, in the same words.
-  await page.goto(`${rig.parcelUrl}/#/desktop`);
+  await page.goto(rig.appUrl);
   await expect(
     page.locator("section", { has: page.getByRole("heading", { name: "Where secrets are kept" }) }),
   ).toContainText("Install and unlock gnome-keyring");
   expect(await tokenKeys(page)).toEqual([]);
   await context.close();
 });
+
+keychainTest(
+  "the services' pages in the window get no password, setup token, token or setting beyond the look",
+  async ({ browser }) => {
+    rig = await startDesktopRig({ secrets: "keychain", keychainService: KEYCHAIN });
+    const r = rig;
+    const { context, page } = await openWindow(browser, r);
+    await sendText(page, r.parcelUrl, "a parcel whose token stays with the app");
+    await expect.poll(() => keptIds(r)).toHaveLength(1);
+    type Bridge = {
+      operator: { revealPassword(s: string): Promise<unknown> };
+      proxy: { setupToken(): Promise<unknown> };
+      entries: { list(): Promise<unknown> };
+      settings: { set(p: object): Promise<unknown> };
+      tokens: { list(): Promise<string[]> } & Record<string, unknown>;
+    };
+    const attempt = () =>
+      page.evaluate(async () => {
+        const g = (window as unknown as { gatehouse: Bridge }).gatehouse;
+        const said = (p: Promise<unknown>) =>
+          p.then(
+            () => "answered",
+            (e: Error) => e.message.split(":")[0],
+          );
+        return {
+          reveal: await said(g.operator.revealPassword("parcel")),
+          setup: await said(g.proxy.setupToken()),
+          entries: await said(g.entries.list()),
+          port: await said(g.settings.set({ parcelPort: 8111 })),
+          look: await said(g.settings.set({ theme: "dark" })),
+          readsTokens: "get" in g.tokens,
+        };
+      });
+    for (const base of [r.parcelUrl, r.proxyUrl]) {
+      await page.goto(`${base}/`);
+      expect(await attempt(), base).toEqual({
+        reveal: "ipc.foreign_sender",
+        setup: "ipc.foreign_sender",
+        entries: "ipc.foreign_sender",
+        port: "ipc.foreign_sender",
+        look: "answered",
+        readsTokens: false,
+      });
+    }
+    // The same calls from the app's own page are answered.
+    await page.goto(r.appUrl);
+    const fromApp = await page.evaluate(async () => {
+      const g = (window as unknown as { gatehouse: Bridge }).gatehouse;
+      return typeof (await g.operator.revealPassword("parcel"));
+    });
+    expect(fromApp).toBe("string");
+    // The page never held the token, yet My parcels manages the parcel: the app attaches it.
+    await context.clearCookies({ name: "pt_visitor" });
+    await page.goto(`${r.parcelUrl}/#/mine`);
+    const cards = page.locator(".parcel-card");
+    await expect(cards).toHaveCount(1);
+    await cards.getByRole("button", { name: "Revoke" }).click();
+    await cards.getByRole("button", { name: "Yes, revoke" }).click();
+    await expect(cards.getByText("Revoked")).toBeVisible();
+    expect(await tokenKeys(page)).toEqual([]);
+    await context.close();
+  },
+);
 
 keychainTest("both consoles open signed in", async ({ browser }) => {
   rig = await startDesktopRig({ secrets: "keychain", keychainService: KEYCHAIN });
@@ -221,8 +284,11 @@ keychainTest(
     const r = rig;
     const { context, page } = await openWindow(browser, r);
     await page.goto(`${r.parcelUrl}/#/`);
+    // The parcel page asks the app to show its Desktop screen, an app page of its own.
     await page.getByRole("link", { name: "Desktop" }).click();
     await expect(page.getByRole("heading", { name: "Desktop", level: 1 })).toBeVisible();
+    expect(r.opened).toEqual(["settings"]);
+    expect(new URL(page.url()).pathname).toBe("/desktop.html");
 
     // Addresses: Ethernet and Wi-Fi (not Docker's bridge), each with a drawn QR code.
     const port = new URL(r.parcelUrl).port;
@@ -299,7 +365,7 @@ keychainTest(
     await expect(page.getByRole("heading", { name: "Parcel administration" })).toBeVisible();
 
     // Language from the desktop settings: both consoles follow.
-    await page.goto(`${r.parcelUrl}/#/desktop`);
+    await page.goto(r.appUrl);
     // The header's picker is there at once, the form's only once the settings have loaded:
     // wait for both, or `last()` would be the header's picker.
     const languages = page.getByRole("combobox", { name: "Language", exact: true });

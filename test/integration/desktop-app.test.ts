@@ -270,8 +270,8 @@ describe.runIf(haveBus || process.env.CI)("the desktop app without Electron", ()
     const changed = await app.changeSettings({ entries: ["127.0.0.1"], theme: "dark" });
     expect(changed).toMatchObject({ ok: true, plan: { restart: true } });
     await until(() => seen.urls.length >= 2);
-    // Back on the settings screen the change was made on.
-    expect(seen.urls[1]).toMatch(/\/#\/desktop$/);
+    // Back on the settings screen the change was made on: the app's own page.
+    expect(seen.urls[1]).toBe("app://gatehouse/desktop.html");
     expect(host.pid).not.toBe(before);
     expect(host.info.state).toBe("ready");
     const parcelUrl = host.info.parcel?.url ?? "";

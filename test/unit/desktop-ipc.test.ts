@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createIpcHandlers, type IpcDeps, type IpcSender } from "../../main/ipc/handlers.js";
+import {
+  CHANNEL_AUDIENCE,
+  createIpcHandlers,
+  type IpcDeps,
+  type IpcSender,
+} from "../../main/ipc/handlers.js";
 import type { DesktopCookie } from "../../main/operator/cookies.js";
 import type { PasswordResult } from "../../main/operator/types.js";
 import { chooseSecretStore, unavailableStore } from "../../main/secrets/choose.js";
@@ -8,7 +13,17 @@ import { INVOKE_CHANNELS, type InvokeChannel } from "../../preload/contract.js";
 
 const PARCEL = "http://127.0.0.1:8000";
 const PROXY = "http://127.0.0.1:8080";
-const OWN: IpcSender = { url: `${PARCEL}/#/admin`, frameIsMain: true };
+/** The parcel pages as a phone on the LAN loads them (an entry address). */
+const LAN = "http://192.168.1.23:8000";
+/** The app's own page: the only caller of the privileged channels. */
+const OWN: IpcSender = { url: "app://gatehouse/desktop.html", frameIsMain: true };
+/** A service page in the window: the same page the LAN loads. */
+const SERVICE: IpcSender = { url: `${PARCEL}/#/admin`, frameIsMain: true };
+const SERVICE_PAGES: IpcSender[] = [
+  SERVICE,
+  { url: `${PROXY}/settings`, frameIsMain: true },
+  { url: `${LAN}/#/mine`, frameIsMain: true },
+];
 const ID = "AbCdEfGhIjKlMnOpQrStUv";
 const TOKEN = "n".repeat(22) + "m".repeat(43);
 
@@ -44,12 +59,13 @@ function fakeDeps(overrides: Partial<IpcDeps> = {}) {
       return result;
     };
   const secrets = memoryStore();
-  let origins = [PARCEL, PROXY];
+  let origins = [PARCEL, PROXY, LAN];
   const passwordResult: PasswordResult = { ok: true, cookies: [COOKIE], csrf: "csrf-token" };
   const deps: IpcDeps = {
     origins: () => origins,
     info: record("info", { parcel: null, proxy: null, dataDir: "/data", error: null }),
     openExternal: record("openExternal", undefined),
+    open: record("open", undefined),
     secrets,
     setupToken: record("setupToken", "setup-token-value"),
     operator: {
@@ -74,15 +90,16 @@ function fakeDeps(overrides: Partial<IpcDeps> = {}) {
 /** A valid call of every channel (a new channel without one does not compile). */
 const GOOD: Record<InvokeChannel, unknown[]> = {
   info: [],
+  open: ["settings"],
   openExternal: ["https://example.com/help?x=1"],
   tokenSave: [ID, TOKEN],
-  tokenGet: [ID],
   tokenRemove: [ID],
   tokenList: [],
   setupToken: [],
   operatorRevealPassword: ["proxy"],
   operatorChangePassword: ["proxy", "old password 1", "new password 12"],
   operatorRememberPassword: ["parcel", "known password 1"],
+  operatorKeepsPassword: ["proxy", "the-password"],
   settingsGet: [],
   settingsSet: [{ theme: "dark", parcelPort: 8001 }],
   entriesList: [],
@@ -92,6 +109,7 @@ const GOOD: Record<InvokeChannel, unknown[]> = {
 /** Wrong calls of every channel; each list also gets "one argument too many" below. */
 const BAD: Record<InvokeChannel, unknown[][]> = {
   info: [],
+  open: [[], ["desktop"], ["#/admin"], [1]],
   openExternal: [
     ["file:///etc/passwd"],
     ["javascript:alert(1)"],
@@ -102,7 +120,6 @@ const BAD: Record<InvokeChannel, unknown[][]> = {
     [],
   ],
   tokenSave: [[ID], [ID, "short"], ["../../etc", TOKEN], [ID, `${TOKEN} `], [ID, 7], ["x", TOKEN]],
-  tokenGet: [[], ["parcel:abc"], [ID.slice(0, 10)], [{ id: ID }]],
   tokenRemove: [[], ["a/b/c/d/e/f/g/h/i/j/k"], [null]],
   tokenList: [],
   setupToken: [],
@@ -114,6 +131,7 @@ const BAD: Record<InvokeChannel, unknown[][]> = {
     ["proxy", "old password 1", "x".repeat(1025)],
   ],
   operatorRememberPassword: [["proxy"], ["proxy", 12345678901234]],
+  operatorKeepsPassword: [["proxy"], ["root", "x"], ["proxy", ""]],
   settingsGet: [],
   settingsSet: [
     [],
@@ -137,6 +155,13 @@ const BAD: Record<InvokeChannel, unknown[][]> = {
 };
 
 const FOREIGN: IpcSender[] = [
+  { url: "app://gatehouse.evil/desktop.html" },
+  { url: "app://evil/desktop.html" },
+  { url: "app://gatehouse@evil/desktop.html" },
+  { url: "app://gatehouse:1/desktop.html" },
+  { url: "app:gatehouse/desktop.html" },
+  { url: "APP://GATEHOUSE/desktop.html" },
+  { url: "app://gatehouse/desktop.html", frameIsMain: false },
   { url: "http://evil.example/" },
   { url: "http://127.0.0.1:8001/" },
   { url: "https://127.0.0.1:8000/" },
@@ -157,7 +182,22 @@ describe("desktop IPC handlers", () => {
   it("has one handler for every channel of the contract, and no other", () => {
     const handlers = createIpcHandlers(fakeDeps().deps);
     expect(Object.keys(handlers).sort()).toEqual([...channels].sort());
-    expect(channels.length).toBeGreaterThanOrEqual(14);
+    expect(channels.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it("keeps every channel that reveals or changes what the operator keeps for the app page", () => {
+    const appOnly = channels.filter((c) => CHANNEL_AUDIENCE[c] === "app").sort();
+    expect(appOnly).toEqual(
+      [
+        "entriesChoose",
+        "entriesList",
+        "operatorChangePassword",
+        "operatorRevealPassword",
+        "setupToken",
+      ].sort(),
+    );
+    // No channel reads a kept token back: the main process attaches it to requests itself.
+    expect(Object.values(INVOKE_CHANNELS).filter((c) => /token-get/.test(c))).toEqual([]);
   });
 
   describe.each(channels)("%s", (channel) => {
@@ -190,23 +230,75 @@ describe("desktop IPC handlers", () => {
       expect(secrets.map.size).toBe(0);
     });
 
-    it("answers a good call from the proxy console too", async () => {
+    it("answers a good call from the app's own page", async () => {
       const { deps } = fakeDeps();
-      const reply = await createIpcHandlers(deps)[channel](
-        { url: `${PROXY}/settings`, frameIsMain: true },
-        ...GOOD[channel],
-      );
+      const reply = await createIpcHandlers(deps)[channel](OWN, ...GOOD[channel]);
       expect(reply.ok).toBe(true);
+    });
+
+    it(`answers the services' pages (loopback and LAN) only if it reveals nothing kept`, async () => {
+      const { deps, calls } = fakeDeps();
+      const handler = createIpcHandlers(deps)[channel];
+      // A service page may change only the look; the good call here changes a port too.
+      const forService = channel === "settingsSet" ? [{ theme: "dark" }] : GOOD[channel];
+      for (const sender of SERVICE_PAGES) {
+        const reply = await handler(sender, ...forService);
+        if (CHANNEL_AUDIENCE[channel] === "window") expect(reply.ok, sender.url).toBe(true);
+        else {
+          expect(reply, sender.url).toMatchObject({ ok: false, code: "ipc.foreign_sender" });
+        }
+      }
+      if (CHANNEL_AUDIENCE[channel] === "app") expect(calls).toEqual([]);
     });
   });
 
   it("asks for the services' origins on every call, so a restart on another port follows", async () => {
     const { deps, setOrigins } = fakeDeps();
     const handlers = createIpcHandlers(deps);
-    expect((await handlers.info(OWN)).ok).toBe(true);
+    expect((await handlers.info(SERVICE)).ok).toBe(true);
     setOrigins(["http://127.0.0.1:9000"]);
-    expect(await handlers.info(OWN)).toMatchObject({ ok: false, code: "ipc.foreign_sender" });
+    expect(await handlers.info(SERVICE)).toMatchObject({ ok: false, code: "ipc.foreign_sender" });
     expect((await handlers.info({ url: "http://127.0.0.1:9000/" })).ok).toBe(true);
+    // The app page does not depend on the services' ports.
+    expect((await handlers.setupToken(OWN)).ok).toBe(true);
+  });
+
+  it("lets a service page change the shared look and nothing else", async () => {
+    const { deps, calls } = fakeDeps();
+    const h = createIpcHandlers(deps);
+    expect(await h.settingsSet(SERVICE, { language: "zh-CN", theme: "dark" })).toEqual({
+      ok: true,
+      value: { saved: true },
+    });
+    for (const patch of [
+      { parcelPort: 8001 },
+      { theme: "dark", coreBinary: "/tmp/x" },
+      { host: "0.0.0.0" },
+    ])
+      expect(await h.settingsSet(SERVICE, patch)).toMatchObject({
+        ok: false,
+        code: "ipc.foreign_sender",
+      });
+    expect(calls).toEqual([["settings.set", { language: "zh-CN", theme: "dark" }]]);
+    expect((await h.settingsSet(OWN, { coreBinary: "/usr/local/bin/mihomo" })).ok).toBe(true);
+  });
+
+  it("says whether the app keeps a password without ever answering it", async () => {
+    const { deps } = fakeDeps();
+    const h = createIpcHandlers(deps);
+    expect(await h.operatorKeepsPassword(SERVICE, "proxy", "the-password")).toEqual({
+      ok: true,
+      value: true,
+    });
+    expect(await h.operatorKeepsPassword(SERVICE, "proxy", "another one")).toEqual({
+      ok: true,
+      value: false,
+    });
+    deps.operator.revealPassword = () => null;
+    expect(await h.operatorKeepsPassword(SERVICE, "proxy", "the-password")).toEqual({
+      ok: true,
+      value: false,
+    });
   });
 
   it("passes good calls to their deps and answers their values", async () => {
@@ -217,6 +309,7 @@ describe("desktop IPC handlers", () => {
       value: { parcel: null, proxy: null, dataDir: "/data", error: null },
     });
     expect(await h.openExternal(OWN, ...GOOD.openExternal)).toEqual({ ok: true, value: null });
+    expect(await h.open(SERVICE, "settings")).toEqual({ ok: true, value: null });
     expect(await h.setupToken(OWN)).toEqual({ ok: true, value: "setup-token-value" });
     expect(await h.operatorRevealPassword(OWN, "proxy")).toEqual({
       ok: true,
@@ -235,6 +328,7 @@ describe("desktop IPC handlers", () => {
     expect(calls).toEqual([
       ["info"],
       ["openExternal", "https://example.com/help?x=1"],
+      ["open", "settings"],
       ["setupToken"],
       ["revealPassword", "proxy"],
       ["settings.get"],
@@ -243,11 +337,10 @@ describe("desktop IPC handlers", () => {
       ["entries.choose", ["eth0", "Wi-Fi 2"]],
     ]);
 
-    expect(await h.tokenSave(OWN, ID, TOKEN)).toEqual({ ok: true, value: null });
+    expect(await h.tokenSave(SERVICE, ID, TOKEN)).toEqual({ ok: true, value: null });
     expect(secrets.map.get(`parcel:${ID}`)).toBe(TOKEN);
-    expect(await h.tokenGet(OWN, ID)).toEqual({ ok: true, value: TOKEN });
-    expect(await h.tokenGet(OWN, "ZZZZZZZZZZZZZZZZZZZZZZ")).toEqual({ ok: true, value: null });
-    expect(await h.tokenRemove(OWN, ID)).toEqual({ ok: true, value: null });
+    expect(await h.tokenList(SERVICE)).toEqual({ ok: true, value: [ID] });
+    expect(await h.tokenRemove(SERVICE, ID)).toEqual({ ok: true, value: null });
     expect(secrets.map.has(`parcel:${ID}`)).toBe(false);
   });
 

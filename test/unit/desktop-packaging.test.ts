@@ -63,5 +63,7 @@ describe("desktop navigation rules", () => {
     expect(isAllowedNavigation("file:///etc/passwd", own)).toBe(false);
     expect(isAllowedNavigation("javascript:alert(1)", own)).toBe(false);
     expect(isAllowedNavigation("not a url", own)).toBe(false);
+    expect(isAllowedNavigation("data:text/html,<p>x</p>", own)).toBe(false);
+    expect(isAllowedNavigation("app://gatehouse/desktop.html", own)).toBe(true);
   });
 });

@@ -67,15 +67,16 @@ type Api = Record<string, Record<string, (...args: unknown[]) => Promise<unknown
 /** One call of every method that invokes main, with the channel and arguments it must use. */
 const CALLS: Array<[string, string, unknown[], string]> = [
   ["app", "info", [], INVOKE_CHANNELS.info],
+  ["app", "open", ["settings"], INVOKE_CHANNELS.open],
   ["app", "openExternal", ["https://example.com/"], INVOKE_CHANNELS.openExternal],
   ["tokens", "save", ["parcel-id", "token"], INVOKE_CHANNELS.tokenSave],
-  ["tokens", "get", ["parcel-id"], INVOKE_CHANNELS.tokenGet],
   ["tokens", "remove", ["parcel-id"], INVOKE_CHANNELS.tokenRemove],
   ["tokens", "list", [], INVOKE_CHANNELS.tokenList],
   ["proxy", "setupToken", [], INVOKE_CHANNELS.setupToken],
   ["operator", "revealPassword", ["proxy"], INVOKE_CHANNELS.operatorRevealPassword],
   ["operator", "changePassword", ["proxy", "a", "b"], INVOKE_CHANNELS.operatorChangePassword],
   ["operator", "rememberPassword", ["parcel", "a"], INVOKE_CHANNELS.operatorRememberPassword],
+  ["operator", "keepsPassword", ["proxy", "a"], INVOKE_CHANNELS.operatorKeepsPassword],
   ["settings", "get", [], INVOKE_CHANNELS.settingsGet],
   ["settings", "set", [{ theme: "dark" }], INVOKE_CHANNELS.settingsSet],
   ["entries", "list", [], INVOKE_CHANNELS.entriesList],
@@ -126,7 +127,7 @@ describe("desktop preload bundle", () => {
 
   it("resolves with main's value and rejects with a refusal's code and sentence", async () => {
     const { api } = load((channel) =>
-      channel === INVOKE_CHANNELS.tokenGet
+      channel === INVOKE_CHANNELS.setupToken
         ? { ok: true, value: "the-token" }
         : {
             ok: false,
@@ -134,7 +135,7 @@ describe("desktop preload bundle", () => {
             message: "Only Gatehouse's own pages may ask for this.",
           },
     );
-    await expect(api.tokens.get("parcel-id")).resolves.toBe("the-token");
+    await expect(api.proxy.setupToken()).resolves.toBe("the-token");
     await expect(api.tokens.list()).rejects.toThrow(
       "ipc.foreign_sender: Only Gatehouse's own pages may ask for this.",
     );

@@ -1,8 +1,12 @@
 import type { Dict } from "../i18n.js";
 
-/** Words of the desktop app's own screen (`#/desktop`). */
+/** Words of the desktop app's own screen (app://gatehouse/desktop.html). */
 const en = {
   heading: "Desktop",
+  proxyConsole: "Proxy console",
+  setupTokenTitle: "Proxy console setup token",
+  setupTokenLead:
+    "The proxy console has no administrator yet. Its setup page asks for this one-time token:",
   lead: "Settings of the Gatehouse app on this computer, the addresses phones on your network use, and the administrator passwords the app keeps for you.",
   onlyDesktop: "This screen is part of the Gatehouse desktop app.",
   loadFailed: "The desktop settings could not be read.",
@@ -130,6 +134,9 @@ const en = {
 
 const zh: Record<keyof typeof en, string> = {
   heading: "桌面设置",
+  proxyConsole: "代理控制台",
+  setupTokenTitle: "代理控制台初始化令牌",
+  setupTokenLead: "代理控制台还没有管理员。它的设置页面需要这个一次性令牌：",
   lead: "本机 Gatehouse 应用的设置、局域网内手机使用的地址，以及应用为你保存的管理员密码。",
   onlyDesktop: "此页面属于 Gatehouse 桌面应用。",
   loadFailed: "无法读取桌面设置。",

@@ -1,4 +1,3 @@
-import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { Notice } from "../ui/notice.js";
 import { Addresses } from "./addresses.js";
@@ -9,10 +8,12 @@ import { SettingsForm } from "./settings-form.js";
 import "./desktop.css";
 
 /**
- * `#/desktop`, inside the desktop app only: the addresses phones use (with QR codes), the
- * app's settings, the administrator passwords it keeps, and where it keeps secrets.
+ * The Desktop screen (renderer/desktop/page.tsx shows it at app://gatehouse/desktop.html): the
+ * addresses phones use (with QR codes), the app's settings, the administrator passwords it
+ * keeps, the proxy console's setup token while it has no administrator, and where it keeps
+ * secrets.
  */
-export default function DesktopScreen(_props: AreaProps) {
+export default function DesktopScreen() {
   const t = useT(desktopDict);
   if (!window.gatehouse) return <Notice kind="info">{t("onlyDesktop")}</Notice>;
   return (

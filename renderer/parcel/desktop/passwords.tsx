@@ -4,7 +4,7 @@ import { useT, type Translate } from "../i18n.js";
 import { CopyButton } from "../ui/copy-button.js";
 import { Notice } from "../ui/notice.js";
 import { desktopDict, type DesktopKey } from "./i18n.js";
-import { desktopApi } from "./use-desktop.js";
+import { desktopApi, useDesktopLoad } from "./use-desktop.js";
 
 /** The services' rule, counted as they count it (UTF-8 bytes). */
 function ruleProblem(password: string): DesktopKey | null {
@@ -214,6 +214,33 @@ function PasswordCard({ service }: { service: OperatorService }) {
   );
 }
 
+/**
+ * While the proxy console has no administrator (the app could not set it up, e.g. without a
+ * keychain): its one-time setup token, for the console's own setup page. Only this app page
+ * may read it; the console's page, which the LAN loads too, never gets it.
+ */
+function SetupToken() {
+  const t = useT(desktopDict);
+  const token = useDesktopLoad((api) => api.proxy.setupToken(), 10_000);
+  if (!token.data) return null;
+  return (
+    <section
+      className="desktop-password"
+      aria-label={t("setupTokenTitle")}
+      data-testid="setup-token"
+    >
+      <h3>{t("setupTokenTitle")}</h3>
+      <p className="muted">{t("setupTokenLead")}</p>
+      <div className="desktop-secret">
+        <code className="mono" translate="no">
+          {token.data}
+        </code>
+        <CopyButton text={token.data} />
+      </div>
+    </section>
+  );
+}
+
 /** "Administrator passwords": both consoles' passwords the app keeps. */
 export function Passwords() {
   const t = useT(desktopDict);
@@ -224,6 +251,7 @@ export function Passwords() {
       <div className="desktop-passwords">
         <PasswordCard service="parcel" />
         <PasswordCard service="proxy" />
+        <SetupToken />
       </div>
     </section>
   );

@@ -49,13 +49,13 @@ async function fetchMine(loadPolicy: () => Promise<void>): Promise<Parcel[]> {
 }
 
 /**
- * A parcel the desktop keeps the token of, read with that token (`GET /uploads/:id`). A
- * parcel the service no longer has (cleaned up, deleted by the administrator: 404) or a token
- * it does not know at all (its data was reset: 401) can do nothing more: the token goes.
+ * A parcel the desktop keeps the token of, read with that token (`GET /uploads/:id`; the app
+ * attaches a token its keychain holds, the page sends one only this window keeps). A parcel the
+ * service no longer has (cleaned up, deleted by the administrator: 404) or a token it does not
+ * know at all (its data was reset: 401) can do nothing more: the token goes.
  */
 async function fetchKept(id: string): Promise<Parcel | null> {
   const token = await loadToken(id);
-  if (!token) return null;
   try {
     return await call(ParcelViewSchema, "GET", `/uploads/${encodeURIComponent(id)}`, undefined, {
       token,

@@ -1,7 +1,7 @@
 import { create } from "zustand";
 import { ParcelViewSchema } from "../../../server/contract/parcel-views.js";
 import { ApiError, call, send } from "../api.js";
-import { forgetToken, loadToken } from "../ui/tokens.js";
+import { forgetToken, inDesktop, loadToken } from "../ui/tokens.js";
 import { forgetUpload, matchFiles, recallUpload, type Remembered } from "./remembered.js";
 import { storedBytes } from "./resumable-requests.js";
 import type { Picked, Upload } from "./send-types.js";
@@ -40,8 +40,9 @@ export const useInterrupted = create<InterruptedState>((set, get) => ({
     if (get().upload || useSend.getState().phase !== "compose") return;
     const upload = recallUpload(Date.now() / 1000);
     if (!upload) return;
-    const token = await loadToken(upload.id);
-    if (!token) {
+    // In the desktop app the token stays with the app, which attaches it to the requests.
+    const token = (await loadToken(upload.id)) ?? "";
+    if (!token && !inDesktop()) {
       forgetUpload();
       return;
     }

@@ -13,8 +13,16 @@ export const NO_RESUME = Symbol("no-resume");
 const fileUrl = (parcelId: string, fileId: string) =>
   `${BASE}/uploads/${encodeURIComponent(parcelId)}/files/${encodeURIComponent(fileId)}`;
 
+/**
+ * An empty token sends no `Authorization`: in the desktop app a kept token never reaches the
+ * page, and the app attaches it to the window's request itself.
+ */
 function ownerHeaders(token: string): Record<string, string> {
-  return { Authorization: `Bearer ${token}`, "Tus-Resumable": "1.0.0", ...serviceOrigin() };
+  return {
+    ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    "Tus-Resumable": "1.0.0",
+    ...serviceOrigin(),
+  };
 }
 
 /** `Upload-Offset` as a byte count, or null when missing or not one. */

@@ -26,7 +26,8 @@ export function putFile(
       "PUT",
       `${BASE}/uploads/${encodeURIComponent(parcelId)}/files/${encodeURIComponent(fileId)}`,
     );
-    xhr.setRequestHeader("Authorization", `Bearer ${token}`);
+    // Empty in the desktop app when the token is the app's to attach (see ui/tokens.ts).
+    if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
     xhr.setRequestHeader("Content-Type", "application/octet-stream");
     xhr.setRequestHeader("Accept", "application/json");
     for (const [k, v] of Object.entries(serviceOrigin())) xhr.setRequestHeader(k, v);

@@ -4,9 +4,11 @@ import { keep, stored } from "../../shared/storage.js";
 /**
  * Where a parcel's `manage_token` lives. In a browser: localStorage keyed by parcel id (the
  * visitor cookie is the usual proof of ownership; the token is the fallback when it is gone,
- * and never leaves this device or goes in a URL). In the desktop app: the OS keychain only.
- * When the keychain refuses, the token is kept in this window's memory for its life and the
- * pages say so; it is never written to localStorage, which is plain text on disk.
+ * and never leaves this device or goes in a URL). In the desktop app: the OS keychain only,
+ * and this page never reads it back: these pages are the ones every LAN device loads, so the
+ * app attaches a kept token to the window's own requests for the parcel instead. When the
+ * keychain refuses, the token is kept in this window's memory for its life and the pages say
+ * so; it is never written to localStorage, which is plain text on disk.
  */
 const PREFIX = "gatehouse.parcel.token.";
 
@@ -65,17 +67,14 @@ export async function saveToken(parcelId: string, token: string): Promise<void> 
   }
 }
 
+/**
+ * The token to send with an owner request, if the page has one: in a browser the stored one;
+ * in the desktop app only one this window keeps in memory (the keychain refused it): a token
+ * the keychain holds is the app's to attach, and undefined here.
+ */
 export async function loadToken(parcelId: string): Promise<string | undefined> {
-  const desktop = desktopTokens();
-  if (!desktop) return stored(PREFIX + parcelId) ?? undefined;
-  const kept = memory.get(parcelId);
-  if (kept) return kept;
-  try {
-    return (await desktop.get(parcelId)) ?? undefined;
-  } catch (err) {
-    refused(err);
-    return undefined;
-  }
+  if (!desktopTokens()) return stored(PREFIX + parcelId) ?? undefined;
+  return memory.get(parcelId);
 }
 
 export async function forgetToken(parcelId: string): Promise<void> {

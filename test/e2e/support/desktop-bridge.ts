@@ -1,6 +1,7 @@
-import type { BrowserContext, Cookie } from "@playwright/test";
+import type { BrowserContext, Cookie, Page } from "@playwright/test";
 import { build } from "esbuild";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
@@ -11,7 +12,10 @@ import {
 import { detectInterfaces, type InterfaceTable } from "../../../main/entries/detect.js";
 import { entryState } from "../../../main/entries/entries.js";
 import { resolveLanguage } from "../../../main/i18n.js";
+import { APP_ORIGIN, appAnswer, appHeaders, DESKTOP_UI_DIR } from "../../../main/app-protocol.js";
+import { areaUrl } from "../../../main/app/desktop-app.js";
 import { createIpcHandlers, type IpcHandlers } from "../../../main/ipc/handlers.js";
+import { ownerAuthorization } from "../../../main/secrets/owner-requests.js";
 import type { DesktopCookie } from "../../../main/operator/cookies.js";
 import { createOperator, type Operator } from "../../../main/operator/operator.js";
 import type { OperatorSignIn } from "../../../main/operator/types.js";
@@ -37,6 +41,12 @@ import { loadElectronStore } from "../../helpers/electron-stand-in/index.js";
  * electron-store file, LAN entries from a fixed interface table, and the real IPC handlers. Pages get
  * `window.gatehouse` from the real preload, bundled with a stand-in `electron` module whose
  * `ipcRenderer.invoke` is a Playwright binding: only the IPC transport is replaced.
+ *
+ * Two more stand-ins for what Electron does: Chromium here cannot load `app://`, so the built
+ * Desktop screen is served (through the real `appAnswer`, with the app pages' CSP) from an
+ * origin of its own, whose callers the binding reports as `app://gatehouse/...`; and the
+ * window's owner requests get their kept token from a route using the real
+ * `ownerAuthorization`, as main's `onBeforeSendHeaders` does.
  */
 
 /** What `os.networkInterfaces()` would say on a machine with Ethernet, Wi-Fi and Docker. */
@@ -138,6 +148,10 @@ export interface DesktopRig {
   services: RunningGatehouse;
   parcelUrl: string;
   proxyUrl: string;
+  /** The Desktop screen (app://gatehouse/desktop.html in the app). */
+  appUrl: string;
+  /** Areas the pages asked the window to show (`gatehouse.app.open`). */
+  opened: string[];
   secrets: SecretStore;
   operator: Operator;
   signIn: OperatorSignIn;
@@ -148,6 +162,25 @@ export interface DesktopRig {
   /** Gives a context the window's session cookies and `window.gatehouse` on every page. */
   install(context: BrowserContext): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The built Desktop screen, answered as main's `app://` handler answers it. */
+function serveAppPages(): Promise<Server> {
+  const root = resolve(DESKTOP_UI_DIR);
+  const server = createServer((req, res) => {
+    const answer = appAnswer(root, `${APP_ORIGIN}${req.url ?? "/"}`);
+    if (answer.kind !== "file") {
+      res.writeHead(answer.kind === "refused" ? answer.status : 404).end();
+      return;
+    }
+    try {
+      const body = readFileSync(answer.path);
+      res.writeHead(200, appHeaders(answer.type)).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((done) => server.listen(0, "127.0.0.1", () => done(server)));
 }
 
 export async function startDesktopRig(options: DesktopRigOptions): Promise<DesktopRig> {
@@ -229,8 +262,25 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
     return { interfaces: detected, chosen: s.entries, lan: state.lan, missing: state.missing };
   };
 
+  const appServer = await serveAppPages();
+  const appOrigin = `http://127.0.0.1:${(appServer.address() as { port: number }).port}`;
+  /** A caller on the stand-in origin is the app page it stands for. */
+  const asApp = (url: string): string =>
+    url.startsWith(`${appOrigin}/`) ? `${APP_ORIGIN}${url.slice(appOrigin.length)}` : url;
+
   let windowCookies: (cookies: DesktopCookie[]) => Promise<void> = async () => {};
   const calls: string[] = [];
+  const opened: string[] = [];
+  let windowPage: Page | null = null;
+  const hostInfo = {
+    state: "ready" as const,
+    dataDir,
+    parcel: { url: parcel.url, httpsUrl: null, entries: parcel.entries, adminUser: "" },
+    proxy: { url: proxy.url },
+    core: null,
+    error: null,
+    errorCode: null,
+  };
   const handlers = createIpcHandlers({
     origins: () => [parcel.url, proxy.url],
     info: () => ({
@@ -241,6 +291,15 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
       secrets: secretsStatus,
     }),
     openExternal: () => {},
+    open: (area) => {
+      opened.push(area);
+      const url = areaUrl(hostInfo, area);
+      // Main loads it in the window; here the page that asked goes there.
+      if (url && windowPage)
+        void windowPage.goto(
+          url.startsWith(APP_ORIGIN) ? `${appOrigin}${url.slice(APP_ORIGIN.length)}` : url,
+        );
+    },
     secrets,
     setupToken: () => {
       try {
@@ -265,6 +324,8 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
     services,
     parcelUrl: parcel.url,
     proxyUrl: proxy.url,
+    appUrl: `${appOrigin}/desktop.html`,
+    opened,
     secrets,
     operator,
     signIn,
@@ -281,16 +342,26 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
           const key = CHANNEL_KEYS.get(channel);
           if (!key) return { ok: false, code: "ipc.bad_arguments", message: "no such channel" };
           calls.push(key);
+          windowPage = source.page;
           const sender = {
-            url: source.frame.url(),
+            url: asApp(source.frame.url()),
             frameIsMain: source.frame === source.page.mainFrame(),
           };
           return handlers[key](sender, ...(Array.isArray(args) ? args : []));
         },
       );
       await context.addInitScript({ content: await preloadScript() });
+      // What main's onBeforeSendHeaders does for the window: the kept token, attached by main.
+      await context.route(`${parcel.url}/api/v1/**`, async (route) => {
+        const request = route.request();
+        const auth = ownerAuthorization(request.url(), request.headers(), [parcel.url], secrets);
+        await route.continue(
+          auth ? { headers: { ...request.headers(), authorization: auth } } : undefined,
+        );
+      });
     },
     async close() {
+      await new Promise<void>((resolve) => appServer.close(() => resolve()));
       await services.stop();
       rmSync(dir, { recursive: true, force: true });
     },
