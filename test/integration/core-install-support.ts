@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect } from "vitest";
 import type { CoreManager } from "../../server/proxy/core/index.js";
+import type { InstallTuning } from "../../server/proxy/domain/assemble.js";
 import { DEFAULT_SETTINGS } from "../../server/proxy/types.js";
 import { FakeFeeds, startProxy, type ProxyHarness, type Reply } from "./proxy-api-harness.js";
 import { freePort } from "./proxy-core-harness.js";
@@ -23,7 +24,7 @@ const GEODATA = { geodataDirs: [resolve("test/fixtures")] };
 /** The real proxy service installing from `releaseURL`, signed in, on a free mixed port. */
 export async function installService(
   releaseURL: string,
-  machine: { platform?: NodeJS.Platform; arch?: string } = {},
+  machine: InstallTuning = {},
 ): Promise<InstallHarness> {
   const feeds = new FakeFeeds();
   feeds.responses.set(FEED, JSON.stringify(NODES));

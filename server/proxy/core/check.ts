@@ -1,5 +1,5 @@
-import { execFile } from "node:child_process";
 import { MINUTE_MS } from "../../contract/time-units.js";
+import { runBounded } from "./child-group.js";
 
 export interface CheckResult {
   ok: boolean;
@@ -7,24 +7,19 @@ export interface CheckResult {
   message: string;
 }
 
-function run(
+async function run(
   bin: string,
   args: string[],
   timeoutMs: number,
 ): Promise<{ code: number | null; output: string; error?: Error }> {
-  return new Promise((resolve) => {
-    execFile(
-      bin,
-      args,
-      { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true },
-      (error, stdout, stderr) => {
-        const output = `${stdout}\n${stderr}`.trim();
-        if (!error) return resolve({ code: 0, output });
-        const code = typeof error.code === "number" ? error.code : null;
-        resolve({ code, output, error });
-      },
-    );
-  });
+  const r = await runBounded(bin, args, { timeoutMs });
+  const output = `${r.stdout}\n${r.stderr}`.trim();
+  const error =
+    r.error ??
+    (r.timedOut
+      ? new Error(`${bin} did not finish within ${Math.ceil(timeoutMs / 1000)} s`)
+      : undefined);
+  return { code: r.timedOut ? null : r.code, output, error };
 }
 
 /**
@@ -53,10 +48,25 @@ export async function checkConfig(
   return { ok: false, message: why };
 }
 
-/** Version reported by `<core> -v` (e.g. `v1.19.2`), or "" when it cannot be read. */
-export async function binaryVersion(bin: string, timeoutMs = 10_000): Promise<string> {
+/** How long `-v` may take: it prints one line. */
+export const VERSION_TIMEOUT_MS = 10_000;
+
+/** `<bin> -v`: its whole output (mihomo prints one line), or null when it failed or hung. */
+export async function versionOutput(
+  bin: string,
+  timeoutMs = VERSION_TIMEOUT_MS,
+): Promise<string | null> {
   const r = await run(bin, ["-v"], timeoutMs);
-  if (r.code !== 0) return "";
-  const m = /\bv?(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)/.exec(r.output);
+  return r.code === 0 ? r.output : null;
+}
+
+/** The version in a `-v` output (e.g. `v1.19.2`), or "". */
+export function versionIn(output: string): string {
+  const m = /\bv?(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)/.exec(output);
   return m ? `v${m[1]}` : "";
+}
+
+/** Version reported by `<core> -v` (e.g. `v1.19.2`), or "" when it cannot be read. */
+export async function binaryVersion(bin: string, timeoutMs = VERSION_TIMEOUT_MS): Promise<string> {
+  return versionIn((await versionOutput(bin, timeoutMs)) ?? "");
 }

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   chmodSync,
@@ -17,7 +16,7 @@ import type { ProxyProblemCode } from "../../problem-codes.js";
 import type { CoreControl } from "../context.js";
 import type { CoreInput } from "../types.js";
 import type { CheckResult } from "./check.js";
-import { lastLines } from "./check.js";
+import { lastLines, versionIn, versionOutput } from "./check.js";
 import { errorMessage } from "./errors.js";
 import { downloadAsset, fetchReleaseDocument, tooLarge, type Release } from "./install-fetch.js";
 import { assetNames, type CoreLocator } from "./install-location.js";
@@ -49,6 +48,8 @@ export interface InstallerOptions {
   releaseTimeoutMs?: number;
   /** Largest archive accepted (128 MiB). */
   maxBytes?: number;
+  /** How long the new core's `-v` may take before its process group is ended (10 s). */
+  versionTimeoutMs?: number;
   platform?: NodeJS.Platform;
   arch?: string;
 }
@@ -62,15 +63,6 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** `<bin> -v`: its whole output (mihomo prints one line). */
-export function versionOutput(bin: string, timeoutMs = 10_000): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(bin, ["-v"], { timeout: timeoutMs, windowsHide: true }, (error, stdout, stderr) =>
-      resolve(error ? null : `${stdout}\n${stderr}`.trim()),
-    );
-  });
 }
 
 /** A hard link where the file system has them (instant, same bytes), else a copy. */
@@ -126,6 +118,16 @@ export class CoreInstaller {
 
   async install(): Promise<{ version: string }> {
     this.claim();
+    // Released whatever happens below: a stuck `-v` or a failed clean-up included.
+    try {
+      return await this.installClaimed();
+    } finally {
+      this.state = null;
+      this.busy = false;
+    }
+  }
+
+  private async installClaimed(): Promise<{ version: string }> {
     this.state = { phase: "release", bytesDone: 0, bytesTotal: null };
     const { dir } = this.opts.locator;
     const id = randomBytes(6).toString("hex");
@@ -163,7 +165,7 @@ export class CoreInstaller {
       rmSync(download, { force: true });
       chmodSync(candidate, 0o755);
       this.phase("verify");
-      const said = await versionOutput(candidate);
+      const said = await versionOutput(candidate, this.opts.versionTimeoutMs);
       if (said === null || !said.includes(release.tag_name)) {
         throw new DomainError(
           "invalid",
@@ -192,8 +194,6 @@ export class CoreInstaller {
     } finally {
       rmSync(download, { force: true });
       rmSync(candidate, { force: true });
-      this.state = null;
-      this.busy = false;
     }
   }
 
@@ -210,10 +210,9 @@ export class CoreInstaller {
       }
       const id = randomBytes(6).toString("hex");
       await this.replace(() => this.swapPrevious(id));
-      const said = (await versionOutput(installedPath)) ?? "";
-      const version = /\bv?(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)/.exec(said);
+      const said = (await versionOutput(installedPath, this.opts.versionTimeoutMs)) ?? "";
       this.opts.log.info("proxy core rolled back to the previous one");
-      return { version: version ? `v${version[1]}` : "" };
+      return { version: versionIn(said) };
     } finally {
       this.busy = false;
     }

@@ -49,6 +49,22 @@ function runsHere(pid: number, homeDir: string): boolean {
 }
 
 /**
+ * Signals the core's process group (it leads one, see child-group.ts), with whatever it
+ * started; a core an older version started without a group of its own gets the signal alone.
+ */
+function signalLeftover(pid: number, signal: NodeJS.Signals): void {
+  if (process.platform !== "win32") {
+    try {
+      process.kill(-pid, signal);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+    }
+  }
+  if (alive(pid)) process.kill(pid, signal);
+}
+
+/**
  * Stops a core that an earlier run of this service left running (it outlived a crash of the
  * service and still holds the controller port). True when one was found and stopped.
  */
@@ -56,10 +72,10 @@ export async function stopLeftoverCore(homeDir: string, waitMs = 5000): Promise<
   const pid = readPid(homeDir);
   if (pid === null || pid === process.pid || !alive(pid) || !runsHere(pid, homeDir)) return false;
   try {
-    process.kill(pid, "SIGTERM");
+    signalLeftover(pid, "SIGTERM");
     const end = Date.now() + waitMs;
     while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    if (alive(pid)) process.kill(pid, "SIGKILL");
+    signalLeftover(pid, "SIGKILL");
   } catch {
     return false;
   }

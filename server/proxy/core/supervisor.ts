@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Clock } from "../../clock.js";
 import type { LineLog } from "../../log.js";
 import { problem, type LineProblem } from "../../problem-codes.js";
+import { endGroup, signalGroup, spawnInGroup } from "./child-group.js";
 import { forgetCorePid, recordCorePid } from "./leftover.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
 
@@ -55,7 +56,12 @@ export interface ProcessSupervisorOptions {
 
 const KEEP_LINES = 100;
 
-/** Runs `<bin> -d <home> -f <config>` and restarts it with backoff when it dies. */
+/**
+ * Runs `<bin> -d <home> -f <config>` in a process group of its own and restarts it with
+ * backoff when it dies. The group keeps the core out of signals meant for the service (a
+ * terminal's Ctrl-C reaches the service, which stops the core in order) and lets a stop end
+ * everything the core started.
+ */
 export class ProcessSupervisor implements Supervisor {
   readonly kind = "process" as const;
   private child: ChildProcess | null = null;
@@ -108,14 +114,8 @@ export class ProcessSupervisor implements Supervisor {
     this.clearTimer();
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const kill = setTimeout(() => child.kill("SIGKILL"), this.opts.stopTimeoutMs ?? 5000);
-      child.once("exit", () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      child.kill("SIGTERM");
-    });
+    // The core and whatever it started: SIGTERM to its group, SIGKILL after the grace.
+    await endGroup(child, this.opts.stopTimeoutMs ?? 5000);
   }
 
   async restart(): Promise<void> {
@@ -146,10 +146,9 @@ export class ProcessSupervisor implements Supervisor {
 
   private spawnChild(): Promise<void> {
     const { bin, homeDir, configFile } = this.opts;
-    const child = spawn(bin, ["-d", homeDir, "-f", configFile], {
+    const child = spawnInGroup(bin, ["-d", homeDir, "-f", configFile], {
       cwd: homeDir,
       stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
     });
     this.child = child;
     this.startedAt = this.opts.clock.now();
@@ -158,6 +157,8 @@ export class ProcessSupervisor implements Supervisor {
     this.capture(child.stdout);
     this.capture(child.stderr);
     child.on("exit", (code, signal) => {
+      // Nothing the core started outlives it.
+      signalGroup(child, "SIGKILL");
       forgetCorePid(homeDir, child.pid);
       this.onExit(child, code, signal);
     });

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { runBounded } from "./child-group.js";
 import type { Supervisor } from "./supervisor.js";
 
 const UNIT_NAME = /^[A-Za-z0-9@._:-]+\.service$/;
@@ -20,20 +20,19 @@ export class SystemdSupervisor implements Supervisor {
     this.bin = opts.systemctl ?? "systemctl";
   }
 
-  private run(verb: string): Promise<{ code: number; output: string }> {
-    return new Promise((resolve, reject) => {
-      execFile(
-        this.bin,
-        [verb, this.opts.unit],
-        { timeout: this.opts.timeoutMs ?? 30_000, windowsHide: true },
-        (error, stdout, stderr) => {
-          const output = `${stdout}\n${stderr}`.trim();
-          if (!error) return resolve({ code: 0, output });
-          if (typeof error.code === "number") return resolve({ code: error.code, output });
-          reject(new Error(`systemctl ${verb} failed: ${error.message}`, { cause: error }));
-        },
+  private async run(verb: string): Promise<{ code: number; output: string }> {
+    const timeoutMs = this.opts.timeoutMs ?? 30_000;
+    const r = await runBounded(this.bin, [verb, this.opts.unit], { timeoutMs });
+    const output = `${r.stdout}\n${r.stderr}`.trim();
+    if (r.error) {
+      throw new Error(`systemctl ${verb} failed: ${r.error.message}`, { cause: r.error });
+    }
+    if (r.timedOut || r.code === null) {
+      throw new Error(
+        `systemctl ${verb} did not finish within ${Math.ceil(timeoutMs / 1000)} s, so it was stopped`,
       );
-    });
+    }
+    return { code: r.code, output };
   }
 
   private async must(verb: string): Promise<void> {

@@ -18,7 +18,7 @@ import { Scheduler } from "./scheduler.js";
 export type InstallTuning = Partial<
   Pick<
     InstallerOptions,
-    "downloadTimeoutMs" | "releaseTimeoutMs" | "maxBytes" | "platform" | "arch"
+    "downloadTimeoutMs" | "releaseTimeoutMs" | "maxBytes" | "versionTimeoutMs" | "platform" | "arch"
   >
 >;
 

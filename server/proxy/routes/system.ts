@@ -68,8 +68,8 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
     res.json({ ok: true } satisfies Ok);
   });
 
-  router.get("/system/network", (_req, res) => {
-    res.json(networkReport(deps) satisfies NetworkReport);
+  router.get("/system/network", async (_req, res) => {
+    res.json((await networkReport(deps)) satisfies NetworkReport);
   });
 
   router.get("/system/updates", async (_req, res) => {

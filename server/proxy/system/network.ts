@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { networkInterfaces, type NetworkInterfaceInfo } from "node:os";
 import { join } from "node:path";
 import type { ProxyContext } from "../context.js";
+import { runBounded } from "../core/child-group.js";
 
 export interface InterfaceView {
   name: string;
@@ -95,13 +95,18 @@ function readFlag(path: string): boolean {
   }
 }
 
-function hasSystemctl(): boolean {
-  try {
-    execFileSync("systemctl", ["--version"], { stdio: "ignore", timeout: 5000 });
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether systemctl answers, asked once per service run (it does not come and go). */
+let systemctlAnswers: Promise<boolean> | null = null;
+
+/**
+ * Asked off the event loop with a deadline (a blocking call here held every request of both
+ * services for as long as systemctl took).
+ */
+function hasSystemctl(): Promise<boolean> {
+  systemctlAnswers ??= runBounded("systemctl", ["--version"], { timeoutMs: 5000 }).then(
+    (r) => r.code === 0,
+  );
+  return systemctlAnswers;
 }
 
 /** Geodata for the mainland rule sets, which an offline gateway cannot download. */
@@ -110,15 +115,17 @@ export function rulesInstalled(homeDir: string): boolean {
   return (has("GeoSite.dat") || has("geosite.dat")) && (has("GeoIP.dat") || has("geoip.metadb"));
 }
 
-export function networkReport(
+export async function networkReport(
   ctx: ProxyContext,
   paths: NetworkProbePaths = DEFAULT_PROBE_PATHS,
-): NetworkReport {
+): Promise<NetworkReport> {
   const ipForward = readFlag(paths.ipForward);
   const tunDevice = existsSync(paths.tunDevice);
   const rules = rulesInstalled(join(ctx.dir, "core"));
   const serviceControl =
-    (ctx.options.coreService ?? "process") === "systemd" ? hasSystemctl() : ctx.core.installed;
+    (ctx.options.coreService ?? "process") === "systemd"
+      ? await hasSystemctl()
+      : ctx.core.installed;
   const advice: string[] = [];
   const codes: string[] = [];
   const step = (code: string, text: string) => (codes.push(code), advice.push(text));
