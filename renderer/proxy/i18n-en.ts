@@ -241,6 +241,8 @@ const base = {
   "rules.downLabel": "Move {rule} down",
   "rules.editLabel": "Edit {rule}",
   "rules.deleteLabel": "Delete {rule}",
+  "rules.confirmDelete": "Really delete",
+  "rules.confirmDeleteLabel": "Really delete {rule}",
   "rules.reordered": "New order saved.",
   "rules.default0": "Internal, loopback, link-local and multicast addresses",
   "rules.default1": "Your rules, in list order",

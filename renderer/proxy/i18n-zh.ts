@@ -236,6 +236,8 @@ const base: Record<
   "rules.downLabel": "下移 {rule}",
   "rules.editLabel": "编辑 {rule}",
   "rules.deleteLabel": "删除 {rule}",
+  "rules.confirmDelete": "确认删除",
+  "rules.confirmDeleteLabel": "确认删除 {rule}",
   "rules.reordered": "新顺序已保存。",
   "rules.default0": "内网、回环、链路本地和组播地址",
   "rules.default1": "你的规则，按列表顺序",

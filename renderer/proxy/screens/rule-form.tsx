@@ -76,47 +76,49 @@ export function RuleForm({
 
   return (
     <form className="rule-form" onSubmit={submit} noValidate aria-label={submitLabel}>
-      <Field label={t("rules.type")} hint={t("rules.keywordHint", { keyword: draft.type })}>
-        {(p) => (
-          <select
-            {...p}
-            value={draft.type}
-            onChange={(e) => edit({ ...draft, type: e.target.value as RuleType })}
-          >
-            {(["DOMAIN", "DOMAIN-SUFFIX", "IP-CIDR"] as const).map((k) => (
-              <option key={k} value={k} title={k}>
-                {ruleTypeWord(k, t)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label={t("rules.value")} error={problem}>
-        {(p) => (
-          <input
-            {...p}
-            value={draft.value}
-            spellCheck={false}
-            placeholder={draft.type === "IP-CIDR" ? "10.0.0.0/8" : "example.com"}
-            onChange={(e) => edit({ ...draft, value: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t("rules.action")} hint={t("rules.keywordHint", { keyword: draft.action })}>
-        {(p) => (
-          <select
-            {...p}
-            value={draft.action}
-            onChange={(e) => edit({ ...draft, action: e.target.value as RuleAction })}
-          >
-            {(["DIRECT", "PROXY"] as const).map((k) => (
-              <option key={k} value={k} title={k}>
-                {ruleActionWord(k, t)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <div className="rule-fields">
+        <Field label={t("rules.type")} hint={t("rules.keywordHint", { keyword: draft.type })}>
+          {(p) => (
+            <select
+              {...p}
+              value={draft.type}
+              onChange={(e) => edit({ ...draft, type: e.target.value as RuleType })}
+            >
+              {(["DOMAIN", "DOMAIN-SUFFIX", "IP-CIDR"] as const).map((k) => (
+                <option key={k} value={k} title={k}>
+                  {ruleTypeWord(k, t)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={t("rules.value")} error={problem}>
+          {(p) => (
+            <input
+              {...p}
+              value={draft.value}
+              spellCheck={false}
+              placeholder={draft.type === "IP-CIDR" ? "10.0.0.0/8" : "example.com"}
+              onChange={(e) => edit({ ...draft, value: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label={t("rules.action")} hint={t("rules.keywordHint", { keyword: draft.action })}>
+          {(p) => (
+            <select
+              {...p}
+              value={draft.action}
+              onChange={(e) => edit({ ...draft, action: e.target.value as RuleAction })}
+            >
+              {(["DIRECT", "PROXY"] as const).map((k) => (
+                <option key={k} value={k} title={k}>
+                  {ruleActionWord(k, t)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
       <label className="check">
         <input
           type="checkbox"

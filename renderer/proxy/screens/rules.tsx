@@ -13,6 +13,7 @@ import { CoreOutput, sayFailure, useCoreAction } from "../core-failure.js";
 import { Alert, Card, Loading, useLoad, type Say } from "../ui.js";
 import { RuleForm } from "./rule-form.js";
 import { ruleInputOf } from "./rule-body.js";
+import "../styles-rules.css";
 
 const DEFAULT_KEYS = [
   "rules.default0",
@@ -29,6 +30,7 @@ function CustomRule({
   busy,
   onMove,
   onChanged,
+  onStart,
 }: {
   rule: Rule;
   index: number;
@@ -36,13 +38,18 @@ function CustomRule({
   busy: boolean;
   onMove(from: number, to: number): void;
   onChanged(notice: Say): Promise<void>;
+  /** A change of this rule begins: what an earlier one said no longer holds. */
+  onStart(): void;
 }) {
   const t = useT();
   const [editing, setEditing] = useState(false);
+  // Delete asks first, in the row (as a subscription's does).
+  const [confirming, setConfirming] = useState(false);
   // Switching or deleting reloads the core, which may refuse: its words are shown folded.
   const action = useCoreAction();
   const label = `${rule.type} ${rule.value}`;
   const save = async (input: RuleInput) => {
+    onStart();
     try {
       await call(RuleSaved, "PUT", `/rules/${rule.id}`, bodyOf(RuleInput, ruleInputOf(input)));
       setEditing(false);
@@ -55,6 +62,7 @@ function CustomRule({
   // The switch moves at once; it goes back if the service refuses.
   const [switching, setSwitching] = useState<boolean | null>(null);
   const toggle = async (enabled: boolean) => {
+    onStart();
     setSwitching(enabled);
     await action.run(async () => {
       await call(
@@ -72,27 +80,31 @@ function CustomRule({
   return (
     <li className={`rule${rule.enabled ? "" : " rule-off"}`} aria-label={label}>
       <span className="rule-pos">{index + 1}</span>
-      <span className="rule-type" title={rule.type}>
-        {ruleTypeWord(rule.type, t)} <span className="keyword">{rule.type}</span>
+      <span className="rule-what">
+        <span className="rule-type" title={rule.type}>
+          {ruleTypeWord(rule.type, t)} <span className="keyword">{rule.type}</span>
+        </span>
+        <span className="rule-value">{rule.value}</span>
       </span>
-      <span className="rule-value">{rule.value}</span>
-      <span
-        className={`badge ${rule.action === "DIRECT" ? "badge-info" : "badge-good"}`}
-        title={rule.action}
-      >
-        {ruleActionWord(rule.action, t)}
+      <span className="rule-state">
+        <span
+          className={`badge ${rule.action === "DIRECT" ? "badge-info" : "badge-good"}`}
+          title={rule.action}
+        >
+          {ruleActionWord(rule.action, t)}
+        </span>
+        {!rule.enabled ? <span className="badge">{t("rules.off")}</span> : null}
+        <label className="check rule-toggle">
+          <input
+            type="checkbox"
+            checked={switching ?? rule.enabled}
+            disabled={action.busy || busy}
+            onChange={(e) => void toggle(e.target.checked)}
+            aria-label={t("rules.toggleLabel", { rule: label })}
+          />
+          <span aria-hidden="true">{t("rules.on")}</span>
+        </label>
       </span>
-      {!rule.enabled ? <span className="badge">{t("rules.off")}</span> : null}
-      <label className="check rule-toggle">
-        <input
-          type="checkbox"
-          checked={switching ?? rule.enabled}
-          disabled={action.busy || busy}
-          onChange={(e) => void toggle(e.target.checked)}
-          aria-label={t("rules.toggleLabel", { rule: label })}
-        />
-        <span aria-hidden="true">{t("rules.on")}</span>
-      </label>
       <span className="button-row rule-buttons">
         <button
           type="button"
@@ -118,21 +130,39 @@ function CustomRule({
         >
           {t("common.edit")}
         </button>
-        <button
-          type="button"
-          onClick={() =>
-            void action.run(
-              async () => (
-                await send("DELETE", `/rules/${rule.id}`),
-                await onChanged((tr) => tr("rules.deleted", { rule: ruleInWords(rule, tr) }))
-              ),
-            )
-          }
-          disabled={action.busy}
-          aria-label={t("rules.deleteLabel", { rule: label })}
-        >
-          {t("common.delete")}
-        </button>
+        {confirming ? (
+          <span className="rule-confirm">
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                onStart();
+                void action.run(
+                  async () => (
+                    await send("DELETE", `/rules/${rule.id}`),
+                    await onChanged((tr) => tr("rules.deleted", { rule: ruleInWords(rule, tr) }))
+                  ),
+                );
+              }}
+              disabled={action.busy}
+              aria-label={t("rules.confirmDeleteLabel", { rule: label })}
+            >
+              {t("rules.confirmDelete")}
+            </button>
+            <button type="button" onClick={() => setConfirming(false)} disabled={action.busy}>
+              {t("common.cancel")}
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            onClick={() => setConfirming(true)}
+            disabled={action.busy}
+            aria-label={t("rules.deleteLabel", { rule: label })}
+          >
+            {t("common.delete")}
+          </button>
+        )}
       </span>
       <Alert text={action.error} />
       <CoreOutput text={action.output} t={t} />
@@ -180,8 +210,15 @@ export function RulesScreen() {
         ?.focus();
   };
 
-  const create = async (input: RuleInput) => {
+  // A new change begins: the notices of earlier ones no longer hold beside its answer.
+  const starting = () => {
     setAdded(null);
+    setNotice(null);
+    reorder.clear();
+  };
+
+  const create = async (input: RuleInput) => {
+    starting();
     try {
       const { id } = await call(RuleSaved, "POST", "/rules", bodyOf(RuleInput, ruleInputOf(input)));
       await rules.reload();
@@ -202,7 +239,7 @@ export function RulesScreen() {
 
   const defaults = rules.data?.defaults ?? [];
   return (
-    <div className="grid">
+    <div className="rules-screen">
       <Card title={t("rules.addTitle")}>
         <RuleForm initial={NEW_RULE} submitLabel={t("rules.add")} onSubmit={create} />
         <Alert kind="ok" text={added ? added(t) : ""} />
@@ -217,9 +254,7 @@ export function RulesScreen() {
           {defaults.map((d, i) =>
             d.action === "CUSTOM" ? (
               <li key={i} className="custom-block">
-                <p className="default-rule">
-                  <span className="badge">{t("rules.builtIn")}</span> {t("rules.customHere")}
-                </p>
+                <p className="custom-head">{t("rules.customHere")}</p>
                 {custom.length === 0 ? <p className="muted">{t("rules.none")}</p> : null}
                 <ol className="rules" aria-label={t("rules.customList")}>
                   {custom.map((r, j) => (
@@ -231,6 +266,7 @@ export function RulesScreen() {
                       busy={reorder.busy}
                       onMove={(a, b) => void move(a, b)}
                       onChanged={changed}
+                      onStart={starting}
                     />
                   ))}
                 </ol>
