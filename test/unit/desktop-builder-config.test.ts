@@ -189,15 +189,17 @@ describe("electron-builder.yml", () => {
     expect(builder.npmRebuild).toBe(true);
     expect(builder.buildDependenciesFromSource).toBe(false);
     expect(pkg.scripts.postinstall).toBeUndefined();
-    expect(pkg.scripts.dist).toMatch(
-      /install-app-deps.*electron-builder --config electron-builder\.yml/,
-    );
+    // electron-builder rebuilds them itself (npmRebuild); a second rebuild before it would only
+    // leave node_modules built for Electron. scripts/dist.ts gives Node its build back after.
+    expect(pkg.scripts.dist).not.toContain("install-app-deps");
+    expect(pkg.scripts.dist).toMatch(/tsx scripts\/dist\.ts --config electron-builder\.yml$/);
   });
 
   it("ships the core of each packaged platform, pinned in the manifest, and the shared geodata", () => {
     expect(builder.extraResources).toEqual([
       { from: "resources/core/${os}-${arch}", to: "core" },
       { from: "resources/core/shared", to: "core" },
+      { from: "resources/core/manifest.json", to: "core/manifest.json" },
     ]);
     const manifest = readManifest();
     for (const platform of packagedPlatforms()) {

@@ -48,7 +48,7 @@ describe("electron-builder.yml", () => {
 
   it("rebuilds native modules only when packaging, never on install", () => {
     expect(pkg.scripts.postinstall).toBeUndefined();
-    expect(pkg.scripts.dist).toContain("install-app-deps");
+    expect(pkg.scripts.dist).not.toContain("install-app-deps");
     expect(pkg.build).toBeUndefined();
   });
 });
