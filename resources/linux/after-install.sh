@@ -9,14 +9,20 @@ set -e
 app='/opt/${sanitizedProductName}'
 exe='${executable}'
 
+# The command on PATH is the launcher beside the units (resources/linux/gatehouse-launcher.sh):
+# it starts "$app/$exe", with the display-less switches first for `gatehouse --headless`.
+launcher="$app/resources/linux/gatehouse-launcher.sh"
+chmod 0755 "$launcher"
 if type update-alternatives >/dev/null 2>&1; then
   # A plain link left by an older package gives way to the alternatives system.
   if [ -L "/usr/bin/$exe" ] && [ "$(readlink "/usr/bin/$exe")" != "/etc/alternatives/$exe" ]; then
     rm -f "/usr/bin/$exe"
   fi
-  update-alternatives --install "/usr/bin/$exe" "$exe" "$app/$exe" 100 || ln -sf "$app/$exe" "/usr/bin/$exe"
+  # Older packages pointed the command at the binary itself.
+  update-alternatives --remove "$exe" "$app/$exe" >/dev/null 2>&1 || true
+  update-alternatives --install "/usr/bin/$exe" "$exe" "$launcher" 100 || ln -sf "$launcher" "/usr/bin/$exe"
 else
-  ln -sf "$app/$exe" "/usr/bin/$exe"
+  ln -sf "$launcher" "/usr/bin/$exe"
 fi
 
 # Chromium's setuid sandbox helper is needed only where user namespaces do not work.

@@ -6,7 +6,8 @@ app='/opt/${sanitizedProductName}'
 exe='${executable}'
 
 if type update-alternatives >/dev/null 2>&1; then
-  update-alternatives --remove "$exe" "$app/$exe" || true
+  update-alternatives --remove "$exe" "$app/resources/linux/gatehouse-launcher.sh" || true
+  update-alternatives --remove "$exe" "$app/$exe" >/dev/null 2>&1 || true
 else
   rm -f "/usr/bin/$exe"
 fi

@@ -204,7 +204,12 @@ describe("the deb's scripts", () => {
   it("keep the packager's own work: the command on PATH and Chromium's sandbox helper", () => {
     const text = render(builder.deb.afterInstall);
     expect(text).toContain(`app='${APP_DIR}'`);
-    expect(text).toContain('update-alternatives --install "/usr/bin/$exe"');
+    expect(text).toContain('update-alternatives --install "/usr/bin/$exe" "$exe" "$launcher" 100');
+    // The command on PATH is the launcher that adds the display-less switches for --headless.
+    expect(text).toContain('launcher="$app/resources/linux/gatehouse-launcher.sh"');
+    expect(render(builder.deb.afterRemove)).toContain(
+      'update-alternatives --remove "$exe" "$app/resources/linux/gatehouse-launcher.sh"',
+    );
     expect(text).toContain('"$app/chrome-sandbox"');
     expect(text).toContain("apparmor-profile");
   });
