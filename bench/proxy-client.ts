@@ -6,6 +6,8 @@ import type { BenchRequest, ServiceMessage } from "./proxy-service.js";
 /** The proxy service in its own process (bench/proxy-service.ts), driven over IPC. */
 export interface ServiceProcess {
   port: number;
+  /** The service process's id (for its CPU time). */
+  pid: number;
   setupToken: string | null;
   /** The worst event-loop delay since the last call (ms), and its 99th percentile. */
   loop(): Promise<{ maxMs: number; p99Ms: number }>;
@@ -52,6 +54,7 @@ export function startService(
     });
   return next("ready").then((ready) => ({
     port: ready.port,
+    pid: child.pid ?? -1,
     setupToken: ready.setupToken,
     loop: async () => {
       const answer = next("loop");
@@ -113,6 +116,11 @@ export class ApiClient {
     const text = r.body.toString();
     if (r.status >= 300) throw new Error(`${method} ${path} -> ${r.status} ${text}`);
     return (text ? JSON.parse(text) : null) as T;
+  }
+
+  /** The session cookie as a `Cookie` header's value. */
+  get cookieHeader(): string {
+    return this.cookie;
   }
 
   async signIn(setupToken: string | null): Promise<void> {

@@ -137,6 +137,8 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "core.restart_failed": (p) => `The proxy core could not be restarted: ${p.detail}`,
   "core.stop_failed": (p) => `The proxy core could not be stopped: ${p.detail}`,
   "core.logs_ended": () => "The proxy core ended its log stream.",
+  "stream.limit": (p) =>
+    `This sign-in already has ${p.max} live views open; close another window or tab of the console and try again.`,
   "install.busy": () =>
     "The proxy core is already being installed or rolled back; wait for it to finish.",
   "install.configured": () =>

@@ -110,6 +110,8 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "core.restart_failed": (p) => `无法重启代理内核：${p.detail}`,
   "core.stop_failed": (p) => `无法停止代理内核：${p.detail}`,
   "core.logs_ended": () => "代理内核结束了日志流。",
+  "stream.limit": (p) =>
+    `此次登录已打开 ${p.max} 个实时视图；请关闭控制台的其他窗口或标签页后重试。`,
   "install.busy": () => "代理内核正在安装或回滚中，请等它完成。",
   "install.configured": () =>
     "此 Gatehouse 使用 --core-bin 指定的内核，安装另一个不会有任何改变。不带 --core-bin 启动 Gatehouse，即可由它安装和更新内核。",

@@ -116,6 +116,7 @@ export const PROXY_ERRORS = {
   "core.restart_failed": ["detail"],
   "core.stop_failed": ["detail"],
   "core.logs_ended": [],
+  "stream.limit": ["max"],
   // Installing the core from its release, and going back to the one it replaced.
   "install.busy": [],
   "install.configured": [],

@@ -97,6 +97,8 @@ export interface LiveHarness {
   dir: string;
   /** Session ids the fake session check accepts. */
   alive: Set<string>;
+  /** The HTTP server the routers answer on (tests watch its responses). */
+  server: http.Server;
   request(method: string, path: string, body?: unknown, session?: string): Promise<Reply>;
   close(): Promise<void>;
 }
@@ -227,6 +229,7 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     clock,
     dir,
     alive,
+    server,
     request,
     async close() {
       server.closeAllConnections();

@@ -17,6 +17,8 @@ export class StubController {
   closed: string[] = [];
   /** Runs before each /connections answer (tests move totals and time there). */
   onConnections: (() => void) | null = null;
+  /** How many times /connections was asked. */
+  connectionReads = 0;
   private logClients: http.ServerResponse[] = [];
   private server: http.Server | null = null;
   port = 0;
@@ -79,6 +81,7 @@ export class StubController {
         return void res.writeHead(204).end();
       }
       if (req.method === "GET" && path === "/connections") {
+        this.connectionReads++;
         this.onConnections?.();
         return this.json(res, 200, {
           downloadTotal: this.downloadTotal,

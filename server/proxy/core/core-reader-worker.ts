@@ -21,7 +21,8 @@ export type ReaderJob =
       /** Memory to write the answer into, when it is large enough (reused between reads). */
       out: SharedArrayBuffer | null;
     }
-  | { kind: "live-nodes"; target: ReaderTarget; timeoutMs: number };
+  | { kind: "live-nodes"; target: ReaderTarget; timeoutMs: number }
+  | { kind: "counters"; target: ReaderTarget; timeoutMs: number };
 
 /**
  * What a read gives: the finished JSON answer as UTF-8 bytes (the first `length` of shared
@@ -29,7 +30,15 @@ export type ReaderJob =
  */
 export type ReaderResult =
   | { kind: "connections"; shared: SharedArrayBuffer; length: number }
-  | { kind: "live-nodes"; columns: LiveColumns };
+  | { kind: "live-nodes"; columns: LiveColumns }
+  | { kind: "counters"; counters: CoreCounters };
+
+/** The totals and the count of `GET /connections`, without the connections themselves. */
+export interface CoreCounters {
+  uploadTotal: number;
+  downloadTotal: number;
+  connections: number;
+}
 
 /** Room for answers that grow a little between reads, in whole MiB. */
 function roomFor(length: number): number {
@@ -67,6 +76,15 @@ async function run(job: ReaderMessage): Promise<{ result: ReaderResult; transfer
     const shared = new SharedArrayBuffer(roomFor(Buffer.byteLength(text)));
     const length = Buffer.from(shared).write(text);
     return { result: { kind: "connections", shared, length }, transfer: [] };
+  }
+  if (job.kind === "counters") {
+    const c = await client.connections(job.timeoutMs);
+    const counters = {
+      uploadTotal: c.uploadTotal,
+      downloadTotal: c.downloadTotal,
+      connections: c.connections.length,
+    };
+    return { result: { kind: "counters", counters }, transfer: [] };
   }
   const columns = liveColumns(await client.proxies(job.timeoutMs));
   return {

@@ -1,6 +1,7 @@
 import type { CoreClient, CoreProxy } from "../context.js";
 import type { LiveColumns } from "../domain/live-delays.js";
 import { sharedCoreReader, type CoreReader, type LentBody } from "./core-reader.js";
+import type { CoreCounters } from "./core-reader-worker.js";
 import { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
 import { apiError, limitedText, mapFetchError, num } from "./answers.js";
 import { NdjsonSplitter } from "./ndjson.js";
@@ -64,6 +65,8 @@ export interface CoreApi extends CoreClient {
   ): Promise<LentBody>;
   /** Every proxy's last delay and UDP flag from `GET /proxies`, read off the event loop. */
   liveColumns(timeoutMs?: number): Promise<LiveColumns>;
+  /** The totals and the count of `GET /connections`, read off the event loop. */
+  counters(timeoutMs?: number): Promise<CoreCounters>;
   closeConnection(id: string, timeoutMs?: number): Promise<void>;
   closeConnections(timeoutMs?: number): Promise<void>;
   traffic(
@@ -281,6 +284,16 @@ export class MihomoClient implements CoreApi {
     });
     if (result.kind !== "live-nodes") throw new Error("The core reader answered another read");
     return result.columns;
+  }
+
+  async counters(timeoutMs?: number): Promise<CoreCounters> {
+    const result = await (this.reader ?? sharedCoreReader()).read({
+      kind: "counters",
+      target: this.target(),
+      timeoutMs: timeoutMs ?? this.defaultTimeoutMs,
+    });
+    if (result.kind !== "counters") throw new Error("The core reader answered another read");
+    return result.counters;
   }
 
   async closeConnection(id: string, timeoutMs?: number): Promise<void> {

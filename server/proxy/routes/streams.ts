@@ -11,7 +11,9 @@ import {
 } from "../../contract/proxy.js";
 import { coreApi, coreLogFeed, type CoreLogLine } from "../core/index.js";
 import { coreProblem } from "../core/errors.js";
-import { metricsFrom, type CounterSample } from "../system/metrics.js";
+import type { CounterSample } from "../system/metrics.js";
+import { MetricsPoller } from "../system/metrics-poller.js";
+import { StreamSlots } from "../system/stream-slots.js";
 import { isoNow } from "../types.js";
 
 /** Stream intervals; tests shorten them (module-level so the service needs no wiring). */
@@ -45,56 +47,53 @@ function sessionOf(res: Response): string {
 export function streamsRouter(deps: ProxyRouterDeps): Router {
   const timings = deps.tuning.streams ?? streamTimings;
   const router = deps.routes.router();
-
-  router.get("/events", (_req, res) => {
-    const sessionId = sessionOf(res);
-    const stream = new SseStream(res, timings.writeDeadlineMs);
-    let prev: CounterSample | null = null;
-    let timer: NodeJS.Timeout | null = null;
-    stream.onClose(() => {
-      if (timer) clearTimeout(timer);
-    });
-
-    const sample = async (): Promise<CounterSample | null> => {
+  const slots = new StreamSlots();
+  // One reading of the core's counters per interval for every console watching.
+  const metrics = new MetricsPoller({
+    clock: deps.clock,
+    intervalMs: () => timings.metricsIntervalMs,
+    sample: async (): Promise<CounterSample | null> => {
       const client = coreApi(deps.core);
       if (!client) return null;
       try {
-        const c = await client.connections(timings.coreDeadlineMs);
+        const c = await client.counters(timings.coreDeadlineMs);
         return {
           upTotal: c.uploadTotal,
           downTotal: c.downloadTotal,
-          connections: c.connections.length,
+          connections: c.connections,
           at: deps.clock.now(),
         };
       } catch {
         return null;
       }
-    };
+    },
+  });
 
-    const tick = async (): Promise<void> => {
-      if (stream.isClosed) return;
+  /** A stream of the caller's session, once it has a free slot (429 otherwise). */
+  const open = (res: Response): { stream: SseStream; sessionId: string } => {
+    const sessionId = sessionOf(res);
+    const release = slots.take(sessionId);
+    const stream = new SseStream(res, timings.writeDeadlineMs);
+    stream.onClose(release);
+    return { stream, sessionId };
+  };
+
+  router.get("/events", (_req, res) => {
+    const { stream, sessionId } = open(res);
+    const unwatch = metrics.watch((m) => {
       if (!deps.sessionAlive(sessionId)) {
         stream.send("expired");
         stream.close();
         return;
       }
-      const startedAt = Date.now();
-      const cur = await sample();
-      if (stream.isClosed) return;
-      const metrics = metricsFrom(prev, cur);
-      // After a failure the next success starts over (its rates are 0).
-      prev = cur;
-      stream.send("metrics", { ...metrics, time: isoNow(deps.clock.now()) } satisfies Metrics);
-      const wait = Math.max(0, timings.metricsIntervalMs - (Date.now() - startedAt));
-      timer = setTimeout(() => void tick(), wait);
-    };
-    void tick();
+      stream.send("metrics", m satisfies Metrics);
+    });
+    stream.onClose(unwatch);
   });
 
   router.get("/logs", (req, res) => {
     const { level } = parseOr400(LogsQuery, req.query);
-    const sessionId = sessionOf(res);
-    const stream = new SseStream(res, timings.writeDeadlineMs);
+    const { stream, sessionId } = open(res);
     const abort = new AbortController();
     const heartbeat = setInterval(() => {
       if (!deps.sessionAlive(sessionId)) {
