@@ -26,6 +26,10 @@ export const FAULT_POINTS = [
   "parcel.quarantine-marked",
   /** A scrub has checked a blob and goes on to the next (`@n`: after the n-th). */
   "parcel.scrub-mid",
+  /** A cleanup removed a batch of ended records and goes on (`@n`: after the n-th batch). */
+  "parcel.cleanup-records",
+  /** A cleanup deleted a batch of unreferenced blobs and goes on (`@n`: after the n-th). */
+  "parcel.cleanup-blobs",
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

@@ -1,4 +1,5 @@
 import type { CleanupResult } from "../contract/parcel-admin.js";
+import { faultPoint } from "../fault-points.js";
 import type { ParcelContext } from "./context.js";
 import { CLEANUP_BATCH } from "./repos/cleanup.js";
 import { utcDay } from "./repos/traffic.js";
@@ -47,6 +48,7 @@ export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise
       if (!removed) break;
       parcels += removed.parcels;
       files += removed.files;
+      await faultPoint("parcel.cleanup-records");
       await yieldTurn();
     }
     const bytes = await reclaimNow(ctx);
@@ -91,7 +93,10 @@ async function reclaimNow(ctx: ParcelContext): Promise<number> {
     if (size === null) continue;
     ctx.storage.remove(sha);
     bytes += size;
-    if (i % CLEANUP_BATCH === CLEANUP_BATCH - 1) await yieldTurn();
+    if (i % CLEANUP_BATCH === CLEANUP_BATCH - 1) {
+      await faultPoint("parcel.cleanup-blobs");
+      await yieldTurn();
+    }
   }
   if (bytes > 0) ctx.repos.cleanup.markFreed();
   return bytes;

@@ -100,7 +100,7 @@ test.describe("proxy console", () => {
     // Change a setting; the client check stops a clash before it reaches the server.
     await page.getByRole("link", { name: "Settings" }).click();
     const mixed = page.getByLabel("HTTP/SOCKS port");
-    await expect(mixed).toHaveValue("7890");
+    await expect(mixed).toHaveValue(String(svc.mixedPort));
     await mixed.fill("9090");
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(

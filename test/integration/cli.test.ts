@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import http from "node:http";
+import { freePort } from "../helpers/free-ports.js";
 
 /** Runs `server/cli.ts` the way `npm run serve` does (tsx), as a real child process. */
 function serve(args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -87,8 +88,8 @@ describe("npm run serve -- --reset-admin-password", () => {
 describe("npm run serve", () => {
   it("prints every other entry address as 'parcel service reachable at'", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
-    // Entries name a real port, so this one is chosen (at random, to avoid collisions).
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    // Entries name a real port, so this one is chosen: one the OS says is free.
+    const port = String(await freePort());
     const s = serve([
       "--parcel-only",
       "--host",

@@ -11,9 +11,13 @@ import {
   type ServiceHostOptions,
 } from "../../main/host/service-host.js";
 import type { ServiceEvent } from "../../server/desktop/protocol.js";
+import { freePort } from "../helpers/free-ports.js";
 
 /** The real services entry, run with tsx as `npm run serve` runs server/cli.ts. */
 export const ENTRY = "server/desktop-entry.ts";
+
+/** The core controller port the services of this test file are given: a free one. */
+const CONTROLLER_PORT = await freePort();
 
 export function tempDir(prefix = "gh-desktop-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -30,6 +34,9 @@ export function serviceArgs(dataDir: string, extra: string[] = []): string[] {
     "0",
     "--proxy-port",
     "0",
+    // The desktop side asks the core's controller how it is; never the production 9090.
+    "--core-controller-port",
+    String(CONTROLLER_PORT),
     "--log-level",
     "warn",
     ...extra,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   fillDisk,
   freeBytes,
@@ -25,7 +25,11 @@ import {
   parcelAdmin,
   startService,
   type ServiceProcess,
+  FAULT_TEST_TIMEOUT_MS,
 } from "../helpers/fault-service.js";
+
+// Each test starts the real service several times: a busy machine needs more than 30 s.
+vi.setConfig({ testTimeout: FAULT_TEST_TIMEOUT_MS });
 
 /**
  * The real headless parcel service with its data dir on a 64 MiB tmpfs: admission refuses

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { blobFilesOnDisk, checkParcelStore, openReadOnly } from "../helpers/fault-invariants.js";
 import {
   createUpload,
@@ -14,12 +14,17 @@ import {
   type Upload,
 } from "../helpers/fault-parcel.js";
 import { seedEndedParcels } from "../helpers/fault-seed.js";
+import { CLEANUP_BATCH } from "../../server/parcel/repos/cleanup.js";
 import {
   Client,
   parcelAdmin,
   startService,
   type ServiceProcess,
+  FAULT_TEST_TIMEOUT_MS,
 } from "../helpers/fault-service.js";
+
+// Each test starts the real service several times: a busy machine needs more than 30 s.
+vi.setConfig({ testTimeout: FAULT_TEST_TIMEOUT_MS });
 
 /**
  * SIGKILL of the real headless parcel service while `POST /admin/cleanup` works through
@@ -35,8 +40,11 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function start(dataDir: string): Promise<{ svc: ServiceProcess; url: string }> {
-  const svc = await startService({ dataDir, only: "parcel" });
+async function start(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ svc: ServiceProcess; url: string }> {
+  const svc = await startService({ dataDir, only: "parcel", env });
   running.push(svc);
   return { svc, url: svc.parcelUrl as string };
 }
@@ -74,40 +82,39 @@ interface Counts {
   blobRows: number;
 }
 
+/** What the store holds, read behind the service's back. */
+function counts(dir: string): Counts {
+  const db = openReadOnly(join(dir, "parcel", "parcel.db"));
+  try {
+    return {
+      parcels: (db.prepare("SELECT COUNT(*) AS n FROM parcels").get() as { n: number }).n,
+      blobRows: (db.prepare("SELECT COUNT(*) AS n FROM blobs").get() as { n: number }).n,
+    };
+  } finally {
+    db.close();
+  }
+}
+
 /**
- * Starts a full cleanup, watches its progress through a second (read-only) connection and
- * freezes the service (SIGSTOP) the moment `when` holds; answers the counts at the frozen
- * moment. The caller then kills it.
+ * Starts a full cleanup on a service started with `<point>@<n>:pause` armed, waits until the
+ * cleanup stopped there (after its n-th batch), and answers the store's counts at that moment.
+ * The caller then kills the service.
  */
-async function freezeCleanup(
+async function pausedCleanup(
   svc: ServiceProcess,
   url: string,
   dir: string,
-  when: (c: Counts) => boolean,
+  point: string,
 ): Promise<Counts> {
   const admin = await parcelAdmin(url);
-  const db = openReadOnly(join(dir, "parcel", "parcel.db"));
-  const read = (): Counts => ({
-    parcels: (db.prepare("SELECT COUNT(*) AS n FROM parcels").get() as { n: number }).n,
-    blobRows: (db.prepare("SELECT COUNT(*) AS n FROM blobs").get() as { n: number }).n,
-  });
   let answered = false;
   admin.request("POST", "/api/v1/admin/cleanup").then(
     () => (answered = true),
     () => undefined,
   );
-  try {
-    const end = Date.now() + 20_000;
-    while (!when(read())) {
-      if (answered) throw new Error("the cleanup finished before the moment was reached");
-      if (Date.now() > end) throw new Error("the cleanup never reached the moment");
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    process.kill(svc.pid, "SIGSTOP");
-    return read();
-  } finally {
-    db.close();
-  }
+  await svc.reached(point);
+  expect(answered).toBe(false);
+  return counts(dir);
 }
 
 /** After the restart: invariants hold, live parcels download intact, cleanup completes. */
@@ -137,12 +144,13 @@ async function checkRecovered(dir: string, live: Live[]) {
 describe("SIGKILL during cleanup, then restart", () => {
   it("kills while cleanup deletes ended records: nothing live is lost and the next cleanup finishes", async () => {
     const { dir, live } = await storeWithEndedParcels();
-    const { svc, url } = await start(dir);
+    const point = "parcel.cleanup-records";
+    const { svc, url } = await start(dir, { GATEHOUSE_FAULT: `${point}@3:pause` });
     const total = ENDED + live.length;
-    const at = await freezeCleanup(svc, url, dir, (c) => c.parcels < total);
-    // Frozen mid-way through the records: some ended parcels gone, others still there.
-    expect(at.parcels).toBeGreaterThan(live.length);
-    expect(at.parcels).toBeLessThan(total);
+    expect(counts(dir).parcels).toBe(total);
+    const at = await pausedCleanup(svc, url, dir, point);
+    // Stopped after three batches of ended records: those are gone, the rest still there.
+    expect(at.parcels).toBe(total - 3 * CLEANUP_BATCH);
     await svc.kill();
     const report = checkParcelStore(dir);
     expect(report.problems).toEqual([]);
@@ -152,10 +160,15 @@ describe("SIGKILL during cleanup, then restart", () => {
   it("kills while cleanup deletes unreferenced blobs: no bytes without a row, none missing", async () => {
     const { dir, live } = await storeWithEndedParcels();
     const blobs = blobFilesOnDisk(dir).size;
-    const { svc, url } = await start(dir);
-    const at = await freezeCleanup(svc, url, dir, (c) => c.blobRows < blobs / 2);
+    expect(counts(dir).blobRows).toBe(blobs);
+    // Half-way through the blobs: stopped after that many batches of deletions.
+    const half = Math.floor(blobs / 2 / CLEANUP_BATCH);
+    const point = "parcel.cleanup-blobs";
+    const { svc, url } = await start(dir, { GATEHOUSE_FAULT: `${point}@${half}:pause` });
+    const at = await pausedCleanup(svc, url, dir, point);
     expect(at.parcels).toBe(live.length);
-    expect(at.blobRows).toBeGreaterThan(live.length);
+    expect(at.blobRows).toBe(blobs - half * CLEANUP_BATCH);
+    expect(blobFilesOnDisk(dir).size).toBe(at.blobRows);
     await svc.kill();
     await checkRecovered(dir, live);
   });

@@ -1,15 +1,19 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   proxyConsole,
   startService,
   until,
   type Client,
   type ServiceProcess,
+  FAULT_TEST_TIMEOUT_MS,
 } from "../helpers/fault-service.js";
 import { freePort } from "./proxy-core-harness.js";
+
+// Each test starts the real service several times: a busy machine needs more than 30 s.
+vi.setConfig({ testTimeout: FAULT_TEST_TIMEOUT_MS });
 
 /**
  * SIGKILL of the real headless proxy service (with the fake core running) while a change that

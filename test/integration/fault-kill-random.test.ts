@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { checkParcelStore } from "../helpers/fault-invariants.js";
 import { bearer, createUpload, putFile, recipient } from "../helpers/fault-parcel.js";
 import {
@@ -10,7 +10,11 @@ import {
   parcelAdmin,
   startService,
   type ServiceProcess,
+  FAULT_TEST_TIMEOUT_MS,
 } from "../helpers/fault-service.js";
+
+// Each test starts the real service several times: a busy machine needs more than 30 s.
+vi.setConfig({ testTimeout: FAULT_TEST_TIMEOUT_MS });
 
 /**
  * The targeted kill tests pick their moment; this one does not. Four clients upload (some of

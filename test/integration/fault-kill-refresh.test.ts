@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startFeedServer, type FeedServer } from "../fixtures/feed-server.js";
 import { checkProxyStore } from "../helpers/fault-invariants.js";
 import {
@@ -10,7 +10,11 @@ import {
   until,
   type Client,
   type ServiceProcess,
+  FAULT_TEST_TIMEOUT_MS,
 } from "../helpers/fault-service.js";
+
+// Each test starts the real service several times: a busy machine needs more than 30 s.
+vi.setConfig({ testTimeout: FAULT_TEST_TIMEOUT_MS });
 
 /**
  * SIGKILL of the real headless proxy service during a subscription refresh, then a restart on

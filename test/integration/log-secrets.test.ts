@@ -1,8 +1,8 @@
 import { readFileSync, rmSync } from "node:fs";
-import net, { type AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../server/log.js";
+import { freePort } from "../helpers/free-ports.js";
 import { startFeedServer, type FeedServer } from "../fixtures/feed-server.js";
 import { startParcel, type Harness, type Reply } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish, waitFor } from "../helpers/parcel-uploads.js";
@@ -25,13 +25,6 @@ function captured() {
 }
 
 /** A port nobody listens on right now (the core's controller and mixed port). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
 
 /** Waits until every request sent so far has its entry (they are written when they end). */
 async function settled(lines: string[], ids: string[]): Promise<void> {
@@ -178,7 +171,7 @@ describe("the proxy service's log", () => {
     );
     await send("POST", "/auth/login", { body: '{"password":"BROKEN-JSON-SECRET-4' });
     await send("POST", "/subscriptions", {
-      body: { name: "x", url: "http://127.0.0.1:1/" },
+      body: { name: "x", url: `http://127.0.0.1:${await freePort()}/` },
       headers: { "x-csrf-token": "CSRF-WRONG-SECRET-5" },
     });
     const created = await send("POST", "/subscriptions", {

@@ -14,6 +14,7 @@ import {
 } from "../../server/proxy/service.js";
 import type { ProxyServiceOptions } from "../../server/proxy/context.js";
 import type { CoreInput, MihomoProxy, SubscriptionUsage } from "../../server/proxy/types.js";
+import { freePort } from "../helpers/free-ports.js";
 
 export const PASSWORD = "correct horse battery";
 
@@ -133,6 +134,8 @@ export async function startProxy(opts: HarnessOptions = {}): Promise<ProxyHarnes
     log: () => undefined,
     schedulerIntervalMs: 0,
     autoStartCore: false,
+    // Never the production 9090, which another core may hold.
+    controllerPort: await freePort(),
     ...opts,
     dataDir,
     clock,

@@ -1,6 +1,7 @@
 import type { NetworkInterfaceInfo } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../server/proxy/types.js";
+import { freePort } from "../helpers/free-ports.js";
 import { FakeCore, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
 
 let h: ProxyHarness;
@@ -154,10 +155,11 @@ describe("GET/PUT /settings", () => {
     await start();
     const r = await h.request("GET", "/settings");
     expect(r.json).toEqual(DEFAULT_SETTINGS);
+    // Another port than the default, free on this machine (a taken one is refused with 409).
     const next = {
       ...DEFAULT_SETTINGS,
       proxyEnabled: false,
-      mixedPort: 7891,
+      mixedPort: await freePort(),
       testTimeoutMS: 100,
       lanCIDR: "192.168.1.9/24",
     };

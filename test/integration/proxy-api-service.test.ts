@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/free-ports.js";
 import { FakeCore, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
 
 let h: ProxyHarness;
@@ -118,17 +119,20 @@ describe("proxy service HTTP basics", () => {
     });
     expect(rule.status).toBe(200);
     const settings = (await h.request("GET", "/settings")).json;
-    expect(
-      (await h.request("PUT", "/settings", { body: { ...settings, mixedPort: 7999 } })).status,
-    ).toBe(200);
+    // A free port: the service refuses one another program holds.
+    const mixedPort = await freePort();
+    expect((await h.request("PUT", "/settings", { body: { ...settings, mixedPort } })).status).toBe(
+      200,
+    );
     expect((await h.request("POST", "/nodes/select", { body: { mode: "auto" } })).status).toBe(200);
+    // A feed on a port nothing listens on.
     const sub = await h.request("POST", "/subscriptions", {
-      body: { name: "A", url: "http://127.0.0.1:9/x" },
+      body: { name: "A", url: `http://127.0.0.1:${await freePort()}/x` },
     });
     expect(sub.status).toBe(200);
     expect((await h.request("GET", "/nodes")).json).toEqual([]);
     const config = readFileSync(join(h.dataDir, "proxy", "core", "config.yaml"), "utf8");
-    expect(config).toContain("mixed-port: 7999");
+    expect(config).toContain(`mixed-port: ${mixedPort}`);
     expect(config).toContain("DOMAIN,a.example,PROXY");
   });
 });

@@ -1,3 +1,4 @@
+import { freePort } from "../helpers/free-ports.js";
 import { RouteTable } from "../../server/http/route-table.js";
 import type { ProxyAccess } from "../../server/proxy/auth/guards.js";
 import express from "express";
@@ -148,7 +149,8 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
   const locator = new CoreLocator({ dataDir: dir, configured: opts.coreBin });
   const installer = new CoreInstaller({
     locator,
-    releaseURL: "http://127.0.0.1:1/releases",
+    // A release server nothing answers for: a port nothing listens on.
+    releaseURL: `http://127.0.0.1:${await freePort()}/releases`,
     core,
     coreInput: () => store.coreInput(),
     log,
@@ -310,10 +312,4 @@ export async function waitFor(check: () => boolean, ms = 5000, what = "condition
 }
 
 /** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
+export { freePort };

@@ -4,6 +4,7 @@ import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { MINUTE_MS } from "../../contract/time-units.js";
 import { DomainError } from "../../domain-errors.js";
+import { faultPoint } from "../../fault-points.js";
 import { HttpError } from "../../http/errors.js";
 import { requestIdOf } from "../../http/request-log.js";
 import type { ParcelContext } from "../context.js";
@@ -161,6 +162,8 @@ export async function pumpFile(
       // The other buffer is fully written before this one is handed over: at most one piece
       // is in the socket's hands, which is also the backpressure.
       await guard(sent);
+      // The crash tests' "half-way through": the first piece is written, the next is read.
+      if (at === size) await faultPoint("parcel.download-mid-body");
       at += bytesRead;
       onChunk(bytesRead);
       sent = new Promise<void>((resolve, reject) =>

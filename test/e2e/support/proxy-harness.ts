@@ -4,6 +4,7 @@ import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFeedServer, type FeedServer } from "../../fixtures/feed-server.js";
+import { freePort, freeProxyPorts } from "../../helpers/free-ports.js";
 import {
   createProxyService,
   type ProxyService,
@@ -21,19 +22,16 @@ export interface ProxyConsole {
   /** Feed URL of a Clash YAML subscription with usage headers. */
   feedUrl: string;
   dataDir: string;
+  /** The core's mixed and DNS ports in the stored settings: free ones, not 7890 and 1053. */
+  mixedPort: number;
+  dnsPort: number;
   service: ProxyService;
   log: string[];
   close(): Promise<void>;
 }
 
 /** A port nobody listens on right now (for the core's controller and mixed port). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
+export { freePort };
 
 /**
  * Opens an HTTP CONNECT tunnel through the core's mixed port to 127.0.0.1:`port`;
@@ -62,13 +60,15 @@ export function openTunnel(proxyPort: number, port: number): Promise<net.Socket>
 
 /**
  * The real proxy service on 127.0.0.1 port 0 with a temp data dir, the built console
- * (renderer/dist), the fake core executable and a local subscription feed.
+ * (renderer/dist), the fake core executable and a local subscription feed. Every port the
+ * core would open is a free one: its controller, and the mixed and DNS ports in the settings.
  */
 export async function startProxyConsole(
   /** Replaces the defaults below (a given controller port, another release source, ...). */
   overrides: Partial<ProxyServiceOptions> & ProxyServiceExtras = {},
 ): Promise<ProxyConsole> {
   const dataDir = mkdtempSync(join(tmpdir(), "gh-proxy-e2e-"));
+  const ports = await freeProxyPorts(dataDir);
   const feeds = await startFeedServer();
   feeds.setRoute("/sub/clash", {
     feed: "clash.yml",
@@ -108,6 +108,7 @@ export async function startProxyConsole(
     feeds,
     feedUrl: `${feeds.url}/sub/clash`,
     dataDir,
+    ...ports,
     service,
     log,
     async close() {
