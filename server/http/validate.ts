@@ -53,3 +53,8 @@ export function jsonObject(body: unknown): Record<string, unknown> {
   }
   return body as Record<string, unknown>;
 }
+
+/** A body that may be left out (taken as `{}`), else a JSON object `schema` accepts. */
+export function optionalObject<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  return parseOr400(schema, body === undefined ? {} : jsonObject(body));
+}

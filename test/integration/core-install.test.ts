@@ -59,10 +59,12 @@ describe("POST /system/core/install", () => {
       installed: true,
       version: "v1.19.30",
       source: "installed",
-      path: join(s.coreDir, "mihomo"),
+      // Where it lives in the data dir, never the machine's absolute path.
+      path: "core/mihomo",
       previousVersion: null,
       installing: false,
     });
+    expect(JSON.stringify(await s.info())).not.toContain(s.h.dataDir);
     expect((await s.h.request("GET", "/status")).json.coreInstalled).toBe(true);
     await s.start();
     expect((await s.h.request("GET", "/status")).json).toMatchObject({

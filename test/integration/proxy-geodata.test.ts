@@ -170,9 +170,21 @@ describe("geodata the core needs", () => {
     expect(r.json.params.detail).toMatch(/GEOSITE,cn,DIRECT\] error: can't download GeoSite\.dat/);
     // The check was pointed nowhere: the core never went to the internet for data.
     expect(r.json.params.detail).toContain("127.0.0.1:9");
+    // The core's words name the file, never where this machine keeps it.
+    expect(r.json.params.detail).toMatch(/configuration file config\.yaml test failed/);
+    expect(r.text).not.toContain(h!.dataDir);
+    expect(r.text).not.toMatch(/geodata\.staging/);
     expect(read("geoip.metadb").equals(before[0])).toBe(true);
     expect(read("geosite.dat").equals(before[1])).toBe(true);
     expect(leftovers()).toEqual([]);
+  });
+
+  it("takes no body at all as an empty one, as the core's install does", async () => {
+    server = await startGeodataServer();
+    await service({ geodataURL: server.url });
+    const r = await h!.request("POST", "/system/geodata/update");
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.ok).toBe(true);
   });
 
   it("refuses a body with members (400) and a second update at once (409)", async () => {

@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+import { basename, resolve, sep } from "node:path";
 import { MINUTE_MS } from "../../contract/time-units.js";
 import { runBounded } from "./child-group.js";
 
@@ -14,11 +16,14 @@ async function run(
 ): Promise<{ code: number | null; output: string; error?: Error }> {
   const r = await runBounded(bin, args, { timeoutMs });
   const output = `${r.stdout}\n${r.stderr}`.trim();
-  const error =
-    r.error ??
-    (r.timedOut
-      ? new Error(`${bin} did not finish within ${Math.ceil(timeoutMs / 1000)} s`)
-      : undefined);
+  // The program by its file name only: these words reach the console.
+  const name = basename(bin);
+  const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  const error = r.error
+    ? new Error(`${name} could not be started${code ? ` (${code})` : ""}`, { cause: r.error })
+    : r.timedOut
+      ? new Error(`${name} did not finish within ${Math.ceil(timeoutMs / 1000)} s`)
+      : undefined;
   return { code: r.timedOut ? null : r.code, output, error };
 }
 
@@ -35,6 +40,23 @@ export function lastLines(text: string | readonly string[], n: number): string {
     .slice(-2000);
 }
 
+/**
+ * The core's words with the paths of its home dir made relative to it (`configuration file
+ * config.yaml test failed`, `providers/sub-x.yaml`): they reach the console, and an absolute
+ * path would tell every LAN client the layout of this machine.
+ */
+export function withoutHome(text: string, homeDir: string, file: string): string {
+  const homes = new Set([resolve(homeDir)]);
+  try {
+    homes.add(realpathSync(homeDir));
+  } catch {
+    // a home dir that is gone has no other spelling
+  }
+  let out = text.split(resolve(file)).join(basename(file));
+  for (const home of homes) out = out.split(`${home}${sep}`).join("").split(home).join(".");
+  return out;
+}
+
 /** `<core> -d <home> -t -f <file>`: the core's own configuration test. */
 export async function checkConfig(
   bin: string,
@@ -42,7 +64,8 @@ export async function checkConfig(
   file: string,
   timeoutMs = MINUTE_MS,
 ): Promise<CheckResult> {
-  const r = await run(bin, ["-d", homeDir, "-t", "-f", file], timeoutMs);
+  const raw = await run(bin, ["-d", homeDir, "-t", "-f", file], timeoutMs);
+  const r = { ...raw, output: withoutHome(raw.output, homeDir, file) };
   if (r.code === 0) return { ok: true, message: lastLines(r.output, 1) };
   const why = lastLines(r.output, 6) || r.error?.message || "the configuration test failed";
   return { ok: false, message: why };

@@ -1,6 +1,7 @@
 import { statSync, type Stats } from "node:fs";
+import { basename, dirname, relative } from "node:path";
 import { binaryVersion } from "./check.js";
-import type { CoreLocator } from "./install-location.js";
+import type { CoreLocation, CoreLocator } from "./install-location.js";
 
 function statOf(path: string): Stats | null {
   try {
@@ -41,4 +42,17 @@ export class FileFacts {
 /** `mihomo.previous` when there is one (its version is shown as the previous version). */
 export function previousPath(locator: CoreLocator): string | null {
   return locator.hasPrevious() ? locator.previousPath : null;
+}
+
+/**
+ * Where the core that runs lives, as the console shows it: one installed from the console by
+ * its place in the data dir (`core/mihomo`), any other by its file name (the operator chose
+ * it, or it came with the app or from PATH). An absolute path would tell every LAN client the
+ * layout of this machine.
+ */
+export function shownPath(locator: CoreLocator, where: CoreLocation): string {
+  if (where.source === "installed") {
+    return relative(dirname(locator.dir), where.path).split("\\").join("/");
+  }
+  return basename(where.path);
 }

@@ -1,17 +1,11 @@
 import type { Router } from "express";
 import { join } from "node:path";
-import { jsonObject, parseOr400 } from "../../http/validate.js";
+import { optionalObject } from "../../http/validate.js";
 import { geodataList } from "../core/geodata.js";
-import { FileFacts, previousPath } from "../core/install-status.js";
+import { FileFacts, previousPath, shownPath } from "../core/install-status.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { recordFailure } from "./failed-action.js";
 import { NoFields, type CoreInfo, type CoreInstalled } from "../../contract/proxy.js";
-
-/** An empty JSON object, or no body at all: these routes take no parameters. */
-function noFields(body: unknown): void {
-  if (body === undefined) return;
-  parseOr400(NoFields, jsonObject(body));
-}
 
 /** `GET /system/core`, `POST /system/core/install`, `POST /system/core/rollback`. */
 export function coreInstallRouter(deps: ProxyRouterDeps): Router {
@@ -21,6 +15,7 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
 
   router.get("/system/core", async (_req, res) => {
     const where = locator.current();
+    const shown = where ? shownPath(locator, where) : null;
     const [version, previousVersion] = await Promise.all([
       facts.version(where?.path),
       facts.version(previousPath(locator)),
@@ -28,7 +23,8 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
     res.json({
       installed: where !== null,
       version,
-      path: where?.path ?? null,
+      // Never an absolute path: the data dir's layout is not the LAN's business.
+      path: shown,
       source: where?.source ?? null,
       previousVersion,
       installing: installer.installing,
@@ -40,7 +36,8 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.post("/system/core/install", async (req, res) => {
-    noFields(req.body);
+    // An empty JSON object, or no body at all: these routes take no parameters.
+    optionalObject(NoFields, req.body);
     const { version } = await installer.install().catch((err: unknown) => {
       recordFailure(res, err, (f) =>
         deps.log.warn("install.failed", "Installing the proxy core failed", f),
@@ -51,7 +48,7 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.post("/system/core/rollback", async (req, res) => {
-    noFields(req.body);
+    optionalObject(NoFields, req.body);
     const { version } = await installer.rollback().catch((err: unknown) => {
       recordFailure(res, err, (f) =>
         deps.log.warn("install.rollback_failed", "Going back to the previous core failed", f),

@@ -2,7 +2,7 @@ import { type Router } from "express";
 import { coreHomeDir } from "../core/home-dir.js";
 import { DEFAULT_GEODATA_URL } from "../../config.js";
 import { HttpError } from "../../http/errors.js";
-import { jsonObject, parseOr400 } from "../../http/validate.js";
+import { optionalObject } from "../../http/validate.js";
 import { compileRules } from "../core/compile.js";
 import { geoRuleLines, neededGeodata } from "../core/geodata.js";
 import { updateGeodata, type GeodataUpdateOptions } from "../core/geodata-update.js";
@@ -16,7 +16,8 @@ export function geodataRouter(deps: ProxyRouterDeps): Router {
   let running = false;
 
   router.post("/system/geodata/update", async (req, res) => {
-    parseOr400(NoFields, jsonObject(req.body));
+    // Takes no parameters: an empty JSON object, or no body at all (as the install).
+    optionalObject(NoFields, req.body);
     if (running) throw new HttpError(409, "geodata.busy", "A geodata update is already running");
     running = true;
     try {
