@@ -43,6 +43,8 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "owner.token_invalid": () => "This manage token is not valid.",
   "owner.token_other": () => "This manage token belongs to another parcel.",
   "owner.not_yours": () => "This parcel was sent from another browser.",
+  "owner.token_needed": () =>
+    "This browser does not hold the parcel's key, which is needed to show its code again.",
   "upload.disabled": () => "Sending is switched off by the administrator.",
   "upload.too_many_files": (p) =>
     `A parcel may hold at most ${plural("en", p.limit, { one: "1 file", other: "{count} files" })}.`,
@@ -95,6 +97,9 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "parcel.file_not_found": () => "No such file in this parcel.",
   "parcel.not_published": () => "A new code can only be issued for a sent parcel.",
   "parcel.not_in_review": () => "Only a locked parcel can be reissued.",
+  "parcel.code_ended": () => "This parcel cannot be picked up now, so its code is not shown.",
+  "parcel.code_not_kept": () =>
+    "The code in use was issued without this parcel's key (by the administrator after the parcel was locked), so it cannot be shown here. Issue a new code to get one you can see; the one in use then stops working.",
   "pickup.code_unknown": () => "No parcel has this code. Check it and try again.",
   "pickup.code_first": () => "Enter the pickup code first.",
   "pickup.code_changed": () => "The pickup code has changed; enter the new code.",

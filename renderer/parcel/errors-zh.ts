@@ -34,6 +34,7 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "owner.token_invalid": () => "此管理令牌无效。",
   "owner.token_other": () => "此管理令牌属于另一个包裹。",
   "owner.not_yours": () => "此包裹是从另一个浏览器发送的。",
+  "owner.token_needed": () => "此浏览器没有该包裹的密钥，无法再次显示它的取件码。",
   "upload.disabled": () => "管理员已关闭发送功能。",
   "upload.too_many_files": (p) => `一个包裹最多只能包含 ${p.limit} 个文件。`,
   "upload.file_name": (p) =>
@@ -75,6 +76,9 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "parcel.file_not_found": () => "包裹中没有这个文件。",
   "parcel.not_published": () => "只有已发送的包裹才能生成新的取件码。",
   "parcel.not_in_review": () => "只有被锁定的包裹才能重新签发。",
+  "parcel.code_ended": () => "此包裹现在无法取件，因此不显示它的取件码。",
+  "parcel.code_not_kept": () =>
+    "当前的取件码是在没有该包裹密钥的情况下签发的（包裹被锁定后由管理员重新签发），因此无法在此显示。可以生成新的取件码来查看；当前的取件码随即失效。",
   "pickup.code_unknown": () => "没有与此取件码对应的包裹。请检查后重试。",
   "pickup.code_first": () => "请先输入取件码。",
   "pickup.code_changed": () => "取件码已更换；请输入新的取件码。",

@@ -114,9 +114,19 @@ export const AuditRecordSchema = z
     target: z.string(),
     time: z.number().int(),
     detail: z.record(z.string(), z.unknown()),
-    /** The file's or parcel's first names and how many files; null when unknown. */
+    /**
+     * The file's or parcel's first names and how many files, their size, a parcel's pickup
+     * code's last characters, and when cleanup removed a parcel (null while it is kept);
+     * null when nothing is known of the target.
+     */
     target_name: z
-      .object({ files: z.array(z.string()), total: count })
+      .object({
+        files: z.array(z.string()),
+        total: count,
+        bytes: count.nullable(),
+        code_tail: z.string().nullable(),
+        removed_at: z.number().int().nullable(),
+      })
       .strict()
       .nullable(),
   })

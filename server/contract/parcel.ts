@@ -137,6 +137,14 @@ export const PARCEL_API: ApiContract = {
     params: IdParams,
     responses: { 200: json("Where the parcel is picked up, with the new code", ShareSchema) },
   },
+  "GET /parcels/:id/code": {
+    summary: "Show the current pickup code again",
+    description:
+      "Needs the parcel's manage token (`Authorization: Bearer`): the code is kept only sealed with a key derived from it. Refused (404) when the current code was issued without the token (an administrator's reissue), and (409) when the parcel cannot be picked up now.",
+    tag: "Owner",
+    params: IdParams,
+    responses: { 200: json("Where the parcel is picked up, with its current code", ShareSchema) },
+  },
   "POST /pickup/resolve": {
     summary: "Open a parcel by its pickup code (and password)",
     description: "Sets the pickup cookie the other pickup routes need.",

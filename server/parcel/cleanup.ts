@@ -44,7 +44,7 @@ export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise
     let parcels = 0;
     let files = 0;
     for (;;) {
-      const removed = ctx.repos.cleanup.removeEndedBatch(endedBy);
+      const removed = ctx.repos.cleanup.removeEndedBatch(endedBy, ctx.now());
       if (!removed) break;
       parcels += removed.parcels;
       files += removed.files;

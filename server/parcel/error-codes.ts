@@ -21,6 +21,7 @@ export const PARCEL_ERRORS = {
   "owner.token_invalid": [],
   "owner.token_other": [],
   "owner.not_yours": [],
+  "owner.token_needed": [],
   // Admission of a new upload (`name` is the file's name as it can be shown safely).
   "upload.disabled": [],
   "upload.too_many_files": ["limit"],
@@ -58,6 +59,8 @@ export const PARCEL_ERRORS = {
   "parcel.file_not_found": [],
   "parcel.not_published": [],
   "parcel.not_in_review": [],
+  "parcel.code_ended": [],
+  "parcel.code_not_kept": [],
   // Pickup and download.
   "pickup.code_unknown": [],
   "pickup.code_first": [],

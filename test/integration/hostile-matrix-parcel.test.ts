@@ -170,7 +170,7 @@ async function fixture(route: Route<ParcelAccess>): Promise<ParcelFixture> {
   const admin =
     route.access === "admin" || route.access === "admin-session" ? await adminSession() : "";
   const needsParcel =
-    paramKeys(route.path).length > 0 || ["owner", "pickup"].includes(route.access);
+    paramKeys(route.path).length > 0 || ["owner", "owner-token", "pickup"].includes(route.access);
   const state = RECIPES[routeKey(route)]?.state ?? (needsParcel ? "published" : undefined);
   if (!state) return { visitor, admin, parcel: null, code: "", pickup: "" };
   return { visitor, admin, ...(await makeParcel(jar, state)) };
@@ -200,6 +200,14 @@ const ACCESS: Record<ParcelAccess, AccessRules<ParcelFixture>> = {
     credential: (fx) => cookie(VISITOR_COOKIE, fx.visitor),
     wrong: () => [
       { label: "unknown visitor cookie", headers: cookie(VISITOR_COOKIE, unknownValue()) },
+      { label: "unknown Bearer token", headers: { authorization: `Bearer ${unknownValue()}` } },
+    ],
+  },
+  // The manage token itself: it is the key that opens the parcel's sealed code.
+  "owner-token": {
+    open: false,
+    credential: (fx) => ({ authorization: `Bearer ${parcelOf(fx).token}` }),
+    wrong: () => [
       { label: "unknown Bearer token", headers: { authorization: `Bearer ${unknownValue()}` } },
     ],
   },

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
-import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
+import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
@@ -74,20 +74,80 @@ describe("GET /admin/audit", () => {
     const by = (action: string, target: string) =>
       items.find((i) => i.action === action && i.target === target);
     // The parcel now holds two files; its name follows what it holds.
+    const tail = (published.json.code as string).slice(-2);
     expect(by("parcel.publish", `parcel:${up.id}`)?.target_name).toEqual({
       files: ["report.pdf", "notes.txt"],
       total: 2,
+      bytes: 8,
+      code_tail: tail,
+      removed_at: null,
     });
     expect(by("download.complete", `file:${report.id}`)?.target_name).toEqual({
       files: ["report.pdf"],
       total: 1,
+      bytes: 3,
+      code_tail: null,
+      removed_at: null,
     });
-    // The deleted file's row is gone: the record kept its name.
+    // The deleted file's row is gone: the record kept its name and size.
     const deleted = by("admin.file_delete", `file:${photo.id}`);
-    expect(deleted?.target_name).toEqual({ files: ["photo.jpg"], total: 1 });
-    expect(deleted?.detail).toMatchObject({ name: "photo.jpg", parcel: up.id });
+    expect(deleted?.target_name).toEqual({
+      files: ["photo.jpg"],
+      total: 1,
+      bytes: 4,
+      code_tail: null,
+      removed_at: null,
+    });
+    expect(deleted?.detail).toMatchObject({ name: "photo.jpg", size: 4, parcel: up.id });
     expect(by("test.row", "parcel:long-gone")?.target_name).toBeNull();
     expect(by("test.row", "file:long-gone")?.target_name).toBeNull();
+  });
+
+  it("still names a parcel cleanup removed: its files, size, code's end and when", async () => {
+    await start();
+    const up = await createUpload(h, { "holiday.mp4": 30, "map.png": 12, "list.txt": 2 });
+    const published = await uploadAndPublish(h, up);
+    expect(published.status).toBe(200);
+    const revoke = await h.request("POST", `/parcels/${up.id}/revoke`, {
+      headers: bearer(up.manage_token),
+    });
+    expect(revoke.status).toBe(200);
+    // The periodic run keeps ended records for a day; the manual one removes them now.
+    expect((await h.request("POST", "/admin/cleanup")).json.parcels).toBe(1);
+    const removedAt = h.service.ctx.now();
+    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcels WHERE id = ?").get(up.id)).toEqual({
+      n: 0,
+    });
+    const r = await h.request(
+      "GET",
+      `/admin/audit?target=${encodeURIComponent(`parcel:${up.id}`)}`,
+    );
+    expect(r.status).toBe(200);
+    const items = r.json.items as Array<{ action: string; target_name: unknown }>;
+    expect(items.map((i) => i.action).sort()).toEqual([
+      "parcel.publish",
+      "parcel.revoke",
+      "upload.create",
+    ]);
+    for (const item of items)
+      expect(item.target_name).toEqual({
+        files: ["holiday.mp4", "map.png"],
+        total: 3,
+        bytes: 44,
+        code_tail: (published.json.code as string).slice(-2),
+        removed_at: removedAt,
+      });
+    // Once the retention has pruned every record about it, the memo goes too.
+    const put = await h.request("PUT", "/admin/runtime", { body: { audit_retention_days: 1 } });
+    expect(put.status).toBe(200);
+    h.clock.advance(2 * 86400_000);
+    // The administrator's session (8 hours) has ended meanwhile.
+    const login = await h.request("POST", "/admin/login", {
+      body: { username: "admin", password: "admin-password-1" },
+    });
+    expect(login.status).toBe(200);
+    expect((await h.request("POST", "/admin/cleanup")).status).toBe(200);
+    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcel_memos").get()).toEqual({ n: 0 });
   });
 
   it("filters by exact action, literal source and target fragments and inclusive times", async () => {

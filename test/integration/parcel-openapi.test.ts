@@ -99,6 +99,11 @@ describe("answers of the parcel service against the contract", () => {
       await h.request("POST", `/parcels/${up.id}/code`, auth),
     );
     expect(code.json.code).not.toBe(published.json.code);
+    const again = keep(
+      "GET /parcels/:id/code",
+      await h.request("GET", `/parcels/${up.id}/code`, auth),
+    );
+    expect(again.json.code).toBe(code.json.code);
     keep(
       "POST /pickup/resolve",
       await h.request("POST", "/pickup/resolve", {

@@ -54,9 +54,11 @@ describe("audit records in words", () => {
   it("turns details into labelled values: reasons, states, sizes, settings and times", () => {
     expect(detailText({ reason: "wrong_password" }, en, "en")).toBe("Reason: wrong password");
     expect(detailText({ reason: "wrong_password" }, zh, "zh-CN")).toBe("原因：密码错误");
+    // Every reason is worded alike, in lower case after "Reason:".
     expect(detailText({ reason: "review" }, en, "en")).toBe(
-      "Reason: Locked (too many wrong passwords)",
+      "Reason: locked (too many wrong passwords)",
     );
+    expect(detailText({ reason: "expired" }, en, "en")).toBe("Reason: expired");
     // The file's name and its parcel's id are said by the target column, not here.
     expect(
       detailText({ name: "a.pdf", parcel: "p1", reason: "too-short", bytes: 2048 }, en, "en"),
@@ -81,7 +83,13 @@ describe("audit records in words", () => {
     expect(sourceText("visitor:ab12cd34@10.0.0.2", zh)).toBe("浏览器 ab12cd34 · 10.0.0.2");
     expect(sourceText("token@127.0.0.1", en)).toBe("Script (token) · 127.0.0.1");
     expect(sourceText("anonymous@local", zh)).toBe("匿名 · 服务自身");
-    const files = (names: string[], total: number) => ({ files: names, total });
+    const files = (names: string[], total: number) => ({
+      files: names,
+      total,
+      bytes: null,
+      code_tail: null,
+      removed_at: null,
+    });
     expect(
       targetText({ target: "parcel:AbC123", target_name: files(["a.pdf", "b.png"], 5) }, en),
     ).toBe("Parcel: a.pdf, b.png +3 more");

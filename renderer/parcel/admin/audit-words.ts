@@ -75,11 +75,15 @@ export function detailPart(
   lang: Lang,
 ): { label: string; value: string } {
   const label = known(`detail.${key}`, key, t);
-  if ((key === "reason" || key === "state") && typeof value === "string") {
+  // A reason is worded like the others ("wrong password", "expired"); a state like a badge.
+  if (key === "reason" && typeof value === "string") {
     const text = isKey(`reason.${value}`)
       ? t(`reason.${value}` as AdminKey)
       : known(`state.${value}`, value, t);
     return { label, value: text };
+  }
+  if (key === "state" && typeof value === "string") {
+    return { label, value: known(`state.${value}`, value, t) };
   }
   if (key === "changed" && value && typeof value === "object" && !Array.isArray(value)) {
     const entries = Object.entries(value as Record<string, unknown>);
@@ -141,9 +145,29 @@ export function targetText(record: Pick<AuditRecord, "target" | "target_name">, 
     if (!name) return t("target.parcelGone");
     const rest = name.total - name.files.length;
     const shown = name.files.join(", ");
-    return t("target.parcel", {
-      names: rest > 0 ? `${shown} ${t("parcels.moreFiles", { n: rest })}` : shown,
-    });
+    const names = rest > 0 ? `${shown} ${t("parcels.moreFiles", { n: rest })}` : shown;
+    return t(name.removed_at === null ? "target.parcel" : "target.parcelRemoved", { names });
   }
   return target;
+}
+
+/**
+ * What else tells a removed parcel apart: how many files, their size, the last characters of
+ * its code, when cleanup removed it; "" for anything else (the target's names say enough).
+ */
+export function targetFacts(
+  record: Pick<AuditRecord, "target" | "target_name">,
+  t: AT,
+  lang: Lang,
+): string {
+  const name = record.target_name;
+  if (!record.target.startsWith("parcel:") || !name || name.removed_at === null) return "";
+  return [
+    t("target.files", { n: name.total }),
+    name.bytes === null ? "" : formatBytes(name.bytes),
+    name.code_tail ? t("target.codeTail", { tail: name.code_tail }) : "",
+    t("target.removedAt", { time: formatTime(name.removed_at, lang) }),
+  ]
+    .filter(Boolean)
+    .join(" · ");
 }

@@ -1,7 +1,7 @@
 import { navigate } from "../route.js";
 import { useApp } from "../store.js";
 import { AuditFilters } from "./audit-filters.js";
-import { actionName, detailText, sourceText, targetText } from "./audit-words.js";
+import { actionName, detailText, sourceText, targetFacts, targetText } from "./audit-words.js";
 import { localToUnix, localToUnixEnd, useFilters, type AuditQuery } from "./filters.js";
 import { useA } from "./i18n.js";
 import { AuditPageSchema } from "../../../server/contract/parcel-admin.js";
@@ -41,6 +41,11 @@ function Breakable({ text }: { text: string }) {
 function showParcel(id: string): void {
   useFilters.getState().setParcels({ q: id, state: "" });
   navigate("admin/parcels");
+}
+
+/** The records of one target: what a removed parcel's "show" leads to, its whole history. */
+function showRecords(target: string): void {
+  useFilters.getState().setAudit({ target, action: "", source: "", from: "", to: "", preset: "" });
 }
 
 export function AuditTab() {
@@ -108,10 +113,16 @@ export function AuditTab() {
                     </span>
                   </td>
                   <td data-label={t("audit.target")}>
-                    <span className="adm-break" title={r.target}>
-                      <Breakable text={targetText(r, t)} />
+                    <span className="adm-target">
+                      <span className="adm-break" title={r.target}>
+                        <Breakable text={targetText(r, t)} />
+                      </span>
+                      {targetFacts(r, t, lang) ? (
+                        <span className="muted adm-target-facts">{targetFacts(r, t, lang)}</span>
+                      ) : null}
                     </span>
-                    {r.target.startsWith("parcel:") ? (
+                    {!r.target.startsWith("parcel:") ? null : r.target_name &&
+                      r.target_name.removed_at === null ? (
                       <button
                         type="button"
                         className="linkish adm-link"
@@ -119,7 +130,16 @@ export function AuditTab() {
                       >
                         {t("audit.showParcel")}
                       </button>
-                    ) : null}
+                    ) : f.target === r.target ? null : (
+                      // Cleanup removed it: there is no parcel to show, only what happened to it.
+                      <button
+                        type="button"
+                        className="linkish adm-link"
+                        onClick={() => showRecords(r.target)}
+                      >
+                        {t("audit.showRecords")}
+                      </button>
+                    )}
                   </td>
                   <td data-label={t("audit.detail")}>
                     <span className="adm-wrap adm-detail-text" title={JSON.stringify(r.detail)}>

@@ -159,6 +159,9 @@ export function StatsTab() {
                 <dd>{formatBytes(s.reserved_bytes)}</dd>
               </div>
             </dl>
+            <p className="muted adm-note" data-testid="stats-files-note">
+              {t("stats.filesNote")}
+            </p>
           </Card>
           <Card title={t("stats.budgets")}>
             <UsageBar

@@ -42,6 +42,11 @@ const en = {
   newCodeRefused:
     "No new code was issued: the parcel changed in the meantime and cannot get one now. Its state is shown above.",
   newShare: "New pickup code",
+  currentShare: "Pickup code",
+  showCode: "Show code",
+  showCodeHint: "Show the pickup code you handed out, with its link and QR code.",
+  codeNoKey:
+    "The code cannot be shown here: this browser does not hold the parcel's key, which the gateway needs to unseal it (the parcel was sent from another device or browser, or this browser's data was cleared). The gateway itself keeps no readable copy. Issue a new code if you need one here; the one handed out then stops working.",
   close: "Close",
   parcelOf: "Parcel {name}",
   actionsFor: "Actions for {name}",
@@ -89,6 +94,11 @@ const zh: Record<keyof typeof en, string> = {
   newCodeRefused:
     "未生成新的取件码：包裹的状态在此期间已经改变，现在无法生成新的取件码。当前状态见上方。",
   newShare: "新的取件码",
+  currentShare: "取件码",
+  showCode: "显示取件码",
+  showCodeHint: "再次显示你发出的取件码，以及它的链接和二维码。",
+  codeNoKey:
+    "无法在此显示取件码：此浏览器没有该包裹的密钥，而网关需要它才能解开取件码（包裹是从其他设备或浏览器发送的，或此浏览器的数据已被清除）。网关本身不保存可读的副本。如需在此使用，可以生成新的取件码；已发出的取件码随即失效。",
   close: "关闭",
   parcelOf: "包裹 {name}",
   actionsFor: "{name} 的操作",

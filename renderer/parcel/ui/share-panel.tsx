@@ -39,7 +39,14 @@ export function defaultEntry(share: Pick<Share, "url" | "urls">): ShareUrl {
  * the link of the chosen entry address with its QR code, copy buttons, expiry and downloads
  * left. Without a code (a repeated publish) it shows the pickup page link only.
  */
-export function SharePanel({ share }: { share: Share }) {
+export function SharePanel({
+  share,
+  again = false,
+}: {
+  share: Share;
+  /** The owner's device holds the parcel's token: My parcels can show the code again. */
+  again?: boolean;
+}) {
   const t = useT(uiDict);
   const selectId = useId();
   const urls = share.urls.length > 0 ? share.urls : [{ label: share.url, url: share.url }];
@@ -96,7 +103,7 @@ export function SharePanel({ share }: { share: Share }) {
             <span aria-hidden="true"> · </span>
             <span>{t("downloadsLeft", { n: share.downloads_left })}</span>
           </p>
-          {share.code ? <p className="muted small">{t("codeOnce")}</p> : null}
+          {share.code ? <p className="muted small">{t(again ? "codeAgain" : "codeOnce")}</p> : null}
         </div>
       </div>
     </div>

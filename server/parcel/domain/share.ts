@@ -3,6 +3,7 @@ import { DomainError } from "../../domain-errors.js";
 import type { ParcelContext } from "../context.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { formatCode, generateCode, normalizeCode } from "./codes.js";
+import { sealCode } from "./code-box.js";
 import { hmacHex } from "./secrets.js";
 
 /** Where a parcel is picked up: the wire shape the contract names `Share`. */
@@ -18,14 +19,24 @@ export function codeHash(ctx: ParcelContext, code: string): string {
 
 const CODE_TRIES = 50;
 
+/** How many of a code's last characters are kept readable, to tell parcels apart. */
+export const CODE_TAIL = 2;
+
 /**
- * Issues a fresh pickup code for a parcel: stores only its keyed hash and bumps `code_gen`, so
- * the previous code and every pickup cookie bound to it stop working at once. The code is
- * unique among parcels that can still be picked up (published or review), and never the
- * parcel's own current code. Returns the plain code without separators; it is never readable
- * again. Runs in its own (nestable) transaction.
+ * Issues a fresh pickup code for a parcel: stores its keyed hash and bumps `code_gen`, so the
+ * previous code and every pickup cookie bound to it stop working at once. The code is unique
+ * among parcels that can still be picked up (published or review), and never the parcel's own
+ * current code. Besides the hash, only its last characters are kept, and, when the request
+ * carried the parcel's manage token (`ownerToken`, the code goes to its holder), the code
+ * sealed with that token so the owner can see it again (code-box.ts); issued without the
+ * token, the code cannot be shown again to anyone. Returns the plain code without separators.
+ * Runs in its own (nestable) transaction.
  */
-export function issueCode(ctx: ParcelContext, parcelId: string): string {
+export function issueCode(
+  ctx: ParcelContext,
+  parcelId: string,
+  ownerToken: string | null = null,
+): string {
   const length = ctx.policy().code_length;
   const { sessions } = ctx.repos;
   return ctx.repos.transaction(() => {
@@ -33,7 +44,8 @@ export function issueCode(ctx: ParcelContext, parcelId: string): string {
       const code = generateCode(length);
       const hash = codeHash(ctx, code);
       if (sessions.codeTaken(hash)) continue;
-      if (!sessions.storeCode(parcelId, hash))
+      const box = ownerToken === null ? null : sealCode(ownerToken, parcelId, code);
+      if (!sessions.storeCode(parcelId, { hash, tail: code.slice(-CODE_TAIL), box }))
         throw new DomainError("not_found", "parcel.not_found", "No such parcel");
       return code;
     }

@@ -4,6 +4,7 @@ import type { ParcelRow } from "../repos/parcels.js";
 import type { NewSession } from "../repos/sessions.js";
 import { admissionRefusal, readUsage } from "./admission.js";
 import { DAY_S } from "../../contract/time-units.js";
+import { openCode } from "./code-box.js";
 import { issueCode } from "./share.js";
 
 /** The parcel of an owner request; not found when it vanished between auth and read. */
@@ -40,7 +41,7 @@ export function admitSession(ctx: ParcelContext, session: NewSession): void {
 export function publishParcel(
   ctx: ParcelContext,
   id: string,
-  by: { from: string; actor: Actor },
+  by: { from: string; actor: Actor; token: string | null },
 ): { parcel: ParcelRow; code: string | null } {
   const { repos } = ctx;
   return repos.transaction(() => {
@@ -62,14 +63,21 @@ export function publishParcel(
       );
     const now = ctx.now();
     repos.sessions.publish(id, now, now + p.days * DAY_S);
-    const issued = issueCode(ctx, id);
+    const issued = issueCode(ctx, id, by.token);
     ctx.audit(by.from, by.actor, "parcel.publish", `parcel:${id}`);
     return { parcel: ownedParcel(ctx, id), code: issued };
   }, "immediate");
 }
 
-/** A new pickup code for a published parcel (the old one and its pickup cookies stop working). */
-export function newCode(ctx: ParcelContext, id: string): { parcel: ParcelRow; code: string } {
+/**
+ * A new pickup code for a published parcel (the old one and its pickup cookies stop working);
+ * sealed for the owner when the request carried the manage token.
+ */
+export function newCode(
+  ctx: ParcelContext,
+  id: string,
+  token: string | null,
+): { parcel: ParcelRow; code: string } {
   return ctx.repos.transaction(() => {
     const p = ownedParcel(ctx, id);
     if (p.state !== "published")
@@ -78,7 +86,35 @@ export function newCode(ctx: ParcelContext, id: string): { parcel: ParcelRow; co
         "parcel.not_published",
         "A new code can only be issued for a published parcel",
       );
-    const code = issueCode(ctx, id);
+    const code = issueCode(ctx, id, token);
     return { parcel: ownedParcel(ctx, id), code };
   }, "immediate");
+}
+
+/**
+ * The current pickup code of a published parcel, opened with its manage token: refused when
+ * the parcel can no longer be picked up, or when its code was issued without the token (an
+ * administrator's reissue, a new code asked with the visitor cookie alone).
+ */
+export function currentCode(
+  ctx: ParcelContext,
+  id: string,
+  token: string,
+): { parcel: ParcelRow; code: string } {
+  const p = ownedParcel(ctx, id);
+  if (p.state !== "published")
+    throw new DomainError(
+      "conflict",
+      "parcel.code_ended",
+      "This parcel cannot be picked up now, so its code is not shown",
+    );
+  const box = ctx.repos.sessions.codeBox(id)?.box ?? null;
+  const code = box === null ? null : openCode(box, token, id);
+  if (code === null)
+    throw new DomainError(
+      "not_found",
+      "parcel.code_not_kept",
+      "This parcel's current code was issued without its manage token, so it cannot be shown again",
+    );
+  return { parcel: p, code };
 }

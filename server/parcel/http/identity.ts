@@ -130,11 +130,32 @@ export function auditSource(actor: Actor, ip: string): string {
  * for this very id still counts as valid after cleanup removed the parcel (404).
  */
 export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string): Actor {
+  return ownerOf(ctx, req, parcelId).actor;
+}
+
+/**
+ * requireOwner, also answering the manage token when the request carried the parcel's own
+ * (null otherwise). The actor is the browser (its visitor) whenever the request carries the
+ * owner's visitor cookie, with or without the token: the send page presents both, and its
+ * actions are a browser's, not a script's.
+ */
+export function ownerOf(
+  ctx: ParcelContext,
+  req: Request,
+  parcelId: string,
+): { actor: Actor; token: string | null } {
   const row = ctx.repos.sessions.owner(parcelId);
   const token = bearerToken(req);
   if (token !== undefined) {
     const hash = sha256Hex(token);
-    if (row && hash === row.tokenHash) return { kind: "token" };
+    if (row && hash === row.tokenHash) {
+      const visitor = row.owner === null ? null : currentVisitor(ctx, req);
+      const actor: Actor =
+        visitor && visitor.id === row.owner
+          ? { kind: "visitor", id: visitor.id }
+          : { kind: "token" };
+      return { actor, token };
+    }
     // The owner's own token of a parcel whose record cleanup removed: it is gone, not foreign.
     if (!row && issuedFor(ctx.keys.cookie, token, parcelId))
       throw new HttpError(404, "parcel.not_found", "No such parcel");
@@ -153,7 +174,7 @@ export function requireOwner(ctx: ParcelContext, req: Request, parcelId: string)
   if (!row) throw new HttpError(404, "parcel.not_found", "No such parcel");
   if (row.owner !== visitor.id)
     throw new HttpError(403, "owner.not_yours", "This parcel belongs to someone else");
-  return { kind: "visitor", id: visitor.id };
+  return { actor: { kind: "visitor", id: visitor.id }, token: null };
 }
 
 /** Who is picking up, for the audit log: the visitor behind a cookie, else anonymous. */

@@ -8,11 +8,13 @@ import { requireAdmin } from "./identity.js";
  * - `public`: anyone on an entry address (health, policy, create an upload, resolve a code);
  * - `visitor`: the browser's visitor cookie (`/mine`);
  * - `owner`: the parcel's manage token (Bearer) or its owner's visitor cookie;
+ * - `owner-token`: the parcel's manage token itself (the key that opens its sealed code);
  * - `pickup`: the pickup cookie a resolved code gave;
  * - `admin-session`: sign-in, sign-out and status of the administrator;
  * - `admin`: the administrator's session.
  */
-export type ParcelAccess = "public" | "visitor" | "owner" | "pickup" | "admin-session" | "admin";
+export type ParcelAccess =
+  "public" | "visitor" | "owner" | "owner-token" | "pickup" | "admin-session" | "admin";
 
 /** Every route of the parcel service and its access; a route missing here cannot be registered. */
 export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
@@ -29,6 +31,7 @@ export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "POST /uploads/:id/publish": "owner",
   "POST /parcels/:id/revoke": "owner",
   "POST /parcels/:id/code": "owner",
+  "GET /parcels/:id/code": "owner-token",
   "GET /pickup": "pickup",
   "GET /pickup/files/:file/download": "pickup",
   "GET /pickup/archive": "pickup",

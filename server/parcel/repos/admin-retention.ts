@@ -64,6 +64,12 @@ export async function pruneAudit(db: Db, rt: AuditRetention, now: number): Promi
     }
   }
   if (removed > 0) repairHours(db);
+  // A memo of a removed parcel is kept while a record could still name it: records about a
+  // parcel are all older than its removal.
+  prepared(
+    db,
+    "DELETE FROM parcel_memos WHERE removed_at < COALESCE((SELECT MIN(time) FROM audit), ?)",
+  ).run(now);
   return removed;
 }
 

@@ -2,7 +2,7 @@ import type { Db } from "../../db/open.js";
 import type { PageRequest, PageResult } from "../../paging.js";
 import { listAudit, type AuditFilter } from "./admin-audit.js";
 import { pruneAudit, type AuditRetention } from "./admin-retention.js";
-import { fileNameOf, nameAuditTargets, type NamedAuditRecord } from "./audit-names.js";
+import { nameAuditTargets, prepareAuditNames, type NamedAuditRecord } from "./audit-names.js";
 
 export interface AuditRecord {
   id: number;
@@ -69,6 +69,7 @@ export class AuditRepo {
 
   constructor(private readonly db: Db) {
     this.write = auditWriter(db);
+    prepareAuditNames(db);
   }
 
   /** One page of records, newest first, each with the name of its target. */
@@ -77,11 +78,6 @@ export class AuditRepo {
       const list = listAudit(this.db, filter, req);
       return { ...list, items: nameAuditTargets(this.db, list.items) };
     })();
-  }
-
-  /** The name of a file (kept in a record about it, since the row may go later). */
-  fileName(fileId: string): string | undefined {
-    return fileNameOf(this.db, fileId);
   }
 
   /** Applies the retention settings; returns the number of records removed. */

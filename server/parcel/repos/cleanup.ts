@@ -2,6 +2,8 @@ import type { Db } from "../../db/open.js";
 
 const LIVE = "('uploading','published','review')";
 const ENDED = "('expired','exhausted','revoked')";
+/** File names a removed parcel's memo keeps (the audit view shows two, then "+N more"). */
+export const MEMO_NAMES = 2;
 /** Rows per write transaction; the caller gives the event loop a turn between batches. */
 export const CLEANUP_BATCH = 200;
 
@@ -26,6 +28,18 @@ export class CleanupRepo {
       ),
       countFiles: p(
         "SELECT COUNT(*) AS n FROM files WHERE parcel_id IN (SELECT value FROM json_each(?))",
+      ),
+      // What the audit log needs to name a parcel once its row is gone (see parcel_memos).
+      memo: p(
+        `INSERT OR REPLACE INTO parcel_memos
+           (id, names, files, bytes, code_tail, state, sent_at, removed_at)
+         SELECT p.id,
+           (SELECT json_group_array(name) FROM
+             (SELECT name FROM files WHERE parcel_id = p.id ORDER BY idx LIMIT ${MEMO_NAMES})),
+           (SELECT COUNT(*) FROM files WHERE parcel_id = p.id),
+           (SELECT COALESCE(SUM(size), 0) FROM files WHERE parcel_id = p.id),
+           p.code_tail, p.state, p.sent_at, ?
+         FROM parcels p WHERE p.id IN (SELECT value FROM json_each(?))`,
       ),
       // Files go with their parcel (ON DELETE CASCADE).
       deleteParcels: p("DELETE FROM parcels WHERE id IN (SELECT value FROM json_each(?))"),
@@ -58,9 +72,9 @@ export class CleanupRepo {
 
   /**
    * Removes one batch of ended parcels (all of them, or those ended at or before `endedBy`)
-   * with their files; null when none is left.
+   * with their files, leaving a memo of each for the audit log; null when none is left.
    */
-  removeEndedBatch(endedBy: number | null): { parcels: number; files: number } | null {
+  removeEndedBatch(endedBy: number | null, now: number): { parcels: number; files: number } | null {
     return this.db.transaction(() => {
       const rows = (
         endedBy === null ? this.s.endedAll.all() : this.s.endedBefore.all(endedBy)
@@ -68,6 +82,7 @@ export class CleanupRepo {
       if (rows.length === 0) return null;
       const list = JSON.stringify(rows.map((r) => r.id));
       const files = (this.s.countFiles.get(list) as { n: number }).n;
+      this.s.memo.run(now, list);
       this.s.deleteParcels.run(list);
       return { parcels: rows.length, files };
     })();

@@ -76,7 +76,10 @@ export class SessionsRepo {
         "UPDATE parcels SET state = 'revoked', ended_at = ?, reserved_bytes = 0 WHERE state = 'uploading'",
       ),
       codeTaken: p("SELECT 1 FROM parcels WHERE code_hash = ? AND state IN ('published','review')"),
-      storeCode: p("UPDATE parcels SET code_hash = ?, code_gen = code_gen + 1 WHERE id = ?"),
+      storeCode: p(
+        "UPDATE parcels SET code_hash = ?, code_tail = ?, code_box = ?, code_gen = code_gen + 1 WHERE id = ?",
+      ),
+      codeBox: p("SELECT code_box AS box, code_gen AS gen FROM parcels WHERE id = ?"),
       owner: p("SELECT token_hash AS tokenHash, owner_visitor AS owner FROM parcels WHERE id = ?"),
       tokenKnown: p("SELECT 1 FROM parcels WHERE token_hash = ? LIMIT 1"),
       stored: p("SELECT COALESCE(SUM(size), 0) AS n FROM blobs WHERE quarantined_at IS NULL"),
@@ -188,9 +191,17 @@ export class SessionsRepo {
     return this.s.codeTaken.get(hash) !== undefined;
   }
 
-  /** Stores a new code hash and bumps the code generation; false for an unknown parcel. */
-  storeCode(id: string, hash: string): boolean {
-    return this.s.storeCode.run(hash, id).changes === 1;
+  /**
+   * Stores a new code (its keyed hash, its last characters and, when the owner's token was at
+   * hand, the code sealed with it) and bumps the code generation; false for an unknown parcel.
+   */
+  storeCode(id: string, code: { hash: string; tail: string; box: string | null }): boolean {
+    return this.s.storeCode.run(code.hash, code.tail, code.box, id).changes === 1;
+  }
+
+  /** The sealed code of a parcel and the generation it was sealed for; undefined if unknown. */
+  codeBox(id: string): { box: string | null; gen: number } | undefined {
+    return this.s.codeBox.get(id) as { box: string | null; gen: number } | undefined;
   }
 
   owner(id: string): { tokenHash: string; owner: string | null } | undefined {

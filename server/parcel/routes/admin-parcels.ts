@@ -50,10 +50,11 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
 
   router.post("/files/:id/delete", (req, res) => {
     // The row goes with the file: its name is kept in the record for the audit view.
-    const name = ctx.repos.audit.fileName(req.params.id);
+    const file = ctx.repos.parcels.file(req.params.id);
     const view = deleteFile(ctx, req.params.id);
     ctx.audit(req, admin(res), "admin.file_delete", `file:${req.params.id}`, {
-      name,
+      name: file?.name,
+      size: file?.size,
       parcel: view.id,
       state: view.state,
     });

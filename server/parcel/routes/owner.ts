@@ -4,13 +4,13 @@ import type { Mine } from "../../contract/parcel-views.js";
 import type { ParcelContext } from "../context.js";
 import { revokeParcel } from "../domain/sessions.js";
 import { shareFields } from "../domain/share.js";
-import { newCode, ownedParcel } from "../domain/uploads.js";
-import { currentVisitor, requireOwner } from "../http/identity.js";
+import { currentCode, newCode, ownedParcel } from "../domain/uploads.js";
+import { currentVisitor, ownerOf, requireOwner } from "../http/identity.js";
 import { parcelView } from "../repos/parcels.js";
 
 const MINE_LIMIT = 100;
 
-/** `GET /mine`, `POST /parcels/:id/revoke`, `POST /parcels/:id/code`. */
+/** `GET /mine`, `POST /parcels/:id/revoke`, `POST /parcels/:id/code`, `GET /parcels/:id/code`. */
 export function ownerRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router();
   const { parcels } = ctx.repos;
@@ -34,10 +34,24 @@ export function ownerRouter(ctx: ParcelContext): Router {
   });
 
   r.post("/parcels/:id/code", (req, res) => {
-    const actor = requireOwner(ctx, req, req.params.id);
+    const { actor, token } = ownerOf(ctx, req, req.params.id);
     const id = req.params.id;
-    const { parcel, code } = newCode(ctx, id);
+    const { parcel, code } = newCode(ctx, id, token);
     ctx.audit(req, actor, "parcel.code", `parcel:${id}`);
+    res.json(shareFields(ctx, ctx.entryFor(req).origin, code, parcel));
+  });
+
+  // The current code again, for the owner holding the manage token: it is the key that opens
+  // the sealed code, so the visitor cookie alone cannot.
+  r.get("/parcels/:id/code", (req, res) => {
+    const { token } = ownerOf(ctx, req, req.params.id);
+    if (token === null)
+      throw new HttpError(
+        403,
+        "owner.token_needed",
+        "Showing a parcel's code again needs its manage token",
+      );
+    const { parcel, code } = currentCode(ctx, req.params.id, token);
     res.json(shareFields(ctx, ctx.entryFor(req).origin, code, parcel));
   });
 

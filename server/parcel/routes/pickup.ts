@@ -63,7 +63,8 @@ export function pickupRouter(ctx: ParcelContext): Router {
       parcel,
       grant,
       target: `file:${file.id}`,
-      detail: { parcel: parcel.id, name: file.name },
+      // Name and size stay in the record: the audit names the file by them after cleanup.
+      detail: { parcel: parcel.id, name: file.name, size: file.size },
       blobs: [sha],
       length: file.size,
       filename: file.name,

@@ -10,7 +10,7 @@ import { admitSession, ownedParcel, publishParcel } from "../domain/uploads.js";
 import { jsonBody } from "../http/guards.js";
 import { noteLastingRefusal } from "../http/lasting-refusals.js";
 import { parseManifest } from "../http/manifest.js";
-import { clientIp, currentVisitor, requireOwner } from "../http/identity.js";
+import { clientIp, currentVisitor, ownerOf, requireOwner } from "../http/identity.js";
 import { parcelView, searchNames } from "../repos/parcels.js";
 import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 import { putFileHandler } from "./upload-file.js";
@@ -88,10 +88,10 @@ export function uploadsRouter(ctx: ParcelContext): Router {
   r.patch("/uploads/:id/files/:file", resume.patch);
 
   r.post("/uploads/:id/publish", (req, res) => {
-    const actor = requireOwner(ctx, req, req.params.id);
+    const { actor, token } = ownerOf(ctx, req, req.params.id);
     const id = req.params.id;
     // Only the first publish hands out a code; later ones get the plain pickup page.
-    const { parcel, code } = publishParcel(ctx, id, { from: clientIp(req), actor });
+    const { parcel, code } = publishParcel(ctx, id, { from: clientIp(req), actor, token });
     const files = parcels.files(id);
     // Only the first publish finishes an upload (it is the one that hands out a code).
     if (code !== null)

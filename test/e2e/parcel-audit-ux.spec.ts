@@ -1,0 +1,181 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { CookieJar } from "../helpers/parcel-harness.js";
+import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { shootThemes } from "./support/shots.js";
+
+/**
+ * The audit log after a parcel sent and withdrawn in a browser is cleaned up: its records say
+ * a browser did it (not a script), still name the parcel by its files, size and the end of
+ * its code, and "show" leads to its history rather than an empty search. The overview says
+ * what each of its file counts counts.
+ */
+
+type Lang = "en" | "zh-CN";
+type Size = "desktop" | "phone";
+const VIEWPORTS: Record<Size, { width: number; height: number }> = {
+  desktop: { width: 1440, height: 900 },
+  phone: { width: 390, height: 844 },
+};
+
+let site: ParcelSite;
+let dir: string;
+
+test.beforeAll(async () => {
+  site = await startParcelSite();
+  dir = mkdtempSync(join(tmpdir(), "gh-parcel-audit-ux-"));
+});
+
+test.afterAll(async () => {
+  await site?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(browser: Browser, size: Size, lang: Lang): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: VIEWPORTS[size],
+    isMobile: size === "phone",
+    hasTouch: size === "phone",
+  });
+  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
+  return context.newPage();
+}
+
+const W = {
+  en: {
+    sent: "Parcel sent",
+    withdrawn: "Withdrawn by the sender",
+    denied: "Pickup refused",
+    browser: /^Browser [0-9a-f]{8} · /,
+    script: "Script (token)",
+    removed: (name: string) => `Removed parcel: ${name}`,
+    facts: (tail: string) => new RegExp(`^1 file · 29\\.3 KiB · code ending ${tail} · removed `),
+    records: "Show its records",
+    showParcel: "Show parcel",
+    reason: "Reason: revoked",
+    cleanup: "Run cleanup now",
+    audit: "Audit log",
+    overview: "Overview",
+    files: "File records",
+    blobs: "Distinct contents on disk",
+    budget: "File budget (files of live parcels)",
+    note: /^File records: every file of every parcel, ended ones too until cleanup removes them\./,
+  },
+  "zh-CN": {
+    sent: "包裹已发送",
+    withdrawn: "发件人撤回",
+    denied: "取件被拒绝",
+    browser: /^浏览器 [0-9a-f]{8} · /,
+    script: "脚本（令牌）",
+    removed: (name: string) => `已清理的包裹：${name}`,
+    facts: (tail: string) => new RegExp(`^1 个文件 · 29\\.3 KiB · 取件码末尾 ${tail} · `),
+    records: "查看它的记录",
+    showParcel: "查看包裹",
+    reason: "原因：已撤销",
+    cleanup: "立即清理",
+    audit: "审计日志",
+    overview: "概览",
+    files: "文件记录",
+    blobs: "磁盘上的不同内容",
+    budget: "文件数配额（进行中包裹的文件）",
+    note: /^文件记录：所有包裹的每个文件，已结束的包裹也计入，直到被清理。/,
+  },
+} as const;
+
+for (const [size, lang] of [
+  ["desktop", "en"],
+  ["phone", "zh-CN"],
+] as const) {
+  test(`a browser's parcel stays nameable in the audit after cleanup, and is said to be a browser's (${size}, ${lang})`, async ({
+    browser,
+  }) => {
+    const w = W[lang];
+    const name = `agenda-${size}.pdf`;
+    const file = join(dir, name);
+    writeFileSync(file, Buffer.alloc(30_000, 3));
+    const page = await open(browser, size, lang);
+
+    // Sent and withdrawn in the browser, as a person does.
+    await page.goto(`${site.url}/#/`);
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: /^Choose files$|^选择文件$/ }).click();
+    await (await chooser).setFiles([file]);
+    await page.getByRole("button", { name: /^Upload|^上传/ }).click();
+    const shown = page.getByRole("status", { name: /^Pickup code$|^取件码$/ });
+    await expect(shown).toBeVisible();
+    const code = (await shown.textContent()) ?? "";
+    await page.goto(`${site.url}/#/mine`);
+    const card = page.locator(".parcel-card").first();
+    await card.getByRole("button", { name: /^Revoke$|^撤销$/ }).click();
+    await card.getByRole("button", { name: /^Yes, revoke$|^确认撤销$/ }).click();
+    await expect(card.locator(".badge-bad")).toBeVisible();
+    const denied = await site.harness.request("POST", "/pickup/resolve", {
+      body: { code },
+      jar: new CookieJar(),
+    });
+    expect(denied.status).toBe(410);
+
+    // The administrator looks at the log: the browser did it.
+    await page.goto(`${site.url}/#/admin/audit`);
+    await page.getByLabel(lang === "en" ? "Username" : "用户名").fill(site.adminUser);
+    await page
+      .getByLabel(lang === "en" ? "Password" : "密码", { exact: true })
+      .fill(site.adminPassword);
+    await page.getByRole("button", { name: lang === "en" ? "Sign in" : "登录" }).click();
+    const rows = page.getByTestId("audit-row").filter({ hasText: name });
+    const row = (action: string) =>
+      rows.filter({ has: page.locator(`[data-action="${action}"]`) }).first();
+    await expect(row("parcel.publish")).toContainText(w.sent);
+    for (const action of ["upload.create", "parcel.publish", "parcel.revoke"]) {
+      const source = row(action).locator("td").nth(2);
+      await expect(source).toHaveText(w.browser);
+      await expect(source).not.toContainText(w.script);
+    }
+    await expect(row("parcel.revoke")).toContainText(w.withdrawn);
+    await expect(row("pickup.deny")).toContainText(w.reason);
+
+    // Cleanup removes the parcel; its records still say which one it was.
+    await page.getByRole("link", { name: w.overview }).click();
+    await page.getByRole("button", { name: w.cleanup }).click();
+    await expect(page.getByTestId("cleanup-result")).toBeVisible();
+    await page.getByRole("link", { name: w.audit }).click();
+    const publish = row("parcel.publish");
+    await expect(publish).toContainText(w.removed(name));
+    await expect(publish.locator(".adm-target-facts")).toHaveText(
+      w.facts(code.replace("-", "").slice(-2)),
+    );
+    await expect(publish.getByRole("button", { name: w.showParcel })).toHaveCount(0);
+    await shootThemes(page, "parcel-audit-ux", `removed-${size}-${lang}`);
+    await publish.getByRole("button", { name: w.records }).click();
+    await expect(page.getByTestId("audit-count")).toHaveText(
+      lang === "en" ? "4 records match" : "匹配 4 条记录",
+    );
+    await expect(page.getByTestId("audit-row")).toHaveCount(4);
+    await shootThemes(page, "parcel-audit-ux", `records-${size}-${lang}`);
+    await page.context().close();
+  });
+}
+
+for (const [size, lang] of [
+  ["desktop", "en"],
+  ["phone", "zh-CN"],
+] as const) {
+  test(`the overview says what each file count counts (${size}, ${lang})`, async ({ browser }) => {
+    const w = W[lang];
+    const page = await open(browser, size, lang);
+    await page.goto(`${site.url}/#/admin/stats`);
+    await page.getByLabel(lang === "en" ? "Username" : "用户名").fill(site.adminUser);
+    await page
+      .getByLabel(lang === "en" ? "Password" : "密码", { exact: true })
+      .fill(site.adminPassword);
+    await page.getByRole("button", { name: lang === "en" ? "Sign in" : "登录" }).click();
+    for (const label of [w.files, w.blobs])
+      await expect(page.getByText(label, { exact: true })).toBeVisible();
+    await expect(page.getByRole("meter", { name: w.budget })).toBeVisible();
+    await expect(page.getByTestId("stats-files-note")).toHaveText(w.note);
+    await shootThemes(page, "parcel-audit-ux", `overview-${size}-${lang}`);
+    await page.context().close();
+  });
+}
