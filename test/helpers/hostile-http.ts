@@ -71,3 +71,51 @@ export function send(port: number, r: RawRequest, timeoutMs = 15_000): Promise<R
     req.end(r.body);
   });
 }
+
+/**
+ * Several requests that reach the service at the same moment: each is sent on its own
+ * connection but for the last byte of its body, and once all are that far the last bytes go
+ * out in one turn, so the service receives the complete requests together (as requests raced
+ * by a hostile client do). Every request needs a body. Answers the replies in order.
+ */
+export async function sendTogether(
+  port: number,
+  requests: RawRequest[],
+  timeoutMs = 30_000,
+): Promise<RawReply[]> {
+  const held = requests.map((r) => {
+    const body = r.body ?? Buffer.alloc(0);
+    if (body.length === 0) throw new Error(`${r.method} ${r.path}: sendTogether needs a body`);
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      method: r.method,
+      path: r.path,
+      headers: { ...r.headers, "content-length": String(body.length) },
+      agent: false,
+    });
+    const reply = new Promise<RawReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        req.destroy();
+        reject(new Error(`${r.method} ${r.path} got no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      req.on("error", (err) => (clearTimeout(timer), reject(err)));
+      req.on("response", (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          clearTimeout(timer);
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+        });
+      });
+    });
+    const written = new Promise<void>((resolve) =>
+      req.write(body.subarray(0, body.length - 1), () => resolve()),
+    );
+    return { req, last: body.subarray(body.length - 1), reply, written };
+  });
+  await Promise.all(held.map((h) => h.written));
+  for (const h of held) h.req.end(h.last);
+  return Promise.all(held.map((h) => h.reply));
+}

@@ -18,6 +18,7 @@ import {
 } from "../helpers/hostile-matrix.js";
 import { FakeCore, FakeFeeds, PASSWORD, startProxy } from "./proxy-api-harness.js";
 import { startGeodataServer } from "../fixtures/geodata-server.js";
+import { PROXY_CONCURRENT_CASES } from "./hostile-concurrent-proxy.js";
 
 /**
  * Every route of the proxy service's route table, called the right way and then with one
@@ -306,4 +307,8 @@ describe("hostile request matrix of the proxy service", () => {
       expect(outcomes.length).toBeGreaterThan(10);
     });
   }
+});
+
+describe("requests on one resource that arrive together", () => {
+  for (const c of PROXY_CONCURRENT_CASES) it(c.name, () => c.run());
 });
