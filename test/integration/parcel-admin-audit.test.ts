@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 
@@ -62,6 +62,13 @@ describe("GET /admin/audit", () => {
     const [report, photo] = up.files;
     const got = await h.request("GET", `/pickup/files/${report.id}/download`, { jar: recipient });
     expect(got.status).toBe(200);
+    // The download is settled (and recorded) once the service has closed the file, which can
+    // come just after the client has the last byte.
+    await vi.waitFor(() =>
+      expect(
+        h.db.prepare("SELECT COUNT(*) AS n FROM audit WHERE action = 'download.complete'").get(),
+      ).toEqual({ n: 1 }),
+    );
     const del = await h.request("POST", `/admin/files/${photo.id}/delete`);
     expect(del.status).toBe(200);
     addAudit("test.row", "anonymous@local", "parcel:long-gone", h.service.ctx.now());
