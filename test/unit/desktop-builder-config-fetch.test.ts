@@ -74,10 +74,13 @@ const files = new Map<string, Buffer>([
 
 let server: Server;
 let base = "";
+/** Every request the stand-in server saw, with its Authorization header. */
+const asked: Array<{ url: string; authorization: string | null }> = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = req.url ?? "";
+    asked.push({ url, authorization: req.headers.authorization ?? null });
     // Release downloads answer with a redirect to the storage host first.
     if (url.startsWith("/download/")) {
       res.writeHead(302, { location: `/files/${url.slice("/download/".length)}` }).end();
@@ -203,6 +206,7 @@ describe("fetchCore", () => {
 
 describe("pinGeodata", () => {
   it("pins the release branch's commit and the hashes of its files", async () => {
+    asked.length = 0;
     const pinned = await pinGeodata(
       manifest((m) => {
         m.geodata.commit = null;
@@ -210,7 +214,13 @@ describe("pinGeodata", () => {
       }),
       fetch,
       `${base}/api`,
+      "workflow-token",
     );
+    // The token goes to the API only, never with a file download.
+    expect(asked.filter((a) => a.authorization !== null)).toEqual([
+      { url: expect.stringMatching(/^\/api\/repos\//), authorization: "Bearer workflow-token" },
+    ]);
+    expect(asked.length).toBeGreaterThan(1);
     expect(pinned.geodata.commit).toBe(COMMIT);
     expect(pinned.geodata.files).toEqual([
       { name: "geoip.metadb", sha256: hash(GEOIP) },

@@ -38,16 +38,6 @@ const pkg = JSON.parse(readFileSync("package.json", "utf8")) as {
   dependencies: Record<string, string>;
   scripts: Record<string, string>;
 };
-const workflow = parse(readFileSync(".github/workflows/release.yml", "utf8")) as {
-  jobs: Record<
-    string,
-    {
-      strategy: { matrix: { include: Array<{ os: string; builder: string; platforms: string }> } };
-      needs?: string;
-      steps: Array<{ name?: string; run?: string; if?: string; uses?: string }>;
-    }
-  >;
-};
 
 /** `**`, `*` and `?` globs as electron-builder reads them, on forward-slash paths. */
 function globToRegExp(glob: string): RegExp {
@@ -217,42 +207,5 @@ describe("electron-builder.yml", () => {
     // Fetched binaries never end up in git.
     const ignored = readFileSync("resources/core/.gitignore", "utf8");
     for (const line of ["/*-x64/", "/*-arm64/", "/shared/"]) expect(ignored).toContain(line);
-  });
-});
-
-describe("release workflow", () => {
-  const job = workflow.jobs.installers;
-  const runs = job.steps.map((s) => s.run ?? "").join("\n");
-
-  it("builds on Linux, Windows and macOS, fetching the core of every packaged platform", () => {
-    const include = job.strategy.matrix.include;
-    expect(include.map((m) => m.os.split("-")[0]).sort()).toEqual(["macos", "ubuntu", "windows"]);
-    const fetched = include
-      .flatMap((m) => [...m.platforms.matchAll(/--platform (\S+)/g)].map((x) => x[1]))
-      .sort();
-    expect(fetched).toEqual(packagedPlatforms());
-    expect(runs).toContain("npx tsx scripts/fetch-core.ts ${{ matrix.platforms }}");
-    expect(existsSync("scripts/fetch-core.ts")).toBe(true);
-    expect(runs).toContain("npm run dist -- ${{ matrix.builder }}");
-  });
-
-  it("pins the geodata once for every installer, checked, before any core is fetched", () => {
-    const pin = workflow.jobs["geodata-pin"];
-    expect(pin.steps.map((s) => s.run ?? "").join("\n")).toContain(
-      "npx tsx scripts/fetch-core.ts --pin-geodata",
-    );
-    expect(job.needs).toBe("geodata-pin");
-    const uses = job.steps.map((s) => s.uses ?? "");
-    const fetchAt = job.steps.findIndex((s) => s.run?.includes("scripts/fetch-core.ts"));
-    expect(uses.findIndex((u) => u.startsWith("actions/download-artifact"))).toBeLessThan(fetchAt);
-  });
-
-  it("runs the Electron tests under xvfb with a keyring on Linux, after fetching Electron", () => {
-    const names = job.steps.map((s) => s.name ?? "");
-    const tests = job.steps.find((s) => s.run?.includes("xvfb-run"));
-    expect(tests?.if).toBe("runner.os == 'Linux'");
-    expect(tests?.run).toContain("dbus-run-session");
-    expect(tests?.run).toContain("npx playwright test test/e2e/desktop");
-    expect(names.indexOf("Electron binary")).toBeLessThan(job.steps.indexOf(tests ?? job.steps[0]));
   });
 });
