@@ -159,7 +159,8 @@ export const enScreens = {
   "logs.disconnected": "The log stream from the core ended: {error}",
   "logs.noReason": "no reason given",
   "logs.reconnect": "Reconnect",
-  "logs.streamLost": "The log stream stopped. Reload the page to reconnect.",
+  "logs.streamLost":
+    "The log stream stopped. One sign-in can keep 8 live views open; if other windows or tabs of the console are open, close some. Then reload the page to reconnect.",
   "logs.lines": "Log lines",
   "logs.empty": "No log lines yet.",
   "logs.search": "Search the lines",

@@ -132,7 +132,8 @@ const base = {
   "dash.connections": "Connections",
   "dash.chartLabel": "Traffic over the last two minutes; now upload {up}, download {down}",
   "dash.lastTwoMinutes": "last 2 minutes",
-  "dash.streamLost": "The live traffic stream stopped. Reload the page to reconnect.",
+  "dash.streamLost":
+    "The live traffic stream stopped. One sign-in can keep 8 live views open; if other windows or tabs of the console are open, close some. Then reload the page to reconnect.",
   "dash.streamReconnecting": "Reconnecting to the live traffic stream…",
   "subs.title": "Subscriptions",
   "subs.add": "Add subscription",

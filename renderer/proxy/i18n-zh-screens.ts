@@ -158,7 +158,8 @@ export const zhScreens: Record<keyof typeof enScreens, string> = {
   "logs.disconnected": "内核日志流已结束：{error}",
   "logs.noReason": "未给出原因",
   "logs.reconnect": "重新连接",
-  "logs.streamLost": "日志流已中断，请刷新页面重新连接。",
+  "logs.streamLost":
+    "日志流已中断。一次登录最多可同时打开 8 个实时视图；如果还开着控制台的其他窗口或标签页，请关闭一些，然后刷新页面重新连接。",
   "logs.lines": "日志行",
   "logs.empty": "暂无日志。",
   "logs.search": "搜索日志",

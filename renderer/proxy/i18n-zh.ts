@@ -135,7 +135,8 @@ const base: Record<
   "dash.connections": "连接数",
   "dash.chartLabel": "最近两分钟的流量；当前上传 {up}，下载 {down}",
   "dash.lastTwoMinutes": "最近 2 分钟",
-  "dash.streamLost": "实时流量已中断，请刷新页面重新连接。",
+  "dash.streamLost":
+    "实时流量已中断。一次登录最多可同时打开 8 个实时视图；如果还开着控制台的其他窗口或标签页，请关闭一些，然后刷新页面重新连接。",
   "dash.streamReconnecting": "正在重新连接实时流量…",
   "subs.title": "订阅",
   "subs.add": "添加订阅",
