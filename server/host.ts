@@ -115,6 +115,8 @@ export async function startGatehouse(
   let parcelInfo = null as RunningGatehouse["parcel"];
   let proxyInfo = null as RunningGatehouse["proxy"];
   let httpsServer = null as https.Server | null;
+  /** The parcel service's real ports: the proxy's listeners may not take them. */
+  const parcelPorts: number[] = [];
 
   const startParcel = async (): Promise<void> => {
     let app: Express | null = null;
@@ -123,6 +125,7 @@ export async function startGatehouse(
     const httpServer = http.createServer(handler);
     servers.push(httpServer);
     const httpPort = await listen(httpServer, config.parcelPort, config.host);
+    parcelPorts.push(httpPort);
     let httpsPort: number | null = null;
     if (config.parcelHttpsPort !== null) {
       // Hosts first (ports don't matter for the certificate), then listen, then entries.
@@ -136,6 +139,7 @@ export async function startGatehouse(
       httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
       servers.push(httpsServer);
       httpsPort = await listen(httpsServer, config.parcelHttpsPort, config.host);
+      parcelPorts.push(httpsPort);
     }
     const entries = config.entries.length
       ? config.entries
@@ -211,6 +215,7 @@ export async function startGatehouse(
     await proxyService?.close();
     throw failed.reason;
   }
+  proxyService?.setParcelPorts(parcelPorts);
 
   const parcel = parcelService;
   return {

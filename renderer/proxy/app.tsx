@@ -85,6 +85,18 @@ function Console() {
   }, [menuOpen]);
   const Screen = SCREENS[route];
   const mainRef = useRef<HTMLElement>(null);
+  // The bar's height, so what sticks below it (the confirm-or-revert banner) never covers it.
+  const barRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const bar = barRef.current;
+    if (!bar) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty("--bar-height", `${bar.offsetHeight}px`);
+    measure();
+    const watch = new ResizeObserver(measure);
+    watch.observe(bar);
+    return () => watch.disconnect();
+  }, []);
   useEffect(() => {
     document.title = `${t(`nav.${route}` as Key)} · ${t("app.title")}`;
   }, [route, t]);
@@ -96,7 +108,7 @@ function Console() {
   }, [route]);
   return (
     <div className="layout">
-      <header className="topbar">
+      <header className="topbar" ref={barRef}>
         <a
           className="skip"
           href="#main"

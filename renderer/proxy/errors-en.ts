@@ -93,11 +93,11 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "node.test_needs_core": () =>
     "Start the proxy core first: latency tests go through it, and it is not running.",
   "settings.mixed_port_dns": () => "The proxy port must differ from the DNS port.",
-  "settings.mixed_port_reserved": (p) =>
-    `The proxy port cannot be ${p.port}; 8080 and 9090 are kept for Gatehouse and the core.`,
   "settings.mixed_port_controller": (p) =>
     `The proxy port cannot be ${p.port}: the core's controller uses it.`,
   "settings.mixed_port_own": (p) => `The proxy port cannot be ${p.port}: this console uses it.`,
+  "settings.mixed_port_parcel": (p) =>
+    `The proxy port cannot be ${p.port}: Gatehouse's file transfer uses it.`,
   "settings.port_in_use": (p) =>
     `Port ${p.port} is used by another program; choose another port, or stop that program.`,
   "settings.lan_ip_format": () => "The LAN address must be an IPv4 address.",

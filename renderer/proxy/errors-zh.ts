@@ -72,10 +72,9 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "node.select_refused": (p) => `选择已保存，但内核拒绝了它：${p.detail}`,
   "node.test_needs_core": () => "请先启动代理内核：延迟测试要经过内核，而它现在没有运行。",
   "settings.mixed_port_dns": () => "代理端口必须与 DNS 端口不同。",
-  "settings.mixed_port_reserved": (p) =>
-    `代理端口不能是 ${p.port}；8080 和 9090 留给 Gatehouse 和内核使用。`,
   "settings.mixed_port_controller": (p) => `代理端口不能是 ${p.port}：内核的控制端口正在使用它。`,
   "settings.mixed_port_own": (p) => `代理端口不能是 ${p.port}：本控制台正在使用它。`,
+  "settings.mixed_port_parcel": (p) => `代理端口不能是 ${p.port}：Gatehouse 的文件传输正在使用它。`,
   "settings.port_in_use": (p) => `端口 ${p.port} 已被其他程序占用；请换一个端口，或停止该程序。`,
   "settings.lan_ip_format": () => "局域网地址必须是 IPv4 地址。",
   "settings.gateway_format": () => "网关必须是 IP 地址。",

@@ -32,6 +32,8 @@ const base = {
   "common.save": "Save",
   "common.edit": "Edit",
   "common.delete": "Delete",
+  "common.listSep": ", ",
+  "common.labelled": "{label}: {value}",
   "error.unreachable":
     "The proxy service cannot be reached. Check that it is running and that this device is on the same network.",
   "error.busy": "Too many requests at once, try again shortly.",

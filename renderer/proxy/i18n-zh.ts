@@ -43,6 +43,8 @@ const base: Record<
   "common.save": "保存",
   "common.edit": "编辑",
   "common.delete": "删除",
+  "common.listSep": "、",
+  "common.labelled": "{label}：{value}",
   "error.unreachable": "无法连接代理服务。请确认服务正在运行，且本设备与网关在同一网络。",
   "error.busy": "同时进行的请求过多，请稍后再试。",
   "error.coreDown": "无法连接代理内核。",

@@ -19,6 +19,8 @@ const POLL_MS = 2000;
  */
 /** Fired on `window` when a probation ended, so a settings form does not show undone values. */
 export const SETTINGS_CHANGED = "gatehouse:proxy-settings-changed";
+/** Fired on `window` by a screen whose save answered with a probation: the banner asks now. */
+export const PROBATION_STARTED = "gatehouse:proxy-probation-started";
 
 export function ProbationBanner() {
   const t = useT();
@@ -54,10 +56,12 @@ export function ProbationBanner() {
     }, 250);
     const onFocus = () => void load();
     window.addEventListener("focus", onFocus);
+    window.addEventListener(PROBATION_STARTED, onFocus);
     return () => {
       clearInterval(poll);
       clearInterval(tick);
       window.removeEventListener("focus", onFocus);
+      window.removeEventListener(PROBATION_STARTED, onFocus);
     };
   }, [load]);
 

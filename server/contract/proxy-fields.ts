@@ -40,8 +40,6 @@ const port = (min: number) =>
 
 /** The lowest port the HTTP/SOCKS listener may use (below it needs privileges). */
 export const MIN_MIXED_PORT = 1024;
-/** Ports the core's own controller and the usual web consoles take. */
-export const RESERVED_MIXED_PORTS: readonly number[] = [8080, 9090];
 /** TUN mode answers DNS for the LAN on the standard port. */
 export const TUN_DNS_PORT = 53;
 
@@ -123,17 +121,16 @@ export interface SettingsConflict {
   /** The field it is said beside. */
   field: keyof Settings;
   /** The service's stable name for the refusal. */
-  code:
-    | "settings.mixed_port_dns"
-    | "settings.mixed_port_reserved"
-    | "settings.tun_dns_port"
-    | "settings.tun_needs";
+  code: "settings.mixed_port_dns" | "settings.tun_dns_port" | "settings.tun_needs";
   /** The service's English sentence. */
   message: string;
   params?: Record<string, string | number>;
 }
 
-/** The listener ports: they must differ, and not take the ports the gateway itself uses. */
+/**
+ * The listener ports must differ. (The ports Gatehouse itself uses are checked against the
+ * ports really in use: `GatehousePort` below, from GET /system/network.)
+ */
 export function portConflicts(s: Settings): SettingsConflict[] {
   const out: SettingsConflict[] = [];
   if (s.mixedPort === s.dnsPort)
@@ -142,14 +139,18 @@ export function portConflicts(s: Settings): SettingsConflict[] {
       code: "settings.mixed_port_dns",
       message: "mixedPort must differ from dnsPort",
     });
-  if (RESERVED_MIXED_PORTS.includes(s.mixedPort))
-    out.push({
-      field: "mixedPort",
-      code: "settings.mixed_port_reserved",
-      message: "mixedPort must not be 8080 or 9090",
-      params: { port: s.mixedPort },
-    });
   return out;
+}
+
+/** What a port of this machine's Gatehouse is used for (the core's listeners may not take it). */
+export const GatehousePortUse = z.enum(["console", "controller", "parcel"]);
+/** A port this Gatehouse listens on: the console, the core's controller, the file transfer. */
+export const GatehousePort = z.object({ port: z.number(), use: GatehousePortUse });
+export type GatehousePort = z.output<typeof GatehousePort>;
+
+/** The first port of Gatehouse's own that the HTTP/SOCKS port would take, or null. */
+export function gatehousePortTaken(s: Settings, ports: GatehousePort[]): GatehousePort | null {
+  return ports.find((p) => p.port === s.mixedPort) ?? null;
 }
 
 /** The fields TUN mode needs: the standard DNS port and the whole LAN side. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  GatehousePort,
   httpUrl,
   intervalHours,
   MAX_RULES,
@@ -35,6 +36,8 @@ export const NetworkReport = z.object({
    * `ip_forward`, `tun_device`, `geodata`, `core_missing`, and always `no_dhcp` last.
    */
   guidanceCodes: z.array(z.string()),
+  /** The ports this Gatehouse listens on, which the core's listeners may not take. */
+  gatehousePorts: z.array(GatehousePort),
 });
 export type NetworkReport = z.output<typeof NetworkReport>;
 

@@ -76,9 +76,9 @@ export const PROXY_ERRORS = {
   "node.test_needs_core": [],
   // Settings that contradict each other or the machine.
   "settings.mixed_port_dns": [],
-  "settings.mixed_port_reserved": ["port"],
   "settings.mixed_port_controller": ["port"],
   "settings.mixed_port_own": ["port"],
+  "settings.mixed_port_parcel": ["port"],
   "settings.port_in_use": ["port", "field?", "address?"],
   "settings.lan_ip_format": [],
   "settings.gateway_format": [],

@@ -27,6 +27,8 @@ export interface ProxyService {
   /** Confirm or revert of settings changes that can cut the operator off. */
   probation: Probation;
   setOwnPort(port: number): void;
+  /** The ports of the parcel service beside it (the core's listeners may not take them). */
+  setParcelPorts(ports: number[]): void;
   /**
    * `--reset-proxy-password`: a new generated password, every session signed out; answers
    * it to be shown once, or null while the console is not set up yet.
@@ -55,6 +57,7 @@ export async function createProxyService(
   const domain = assembleDomain(surroundings, core);
 
   let ownPort = 0;
+  let parcelPorts: number[] = [];
   const interfaces = options.networkInterfaces ?? networkInterfaces;
   const controllerPort = options.controllerPort ?? 9090;
   const deps: ProxyRouterDeps = {
@@ -77,7 +80,7 @@ export async function createProxyService(
     setupToken,
     sessionAlive: (id) => accounts.aliveByHash(id),
     routes: proxyRouteTable(accounts),
-    machine: () => ({ ownPort, controllerPort, interfaces }),
+    machine: () => ({ ownPort, controllerPort, parcelPorts, interfaces }),
     tuning: {},
   };
   const app = proxyApp(deps, interfaces);
@@ -93,6 +96,9 @@ export async function createProxyService(
     probation: domain.probation,
     setOwnPort(port: number) {
       ownPort = port;
+    },
+    setParcelPorts(ports: number[]) {
+      parcelPorts = [...ports];
     },
     resetConsolePassword: () => resetConsolePassword(accounts, log),
     start,

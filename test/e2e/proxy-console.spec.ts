@@ -101,10 +101,11 @@ test.describe("proxy console", () => {
     await page.getByRole("link", { name: "Settings" }).click();
     const mixed = page.getByLabel("HTTP/SOCKS port");
     await expect(mixed).toHaveValue(String(svc.mixedPort));
-    await mixed.fill("9090");
+    const consolePort = new URL(svc.url).port;
+    await mixed.fill(consolePort);
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(
-      page.getByText("Ports 8080 and 9090 are used by the gateway itself."),
+      page.getByText(`The proxy port cannot be ${consolePort}: this console uses it.`),
     ).toBeVisible();
     await page.getByLabel("TUN mode on").check();
     await page.getByRole("button", { name: "Save settings" }).click();

@@ -172,6 +172,7 @@ for (const { viewport, domain, cidr, position } of RULE_RUNS) {
     await expect(off).toBeVisible();
     await shoot(page, "rules-notice-off", off);
     await row.getByRole("button", { name: "删除" }).click();
+    await row.getByRole("button", { name: "确认删除" }).click();
     await expect(page.getByText(`已删除规则：${cidr} 内的地址 → 直连。`)).toBeVisible();
 
     await setLang(page, "en");

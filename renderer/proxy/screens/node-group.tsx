@@ -44,7 +44,7 @@ function Latency({
   return (
     <span
       className={`latency latency-${testing ? "testing" : cls}`}
-      title={error ? `${word}: ${error}` : word}
+      title={error ? t("common.labelled", { label: word, value: error }) : word}
       data-latency={testing ? "testing" : cls}
     >
       <span className="latency-dot" aria-hidden="true" />

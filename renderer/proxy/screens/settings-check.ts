@@ -1,12 +1,16 @@
 import {
+  gatehousePortTaken,
   MIN_MIXED_PORT,
   portConflicts,
   Settings,
   tunConflicts,
+  type GatehousePort,
   type SettingsConflict,
 } from "../../../server/contract/proxy.js";
 import { ApiError } from "../api.js";
+import { serviceText } from "../errors-i18n.js";
 import type { Translate } from "../i18n.js";
+import { useApp } from "../store.js";
 
 export type SettingsDraft = Record<keyof Settings, string | boolean>;
 export type Problems = Partial<Record<keyof Settings, string>>;
@@ -44,8 +48,6 @@ function conflictWords(conflict: SettingsConflict, t: Translate): string {
   switch (conflict.code) {
     case "settings.mixed_port_dns":
       return t("set.portClash");
-    case "settings.mixed_port_reserved":
-      return t("set.portReserved");
     case "settings.tun_dns_port":
       return t("set.tunDns");
     case "settings.tun_needs":
@@ -59,7 +61,12 @@ function conflictWords(conflict: SettingsConflict, t: Translate): string {
  * Addresses, interfaces and ports in use are checked by the service, and its refusal is shown
  * beside the field it names (see refusedField).
  */
-export function settingsProblems(d: SettingsDraft, t: Translate): Problems {
+export function settingsProblems(
+  d: SettingsDraft,
+  t: Translate,
+  /** The ports this Gatehouse listens on (GET /system/network), when known. */
+  ours: GatehousePort[] = [],
+): Problems {
   const out: Problems = {};
   const checked = Settings.safeParse(fromDraft(d));
   if (!checked.success) {
@@ -73,15 +80,42 @@ export function settingsProblems(d: SettingsDraft, t: Translate): Problems {
   for (const conflict of [...portConflicts(checked.data), ...tunConflicts(checked.data)]) {
     out[conflict.field] ??= conflictWords(conflict, t);
   }
+  // The service's own refusal, said before it is asked: a port this Gatehouse uses.
+  const taken = gatehousePortTaken(checked.data, ours);
+  if (taken)
+    out.mixedPort ??=
+      serviceText(
+        { code: TAKEN_CODE[taken.use], params: { port: taken.port } },
+        useApp.getState().lang,
+      ) ?? undefined;
   return out;
+}
+
+const TAKEN_CODE: Record<GatehousePort["use"], string> = {
+  console: "settings.mixed_port_own",
+  controller: "settings.mixed_port_controller",
+  parcel: "settings.mixed_port_parcel",
+};
+
+const PORT_WORDS = {
+  console: "set.portOfConsole",
+  controller: "set.portOfController",
+  parcel: "set.portOfParcel",
+} as const;
+
+/** The HTTP/SOCKS port's hint, naming the ports this Gatehouse uses when they are known. */
+export function mixedPortHint(ours: GatehousePort[], t: Translate): string {
+  if (ours.length === 0) return t("set.mixedPortHint");
+  const ports = ours.map((p) => t(PORT_WORDS[p.use], { port: p.port }));
+  return t("set.mixedPortHintPorts", { ports: ports.join(t("common.listSep")) });
 }
 
 /** Refusals about one field, said beside it (the port ones name the port). */
 const FIELD_OF_CODE: Record<string, keyof Settings> = {
   "settings.mixed_port_dns": "mixedPort",
-  "settings.mixed_port_reserved": "mixedPort",
   "settings.mixed_port_controller": "mixedPort",
   "settings.mixed_port_own": "mixedPort",
+  "settings.mixed_port_parcel": "mixedPort",
   "settings.tun_dns_port": "dnsPort",
   "settings.lan_ip_format": "lanIP",
   "settings.lan_ip_loopback": "lanIP",

@@ -1,14 +1,15 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { NetworkReport, NodeList, Settings } from "../../../server/contract/proxy.js";
-import { bodyOf, call } from "../api.js";
+import { bodyOf, call, request } from "../api.js";
 import { useT } from "../i18n.js";
 import { nodeName } from "./dashboard.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
-import { SETTINGS_CHANGED } from "../probation.js";
+import { PROBATION_STARTED, SETTINGS_CHANGED } from "../probation.js";
 import { Alert, Card, Field, Loading, sayError, useLoad, type Say } from "../ui.js";
 import { GatewaySteps } from "./gateway-steps.js";
 import {
   fromDraft,
+  mixedPortHint,
   refusedField,
   settingsProblems,
   splitAddress,
@@ -20,7 +21,8 @@ function Check({ ok, label }: { ok: boolean; label: string }) {
   const t = useT();
   return (
     <li className={ok ? "check-ok" : "check-bad"}>
-      <span aria-hidden="true">{ok ? "✓" : "✗"}</span> {label}: {ok ? t("set.yes") : t("set.no")}
+      <span aria-hidden="true">{ok ? "✓" : "✗"}</span>{" "}
+      {t("common.labelled", { label, value: ok ? t("set.yes") : t("set.no") })}
     </li>
   );
 }
@@ -74,7 +76,14 @@ export function SettingsScreen() {
       </Card>
     );
   }
-  const problems = tried ? settingsProblems(draft, t) : {};
+  const ours = network.data?.gatehousePorts ?? [];
+  const problems = tried ? settingsProblems(draft, t, ours) : {};
+  // Edits not saved yet: only then is there anything to discard.
+  const current = fromDraft(draft);
+  const saved = loaded.data;
+  const edited =
+    saved !== null &&
+    (Object.keys(saved) as Array<keyof Settings>).some((k) => current[k] !== saved[k]);
   if (refused && !problems[refused.field]) problems[refused.field] = refused.say(t);
   const set = (k: keyof Settings, v: string | boolean) => {
     if (refused?.field === k) setRefused(null);
@@ -111,21 +120,30 @@ export function SettingsScreen() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
-    if (Object.keys(settingsProblems(draft, t)).length > 0) return;
+    if (Object.keys(settingsProblems(draft, t, ours)).length > 0) return;
     setRefused(null);
-    await save.run(async () => {
-      let saved: Settings;
-      try {
-        saved = await call(Settings, "PUT", "/settings", bodyOf(Settings, fromDraft(draft)));
-      } catch (err) {
-        const field = refusedField(err);
-        if (field) setRefused({ field, say: sayError(err) });
-        throw err;
-      }
-      setDraft(toDraft(saved));
-      setTried(false);
-      await loaded.reload();
-    }, t("set.saved"));
+    await save.run(
+      async () => {
+        let saved: Settings;
+        let onTrial = false;
+        try {
+          const res = await request("PUT", "/settings", bodyOf(Settings, fromDraft(draft)));
+          onTrial = res.headers.get("X-Gatehouse-Probation") !== null;
+          saved = Settings.parse(await res.json());
+        } catch (err) {
+          const field = refusedField(err);
+          if (field) setRefused({ field, say: sayError(err) });
+          throw err;
+        }
+        setDraft(toDraft(saved));
+        setTried(false);
+        await loaded.reload();
+        // Saved on trial: the banner asks to keep them, so "saved" would say too much.
+        if (onTrial) window.dispatchEvent(new Event(PROBATION_STARTED));
+        return onTrial;
+      },
+      (onTrial) => (onTrial ? "" : t("set.saved")),
+    );
   };
 
   const ifaces = network.data?.interfaces ?? [];
@@ -176,7 +194,7 @@ export function SettingsScreen() {
               </select>
             )}
           </Field>
-          {text("mixedPort", t("set.mixedPort"), t("set.mixedPortHint"), "number")}
+          {text("mixedPort", t("set.mixedPort"), mixedPortHint(ours, t), "number")}
           {text("dnsPort", t("set.dnsPort"), t("set.dnsPortHint"), "number")}
           {text("testURL", t("set.testURL"))}
           {text("testTimeoutMS", t("set.testTimeout"), t("set.testTimeoutHint"), "number")}
@@ -227,6 +245,7 @@ export function SettingsScreen() {
         </button>
         <button
           type="button"
+          disabled={!edited}
           onClick={() =>
             loaded.data
               ? (setDraft(toDraft(loaded.data)), setTried(false), setRefused(null), save.clear())

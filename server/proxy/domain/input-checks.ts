@@ -2,10 +2,12 @@ import type { NetworkInterfaceInfo } from "node:os";
 import { isIPv4 } from "node:net";
 import { z } from "zod";
 import {
+  gatehousePortTaken,
   portConflicts,
   RuleInput,
   Settings,
   tunConflicts,
+  type GatehousePort,
   type SettingsConflict,
 } from "../../contract/proxy.js";
 import { DomainError } from "../../domain-errors.js";
@@ -18,8 +20,28 @@ import { isIp, normaliseCidr, normaliseHostname } from "../store/net.js";
 export interface MachineContext {
   ownPort: number;
   controllerPort: number;
+  /** The ports of the parcel service of this Gatehouse (HTTP, HTTPS), when it runs beside. */
+  parcelPorts?: number[];
   interfaces: () => NodeJS.Dict<NetworkInterfaceInfo[]>;
 }
+
+/** The ports this Gatehouse really listens on (0: not known yet, left out). */
+export function gatehousePorts(machine: MachineContext): GatehousePort[] {
+  const out: GatehousePort[] = [];
+  if (machine.ownPort > 0) out.push({ port: machine.ownPort, use: "console" });
+  out.push({ port: machine.controllerPort, use: "controller" });
+  for (const port of machine.parcelPorts ?? []) if (port > 0) out.push({ port, use: "parcel" });
+  return out;
+}
+
+const TAKEN_BY = {
+  console: ["settings.mixed_port_own", "mixedPort must differ from the port of this service"],
+  controller: [
+    "settings.mixed_port_controller",
+    "mixedPort must differ from the core controller port",
+  ],
+  parcel: ["settings.mixed_port_parcel", "mixedPort must differ from the file transfer's port"],
+} as const;
 
 /**
  * Checks parsed settings (PUT /settings and restore) against what the contract's schema cannot
@@ -33,33 +55,14 @@ export function checkSettings(settings: Settings, machine: MachineContext): Sett
   };
   const conflict = (found: SettingsConflict[]): void => {
     const first = found[0];
-    if (!first) return;
-    bad(
-      first.code === "settings.mixed_port_reserved"
-        ? new DomainError("invalid", first.code, first.message, { params: { port: s.mixedPort } })
-        : new DomainError("invalid", first.code, first.message),
-    );
+    if (first) bad(new DomainError("invalid", first.code, first.message));
   };
-  const port = { params: { port: s.mixedPort } };
   conflict(portConflicts(s));
-  if (s.mixedPort === machine.controllerPort)
-    bad(
-      new DomainError(
-        "invalid",
-        "settings.mixed_port_controller",
-        "mixedPort must differ from the core controller port",
-        port,
-      ),
-    );
-  if (machine.ownPort > 0 && s.mixedPort === machine.ownPort) {
-    bad(
-      new DomainError(
-        "invalid",
-        "settings.mixed_port_own",
-        "mixedPort must differ from the port of this service",
-        port,
-      ),
-    );
+  // The ports Gatehouse really uses here, not fixed numbers: a console on 18080 leaves 8080 free.
+  const taken = gatehousePortTaken(s, gatehousePorts(machine));
+  if (taken) {
+    const [code, message] = TAKEN_BY[taken.use];
+    bad(new DomainError("invalid", code, message, { params: { port: s.mixedPort } }));
   }
   if (s.lanIP && !isIPv4(s.lanIP))
     bad(new DomainError("invalid", "settings.lan_ip_format", "lanIP must be an IPv4 address"));

@@ -12,6 +12,7 @@ import { DEFAULT_RELEASE_URL, UpdateCheckError, UpdateChecker } from "../system/
 import { isoNow } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { recordFailure } from "./failed-action.js";
+import { gatehousePorts } from "../domain/input-checks.js";
 import {
   ConnectivityTest,
   ServiceAction,
@@ -69,7 +70,11 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.get("/system/network", async (_req, res) => {
-    res.json((await networkReport(deps)) satisfies NetworkReport);
+    const report: NetworkReport = {
+      ...(await networkReport(deps)),
+      gatehousePorts: gatehousePorts(deps.machine()),
+    };
+    res.json(report);
   });
 
   router.get("/system/updates", async (_req, res) => {
