@@ -196,8 +196,6 @@ describe("GET/PUT /settings", () => {
   it.each([
     ["mixedPort below 1024", { mixedPort: 1023 }],
     ["mixedPort above 65535", { mixedPort: 65536 }],
-    // The core's controller port (9090 here); 8080 is no port of this service's (port 0).
-    ["mixedPort on the controller's port", { mixedPort: 9090 }],
     ["mixedPort equal to dnsPort", { mixedPort: 1053 }],
     ["dnsPort 0", { dnsPort: 0 }],
     ["testTimeoutMS 99", { testTimeoutMS: 99 }],
@@ -221,7 +219,7 @@ describe("GET/PUT /settings", () => {
     expect((await h.request("GET", "/settings")).json).toEqual(DEFAULT_SETTINGS);
   });
 
-  it("answers 400 for a missing field and for the service's own port", async () => {
+  it("answers 400 for a missing field, the service's own port and the controller's", async () => {
     await start();
     const { testURL: _omit, ...missing } = DEFAULT_SETTINGS;
     expect((await h.request("PUT", "/settings", { body: missing })).status).toBe(400);
@@ -230,5 +228,15 @@ describe("GET/PUT /settings", () => {
     });
     expect(own.status).toBe(400);
     expect(own.json.error).toMatch(/port of this service/);
+    // The core's controller port, whatever it is here (the ports in use, not fixed numbers).
+    const controller = h.service.ctx.options.controllerPort;
+    const taken = await h.request("PUT", "/settings", {
+      body: { ...DEFAULT_SETTINGS, mixedPort: controller },
+    });
+    expect(taken.status).toBe(400);
+    expect(taken.json).toMatchObject({
+      code: "settings.mixed_port_controller",
+      params: { port: controller },
+    });
   });
 });
