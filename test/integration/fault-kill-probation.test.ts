@@ -10,6 +10,7 @@ import {
   type ServiceProcess,
   FAULT_TEST_TIMEOUT_MS,
 } from "../helpers/fault-service.js";
+import { processGone, untilGone } from "../helpers/processes.js";
 import { freePort } from "./proxy-core-harness.js";
 
 // Each test starts the real service several times: a busy machine needs more than 30 s.
@@ -227,6 +228,30 @@ describe("a restart while a change waits for confirmation", () => {
     const { svc, console: c } = await start();
     const s = await checkUndone(c);
     expect(s.configErrorCode).toBe("probation.rolled_back_restart");
+    expect(await svc.stop()).toBe(0);
+  });
+});
+
+describe("a crash of a service whose core was started on request", () => {
+  it("starts the core again at the next start, in place of the one the crashed run left", async () => {
+    {
+      const { svc, console: c } = await start();
+      const settings = await c.expect<Settings>(200, "GET", "/api/v1/settings");
+      await c.expect(200, "PUT", "/api/v1/settings", {
+        body: { ...settings, mixedPort: await freePort(), dnsPort: await freePort() },
+      });
+      await c.expect(200, "POST", "/api/v1/system/service", { body: { action: "start" } });
+      await coreOnline(c);
+      // Never stopped gracefully: only the start on request says the core should run.
+      await svc.kill();
+    }
+    const pidFile = join(proxyDir(), "core", "core.pid");
+    const leftover = Number(readFileSync(pidFile, "utf8").trim());
+    expect(processGone(leftover)).toBe(false);
+    const { svc, console: c } = await start();
+    await coreOnline(c);
+    await untilGone([leftover]);
+    expect(Number(readFileSync(pidFile, "utf8").trim())).not.toBe(leftover);
     expect(await svc.stop()).toBe(0);
   });
 });
