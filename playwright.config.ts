@@ -10,6 +10,8 @@ const chromium = process.env.GATEHOUSE_CHROMIUM ?? "/usr/bin/chromium";
 export default defineConfig({
   testDir: "test/e2e",
   testMatch: /.*\.spec\.ts/,
+  // Holds 7890, 9090, 8080, … on loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
+  globalSetup: "./test/held-ports-global.ts",
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Holds 7890, 9090, 8080, … on loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
+    globalSetup: ["./test/held-ports-global.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

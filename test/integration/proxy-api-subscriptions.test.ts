@@ -173,7 +173,8 @@ describe("POST /subscriptions/{id}/refresh", () => {
     feeds.gate = new Promise((r) => (open = r));
     const first = h.request("POST", `/subscriptions/${id}/refresh`);
     const second = h.request("POST", `/subscriptions/${id}/refresh`);
-    await new Promise((r) => setTimeout(r, 50));
+    // The first refresh is at the feed (held by the gate): it is running.
+    await expect.poll(() => feeds.calls.length).toBe(1);
     expect((await h.request("GET", "/subscriptions")).json[0].refreshing).toBe(true);
     open();
     expect((await first).status).toBe(200);
