@@ -53,6 +53,9 @@ export const PARCEL_PROBLEMS = {
   "pickup.client_blocked": ["minutes"],
   /** Too many wrong codes across the service: only pickups in progress go on for a while. */
   "pickup.service_blocked": ["minutes"],
+  "blob.unreadable": ["name"],
+  /** A scrub of the stored blobs stopped before its end. */
+  "verify.failed": [],
 } as const satisfies ErrorRegistry;
 
 /** The proxy service's problems. */

@@ -39,10 +39,12 @@ import {
   UploadFileParams,
 } from "./parcel-views.js";
 import type { ApiContract } from "./route.js";
+import { VerifyStatusSchema } from "./parcel-verify.js";
 
 export * from "./parcel-admin.js";
 export * from "./parcel-policy.js";
 export * from "./parcel-views.js";
+export * from "./parcel-verify.js";
 
 const json = (description: string, schema: z.ZodType) => ({ description, schema });
 const OWNER =
@@ -267,6 +269,18 @@ export const PARCEL_API: ApiContract = {
     description: ADMIN,
     tag: "Settings",
     responses: { 200: json("What was removed", CleanupResultSchema) },
+  },
+  "GET /admin/verify": {
+    summary: "The check of every stored file against its checksum: running, or the last one",
+    description: ADMIN,
+    tag: "Settings",
+    responses: { 200: json("Progress, what was found and what became of it", VerifyStatusSchema) },
+  },
+  "POST /admin/verify": {
+    summary: "Start the check of every stored file now (it also runs weekly by itself)",
+    description: `${ADMIN} Reads every stored file again, one at a time and at most half the time, in the background; a running check goes on.`,
+    tag: "Settings",
+    responses: { 200: json("The check as it now stands", VerifyStatusSchema) },
   },
   "GET /admin/audit": {
     summary: "The audit log, newest first, a page at a time",

@@ -6,6 +6,7 @@ import type { ServiceLog } from "../log.js";
 import type { ParcelProblemCode } from "../problem-codes.js";
 import { reclaimBlobs } from "./cleanup.js";
 import type { Activity, ParcelContext, ParcelServiceOptions } from "./context.js";
+import { BlobVerifier } from "./domain/blob-verifier.js";
 import { DEFAULT_POLICY, DEFAULT_RUNTIME, type Policy, type Runtime } from "./domain/policy.js";
 import { sweepSessions } from "./domain/sessions.js";
 import type { Entries } from "./http/entries.js";
@@ -97,6 +98,7 @@ export function buildContext(parts: ContextParts): { ctx: ParcelContext; stop():
       return e;
     },
     routes: parcelRouteTable(() => ctx),
+    verify: new BlobVerifier(() => ctx, options.verifyPace),
     emit(event) {
       try {
         options.onEvent?.(event);

@@ -7,6 +7,7 @@ import type { RouteTable } from "../http/route-table.js";
 import type { Entries, Entry } from "./http/entries.js";
 import type { ParcelEvent, ParcelEventListener } from "./events.js";
 import type { ParcelAccess } from "./http/route-access.js";
+import type { BlobVerifier, VerifyPace } from "./domain/blob-verifier.js";
 import type { Policy, Runtime } from "./domain/policy.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { ParcelRepos } from "./repos/index.js";
@@ -44,6 +45,13 @@ export interface ParcelServiceOptions {
   uploadFloor?: { bytes: number; windowMs: number };
   /** Told when a download completes and when an upload is published (desktop notifications). */
   onEvent?: ParcelEventListener;
+  /** How hard the check of the stored blobs reads (tests make it rest less). */
+  verifyPace?: VerifyPace;
+  /**
+   * How often the service looks whether the weekly check of the stored blobs is due (an hour);
+   * 0 disables the look (tests start checks themselves).
+   */
+  verifyCheckMs?: number;
 }
 
 /** In-memory activity counters (concurrency stats, blobs being read). */
@@ -113,6 +121,8 @@ export interface ParcelContext {
   entryFor(req: Request): Entry;
   /** Every route of the service; routers are made from it (exact paths, guarded by access). */
   routes: RouteTable<ParcelAccess>;
+  /** The check of every stored blob against its name (`/admin/verify`, weekly). */
+  verify: BlobVerifier;
   /** Hands an event to `options.onEvent`; a listener that throws does not affect the request. */
   emit(event: ParcelEvent): void;
 }

@@ -2,7 +2,7 @@ import type { Express } from "express";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { systemClock } from "../clock.js";
-import { MINUTE_MS } from "../contract/time-units.js";
+import { HOUR_MS, MINUTE_MS } from "../contract/time-units.js";
 import { migrate, openDatabase } from "../db/open.js";
 import { createLogger, createServiceLog, loggerForLines } from "../log.js";
 import { privateDatabaseFile, tightenEntries } from "../private-files.js";
@@ -80,6 +80,11 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
         }, cleanupEvery)
       : null;
   cleanupTimer?.unref();
+  // The weekly check of the stored blobs: looked for hourly, so a restart never skips it.
+  const verifyEvery = options.verifyCheckMs ?? HOUR_MS;
+  const verifyTimer =
+    verifyEvery > 0 ? setInterval(() => ctx.verify.startIfDue(), verifyEvery) : null;
+  verifyTimer?.unref();
 
   return {
     app,
@@ -88,7 +93,9 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     adminUser,
     async close() {
       if (cleanupTimer) clearInterval(cleanupTimer);
+      if (verifyTimer) clearInterval(verifyTimer);
       stop();
+      await ctx.verify.stop();
       // The host has already closed the sockets; let the transfers' own failure paths
       // (temp file removal, refunds) finish before the database goes away.
       const { activity } = ctx;

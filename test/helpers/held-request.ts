@@ -99,3 +99,20 @@ function parseAnswer(raw: Buffer, final = false): HeldAnswer | null {
     return { status, headers, body: Buffer.from(body, "latin1").toString("utf8") };
   }
 }
+
+/**
+ * Sends the heads of `requests` in one go, so they reach the service in the same turn of its
+ * event loop (a race decided across an await shows up), then waits until each is either
+ * answered or counted by `busy()` (the service is receiving its body).
+ */
+export async function headsTogether(requests: HeldRequest[], busy: () => number): Promise<void> {
+  await Promise.all(requests.map((r) => r.connect()));
+  for (const r of requests) r.head();
+  let answered = 0;
+  for (const r of requests) void r.answer.then(() => answered++);
+  const end = Date.now() + 10_000;
+  while (answered + busy() < requests.length) {
+    if (Date.now() > end) throw new Error("the requests were neither answered nor received");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

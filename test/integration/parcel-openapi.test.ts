@@ -156,6 +156,8 @@ describe("answers of the parcel service against the contract", () => {
       await h.request("POST", `/admin/parcels/${up.id}/delete`),
     );
     keep("POST /admin/cleanup", await h.request("POST", "/admin/cleanup"));
+    keep("POST /admin/verify", await h.request("POST", "/admin/verify"));
+    keep("GET /admin/verify", await h.request("GET", "/admin/verify"));
     keep("GET /admin/audit", await h.request("GET", "/admin/audit?page_size=100"));
     keep("GET /admin/errors", await h.request("GET", "/admin/errors"));
     keep(

@@ -34,6 +34,7 @@ export const ACTIONS = [
   "admin.policy",
   "admin.runtime",
   "admin.cleanup",
+  "admin.verify",
   "system.start",
 ] as const;
 

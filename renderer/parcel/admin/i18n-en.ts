@@ -304,6 +304,7 @@ export const en = {
   "action.admin.policy": "Policy changed",
   "action.admin.runtime": "Runtime budgets changed",
   "action.admin.cleanup": "Cleanup",
+  "action.admin.verify": "Check of the stored files",
   "action.system.start": "Service started",
   "detail.version": "Version",
   "detail.parcel": "Parcel",

@@ -277,6 +277,7 @@ export const zh: Record<keyof typeof en, string> = {
   "action.admin.policy": "修改策略",
   "action.admin.runtime": "修改运行预算",
   "action.admin.cleanup": "清理",
+  "action.admin.verify": "检查已存储的文件",
   "action.system.start": "服务启动",
   "detail.version": "版本",
   "detail.parcel": "包裹",

@@ -57,6 +57,8 @@ export const PARCEL_PROBLEM_TABLES: ProblemTables<ParcelProblemCode> = {
       `One device tried too many wrong codes or passwords; its pickups are refused for ${p.minutes} min.`,
     "pickup.service_blocked": (p) =>
       `Too many wrong codes were tried across the service; for ${p.minutes} min only pickups already under way go on.`,
+    "blob.unreadable": (p) => `The stored copy of ${p.name} cannot be read. ${QUARANTINED_EN}`,
+    "verify.failed": () => "The check of the stored files stopped before its end.",
   },
   "zh-CN": {
     ...COMMON_PROBLEMS_ZH,
@@ -79,6 +81,8 @@ export const PARCEL_PROBLEM_TABLES: ProblemTables<ParcelProblemCode> = {
       `一台设备输错取件码或密码的次数过多，${p.minutes} 分钟内无法取件。`,
     "pickup.service_blocked": (p) =>
       `整个服务上输错的取件码过多；${p.minutes} 分钟内只有正在进行的取件可以继续。`,
+    "blob.unreadable": (p) => `${p.name} 的存储副本无法读取。${QUARANTINED_ZH}`,
+    "verify.failed": () => "对已存储文件的检查未能完成。",
   },
 };
 

@@ -5,7 +5,10 @@ import type { ParcelContext } from "../context.js";
 
 /** How a blob was found to be not what its name says. */
 export type BlobFault =
-  { kind: "size"; found: number; expected: number } | { kind: "content" } | { kind: "missing" };
+  | { kind: "size"; found: number; expected: number }
+  | { kind: "content" }
+  | { kind: "missing" }
+  | { kind: "unreadable" };
 
 /**
  * Takes a blob found wrong out of service for good: its record is marked quarantined first
@@ -38,8 +41,13 @@ export async function quarantineBlob(
       `The stored copy of ${name} no longer matches its sha256; ${aside}`,
       { params: { name }, sha256 },
     );
-  } else {
+  } else if (fault.kind === "missing") {
     ctx.log.warn("blob.missing", `The stored copy of ${name} is missing; it is never sent`, {
+      params: { name },
+      sha256,
+    });
+  } else {
+    ctx.log.warn("blob.unreadable", `The stored copy of ${name} cannot be read; ${aside}`, {
       params: { name },
       sha256,
     });

@@ -39,13 +39,16 @@ export function recoverAtStart(ctx: ParcelContext): number {
 
 /**
  * An owner's revoke: a live parcel becomes `revoked`. Partial data of files not being
- * written right now goes at once; a running PUT removes its own temporary file when it
- * notices the session ended. Returns whether this call revoked it.
+ * written right now goes at once; a running PUT or PATCH is stopped and removes its own
+ * temporary file. Returns whether this call revoked it.
  */
 export function revokeParcel(ctx: ParcelContext, id: string): boolean {
   if (!ctx.repos.sessions.revoke(id, ctx.now())) return false;
   for (const fileId of ctx.repos.sessions.pendingFileIds(id)) {
-    if (!ctx.activity.uploading.has(fileId)) ctx.storage.clearTemp(fileId);
+    // A running upload is stopped now (it removes its own data on the way out).
+    const stopUpload = ctx.activity.uploadStops.get(fileId);
+    if (stopUpload) stopUpload();
+    else if (!ctx.activity.uploading.has(fileId)) ctx.storage.clearTemp(fileId);
   }
   ctx.scheduleReclaim();
   return true;

@@ -49,6 +49,8 @@ export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "GET /admin/runtime": "admin",
   "PUT /admin/runtime": "admin",
   "POST /admin/cleanup": "admin",
+  "GET /admin/verify": "admin",
+  "POST /admin/verify": "admin",
   "GET /admin/audit": "admin",
   "GET /admin/errors": "admin",
 };

@@ -6,6 +6,7 @@ import { adminParcelsRouter } from "./admin-parcels.js";
 import { adminPasswordRouter } from "./admin-password.js";
 import { adminSessionRouter } from "./admin-session.js";
 import { adminSettingsRouter } from "./admin-settings.js";
+import { adminVerifyRouter } from "./admin-verify.js";
 
 /**
  * `/admin`: login, logout and status are open; every other route's guard (route-access.ts)
@@ -17,6 +18,7 @@ export function adminRouter(ctx: ParcelContext): Router {
   router.use(adminPasswordRouter(ctx));
   router.use(adminParcelsRouter(ctx));
   router.use(adminSettingsRouter(ctx));
+  router.use(adminVerifyRouter(ctx));
   router.use(adminAuditRouter(ctx));
   router.use(adminErrorsRouter(ctx));
   return router;
