@@ -43,17 +43,16 @@ export function attachOwnerTokens(
   secrets: Pick<SecretStore, "get">,
   fromWindow: (webContentsId: number | undefined) => boolean,
 ): void {
-  session.defaultSession.webRequest.onBeforeSendHeaders(
-    { urls: ["http://*/*", "https://*/*"] },
-    (details, callback) => {
-      const auth = fromWindow(details.webContentsId)
-        ? ownerAuthorization(details.url, details.requestHeaders, parcelOrigins(), secrets)
-        : null;
-      callback({
-        requestHeaders: auth
-          ? { ...details.requestHeaders, Authorization: auth }
-          : details.requestHeaders,
-      });
-    },
-  );
+  // Every request of the session: ownerAuthorization itself keeps to the parcel service's own
+  // origins and owner routes (no URL filter, whose port matching would be one more rule).
+  session.defaultSession.webRequest.onBeforeSendHeaders((details, callback) => {
+    const auth = fromWindow(details.webContentsId)
+      ? ownerAuthorization(details.url, details.requestHeaders, parcelOrigins(), secrets)
+      : null;
+    callback({
+      requestHeaders: auth
+        ? { ...details.requestHeaders, Authorization: auth }
+        : details.requestHeaders,
+    });
+  });
 }
