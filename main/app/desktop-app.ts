@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
-import { DESKTOP_PAGE } from "../app-protocol.js";
+import { areaUrl, parcelOrigins, serviceOrigins } from "./areas.js";
 import { join } from "node:path";
 import type { ReadyInfo, ServiceEvent } from "../../server/desktop/protocol.js";
 import type { InterfaceWatcher } from "../entries/watch.js";
 import { followEntries, type EntryFollower } from "../entries/watch.js";
 import type { DetectedInterface } from "../entries/detect.js";
 import type { EntryState, LanEntry } from "../entries/entries.js";
-import type { HostInfo, HostStatus, ServiceHost } from "../host/service-host.js";
+import type { HostStatus, ServiceHost } from "../host/service-host.js";
 import { resolveLanguage, translator, type DesktopLanguage } from "../i18n.js";
 import { notificationFor, type DesktopNotification } from "../notify/notifications.js";
 import { cookieHeader, type DesktopCookie } from "../operator/cookies.js";
@@ -82,24 +82,6 @@ export interface EntriesView {
   missing: string[];
 }
 
-/**
- * Where each area lives: the services' pages, and the Desktop screen (settings, passwords,
- * addresses), an app page that no service serves.
- */
-export function areaUrl(info: HostInfo, area: OpenArea): string | null {
-  if (area === "settings") return DESKTOP_PAGE;
-  if (area === "proxy") return info.proxy ? `${info.proxy.url}/` : null;
-  if (!info.parcel) return null;
-  const base = info.parcel.url;
-  const hash: Record<Exclude<OpenArea, "proxy" | "settings">, string> = {
-    window: "",
-    send: "#/send",
-    mine: "#/mine",
-    admin: "#/admin",
-  };
-  return `${base}/${hash[area]}`;
-}
-
 export class DesktopApp {
   private readonly o: DesktopAppOptions;
   private follower: EntryFollower | null = null;
@@ -128,22 +110,12 @@ export class DesktopApp {
 
   /** The services' own origins: the only pages the window may show and IPC may answer. */
   origins(): string[] {
-    const info = this.o.host.info;
-    const list: string[] = [];
-    for (const url of [...(info.parcel?.entries ?? []), info.parcel?.url, info.proxy?.url]) {
-      if (!url) continue;
-      const origin = new URL(url).origin;
-      if (!list.includes(origin)) list.push(origin);
-    }
-    return list;
+    return serviceOrigins(this.o.host.info);
   }
 
   /** The parcel service's own origins: where the window's owner requests may carry a token. */
   parcelOrigins(): string[] {
-    const parcel = this.o.host.info.parcel;
-    if (!parcel) return [];
-    const urls = [parcel.url, parcel.httpsUrl, ...parcel.entries].filter((u): u is string => !!u);
-    return [...new Set(urls.map((u) => new URL(u).origin))];
+    return parcelOrigins(this.o.host.info);
   }
 
   entries(): EntryState | null {

@@ -1,11 +1,17 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { OPERATOR_ACCOUNTS } from "../../main/operator/types.js";
-import { createKeychain, tokenAccount } from "../../main/secrets/keychain.js";
+import { createKeychain } from "../../main/secrets/keychain.js";
 import { readSettings } from "../../main/settings/store.js";
 import { keychainProblem, startDesktopRig, type DesktopRig } from "./support/desktop-bridge.js";
-import { SHOTS_DIR } from "./support/shots.js";
+import {
+  keptIds,
+  openWindow,
+  sendText,
+  shoot,
+  SIZES,
+  tokenKeys,
+} from "./support/desktop-window.js";
 
 /**
  * The renderer's desktop features in Chromium, against the real services and the real main-
@@ -19,11 +25,6 @@ const SKIP = `SKIPPED desktop renderer keychain tests: no Secret Service answers
 if (problem && !process.env.CI) console.warn(SKIP);
 const keychainTest = problem && !process.env.CI ? test.skip : test;
 
-const SIZES = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-} as const;
-
 let rig: DesktopRig | null = null;
 
 test.afterEach(async () => {
@@ -33,56 +34,6 @@ test.afterEach(async () => {
   const keychain = createKeychain(KEYCHAIN);
   for (const c of keychain.list()) keychain.delete(c.account);
 });
-
-async function openWindow(
-  browser: Browser,
-  desktopRig: DesktopRig,
-  size: keyof typeof SIZES = "desktop",
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: SIZES[size], isMobile: size === "phone" });
-  await desktopRig.install(context);
-  await context.addInitScript(() => {
-    if (!localStorage.getItem("gatehouse.parcel.lang"))
-      localStorage.setItem("gatehouse.parcel.lang", "en");
-  });
-  return { context, page: await context.newPage() };
-}
-
-/** Sends a text parcel from the window; answers its id (the one new token the app keeps). */
-async function sendText(page: Page, base: string, text: string): Promise<void> {
-  await page.goto(`${base}/#/`);
-  await page.getByRole("tab", { name: "Text" }).click();
-  await page.getByLabel("Text to send").fill(text);
-  await page.getByRole("button", { name: "Upload the text and get a code" }).click();
-  await expect(page.getByRole("heading", { name: /Ready to pick up/ })).toBeVisible();
-}
-
-function tokenKeys(page: Page): Promise<string[]> {
-  return page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes("token")));
-}
-
-/** Parcel ids whose tokens the keychain holds. */
-function keptIds(r: DesktopRig): string[] {
-  return r.secrets
-    .list()
-    .map((c) => c.account)
-    .filter((a) => a.startsWith(tokenAccount("")))
-    .map((a) => a.slice(tokenAccount("").length));
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({
-      path: `${SHOTS_DIR}/desktop-${name}-${scheme}.png`,
-      fullPage: true,
-    });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 keychainTest(
   "a sent parcel's token goes to the keychain only; My parcels lists it from there and drops it once the parcel ended",

@@ -13,7 +13,7 @@ import { detectInterfaces, type InterfaceTable } from "../../../main/entries/det
 import { entryState } from "../../../main/entries/entries.js";
 import { resolveLanguage } from "../../../main/i18n.js";
 import { APP_ORIGIN, appAnswer, appHeaders, DESKTOP_UI_DIR } from "../../../main/app-protocol.js";
-import { areaUrl } from "../../../main/app/desktop-app.js";
+import { areaUrl } from "../../../main/app/areas.js";
 import { createIpcHandlers, type IpcHandlers } from "../../../main/ipc/handlers.js";
 import { ownerAuthorization } from "../../../main/secrets/owner-requests.js";
 import type { DesktopCookie } from "../../../main/operator/cookies.js";
