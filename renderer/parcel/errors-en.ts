@@ -97,6 +97,8 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "parcel.file_not_found": () => "No such file in this parcel.",
   "parcel.not_published": () => "A new code can only be issued for a sent parcel.",
   "parcel.not_in_review": () => "Only a locked parcel can be reissued.",
+  "upload.last_file": () =>
+    "The last file of a parcel cannot be removed: cancel the upload instead.",
   "parcel.code_ended": () => "This parcel cannot be picked up now, so its code is not shown.",
   "parcel.code_not_kept": () =>
     "The code in use was issued without this parcel's key (by the administrator after the parcel was locked), so it cannot be shown here. Issue a new code to get one you can see; the one in use then stops working.",

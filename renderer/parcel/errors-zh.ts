@@ -76,6 +76,7 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "parcel.file_not_found": () => "包裹中没有这个文件。",
   "parcel.not_published": () => "只有已发送的包裹才能生成新的取件码。",
   "parcel.not_in_review": () => "只有被锁定的包裹才能重新签发。",
+  "upload.last_file": () => "包裹的最后一个文件不能移除：请改为取消上传。",
   "parcel.code_ended": () => "此包裹现在无法取件，因此不显示它的取件码。",
   "parcel.code_not_kept": () =>
     "当前的取件码是在没有该包裹密钥的情况下签发的（包裹被锁定后由管理员重新签发），因此无法在此显示。可以生成新的取件码来查看；当前的取件码随即失效。",

@@ -112,6 +112,13 @@ export const PARCEL_API: ApiContract = {
     rawBody: "application/offset+octet-stream",
     responses: { 204: { description: "Appended; Upload-Offset says the new offset" } },
   },
+  "DELETE /uploads/:id/files/:file": {
+    summary: "Leave one file out of an upload that is still open",
+    description: `${OWNER} Its part of the reservation is released and a running upload of it is stopped; the other files go on. The last file cannot be removed (409): cancel the upload instead.`,
+    tag: "Uploads",
+    params: UploadFileParams,
+    responses: { 200: json("The parcel without the file", ParcelViewSchema) },
+  },
   "POST /uploads/:id/publish": {
     summary: "Publish a parcel whose files are all uploaded",
     description: `${OWNER} The first publish issues the pickup code; later ones do not.`,

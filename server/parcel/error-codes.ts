@@ -54,6 +54,7 @@ export const PARCEL_ERRORS = {
   "upload.tus_version": ["version"],
   // Publishing and the owner's actions.
   "upload.session_ended": [],
+  "upload.last_file": [],
   "upload.not_ready": ["count"],
   "parcel.not_found": [],
   "parcel.file_not_found": [],

@@ -92,3 +92,104 @@ for (const [size, lang] of [
     await page.context().close();
   });
 }
+
+/** The upload link of `page` slowed to `bytesPerSecond`, so a big file is still on its way. */
+async function slowUpload(page: Page, bytesPerSecond: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 5,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+}
+
+const LEAVE = {
+  en: {
+    upload: /^Upload 3 files/,
+    leave: /^Leave out/,
+    confirm: /^Leave “video\.mp4” out of this parcel\? The other files go on\./,
+    yes: "Leave it out",
+    ready: /Ready to pick up/,
+    interrupted: "Unfinished upload",
+  },
+  "zh-CN": {
+    upload: /^上传 3 个文件/,
+    leave: /^不发送此文件/,
+    confirm: /^不再发送“video\.mp4”？其他文件会继续上传。/,
+    yes: "不发送",
+    ready: /可以取件了/,
+    interrupted: "未完成的上传",
+  },
+} as const;
+
+for (const [size, lang] of [
+  ["desktop", "en"],
+  ["phone", "zh-CN"],
+] as const) {
+  test(`one file is left out during the upload and the rest is sent (${size}, ${lang})`, async ({
+    browser,
+  }) => {
+    const w = LEAVE[lang];
+    paths["video.mp4"] ??= join(dir, "video.mp4");
+    writeFileSync(paths["video.mp4"], Buffer.alloc(6 * 1024 * 1024, 9));
+    const page = await open(browser, size, lang);
+    await page.goto(`${site.url}/#/`);
+    await choose(page, ["video.mp4", "agenda.pdf", "minutes.txt"]);
+    await slowUpload(page, 256 * 1024);
+    await page.getByRole("button", { name: w.upload }).click();
+    const video = page.locator(".upload-row").filter({ hasText: "video.mp4" });
+    await expect(video).toHaveAttribute("data-state", "uploading");
+    await video.getByRole("button", { name: w.leave }).click();
+    await expect(video.getByRole("group")).toContainText(w.confirm);
+    await shootThemes(page, "parcel-send-ux", `leave-out-confirm-${size}-${lang}`);
+    await video.getByRole("button", { name: w.yes }).click();
+    await expect(page.getByRole("heading", { name: w.ready })).toBeVisible({ timeout: 20_000 });
+    const sent = page.locator(".send-done .file-list");
+    await expect(sent).toContainText("agenda.pdf");
+    await expect(sent).toContainText("minutes.txt");
+    await expect(sent).not.toContainText("video.mp4");
+    await shootThemes(page, "parcel-send-ux", `leave-out-done-${size}-${lang}`);
+    // The service agrees: two files, nothing of the third kept anywhere.
+    const mine = await page.evaluate(async () => (await fetch("/api/v1/mine")).json());
+    const names = (mine as { items: Array<{ files: Array<{ name: string }> }> }).items[0].files;
+    expect(names.map((f) => f.name).sort()).toEqual(["agenda.pdf", "minutes.txt"]);
+    await page.context().close();
+  });
+
+  test(`after a reload the unfinished upload can leave out the file that is missing (${size}, ${lang})`, async ({
+    browser,
+  }) => {
+    const w = LEAVE[lang];
+    paths["video.mp4"] ??= join(dir, "video.mp4");
+    writeFileSync(paths["video.mp4"], Buffer.alloc(6 * 1024 * 1024, 9));
+    const page = await open(browser, size, lang);
+    await page.goto(`${site.url}/#/`);
+    await choose(page, ["video.mp4", "agenda.pdf", "minutes.txt"]);
+    await slowUpload(page, 256 * 1024);
+    await page.getByRole("button", { name: w.upload }).click();
+    await expect(page.locator(".upload-row").filter({ hasText: "agenda.pdf" })).toHaveAttribute(
+      "data-state",
+      "done",
+      { timeout: 20_000 },
+    );
+    await expect(page.locator(".upload-row").filter({ hasText: "minutes.txt" })).toHaveAttribute(
+      "data-state",
+      "done",
+      { timeout: 20_000 },
+    );
+    // The tab is reloaded mid-upload (the browser asks first; the sender goes on anyway).
+    page.on("dialog", (d) => void d.accept());
+    await page.reload();
+    await expect(page.getByRole("heading", { name: w.interrupted })).toBeVisible();
+    const row = page.locator(".send-interrupted .file-row").filter({ hasText: "video.mp4" });
+    await shootThemes(page, "parcel-send-ux", `interrupted-${size}-${lang}`);
+    // The video is not at hand any more: leave it out, the stored files are published.
+    await row.getByRole("button", { name: w.leave }).click();
+    await expect(page.getByRole("heading", { name: w.ready })).toBeVisible({ timeout: 20_000 });
+    const sent = page.locator(".send-done .file-list");
+    await expect(sent).not.toContainText("video.mp4");
+    await expect(sent).toContainText("agenda.pdf");
+    await page.context().close();
+  });
+}

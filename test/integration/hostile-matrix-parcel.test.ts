@@ -136,6 +136,7 @@ const RECIPES: Record<string, ParcelRecipe> = {
     body: (fx) => ({ raw: Buffer.alloc(parcelOf(fx).files[0].size, 0x6d) }),
   },
   "HEAD /uploads/:id/files/:file": { state: "uploading" },
+  "DELETE /uploads/:id/files/:file": { state: "uploading", consumes: true },
   "PATCH /uploads/:id/files/:file": {
     state: "uploading",
     body: (fx) => ({ raw: Buffer.alloc(parcelOf(fx).files[0].size, 0x6d) }),

@@ -85,6 +85,13 @@ describe("answers of the parcel service against the contract", () => {
       body: { files: [{ name: "c.txt", size: 2 }] },
     });
     keep("POST /uploads", created);
+    const two = await createUpload(h, { "d.txt": 1, "e.txt": 1 });
+    keep(
+      "DELETE /uploads/:id/files/:file",
+      await h.request("DELETE", `/uploads/${two.id}/files/${two.files[0].id}`, {
+        headers: bearer(two.manage_token),
+      }),
+    );
     keep("PUT /uploads/:id/files/:file", await putBytes(h, up, 0, Buffer.from("abc")));
     keep("PUT /uploads/:id/files/:file", await putBytes(h, up, 1, Buffer.from("defg")));
     const auth = { headers: bearer(up.manage_token) };

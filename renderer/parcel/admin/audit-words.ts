@@ -15,6 +15,7 @@ import { formatTime } from "./format.js";
 export const ACTIONS = [
   "upload.create",
   "upload.fail",
+  "upload.remove",
   "parcel.publish",
   "parcel.revoke",
   "parcel.code",

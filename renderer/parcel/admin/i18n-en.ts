@@ -285,6 +285,7 @@ export const en = {
   "audit.detailPair": "{label}: {value}",
   "action.upload.create": "Upload started",
   "action.upload.fail": "File upload failed",
+  "action.upload.remove": "File left out by the sender",
   "action.parcel.publish": "Parcel sent",
   "action.parcel.revoke": "Withdrawn by the sender",
   "action.parcel.code": "New pickup code",

@@ -257,6 +257,7 @@ export const zh: Record<keyof typeof en, string> = {
   "audit.code": "代码 {code}",
   "audit.detailPair": "{label}：{value}",
   "action.upload.create": "开始上传",
+  "action.upload.remove": "发件人移除了文件",
   "action.upload.fail": "文件上传失败",
   "action.parcel.publish": "包裹已发送",
   "action.parcel.revoke": "发件人撤回",

@@ -14,7 +14,7 @@ import { useInterrupted } from "./interrupted.js";
 export function InterruptedView() {
   const t = useT(sendDict);
   const describe = useErrorText();
-  const { upload, chosen, refused, error, busy, choose, discard } = useInterrupted();
+  const { upload, chosen, refused, error, busy, choose, discard, leaveOut } = useInterrupted();
   const input = useRef<HTMLInputElement>(null);
   if (!upload) return null;
   const left = upload.files.filter((f) => !f.done && !chosen[f.fileId]).length;
@@ -43,6 +43,17 @@ export function InterruptedView() {
                     .filter(Boolean)
                     .join(" · ")}
             </span>
+            {!f.done && upload.files.length > 1 ? (
+              <button
+                type="button"
+                className="small leave-out"
+                disabled={busy}
+                onClick={() => void leaveOut(f.fileId)}
+              >
+                {t("leaveOut")}
+                <span className="sr-only"> {f.name}</span>
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>

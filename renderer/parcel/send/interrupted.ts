@@ -3,6 +3,7 @@ import { ParcelViewSchema } from "../../../server/contract/parcel-views.js";
 import { ApiError, call, send } from "../api.js";
 import { forgetToken, inDesktop, loadToken } from "../ui/tokens.js";
 import { forgetUpload, matchFiles, recallUpload, type Remembered } from "./remembered.js";
+import { leaveOut } from "./leave-out.js";
 import { storedBytes } from "./resumable-requests.js";
 import type { Picked, Upload } from "./send-types.js";
 import { useSend } from "./store.js";
@@ -27,6 +28,11 @@ interface InterruptedState {
   choose(files: Iterable<File>): void;
   /** Drops the interrupted upload and revokes its session. */
   discard(): Promise<void>;
+  /**
+   * Leaves one file out (one that cannot be chosen again, say): the service removes it and,
+   * once every other file is stored or chosen, the upload goes on without it.
+   */
+  leaveOut(fileId: string): Promise<void>;
 }
 
 let nextKey = 1;
@@ -113,6 +119,26 @@ export const useInterrupted = create<InterruptedState>((set, get) => ({
     useSend
       .getState()
       .resume({ id: upload.id, token, expiresAt: upload.expiresAt }, uploads, sending);
+  },
+
+  async leaveOut(fileId) {
+    const { upload, token } = get();
+    if (!upload || upload.files.length < 2) return;
+    set({ busy: true, error: null });
+    try {
+      await leaveOut(upload.id, fileId, token);
+    } catch (err) {
+      set({ busy: false, error: err });
+      return;
+    }
+    const chosen = { ...get().chosen };
+    delete chosen[fileId];
+    set({
+      busy: false,
+      chosen,
+      upload: { ...upload, files: upload.files.filter((f) => f.fileId !== fileId) },
+    });
+    get().choose([]);
   },
 
   async discard() {

@@ -10,7 +10,41 @@ import { ProgressBar } from "../ui/progress.js";
 import { sendDict } from "./i18n.js";
 import { useSend, type Upload } from "./store.js";
 
-function UploadRow({ u }: { u: Upload }) {
+/**
+ * Leave one file out of the parcel: asked in the row first; the others go on. Offered while
+ * another file stays (the last one goes with Cancel upload) and before publishing.
+ */
+function LeaveOut({ u }: { u: Upload }) {
+  const t = useT(sendDict);
+  const leaveOut = useSend((s) => s.leaveOut);
+  const [asking, setAsking] = useState(false);
+  if (u.leaving)
+    return (
+      <p className="muted small" role="status">
+        {t("leavingOut")}
+      </p>
+    );
+  if (!asking)
+    return (
+      <button type="button" className="small leave-out" onClick={() => setAsking(true)}>
+        {t("leaveOut")}
+        <span className="sr-only"> {u.name}</span>
+      </button>
+    );
+  return (
+    <span className="confirm leave-out-confirm" role="group" aria-label={t("leaveOut")}>
+      <span>{t("leaveOutConfirm", { name: u.name })}</span>
+      <button type="button" className="danger small" onClick={() => void leaveOut(u.key)}>
+        {t("leaveOutYes")}
+      </button>
+      <button type="button" className="small" onClick={() => setAsking(false)}>
+        {t("leaveOutKeep")}
+      </button>
+    </span>
+  );
+}
+
+function UploadRow({ u, canLeaveOut }: { u: Upload; canLeaveOut: boolean }) {
   const t = useT(sendDict);
   const lang = useApp((s) => s.lang);
   const describe = useErrorText();
@@ -61,6 +95,7 @@ function UploadRow({ u }: { u: Upload }) {
                 : "active"
         }
       />
+      {canLeaveOut ? <LeaveOut u={u} /> : null}
       {u.state === "failed" ? (
         <Notice
           kind="error"
@@ -127,7 +162,11 @@ export function ProgressView() {
       />
       <ul className="upload-list" aria-label={t("files")}>
         {uploads.map((u) => (
-          <UploadRow key={u.key} u={u} />
+          <UploadRow
+            key={u.key}
+            u={u}
+            canLeaveOut={uploads.length > 1 && !publishing && !ended && !allDone}
+          />
         ))}
       </ul>
       {lost > 0 ? <Notice kind="warn">{t("linkLost", { n: lost })}</Notice> : null}

@@ -79,6 +79,13 @@ export function rememberDone(parcelId: string, fileId: string): void {
   });
 }
 
+/** Notes that one file was left out of the remembered upload (the service removed it). */
+export function forgetFile(parcelId: string, fileId: string): void {
+  const upload = recallUpload(0);
+  if (!upload || upload.id !== parcelId) return;
+  rememberUpload({ ...upload, files: upload.files.filter((f) => f.fileId !== fileId) });
+}
+
 export function forgetUpload(): void {
   try {
     localStorage.removeItem(KEY);

@@ -23,6 +23,8 @@ export interface Upload {
   /** "lost": the connection dropped and the upload resumes by itself; "offline": it waits. */
   link: "ok" | "lost" | "offline";
   error: unknown;
+  /** Being left out of the parcel (the service is asked to remove it). */
+  leaving?: boolean;
 }
 
 export interface Options {

@@ -24,6 +24,7 @@ import type {
 } from "./send-types.js";
 import type { PutHandle } from "./uploader.js";
 import { runFile, totalMeter } from "./file-runner.js";
+import { leaveOut } from "./leave-out.js";
 import { forgetUpload, rememberCreated, rememberDone } from "./remembered.js";
 
 /** Files uploading at once: enough to fill a LAN link, few enough to finish some early. */
@@ -63,6 +64,8 @@ interface SendState {
   /** Goes on with an upload interrupted by a page reload, with the files chosen again. */
   resume(session: Session, uploads: Upload[], sending: Picked[]): void;
   retry(key?: string): void;
+  /** Leaves one file out of the running upload (stopped if on its way); the rest goes on. */
+  leaveOut(key: string): Promise<void>;
   publish(): Promise<void>;
   /** The sender cancels: the session is revoked and nothing of it stays selected. */
   cancel(): Promise<void>;
@@ -85,6 +88,7 @@ export const useSend = create<SendState>((set, get) => {
   const pump = () => {
     const { uploads, session, phase } = get();
     if (!session || phase !== "uploading") return;
+    if (uploads.some((u) => u.leaving)) return;
     if (uploads.every((u) => u.state === "done")) {
       void get().publish();
       return;
@@ -92,7 +96,7 @@ export const useSend = create<SendState>((set, get) => {
     let running = uploads.filter((u) => u.state === "uploading").length;
     for (const u of uploads) {
       if (running >= PARALLEL) break;
-      if (u.state !== "queued") continue;
+      if (u.state !== "queued" || u.leaving) continue;
       const picked = get().sending.find((p) => p.key === u.key);
       if (!picked) continue;
       running++;
@@ -294,6 +298,26 @@ export const useSend = create<SendState>((set, get) => {
             ? { ...u, state: "queued", error: null }
             : u,
         ),
+      }));
+      pump();
+    },
+
+    async leaveOut(key) {
+      const { session, uploads } = get();
+      const u = uploads.find((x) => x.key === key);
+      if (!session || !u || uploads.length < 2) return;
+      handles.get(key)?.abort();
+      handles.delete(key);
+      patchUpload(key, { state: "queued", rate: 0, error: null, leaving: true });
+      try {
+        await leaveOut(session.id, u.fileId, session.token);
+      } catch (err) {
+        patchUpload(key, { state: "failed", leaving: false, error: err });
+        return;
+      }
+      set((s) => ({
+        uploads: s.uploads.filter((x) => x.key !== key),
+        sending: s.sending.filter((p) => p.key !== key),
       }));
       pump();
     },

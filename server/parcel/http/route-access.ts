@@ -28,6 +28,7 @@ export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "PUT /uploads/:id/files/:file": "owner",
   "HEAD /uploads/:id/files/:file": "owner",
   "PATCH /uploads/:id/files/:file": "owner",
+  "DELETE /uploads/:id/files/:file": "owner",
   "POST /uploads/:id/publish": "owner",
   "POST /parcels/:id/revoke": "owner",
   "POST /parcels/:id/code": "owner",

@@ -7,6 +7,7 @@ import { hashPickupPassword } from "../../password-hash.js";
 import { randomId, sha256Hex } from "../domain/secrets.js";
 import { shareFields } from "../domain/share.js";
 import { admitSession, ownedParcel, publishParcel } from "../domain/uploads.js";
+import { removeUploadFile } from "../domain/remove-file.js";
 import { jsonBody } from "../http/guards.js";
 import { noteLastingRefusal } from "../http/lasting-refusals.js";
 import { parseManifest } from "../http/manifest.js";
@@ -83,6 +84,17 @@ export function uploadsRouter(ctx: ParcelContext): Router {
   });
 
   r.put("/uploads/:id/files/:file", putFileHandler(ctx));
+  // The sender leaves one file out while the upload is still open; the rest goes on.
+  r.delete("/uploads/:id/files/:file", (req, res) => {
+    const actor = requireOwner(ctx, req, req.params.id);
+    const { parcel, files, removed } = removeUploadFile(ctx, req.params.id, req.params.file);
+    ctx.audit(req, actor, "upload.remove", `file:${removed.id}`, {
+      name: removed.name,
+      size: removed.size,
+      parcel: parcel.id,
+    });
+    res.json(parcelView(parcel, files));
+  });
   const resume = resumeHandlers(ctx);
   r.head("/uploads/:id/files/:file", resume.head);
   r.patch("/uploads/:id/files/:file", resume.patch);
