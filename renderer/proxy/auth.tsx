@@ -6,7 +6,8 @@ import {
   SessionOpened,
   SetupBody,
 } from "../../server/contract/proxy.js";
-import { bodyOf, call } from "./api.js";
+import { ApiError, bodyOf, call } from "./api.js";
+import { useLoginWait } from "./login-wait.js";
 import { useT } from "./i18n.js";
 import { useApp } from "./store.js";
 import { Alert, Field, sayError } from "./ui.js";
@@ -228,14 +229,17 @@ function RememberOffer({ password, csrf }: { password: string; csrf: string }) {
 
 export function LoginScreen() {
   const t = useT();
-  const { signedIn, notice } = useApp();
+  const { signedIn, notice, lang } = useApp();
   const [password, setPassword] = useState("");
   const [error, setError] = useSaid();
   const [busy, setBusy] = useState(false);
   const [offer, setOffer] = useState<{ password: string; csrf: string } | null>(null);
+  const wait = useLoginWait();
+  const waiting = wait.waiting;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (waiting) return;
     if (!password) {
       setError((tr) => tr("auth.passwordMissing"));
       return;
@@ -247,7 +251,10 @@ export function LoginScreen() {
       if (await offerToRemember(password)) setOffer({ password, csrf: res.csrf });
       else signedIn(res.csrf);
     } catch (err) {
-      setError(sayError(err));
+      if (err instanceof ApiError && err.status === 429 && err.retryAfter) {
+        wait.start(err.retryAfter);
+        setError("");
+      } else setError(sayError(err));
     } finally {
       setBusy(false);
     }
@@ -272,8 +279,9 @@ export function LoginScreen() {
           autoFocus
         />
         <Alert text={error} />
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? t("common.working") : t("auth.loginButton")}
+        <Alert text={wait.said(t, lang)} />
+        <button type="submit" className="primary" disabled={busy || waiting}>
+          {busy ? t("common.working") : waiting ? wait.button(t, lang) : t("auth.loginButton")}
         </button>
       </form>
     </Shell>

@@ -64,6 +64,8 @@ const base = {
   "auth.password": "Password",
   "auth.passwordMissing": "Enter the password.",
   "auth.loginButton": "Sign in",
+  "auth.tooMany": "Too many wrong passwords from this device. Sign-in opens again at {time}.",
+  "auth.waitButton": "Wait {time}",
   "auth.expired": "Your session has ended. Sign in again.",
   "auth.loggedOut": "You have signed out.",
   "auth.rememberAsk":

@@ -69,6 +69,8 @@ const base: Record<
   "auth.password": "密码",
   "auth.passwordMissing": "请输入密码。",
   "auth.loginButton": "登录",
+  "auth.tooMany": "此设备输错密码的次数过多。将于 {time} 重新开放登录。",
+  "auth.waitButton": "请等待 {time}",
   "auth.expired": "会话已结束，请重新登录。",
   "auth.loggedOut": "你已退出登录。",
   "auth.rememberAsk":

@@ -30,8 +30,13 @@ export async function signIn(page: Page, svc: ProxyConsole, hash: string): Promi
 /** Picks the language from the header (behind the folded menu on phones). */
 export async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
   const menu = page.locator(".menu-button");
-  // The console folds its menu at 760 px and below (after a resize, once React has seen it).
-  const phone = (page.viewportSize()?.width ?? DESKTOP.width) <= 760;
+  // The console folds its menu at 760 px and below (after a resize, once React has seen it);
+  // the sign-in page has no menu, its picker is in the bar.
+  let phone = (page.viewportSize()?.width ?? DESKTOP.width) <= 760;
+  if (phone) {
+    await expect(menu.or(page.locator("#lang-pick")).first()).toBeVisible();
+    phone = await menu.isVisible();
+  }
   if (phone) await menu.click();
   await page.locator("#lang-pick").selectOption(lang);
   if (phone) await page.keyboard.press("Escape");
