@@ -77,6 +77,13 @@ keychainTest(
     await expect(cards).toHaveCount(1);
     await expect(cards.filter({ hasText: "Revoked" })).toHaveCount(0);
 
+    // The code it handed out is shown again: the app attaches the kept token that unseals it.
+    await cards.getByRole("button", { name: "Show code" }).click();
+    await expect(
+      cards.getByTestId("parcel-share").getByRole("status", { name: "Pickup code" }),
+    ).toHaveText(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/);
+    expect(await tokenKeys(page)).toEqual([]);
+
     // The owner revokes the other with the kept token: it has ended, so its token goes too.
     await cards.getByRole("button", { name: "Revoke" }).click();
     await cards.getByRole("button", { name: "Yes, revoke" }).click();
@@ -104,6 +111,14 @@ test("with the keychain refused, the pages say so and keep tokens in memory only
   await expect(page.getByTestId("keychain-refused")).toBeVisible();
   await expect(page.locator(".parcel-card")).toHaveCount(1);
   expect(await tokenKeys(page)).toEqual([]);
+  // This window's token still unseals the code it handed out.
+  await page.locator(".parcel-card").getByRole("button", { name: "Show code" }).click();
+  await expect(
+    page.getByTestId("parcel-share").getByRole("status", { name: "Pickup code" }),
+  ).toHaveText(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/);
+  // Not "again under My parcels": this window's memory is all that keeps the key.
+  await expect(page.getByText("Note the code now: it is shown only once.")).toBeVisible();
+  await page.getByTestId("parcel-share").getByRole("button", { name: "Close" }).click();
 
   for (const size of ["desktop", "phone"] as const) {
     await page.setViewportSize(SIZES[size]);

@@ -165,6 +165,8 @@ for (const [size, lang] of [
 for (const [size, lang] of [
   ["desktop", "en"],
   ["phone", "zh-CN"],
+  ["phone", "en"],
+  ["desktop", "zh-CN"],
 ] as const) {
   test(`invalid budget edits are counted and flagged, never "no unsaved changes" (${size}, ${lang})`, async ({
     browser,

@@ -87,6 +87,8 @@ const W = {
 for (const [size, lang] of [
   ["desktop", "en"],
   ["phone", "zh-CN"],
+  ["phone", "en"],
+  ["desktop", "zh-CN"],
 ] as const) {
   test(`a browser's parcel stays nameable in the audit after cleanup, and is said to be a browser's (${size}, ${lang})`, async ({
     browser,
@@ -161,6 +163,8 @@ for (const [size, lang] of [
 for (const [size, lang] of [
   ["desktop", "en"],
   ["phone", "zh-CN"],
+  ["phone", "en"],
+  ["desktop", "zh-CN"],
 ] as const) {
   test(`the overview says what each file count counts (${size}, ${lang})`, async ({ browser }) => {
     const w = W[lang];

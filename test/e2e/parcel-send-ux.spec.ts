@@ -68,6 +68,8 @@ const NOTE = {
 for (const [size, lang] of [
   ["desktop", "en"],
   ["phone", "zh-CN"],
+  ["phone", "en"],
+  ["desktop", "zh-CN"],
 ] as const) {
   test(`a downloads count the gateway refuses is not worked out into people (${size}, ${lang})`, async ({
     browser,
@@ -126,6 +128,8 @@ const LEAVE = {
 for (const [size, lang] of [
   ["desktop", "en"],
   ["phone", "zh-CN"],
+  ["phone", "en"],
+  ["desktop", "zh-CN"],
 ] as const) {
   test(`one file is left out during the upload and the rest is sent (${size}, ${lang})`, async ({
     browser,

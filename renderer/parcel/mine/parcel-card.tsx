@@ -35,13 +35,24 @@ async function ownerCall<T>(schema: Parser<T>, path: string, id: string): Promis
 
 /**
  * The code handed out, shown again: the service keeps it sealed with the parcel's manage
- * token, which this browser (or the desktop's keychain) holds for parcels sent from here.
- * Null when this browser holds no token for the parcel.
+ * token, which this browser holds for parcels sent from here (in the desktop app the app
+ * attaches the keychain's token to the request itself). Null when no token came with the
+ * request (403 owner.token_needed): this device holds no key to the code.
  */
 async function currentShare(id: string): Promise<Share | null> {
   const token = await loadToken(id);
-  if (!token) return null;
-  return call(ShareSchema, "GET", `/parcels/${encodeURIComponent(id)}/code`, undefined, { token });
+  try {
+    return await call(
+      ShareSchema,
+      "GET",
+      `/parcels/${encodeURIComponent(id)}/code`,
+      undefined,
+      token ? { token } : {},
+    );
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "owner.token_needed") return null;
+    throw err;
+  }
 }
 
 type Confirm = "revoke" | "code" | null;
