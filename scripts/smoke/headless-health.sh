@@ -1,7 +1,7 @@
 #!/bin/bash
 # Starts a headless Gatehouse command on free loopback ports and checks that both services
 # answer within the deadline (10 s by default): the parcel service's GET /api/v1/health, and the
-# proxy service's GET /api/v1/health or, while it has none, its public GET /api/v1/auth/status.
+# proxy service's GET /api/v1/health.
 # Then it stops the command with SIGTERM and expects a clean exit. The release workflow runs it on the installed deb inside a clean
 # container without a display (`gatehouse --headless`); npm test runs it on the checkout.
 #
@@ -47,8 +47,7 @@ while [ "$(elapsed_ms)" -lt $((deadline * 1000)) ]; do
   proxy="$(url_of proxy)"
   if [ -n "$parcel" ] && [ -n "$proxy" ] &&
     curl -fsS --max-time 2 "$parcel/api/v1/health" >/dev/null 2>&1 &&
-    { curl -fsS --max-time 2 "$proxy/api/v1/health" >/dev/null 2>&1 ||
-      curl -fsS --max-time 2 "$proxy/api/v1/auth/status" >/dev/null 2>&1; }; then
+    curl -fsS --max-time 2 "$proxy/api/v1/health" >/dev/null 2>&1; then
     healthy="$(elapsed_ms)"
     break
   fi

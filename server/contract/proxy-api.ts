@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { ApiContract, ResponseContract } from "./route.js";
-import { AuthStatus, LoginBody, PasswordBody, SessionOpened, SetupBody } from "./proxy-auth.js";
+import {
+  AuthStatus,
+  LoginBody,
+  PasswordBody,
+  ProxyHealth,
+  SessionOpened,
+  SetupBody,
+} from "./proxy-auth.js";
 import { RuleInput, Settings, SubscriptionInput } from "./proxy-fields.js";
 import { ProbationState, Status } from "./proxy-status.js";
 import {
@@ -42,10 +49,16 @@ const done = json("Done", Ok);
 
 /**
  * Every route of the proxy service, keyed as its route table registers them. Every route but
- * the four open ones needs a signed-in session, and a state-changing one its CSRF token in
+ * the five open ones needs a signed-in session, and a state-changing one its CSRF token in
  * `X-CSRF-Token`.
  */
 export const PROXY_API: ApiContract = {
+  "GET /health": {
+    summary: "Whether the service runs, is set up, and its version",
+    description: "Answered without a session: it reveals no data.",
+    tag: "Service",
+    responses: json("The service runs", ProxyHealth),
+  },
   "GET /openapi.json": {
     summary: "This API document",
     description: "Answered without a session: it describes the routes and reveals no data.",

@@ -2,6 +2,12 @@ import { z } from "zod";
 
 /** Signing in and out, the first setup and the password change. */
 
+/** `GET /health`: answered to everyone, so a supervisor or a smoke test knows the service runs. */
+export const ProxyHealth = z
+  .object({ ok: z.literal(true), initialized: z.boolean(), version: z.string() })
+  .strict();
+export type ProxyHealth = z.output<typeof ProxyHealth>;
+
 /** `GET /auth/status`: answered to everyone, so the console knows which form to show. */
 export const AuthStatus = z.object({
   initialized: z.boolean(),

@@ -36,6 +36,19 @@ function operations(doc: OpenApiDoc): string[] {
   return out.sort();
 }
 
+describe("GET /health", () => {
+  it("answers without a session whether the service is set up, and its version", async () => {
+    h = await startProxy({ core: new FakeCore() });
+    const before = await h.request("GET", "/health", { noCookie: true });
+    expect(before.status).toBe(200);
+    expect(before.json).toEqual({ ok: true, initialized: false, version: expect.any(String) });
+    await h.setup();
+    const after = await h.request("GET", "/health", { noCookie: true });
+    expect(after.json).toMatchObject({ ok: true, initialized: true });
+    expect(after.headers["set-cookie"]).toBeUndefined();
+  });
+});
+
 describe("GET /openapi.json", () => {
   it("answers without a session and describes every registered route and nothing else", async () => {
     h = await startProxy({ core: new FakeCore() });

@@ -1,15 +1,24 @@
 import type { Router } from "express";
 import { PROXY_API } from "../../contract/proxy.js";
 import { serveOpenApi } from "../../http/openapi.js";
+import type { ProxyHealth } from "../../contract/proxy.js";
 import { VERSION } from "../../version.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 /**
- * `GET /openapi.json`: the API document made from the wire contract, answered without a
- * session (it describes the routes and holds no data).
+ * `GET /health` (the service runs; a supervisor or a smoke test asks it) and
+ * `GET /openapi.json` (the API document made from the wire contract): both answered without
+ * a session, as neither holds any data.
  */
 export function openApiRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
+  router.get("/health", (_req, res) => {
+    res.json({
+      ok: true,
+      initialized: deps.accounts.initialized(),
+      version: VERSION,
+    } satisfies ProxyHealth);
+  });
   router.get(
     "/openapi.json",
     serveOpenApi(
