@@ -21,7 +21,7 @@ const TOP = new Set(readdirSync(ROOT).filter((n) => n !== "node_modules" && n !=
  * `npm run build` writes `dist/` and `renderer/dist/`, scripts/fetch-core.ts puts the core
  * executable beside its manifest.
  */
-const GENERATED = ["dist/", "renderer/dist/", "resources/core/mihomo"];
+const GENERATED = ["dist/", "renderer/dist/", "renderer/dist-desktop", "resources/core/mihomo"];
 
 function read(file: string): string {
   return readFileSync(join(ROOT, file), "utf8");
