@@ -113,6 +113,10 @@ for (const [size, lang] of [
     await card.getByRole("button", { name: /^Revoke$|^撤销$/ }).click();
     await card.getByRole("button", { name: /^Yes, revoke$|^确认撤销$/ }).click();
     await expect(card.locator(".badge-bad")).toBeVisible();
+    // Ended: it says how many downloads were taken, not "10 of 10" left.
+    await expect(card.locator(".parcel-facts")).toContainText(
+      lang === "en" ? "Downloads taken0 of 10" : "已下载次数0 / 10",
+    );
     const denied = await site.harness.request("POST", "/pickup/resolve", {
       body: { code },
       jar: new CookieJar(),

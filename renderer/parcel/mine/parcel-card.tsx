@@ -171,12 +171,18 @@ export function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?
       </div>
       <dl className="parcel-facts">
         <div>
-          <dt>{t("downloads")}</dt>
+          <dt>{t(live ? "downloads" : "downloadsTakenLabel")}</dt>
           <dd>
-            {t("downloadsValue", {
-              left: parcel.downloads_left,
-              allowed: parcel.downloads_allowed,
-            })}
+            {/* An ended parcel has nothing left to take: say how many were taken instead. */}
+            {live
+              ? t("downloadsValue", {
+                  left: parcel.downloads_left,
+                  allowed: parcel.downloads_allowed,
+                })
+              : t("downloadsTaken", {
+                  n: Math.max(0, parcel.downloads_allowed - parcel.downloads_left),
+                  allowed: parcel.downloads_allowed,
+                })}
           </dd>
         </div>
         <div>
