@@ -29,7 +29,8 @@ export function because(outer: string, reason: string | undefined, lang: Lang): 
  * the outer sentence: the two together would say the same twice.
  */
 export function reasonOr(outer: string, reason: string | undefined, lang: Lang): string {
-  return reason ?? (lang === "en" ? `${outer}.` : `${outer}。`);
+  if (reason) return `${reason}`;
+  return lang === "en" ? `${outer}.` : `${outer}。`;
 }
 
 /** Problems of the shared error handler, which both services record. */
