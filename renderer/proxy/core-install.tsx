@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { formatBytes } from "../shared/format.js";
 import { CoreInfo, CoreInstalled, ServiceAction, Status } from "../../server/contract/proxy.js";
 import { bodyOf, call, send } from "./api.js";
@@ -147,6 +147,24 @@ function sourceText(info: CoreInfo | null, t: Translate): string {
  * The System screen's core program: version, where it comes from, the previous version, an
  * install of the latest release, and a confirmed rollback.
  */
+/**
+ * A file path that may break onto a new line only after a separator (a folder's name is never
+ * cut in two); a name longer than the line scrolls inside its box instead.
+ */
+function PathText({ path }: { path: string }) {
+  const parts = path.split(/(?<=[/\\])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          <span className="path-part">{part}</span>
+          {i < parts.length - 1 ? <wbr /> : null}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 export function CoreProgramCard({ onChanged }: { onChanged?: () => void }) {
   const t = useT();
   const action = useCoreAction();
@@ -189,10 +207,12 @@ export function CoreProgramCard({ onChanged }: { onChanged?: () => void }) {
           <dd data-testid="core-program-source">{sourceText(info, t)}</dd>
         </div>
         {info?.path ? (
-          <div>
+          <div className="facts-wide">
             <dt>{t("install.location")}</dt>
             <dd>
-              <code className="install-path">{info.path}</code>
+              <code className="install-path" data-testid="core-program-path">
+                <PathText path={info.path} />
+              </code>
             </dd>
           </div>
         ) : null}

@@ -91,6 +91,7 @@ export const enScreens = {
   "conn.close": "Close",
   "conn.closeLabel": "Close the connection to {host}",
   "conn.none": "No active connections.",
+  "conn.noMatch": "No connection matches the search.",
   "conn.detailsLabel": "Details of the connection to {host}",
   "conn.detailsTitle": "Connection details",
   "conn.detailsClose": "Close the details",
@@ -124,6 +125,9 @@ export const enScreens = {
   "conn.f.specialProxy": "Forced route",
   "conn.f.specialRules": "Special rules",
   "conn.f.dscp": "DSCP mark",
+  "site.baidu": "Baidu",
+  "site.bilibili": "Bilibili",
+  "site.wikipedia": "Wikipedia",
   "conn.notTested": "not tested",
   "conn.queued": "waiting…",
   "conn.testing": "testing…",
@@ -211,12 +215,22 @@ export const enScreens = {
   "sys.backupSaved": "The backup was downloaded.",
   "sys.restore": "Restore from file…",
   "sys.restored": "The backup was restored.",
-  "sys.restoreAsk": "Replace all settings, subscriptions and rules with the contents of {file}?",
+  "sys.restoreAskWhat":
+    "Restore {file}, the backup of {date}: the settings, {subs} and {rules}? Everything the console holds now is replaced.",
+  "sys.restoreAskNoDate":
+    "Restore {file}: the settings, {subs} and {rules}? Everything the console holds now is replaced.",
+  "sys.countSubs": { one: "1 subscription", other: "{n} subscriptions" },
+  "sys.countRules": { one: "1 rule", other: "{n} rules" },
+  "sys.restoreNotJsonFile":
+    "{file} is not a Gatehouse proxy backup: it is not a JSON file. Nothing was changed.",
+  "sys.restoreNotBackupFile":
+    "{file} is not a Gatehouse proxy backup: it has no settings, subscriptions and rules of this console. Nothing was changed.",
+  "sys.restoreOtherVersion":
+    "{file} cannot be restored: only backups of version 1 can be restored. Nothing was changed.",
   "sys.restoreAskLabel": "Restore this backup?",
   "sys.restoreYes": "Restore",
   "sys.restoreCancelled": "Nothing was restored; your settings are as they were.",
   "sys.restoreFailed": "Restore failed, nothing was changed: {error}",
-  "sys.restoreNotJson": "The file is not a Gatehouse backup (not JSON).",
   "sys.notBackup": "This file is not a Gatehouse backup.",
   "sys.backupVersion": "Unsupported backup version: only backups of version 1 can be restored.",
   "sys.passwordTitle": "Administrator password",

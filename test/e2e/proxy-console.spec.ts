@@ -179,25 +179,28 @@ test.describe("proxy console", () => {
     };
     expect(restored.custom.map((r) => r.value)).toEqual(["10.1.0.0/16", "example.com"]);
 
-    // A file that is not a backup is refused with words, and nothing changes.
+    // A file that is not a backup is refused with words before anything is asked.
     await page.getByTestId("restore-input").setInputFiles({
       name: "x.json",
       mimeType: "application/json",
       buffer: Buffer.from("{nope"),
     });
-    await page.getByRole("button", { name: "Restore", exact: true }).click();
     await expect(
-      page.getByText(/Restore failed, nothing was changed: The file is not a Gatehouse backup/),
+      page.getByText(
+        "x.json is not a Gatehouse proxy backup: it is not a JSON file. Nothing was changed.",
+      ),
     ).toBeVisible();
     await page.getByTestId("restore-input").setInputFiles({
       name: "v2.json",
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify({ ...backup, version: 2 })),
     });
-    await page.getByRole("button", { name: "Restore", exact: true }).click();
     await expect(
-      page.getByText(/Restore failed, nothing was changed: Unsupported backup version/),
+      page.getByText(
+        "v2.json cannot be restored: only backups of version 1 can be restored. Nothing was changed.",
+      ),
     ).toBeVisible();
+    await expect(page.getByRole("button", { name: "Restore", exact: true })).toHaveCount(0);
     await page.getByRole("button", { name: "Check for updates" }).click();
     await expect(page.getByText("v1.19.9")).toBeVisible();
     await expect(page.getByRole("link", { name: "Release notes" })).toHaveAttribute(

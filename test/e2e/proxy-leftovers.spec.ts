@@ -228,7 +228,9 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     await page.getByTestId("restore-input").setInputFiles(file);
     const ask = page.getByRole("group", { name: "Restore this backup?" });
     await expect(ask).toContainText(
-      `Replace all settings, subscriptions and rules with the contents of ${name}?`,
+      new RegExp(
+        `^Restore ${name}, the backup of .+: the settings, \\d+ subscriptions? and 1 rule\\? Everything the console holds now is replaced\\.`,
+      ),
     );
     // The earlier notice is gone once something else is under way.
     await expect(page.getByText("The backup was downloaded.")).toHaveCount(0);
@@ -243,7 +245,11 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     await setLang(page, "zh-CN");
     await page.getByTestId("restore-input").setInputFiles(file);
     const askZh = page.getByRole("group", { name: "恢复此备份？" });
-    await expect(askZh).toContainText(`用 ${name} 的内容替换全部设置、订阅和规则吗？`);
+    await expect(askZh).toContainText(
+      new RegExp(
+        `^恢复 ${name}（.+ 的备份）：设置、\\d+ 个订阅和 1 条规则？控制台现有的内容都会被替换。`,
+      ),
+    );
     await expect(page.getByText("未恢复任何内容，设置保持原样。")).toHaveCount(0);
     await askZh.scrollIntoViewIfNeeded();
     await shot(page, "restore-ask", "zh-CN");

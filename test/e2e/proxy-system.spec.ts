@@ -222,11 +222,11 @@ test("the update check, a connectivity test, offline connections and a file that
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify({ hello: 1 })),
     });
-    // Restoring asks first.
-    await restore.getByRole("button", { name: "Restore", exact: true }).click();
+    // The file is read before anything is asked: no backup, no question.
     await expect(restore.getByRole("alert")).toHaveText(
-      "Restore failed, nothing was changed: This file is not a Gatehouse backup.",
+      "hello.json is not a Gatehouse proxy backup: it has no settings, subscriptions and rules of this console. Nothing was changed.",
     );
+    await expect(restore.getByRole("button", { name: "Restore", exact: true })).toHaveCount(0);
     await shootBothThemes(page, "system-words");
 
     await page.goto(`${svc.url}/#/connections`);
@@ -258,9 +258,8 @@ test("the update check, a connectivity test, offline connections and a file that
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify({ hello: 1 })),
     });
-    await zhRestore.getByRole("button", { name: "恢复", exact: true }).click();
     await expect(zhRestore.getByRole("alert")).toHaveText(
-      "恢复失败，未做任何更改：该文件不是 Gatehouse 备份。",
+      "hello.json 不是 Gatehouse 代理备份：其中没有本控制台的设置、订阅和规则。没有做任何更改。",
     );
     await shootBothThemes(page, "system-words-zh");
     await page.setViewportSize(PHONE);

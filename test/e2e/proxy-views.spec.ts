@@ -212,8 +212,8 @@ test.describe("proxy console views", () => {
     await signIn(page, "#/dashboard");
     await expect(page.getByRole("heading", { name: "概览", level: 1 })).toBeVisible();
     await expect(page.getByText("代理内核", { exact: true })).toBeVisible();
-    // The service's English sentence about the stopped core is shown in the reader's language.
-    await expect(page.getByText(/^无法连接代理内核/)).toBeVisible();
+    // A core nobody started is said neutrally, in the reader's language.
+    await expect(page.getByText(/^代理内核已停止。/)).toBeVisible();
     for (const route of [
       "dashboard",
       "subscriptions",

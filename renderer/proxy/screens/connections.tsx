@@ -117,112 +117,119 @@ export function ConnectionsScreen() {
       <Alert text={(feed.failure ? errorText(feed.failure, t) : "") || close.error} />
       <Alert kind="ok" text={close.done} />
       {!shown && !feed.failure ? <Loading /> : null}
-      <div
-        className={`table conn-table${narrow ? " conn-cards" : ""}`}
-        role="table"
-        aria-label={t("conn.title")}
-        aria-rowcount={matched + 1}
-      >
-        <div role="rowgroup">
-          <div role="row" className="thead" aria-rowindex={1}>
-            {narrow ? (
-              <span className="muted" aria-hidden="true">
-                {t("conn.sortBy")}
-              </span>
-            ) : null}
-            {COLUMNS.map((col) => (
-              <span
-                key={col.key}
-                role="columnheader"
-                aria-sort={sort.key === col.key ? (sort.desc ? "descending" : "ascending") : "none"}
-              >
-                <button
-                  type="button"
-                  className="linkish"
-                  onClick={() =>
-                    setSort({
-                      key: col.key,
-                      desc: sort.key === col.key ? !sort.desc : col.key !== "host",
-                    })
+      {matched > 0 ? (
+        <div
+          className={`table conn-table${narrow ? " conn-cards" : ""}`}
+          role="table"
+          aria-label={t("conn.title")}
+          aria-rowcount={matched + 1}
+        >
+          <div role="rowgroup">
+            <div role="row" className="thead" aria-rowindex={1}>
+              {narrow ? (
+                <span className="muted" aria-hidden="true">
+                  {t("conn.sortBy")}
+                </span>
+              ) : null}
+              {COLUMNS.map((col) => (
+                <span
+                  key={col.key}
+                  role="columnheader"
+                  aria-sort={
+                    sort.key === col.key ? (sort.desc ? "descending" : "ascending") : "none"
                   }
                 >
-                  {t(col.label)}
-                  {sort.key === col.key ? (sort.desc ? " ▼" : " ▲") : ""}
-                </button>
+                  <button
+                    type="button"
+                    className="linkish"
+                    onClick={() =>
+                      setSort({
+                        key: col.key,
+                        desc: sort.key === col.key ? !sort.desc : col.key !== "host",
+                      })
+                    }
+                  >
+                    {t(col.label)}
+                    {sort.key === col.key ? (sort.desc ? " ▼" : " ▲") : ""}
+                  </button>
+                </span>
+              ))}
+              <span role="columnheader">
+                <span className="sr-only">{t("conn.actions")}</span>
               </span>
-            ))}
-            <span role="columnheader">
-              <span className="sr-only">{t("conn.actions")}</span>
-            </span>
+            </div>
           </div>
+          <VirtualList
+            count={matched}
+            itemAt={rowAt}
+            onRange={feed.showRange}
+            rowKey={(c) => c.id}
+            rowHeight={narrow ? 96 : 36}
+            // As tall as its rows, up to a screenful: a few rows leave no empty box.
+            height={`min(60vh, 640px, ${matched * (narrow ? 96 : 36) + 2}px)`}
+            label={t("conn.rows")}
+            onRowClick={open}
+            rowClass={(c) => (picked?.id === c.id ? "vrow-picked" : "")}
+            render={(c) => (
+              <>
+                <span role="cell" className="ellipsis c-host" title={host(c)}>
+                  <button
+                    type="button"
+                    className="linkish conn-open"
+                    data-conn={c.id}
+                    onClick={() => open(c)}
+                    aria-label={t("conn.detailsLabel", { host: host(c) })}
+                  >
+                    {host(c)}
+                  </button>
+                </span>
+                <span
+                  role="cell"
+                  className="c-net"
+                  title={`${c.metadata.network ?? ""} ${c.metadata.type ?? ""}`.trim()}
+                >
+                  {c.metadata.network} {c.metadata.type}
+                </span>
+                <span role="cell" className="ellipsis c-chain" title={chainText(c, t)}>
+                  {chainText(c, t)}
+                </span>
+                <span
+                  role="cell"
+                  className="ellipsis c-rule"
+                  title={`${c.rule}${c.rulePayload ? ` ${c.rulePayload}` : ""}`}
+                >
+                  {narrow ? <span className="muted">{t("conn.rule")}: </span> : null}
+                  {ruleText(c, t)}
+                </span>
+                <span role="cell" className="c-up">
+                  {narrow ? <span className="muted">{t("conn.upShort")} </span> : null}
+                  {formatBytes(c.upload)}
+                </span>
+                <span role="cell" className="c-down">
+                  {narrow ? <span className="muted">{t("conn.downShort")} </span> : null}
+                  {formatBytes(c.download)}
+                </span>
+                <span role="cell" className="c-age">
+                  {formatDuration((now - (Date.parse(c.start) || now)) / 1000, lang)}
+                </span>
+                <span role="cell" className="c-close">
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={(e) => (e.stopPropagation(), closeOne(c))}
+                    aria-label={t("conn.closeLabel", { host: host(c) })}
+                  >
+                    {t("conn.close")}
+                  </button>
+                </span>
+              </>
+            )}
+          />
         </div>
-        <VirtualList
-          count={matched}
-          itemAt={rowAt}
-          onRange={feed.showRange}
-          rowKey={(c) => c.id}
-          rowHeight={narrow ? 96 : 36}
-          height="min(60vh, 640px)"
-          label={t("conn.rows")}
-          onRowClick={open}
-          rowClass={(c) => (picked?.id === c.id ? "vrow-picked" : "")}
-          render={(c) => (
-            <>
-              <span role="cell" className="ellipsis c-host" title={host(c)}>
-                <button
-                  type="button"
-                  className="linkish conn-open"
-                  data-conn={c.id}
-                  onClick={() => open(c)}
-                  aria-label={t("conn.detailsLabel", { host: host(c) })}
-                >
-                  {host(c)}
-                </button>
-              </span>
-              <span
-                role="cell"
-                className="c-net"
-                title={`${c.metadata.network ?? ""} ${c.metadata.type ?? ""}`.trim()}
-              >
-                {c.metadata.network} {c.metadata.type}
-              </span>
-              <span role="cell" className="ellipsis c-chain" title={chainText(c, t)}>
-                {chainText(c, t)}
-              </span>
-              <span
-                role="cell"
-                className="ellipsis c-rule"
-                title={`${c.rule}${c.rulePayload ? ` ${c.rulePayload}` : ""}`}
-              >
-                {narrow ? <span className="muted">{t("conn.rule")}: </span> : null}
-                {ruleText(c, t)}
-              </span>
-              <span role="cell" className="c-up">
-                {narrow ? <span className="muted">{t("conn.upShort")} </span> : null}
-                {formatBytes(c.upload)}
-              </span>
-              <span role="cell" className="c-down">
-                {narrow ? <span className="muted">{t("conn.downShort")} </span> : null}
-                {formatBytes(c.download)}
-              </span>
-              <span role="cell" className="c-age">
-                {formatDuration((now - (Date.parse(c.start) || now)) / 1000, lang)}
-              </span>
-              <span role="cell" className="c-close">
-                <button
-                  type="button"
-                  className="small"
-                  onClick={(e) => (e.stopPropagation(), closeOne(c))}
-                  aria-label={t("conn.closeLabel", { host: host(c) })}
-                >
-                  {t("conn.close")}
-                </button>
-              </span>
-            </>
-          )}
-        />
-      </div>
+      ) : null}
+      {/* Nothing to list: one line under the search, no empty table. */}
       {shown && total === 0 ? <p className="muted">{t("conn.none")}</p> : null}
+      {shown && total > 0 && matched === 0 ? <p className="muted">{t("conn.noMatch")}</p> : null}
       {picked ? (
         <ConnectionDetails
           connection={picked}

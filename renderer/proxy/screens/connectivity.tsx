@@ -3,13 +3,26 @@ import {
   ConnectivityResult,
   ConnectivitySites,
   ConnectivityTest,
+  type ConnectivitySite,
 } from "../../../server/contract/proxy.js";
 import { bodyOf, call } from "../api.js";
 import { siteDetail } from "../core-words.js";
-import { useT } from "../i18n.js";
+import { useT, type Key, type Translate } from "../i18n.js";
 import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
 
 const MAX_PARALLEL = 3; // the service answers 429 beyond three tests at once
+
+/** Sites whose name differs in the reader's language (the rest are brand names as they are). */
+const SITE_NAMES: Record<string, Key> = {
+  baidu: "site.baidu",
+  bilibili: "site.bilibili",
+  wikipedia: "site.wikipedia",
+};
+
+function siteName(site: ConnectivitySite, t: Translate): string {
+  const key = SITE_NAMES[site.id];
+  return key ? t(key) : site.name;
+}
 
 type Entry =
   | { state: "queued" }
@@ -105,9 +118,9 @@ export function ConnectivityCard() {
                 type="button"
                 onClick={() => enqueue([s.id])}
                 disabled={entry?.state === "queued" || entry?.state === "running"}
-                aria-label={t("sys.testSite", { name: s.name })}
+                aria-label={t("sys.testSite", { name: siteName(s, t) })}
               >
-                {s.name}
+                {siteName(s, t)}
               </button>
               <span className="badge">
                 {s.category === "domestic" ? t("sys.domestic") : t("sys.global")}

@@ -1,12 +1,13 @@
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { Status, UpdateReport } from "../../../server/contract/proxy.js";
-import { ApiError, call, request, send } from "../api.js";
+import { ApiError, call } from "../api.js";
 import { PasswordForm } from "../auth.js";
 import { formatDateTime } from "../format.js";
 import { useT, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import { Alert, Card, errorText, useAction, useLoad } from "../ui.js";
 import { ListenProblems } from "../listen-problems.js";
+import { BackupCard } from "./backup-card.js";
 import { ConnectivityCard } from "./connectivity.js";
 import { ServiceButtons } from "./dashboard.js";
 import { CoreProgramCard } from "../core-install.js";
@@ -76,113 +77,6 @@ function UpdatesCard() {
           </div>
         </dl>
       ) : null}
-    </Card>
-  );
-}
-
-function fileName(disposition: string | null): string {
-  const m = disposition?.match(/filename="?([^";]+)"?/i);
-  return m ? m[1] : "gatehouse-proxy-backup.json";
-}
-
-function BackupCard() {
-  const t = useT();
-  const download = useAction();
-  const restore = useAction();
-  const input = useRef<HTMLInputElement>(null);
-  // A chosen backup waits here until the person confirms that it replaces everything.
-  const [pending, setPending] = useState<File | null>(null);
-  const [cancelled, setCancelled] = useState(false);
-  // One notice at a time: an earlier one would sit beside the answer to this action.
-  const forget = () => {
-    download.clear();
-    restore.clear();
-    setCancelled(false);
-    setPending(null);
-  };
-  const choose = (file: File) => {
-    forget();
-    setPending(file);
-    // Emptied at once, so the same file chosen again is offered again.
-    if (input.current) input.current.value = "";
-  };
-  const dismiss = () => {
-    setPending(null);
-    setCancelled(true);
-  };
-  const confirm = () => {
-    const file = pending;
-    setPending(null);
-    if (file) void upload(file);
-  };
-
-  const save = () => {
-    forget();
-    return download.run(async () => {
-      const res = await request("GET", "/system/backup");
-      const blob = await res.blob();
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = fileName(res.headers.get("Content-Disposition"));
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    }, t("sys.backupSaved"));
-  };
-
-  const upload = (file: File) =>
-    restore.run(async () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(await file.text());
-      } catch {
-        throw new Error(t("sys.restoreNotJson"));
-      }
-      await send("POST", "/system/restore", body);
-    }, t("sys.restored"));
-
-  return (
-    <Card title={t("sys.backupTitle")}>
-      <p className="muted">{t("sys.backupHint")}</p>
-      <div className="button-row">
-        <button type="button" onClick={() => void save()} disabled={download.busy}>
-          {t("sys.download")}
-        </button>
-        <label className="button">
-          {t("sys.restore")}
-          <input
-            ref={input}
-            type="file"
-            accept="application/json,.json"
-            className="sr-only"
-            data-testid="restore-input"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              if (file) choose(file);
-            }}
-          />
-        </label>
-      </div>
-      {pending ? (
-        <div className="confirm-box" role="group" aria-label={t("sys.restoreAskLabel")}>
-          <p>{t("sys.restoreAsk", { file: pending.name })}</p>
-          <div className="button-row">
-            <button type="button" className="danger" onClick={confirm}>
-              {t("sys.restoreYes")}
-            </button>
-            <button type="button" onClick={dismiss}>
-              {t("common.cancel")}
-            </button>
-          </div>
-        </div>
-      ) : null}
-      <Alert kind="info" text={cancelled ? t("sys.restoreCancelled") : ""} />
-      <Alert text={download.error} />
-      <Alert kind="ok" text={download.done} />
-      <Alert text={restore.error ? t("sys.restoreFailed", { error: restore.error }) : ""} />
-      <Alert kind="ok" text={restore.done} />
     </Card>
   );
 }
