@@ -44,7 +44,7 @@ function shownTime(page: Page, iso: string, lang: string): Promise<string> {
   );
 }
 
-test("the parcel admin lists a failed download among the recent problems, in both languages", async ({
+test("the parcel admin lists a download refused for a missing stored copy among the recent problems, in both languages", async ({
   page,
 }) => {
   const site = await startParcelSite();
@@ -59,7 +59,7 @@ test("the parcel admin lists a failed download among the recent problems, in bot
       "No problems since the service started.",
     );
 
-    // A download whose stored bytes have gone from the disk fails on the service's side.
+    // A download whose stored bytes have gone from the disk is refused, and the operator told.
     const up = await createUpload(h, { "report.pdf": 2048 });
     const code = (await uploadAndPublish(h, up)).json.code as string;
     expect(
@@ -68,19 +68,17 @@ test("the parcel admin lists a failed download among the recent problems, in bot
     const fileId = (await h.request("GET", "/pickup")).json.files[0].id as string;
     rmSync(join(h.dataDir, "parcel", "blobs"), { recursive: true, force: true });
     const failed = await h.request("GET", `/pickup/files/${fileId}/download`);
-    expect(failed.status).toBe(500);
-    const requestId = String(failed.headers["x-request-id"]);
+    expect(failed.status).toBe(410);
 
     await page.getByRole("button", { name: "Refresh" }).click();
     const problem = card.getByTestId("problem");
     await expect(problem).toHaveCount(1);
-    // Said by its code, with the reason the download's answer named; no path, no file id.
+    // Said by its code, naming the file; no path, no file id, no blob name.
     await expect(problem.locator("p").first()).toHaveText(
-      "A request could not be answered: The file could not be read; try again.",
+      "The stored copy of report.pdf is missing. Its downloads are refused; a new upload of the same file stores it again.",
     );
     await expect(problem).not.toContainText(fileId);
-    await expect(problem).toContainText("Error");
-    await expect(problem).toContainText(`Request ${requestId}`);
+    await expect(problem).toContainText("Warning");
     const iso = (await problem.locator("time").getAttribute("datetime")) ?? "";
     expect(Math.abs(Date.parse(iso) - Date.now())).toBeLessThan(60_000);
     await expect(problem.locator("time")).toHaveText(await shownTime(page, iso, "en"));
@@ -90,14 +88,13 @@ test("the parcel admin lists a failed download among the recent problems, in bot
     await page.getByLabel("Language").selectOption("zh-CN");
     const zhCard = page.getByRole("region", { name: "最近的问题" });
     const zhProblem = zhCard.getByTestId("problem");
-    await expect(zhProblem).toContainText("错误");
-    await expect(zhProblem).toContainText(`请求 ${requestId}`);
+    await expect(zhProblem).toContainText("警告");
     await expect(zhProblem.locator("p").first()).toHaveText(
-      "一个请求未能完成：文件无法读取；请重试。",
+      "report.pdf 的存储副本已丢失。它的下载会被拒绝；再次上传同一文件即可重新保存。",
     );
     await expect(zhCard.locator("time")).toHaveText(await shownTime(page, iso, "zh-CN"));
     // Every sentence of the card is Chinese: nothing in English, nothing marked as English.
-    expect(await englishIn(zhCard, [requestId])).toEqual([]);
+    expect(await englishIn(zhCard, ["report.pdf"])).toEqual([]);
     await expect(zhCard.locator('[lang="en"]')).toHaveCount(0);
     await atBothSizes(page, async (size) => {
       await zhCard.scrollIntoViewIfNeeded();
