@@ -10,7 +10,7 @@ import {
 import { ApiError } from "../api.js";
 import { serviceText } from "../errors-i18n.js";
 import type { Translate } from "../i18n.js";
-import { useApp } from "../store.js";
+import type { Lang } from "../../shared/lang.js";
 
 export type SettingsDraft = Record<keyof Settings, string | boolean>;
 export type Problems = Partial<Record<keyof Settings, string>>;
@@ -64,6 +64,8 @@ function conflictWords(conflict: SettingsConflict, t: Translate): string {
 export function settingsProblems(
   d: SettingsDraft,
   t: Translate,
+  /** The reader's language, for the service's own sentence about a port Gatehouse uses. */
+  lang: Lang,
   /** The ports this Gatehouse listens on (GET /system/network), when known. */
   ours: GatehousePort[] = [],
 ): Problems {
@@ -84,10 +86,7 @@ export function settingsProblems(
   const taken = gatehousePortTaken(checked.data, ours);
   if (taken)
     out.mixedPort ??=
-      serviceText(
-        { code: TAKEN_CODE[taken.use], params: { port: taken.port } },
-        useApp.getState().lang,
-      ) ?? undefined;
+      serviceText({ code: TAKEN_CODE[taken.use], params: { port: taken.port } }, lang) ?? undefined;
   return out;
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { NetworkReport, NodeList, Settings } from "../../../server/contract/proxy.js";
 import { bodyOf, call, request } from "../api.js";
 import { useT } from "../i18n.js";
+import { useApp } from "../store.js";
 import { nodeName } from "./dashboard.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
 import { PROBATION_STARTED, SETTINGS_CHANGED } from "../probation.js";
@@ -46,6 +47,7 @@ function TunGuidance({ net, tunOn }: { net: NetworkReport; tunOn: boolean }) {
 
 export function SettingsScreen() {
   const t = useT();
+  const lang = useApp((s) => s.lang);
   const loaded = useLoad(() => call(Settings, "GET", "/settings"));
   const network = useLoad(() => call(NetworkReport, "GET", "/system/network"));
   const nodes = useLoad(() => call(NodeList, "GET", "/nodes"));
@@ -77,7 +79,7 @@ export function SettingsScreen() {
     );
   }
   const ours = network.data?.gatehousePorts ?? [];
-  const problems = tried ? settingsProblems(draft, t, ours) : {};
+  const problems = tried ? settingsProblems(draft, t, lang, ours) : {};
   // Edits not saved yet: only then is there anything to discard.
   const current = fromDraft(draft);
   const saved = loaded.data;
@@ -120,7 +122,7 @@ export function SettingsScreen() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
-    if (Object.keys(settingsProblems(draft, t, ours)).length > 0) return;
+    if (Object.keys(settingsProblems(draft, t, lang, ours)).length > 0) return;
     setRefused(null);
     await save.run(
       async () => {

@@ -4,7 +4,7 @@ import { optionalObject } from "../../http/validate.js";
 import { geodataList } from "../core/geodata.js";
 import { FileFacts, previousPath, shownPath } from "../core/install-status.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
-import { recordFailure } from "./failed-action.js";
+import { recordFailure } from "../../http/failed-action.js";
 import { NoFields, type CoreInfo, type CoreInstalled } from "../../contract/proxy.js";
 
 /** `GET /system/core`, `POST /system/core/install`, `POST /system/core/rollback`. */

@@ -7,7 +7,7 @@ import { compileRules } from "../core/compile.js";
 import { geoRuleLines, neededGeodata } from "../core/geodata.js";
 import { updateGeodata, type GeodataUpdateOptions } from "../core/geodata-update.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
-import { recordFailure } from "./failed-action.js";
+import { recordFailure } from "../../http/failed-action.js";
 import { NoFields, type GeodataUpdated } from "../../contract/proxy.js";
 
 /** `POST /system/geodata/update`: fetch, verify, check and swap in the core's geodata. */

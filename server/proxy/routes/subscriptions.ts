@@ -13,7 +13,7 @@ import {
 } from "../../contract/proxy.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { isStale } from "../domain/refresher.js";
-import { recordFailure } from "./failed-action.js";
+import { recordFailure } from "../../http/failed-action.js";
 
 /** Subscriptions: list, create, edit, delete and refresh. */
 export function subscriptionsRouter(deps: ProxyRouterDeps): Router {

@@ -11,7 +11,7 @@ import { networkReport } from "../system/network.js";
 import { DEFAULT_RELEASE_URL, UpdateCheckError, UpdateChecker } from "../system/updates.js";
 import { isoNow } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
-import { recordFailure } from "./failed-action.js";
+import { recordFailure } from "../../http/failed-action.js";
 import { gatehousePorts } from "../domain/input-checks.js";
 import {
   ConnectivityTest,

@@ -1,8 +1,8 @@
 import type { Response } from "express";
-import { DomainError } from "../../domain-errors.js";
-import { HttpError } from "../../http/errors.js";
-import { requestIdOf } from "../../http/request-log.js";
-import type { LogFields } from "../../log.js";
+import { DomainError } from "../domain-errors.js";
+import { HttpError } from "./errors.js";
+import { requestIdOf } from "./request-log.js";
+import type { LogFields } from "../log.js";
 
 /** What a recorded failure carries besides its code: the request and the error behind it. */
 export interface FailureFields extends LogFields {
