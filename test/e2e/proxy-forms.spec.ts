@@ -176,29 +176,38 @@ test.describe("proxy console forms", () => {
     await expect(form.getByText("Password changed. Other sessions were signed out.")).toBeVisible();
   });
 
-  test("in the desktop app the setup token is filled in and never shown", async ({ page }) => {
+  test("in the desktop app the setup page never asks the bridge for the token, and says where it is", async ({
+    page,
+  }) => {
     const fresh = await startProxyConsole();
     try {
-      // What the preload exposes as `window.gatehouse` (only the part setup uses is real).
-      await page.addInitScript((token) => {
+      // What the preload exposes as \`window.gatehouse\`: the setup token is the app page's alone
+      // (the LAN loads this page too), so this page must never ask for it.
+      await page.addInitScript(() => {
         const none = () => Promise.reject(new Error("not in this test"));
+        const w = window as unknown as { asked: number };
+        w.asked = 0;
         Object.defineProperty(window, "gatehouse", {
           value: {
             app: { info: none, onServiceStatus: () => () => undefined, openExternal: none },
-            tokens: { save: none, get: none, remove: none, list: none },
-            proxy: { setupToken: () => Promise.resolve(token) },
+            tokens: { save: none, remove: none, list: none },
+            proxy: {
+              setupToken: () => {
+                w.asked++;
+                return none();
+              },
+            },
           },
         });
-      }, fresh.token);
+      });
       await page.goto(fresh.url);
-      await expect(
-        page.getByText("The desktop app has filled in the setup token for you."),
-      ).toBeVisible();
-      await expect(page.getByLabel("Setup token")).toHaveCount(0);
+      await expect(page.getByText(/Desktop screen/)).toBeVisible();
+      await page.getByLabel("Setup token").fill(fresh.token);
       await page.getByLabel("New password").fill(PASSWORD);
       await page.getByLabel("Repeat the password").fill(PASSWORD);
       await page.getByRole("button", { name: "Set password and sign in" }).click();
       await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+      expect(await page.evaluate(() => (window as unknown as { asked: number }).asked)).toBe(0);
     } finally {
       await fresh.close();
     }
