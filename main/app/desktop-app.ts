@@ -263,6 +263,8 @@ export class DesktopApp {
   }
 
   private onEvent(event: ServiceEvent): void {
+    // Inbox deliveries are announced once they are saved, by the inbox keeper.
+    if (event.kind === "inbox.delivered") return;
     const owned = this.owned();
     const note = notificationFor(event, this.language, (id) => owned.has(id));
     if (note) this.o.shell.notify(note);

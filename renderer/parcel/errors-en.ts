@@ -65,6 +65,8 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "upload.parcel_too_large": (p) =>
     `The parcel is larger than the limit of ${formatBytes(Number(p.limit))}.`,
   "upload.daily_limit": () => "Today's upload allowance for this address is used up.",
+  "upload.inbox_terms": () =>
+    "Files sent to a computer's inbox take no expiry, download count or password: the computer's owner keeps them.",
   "storage.file_budget": () =>
     "The gateway has no room for this right now: it holds as many files as it may. Try fewer files, or later.",
   "storage.data_budget": () =>
@@ -102,6 +104,14 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "parcel.code_ended": () => "This parcel cannot be picked up now, so its code is not shown.",
   "parcel.code_not_kept": () =>
     "The code in use was issued without this parcel's key (by the administrator after the parcel was locked), so it cannot be shown here. Issue a new code to get one you can see; the one in use then stops working.",
+  "parcel.inbox_code": () =>
+    "This parcel was sent to a computer's inbox: only that computer's owner has its code.",
+  "inbox.session_required": () =>
+    "Open the inbox with its code again: it was closed, got a new code, or this page waited too long.",
+  "inbox.code_unknown": () =>
+    "No open inbox has this code: check it, or ask the computer's owner to open the inbox again.",
+  "inbox.password_required": () => "This inbox needs its password.",
+  "inbox.password_wrong": () => "Wrong password for this inbox.",
   "pickup.code_unknown": () => "No parcel has this code. Check it and try again.",
   "pickup.code_first": () => "Enter the pickup code first.",
   "pickup.code_changed": () => "The pickup code has changed; enter the new code.",

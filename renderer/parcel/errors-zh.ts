@@ -48,6 +48,8 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
     `${p.name} 超过了单个文件 ${formatBytes(Number(p.limit))} 的上限。`,
   "upload.parcel_too_large": (p) => `包裹总大小超过了 ${formatBytes(Number(p.limit))} 的上限。`,
   "upload.daily_limit": () => "此地址今天的上传额度已用完。",
+  "upload.inbox_terms": () =>
+    "发送到电脑收件箱的文件不能设置有效期、下载次数或密码：由电脑的主人保管。",
   "storage.file_budget": () =>
     "网关当前没有足够空间：存放的文件数量已达上限。请减少文件数量，或稍后再试。",
   "storage.data_budget": () =>
@@ -80,6 +82,13 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "parcel.code_ended": () => "此包裹现在无法取件，因此不显示它的取件码。",
   "parcel.code_not_kept": () =>
     "当前的取件码是在没有该包裹密钥的情况下签发的（包裹被锁定后由管理员重新签发），因此无法在此显示。可以生成新的取件码来查看；当前的取件码随即失效。",
+  "parcel.inbox_code": () => "此包裹是发送到电脑收件箱的：只有那台电脑的主人有它的取件码。",
+  "inbox.session_required": () =>
+    "请重新用收件码打开收件箱：收件箱已关闭、换了新的收件码，或此页面等待太久。",
+  "inbox.code_unknown": () =>
+    "没有使用此收件码的已打开收件箱：请检查收件码，或请电脑的主人重新打开收件箱。",
+  "inbox.password_required": () => "此收件箱需要密码。",
+  "inbox.password_wrong": () => "收件箱密码错误。",
   "pickup.code_unknown": () => "没有与此取件码对应的包裹。请检查后重试。",
   "pickup.code_first": () => "请先输入取件码。",
   "pickup.code_changed": () => "取件码已更换；请输入新的取件码。",

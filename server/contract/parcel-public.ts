@@ -57,3 +57,32 @@ export const recipientShape = {
 };
 /** Checks a recipient's view of a parcel (the pickup page). */
 export const RecipientViewCheck = z.strictObject(recipientShape);
+
+/** `POST /inbox/resolve`: whom the files go to, until when, and what may be sent. */
+export const inboxGrantShape = {
+  /** The computer's name, as the sender's page says it ("Send to …"). */
+  name: z.string(),
+  closes_at: time,
+  max_files: int(1),
+  max_file_bytes: int(1),
+  max_parcel_bytes: int(1),
+};
+/** Checks the answer of opening an inbox (the phone's send page). */
+export const InboxGrantCheck = z.strictObject(inboxGrantShape);
+
+/** `POST /uploads`: the session the phone's send page uploads into (the small build's check). */
+export const UploadCreatedCheck = z.strictObject({
+  id: z.string(),
+  manage_token: z.string(),
+  files: z.array(z.strictObject({ id: z.string(), name: z.string(), size: count })),
+  expires_at: time,
+});
+
+/** A stored file (`PUT …/files/:file`), as the uploader checks it. */
+export const UploadedFileCheck = z.object({
+  id: z.string(),
+  state: z.enum(["pending", "ready", "failed"]),
+});
+
+/** The answer of publishing an inbox upload: delivered, and nothing to hand on. */
+export const DeliveredCheck = z.object({ id: z.string(), delivered: z.literal(true) });

@@ -99,6 +99,11 @@ export const ManifestSchema = z.object({
   downloads: z.number().int().min(1).optional(),
   password: z.string().max(1024).optional(),
   renew: z.boolean().optional(),
+  /**
+   * Sent to this computer's inbox (needs the `inbox_session` cookie): the terms are the
+   * policy's defaults and the sender never learns a pickup code.
+   */
+  inbox: z.boolean().optional(),
 });
 export type ManifestInput = z.input<typeof ManifestSchema>;
 

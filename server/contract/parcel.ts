@@ -39,9 +39,19 @@ import {
   UploadFileParams,
 } from "./parcel-views.js";
 import type { ApiContract } from "./route.js";
+import {
+  DeliveredSchema,
+  InboxClosedSchema,
+  InboxGrantSchema,
+  InboxOpenedSchema,
+  InboxOpenSchema,
+  InboxResolveSchema,
+  InboxViewSchema,
+} from "./parcel-inbox.js";
 import { VerifyStatusSchema } from "./parcel-verify.js";
 
 export * from "./parcel-admin.js";
+export * from "./parcel-inbox.js";
 export * from "./parcel-policy.js";
 export * from "./parcel-views.js";
 export * from "./parcel-verify.js";
@@ -121,10 +131,15 @@ export const PARCEL_API: ApiContract = {
   },
   "POST /uploads/:id/publish": {
     summary: "Publish a parcel whose files are all uploaded",
-    description: `${OWNER} The first publish issues the pickup code; later ones do not.`,
+    description: `${OWNER} The first publish issues the pickup code; later ones do not. An upload sent to the inbox answers \`delivered: true\` and no code, url or urls: its sender never learns the code.`,
     tag: "Uploads",
     params: IdParams,
-    responses: { 200: json("The parcel and where it is picked up", PublishedSchema) },
+    responses: {
+      200: json(
+        "The parcel and where it is picked up (or, sent to the inbox, that it was delivered)",
+        z.union([PublishedSchema, DeliveredSchema]),
+      ),
+    },
   },
   "GET /mine": {
     summary: "The parcels this browser sent",
@@ -186,6 +201,14 @@ export const PARCEL_API: ApiContract = {
       200: { description: "The archive", mediaType: "application/zip" },
       206: { description: "A byte range of the archive", mediaType: "application/zip" },
     },
+  },
+  "POST /inbox/resolve": {
+    summary: "Open this computer's inbox by its code (and password) to send files to it",
+    description:
+      'Sets the 10-minute `inbox_session` cookie that `POST /uploads` with `"inbox": true` needs. An unknown or closed code answers 404, a wrong password 403; both count toward the same guessing limits as pickups (429).',
+    tag: "Inbox",
+    body: InboxResolveSchema,
+    responses: { 200: json("Whom the files go to and what may be sent", InboxGrantSchema) },
   },
   "POST /admin/login": {
     summary: "Sign the administrator in",
@@ -295,6 +318,25 @@ export const PARCEL_API: ApiContract = {
     tag: "Audit",
     query: AuditQuerySchema,
     responses: { 200: json("One page of records", AuditPageSchema) },
+  },
+  "POST /admin/inbox": {
+    summary: "Open the inbox (or reopen it with a new code)",
+    description: `${ADMIN} Devices that open it by its code send files to this computer; the code before stops working.`,
+    tag: "Inbox",
+    body: InboxOpenSchema,
+    responses: { 200: json("The open inbox and where devices open it", InboxOpenedSchema) },
+  },
+  "GET /admin/inbox": {
+    summary: "The inbox and the parcels delivered to it, newest first, with their pickup codes",
+    description: ADMIN,
+    tag: "Inbox",
+    responses: { 200: json("The inbox and its deliveries", InboxViewSchema) },
+  },
+  "DELETE /admin/inbox": {
+    summary: "Close the inbox: its code stops working at once",
+    description: ADMIN,
+    tag: "Inbox",
+    responses: { 200: json("Closed", InboxClosedSchema) },
   },
   "GET /admin/errors": {
     summary: "The service's last warnings and errors",

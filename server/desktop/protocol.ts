@@ -61,6 +61,15 @@ export const serviceEventSchema = z.discriminatedUnion("kind", [
     at: z.number().int().min(0),
   }),
   z.object({
+    kind: z.literal("inbox.delivered"),
+    parcelId: z.string().min(1).max(200),
+    files: z.array(text).max(100_000),
+    /** The sender's IP address. */
+    from: z.string().max(100),
+    /** ms since the epoch. */
+    at: z.number().int().min(0),
+  }),
+  z.object({
     kind: z.literal("upload.finished"),
     parcelId: z.string().min(1).max(200),
     files: z.array(text).max(100_000),

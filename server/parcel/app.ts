@@ -7,6 +7,7 @@ import type { ParcelContext } from "./context.js";
 import { apiNoStore, CONTENT_SECURITY_POLICY, hostGuard, originGuard } from "./http/guards.js";
 import { securityHeaders } from "../http/security-headers.js";
 import { adminRouter } from "./routes/admin.js";
+import { inboxRouter } from "./routes/inbox.js";
 import { ownerRouter } from "./routes/owner.js";
 import { pickupRouter } from "./routes/pickup.js";
 import { publicRouter } from "./routes/public.js";
@@ -37,6 +38,7 @@ export function parcelApp(ctx: ParcelContext): Express {
   api.use(uploadsRouter(ctx));
   api.use(ownerRouter(ctx));
   api.use(pickupRouter(ctx));
+  api.use(inboxRouter(ctx));
   api.use("/admin", adminRouter(ctx));
   api.use(notFound("No such endpoint", "request.no_endpoint"));
   app.use("/api/v1", api);

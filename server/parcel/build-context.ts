@@ -8,6 +8,7 @@ import { reclaimBlobs } from "./cleanup.js";
 import type { Activity, ParcelContext, ParcelServiceOptions } from "./context.js";
 import { BlobVerifier } from "./domain/blob-verifier.js";
 import { DEFAULT_POLICY, DEFAULT_RUNTIME, type Policy, type Runtime } from "./domain/policy.js";
+import { sweepInbox } from "./domain/inbox.js";
 import { sweepSessions } from "./domain/sessions.js";
 import type { Entries } from "./http/entries.js";
 import { auditSource, clientIp } from "./http/identity.js";
@@ -58,7 +59,11 @@ export function buildContext(parts: ContextParts): { ctx: ParcelContext; stop():
     options,
     entries,
     storage,
-    keys: { code: repos.meta.key("key.code"), cookie: repos.meta.key("key.cookie") },
+    keys: {
+      code: repos.meta.key("key.code"),
+      cookie: repos.meta.key("key.cookie"),
+      inbox: repos.meta.key("key.inbox"),
+    },
     activity,
     now: () => unixSeconds(clock),
     policy: () => policyCache,
@@ -75,7 +80,10 @@ export function buildContext(parts: ContextParts): { ctx: ParcelContext; stop():
       const ip = from === null ? "local" : typeof from === "string" ? from : clientIp(from);
       repos.audit.write(action, auditSource(actor, ip), target, ctx.now(), detail);
     },
-    sweep: () => sweepSessions(ctx),
+    sweep: () => {
+      sweepSessions(ctx);
+      sweepInbox(ctx);
+    },
     diskFree: () => (options.diskFree ?? freeBytes)(dir),
     scheduleReclaim() {
       if (reclaimTimer || stopped) return;

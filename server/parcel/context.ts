@@ -43,6 +43,8 @@ export interface ParcelServiceOptions {
    * Injectable so tests need not wait a minute.
    */
   uploadFloor?: { bytes: number; windowMs: number };
+  /** The computer's name a sender sees when opening the inbox (default: the host name). */
+  computerName?: string;
   /** Told when a download completes and when an upload is published (desktop notifications). */
   onEvent?: ParcelEventListener;
   /** How hard the check of the stored blobs reads (tests make it rest less). */
@@ -91,8 +93,11 @@ export interface ParcelContext {
   options: ParcelServiceOptions;
   entries: Entries;
   storage: BlobStore;
-  /** HMAC keys kept in the database: pickup codes and pickup cookies. */
-  keys: { code: Buffer; cookie: Buffer };
+  /**
+   * Keys kept in the database: pickup codes (HMAC), pickup and inbox cookies (HMAC), and the
+   * inbox's sealed codes (the inbox's own and its deliveries', shown to the administrator).
+   */
+  keys: { code: Buffer; cookie: Buffer; inbox: Buffer };
   activity: Activity;
   /** Unix seconds from the injected clock. */
   now(): number;

@@ -33,6 +33,7 @@ export const PARCEL_ERRORS = {
   "upload.password_required": [],
   "upload.file_too_large": ["name", "limit"],
   "upload.parcel_too_large": ["limit"],
+  "upload.inbox_terms": [],
   "upload.daily_limit": [],
   "storage.file_budget": [],
   "storage.data_budget": [],
@@ -62,6 +63,12 @@ export const PARCEL_ERRORS = {
   "parcel.not_in_review": [],
   "parcel.code_ended": [],
   "parcel.code_not_kept": [],
+  "parcel.inbox_code": [],
+  // The inbox.
+  "inbox.session_required": [],
+  "inbox.code_unknown": [],
+  "inbox.password_required": [],
+  "inbox.password_wrong": [],
   // Pickup and download.
   "pickup.code_unknown": [],
   "pickup.code_first": [],

@@ -16,6 +16,17 @@ export type ParcelEvent =
       at: number;
     }
   | {
+      /** A device sent files to the inbox (the operator saves them and is told). */
+      kind: "inbox.delivered";
+      parcelId: string;
+      /** Names of the parcel's files. */
+      files: string[];
+      /** The sender's IP address. */
+      from: string;
+      /** ms since the epoch, from the service's clock. */
+      at: number;
+    }
+  | {
       kind: "upload.finished";
       parcelId: string;
       /** Names of the parcel's files. */

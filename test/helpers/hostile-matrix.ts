@@ -19,6 +19,11 @@ export type Body = { json: unknown } | { raw: Buffer } | undefined;
 export interface AccessRules<F> {
   /** True when the route works without any credential (sign-in, public and status routes). */
   open: boolean;
+  /**
+   * The status of a missing or wrong credential (401 unless the service says otherwise: an
+   * inbox upload without its session cookie is refused with 403).
+   */
+  refusal?: number;
   /** The headers (`cookie`, `authorization`) that carry the right credential. */
   credential(fx: F): Headers;
   /** Credentials of the right form that name nobody, one request each. */

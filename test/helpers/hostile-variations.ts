@@ -77,6 +77,7 @@ export function casesFor<A extends string, F>(
   if (!access)
     throw new Error(`${route.method} ${route.path}: unknown access kind ${route.access}`);
   const open = access.open;
+  const refusal = access.refusal ?? 401;
   const changing = isStateChanging(route.method);
   const refusedIf = (refused: boolean, status: number) =>
     refused ? { reaches: false, status } : { reaches: true };
@@ -84,12 +85,12 @@ export function casesFor<A extends string, F>(
     { label: "baseline", reaches: true, build: (b) => b.request },
     {
       label: "no credentials",
-      ...refusedIf(!open, 401),
+      ...refusedIf(!open, refusal),
       build: (b) => withHeaders(b, (h) => CREDENTIAL_HEADERS.forEach((k) => delete h[k])),
     },
     ...wrongLabels.map((label, i) => ({
       label: `wrong credentials (${label})`,
-      ...refusedIf(!open, 401),
+      ...refusedIf(!open, refusal),
       build: (b: Baseline) =>
         withHeaders(b, (h) => {
           CREDENTIAL_HEADERS.forEach((k) => delete h[k]);

@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Route } from "../../server/http/route-table.js";
-import { ADMIN_COOKIE, PICKUP_COOKIE, VISITOR_COOKIE } from "../../server/parcel/http/identity.js";
+import {
+  ADMIN_COOKIE,
+  INBOX_COOKIE,
+  PICKUP_COOKIE,
+  VISITOR_COOKIE,
+} from "../../server/parcel/http/identity.js";
 import type { ParcelAccess } from "../../server/parcel/http/route-access.js";
 import {
   isStateChanging,
@@ -43,6 +48,11 @@ interface ParcelFixture {
   code: string;
   /** `pt_pickup` for the parcel ("" unless it is published). */
   pickup: string;
+  /** The open inbox's code and a session of it (when the route needs them). */
+  inboxCode?: string;
+  inboxSession?: string;
+  /** A session of the inbox's code before it was reopened. */
+  staleInboxSession?: string;
 }
 
 interface ParcelRecipe extends Recipe<ParcelFixture> {
@@ -162,14 +172,48 @@ const RECIPES: Record<string, ParcelRecipe> = {
   },
   "PUT /admin/policy": { body: () => ({ json: { password_attempts: 1 } }) },
   "PUT /admin/runtime": { body: () => ({ json: { audit_retention_days: 90 } }) },
+  "POST /admin/inbox": { body: () => ({ json: { minutes: 30 } }) },
+  "POST /inbox/resolve": { body: (fx) => ({ json: { code: fx.inboxCode } }) },
 };
 
-async function fixture(route: Route<ParcelAccess>): Promise<ParcelFixture> {
+/** The inbox opened by the administrator (`fx.admin`), and a device's session of it. */
+async function openInbox(admin: string): Promise<{ code: string; session: string }> {
+  const opened = await h.request("POST", "/admin/inbox", {
+    jar: new CookieJar(),
+    headers: cookie(ADMIN_COOKIE, admin),
+    body: { minutes: 60 },
+  });
+  const code = must(opened, 200, "POST /admin/inbox").json.code as string;
+  const device = new CookieJar();
+  must(
+    await h.request("POST", "/inbox/resolve", { jar: device, body: { code } }),
+    200,
+    "POST /inbox/resolve",
+  );
+  return { code, session: device.cookies.get(INBOX_COOKIE) ?? "" };
+}
+
+async function fixture(route: Route<MatrixAccess>): Promise<ParcelFixture> {
   const jar = new CookieJar();
   must(await h.request("GET", "/policy", { jar }), 200, "GET /policy");
   const visitor = jar.cookies.get(VISITOR_COOKIE) ?? "";
   const admin =
     route.access === "admin" || route.access === "admin-session" ? await adminSession() : "";
+  if (route.access === "inbox-upload" || routeKey(route) === "POST /inbox/resolve") {
+    const owner = admin || (await adminSession());
+    const stale = route.access === "inbox-upload" ? (await openInbox(owner)).session : undefined;
+    const inbox = await openInbox(owner);
+    return {
+      visitor,
+      admin,
+      parcel: null,
+      code: "",
+      pickup: "",
+      inboxCode: inbox.code,
+      inboxSession: inbox.session,
+      staleInboxSession: stale,
+    };
+  }
   const needsParcel =
     paramKeys(route.path).length > 0 || ["owner", "owner-token", "pickup"].includes(route.access);
   const state = RECIPES[routeKey(route)]?.state ?? (needsParcel ? "published" : undefined);
@@ -192,7 +236,13 @@ const adminRules = (open: boolean): AccessRules<ParcelFixture> => ({
   wrong: () => [{ label: "unknown admin cookie", headers: cookie(ADMIN_COOKIE, unknownValue()) }],
 });
 
-const ACCESS: Record<ParcelAccess, AccessRules<ParcelFixture>> = {
+/**
+ * Not an access kind of the route table: `POST /uploads` with `"inbox": true`, a public route
+ * whose handler asks for the inbox session cookie (403 without a current one).
+ */
+type MatrixAccess = ParcelAccess | "inbox-upload";
+
+const ACCESS: Record<MatrixAccess, AccessRules<ParcelFixture>> = {
   public: visitorRules(true),
   visitor: visitorRules(false),
   // The owner's visitor cookie is the browser's credential, the one an Origin check protects.
@@ -221,9 +271,25 @@ const ACCESS: Record<ParcelAccess, AccessRules<ParcelFixture>> = {
   },
   "admin-session": adminRules(true),
   admin: adminRules(false),
+  "inbox-upload": {
+    open: false,
+    refusal: 403,
+    credential: (fx) => cookie(INBOX_COOKIE, fx.inboxSession ?? ""),
+    wrong: (fx) => [
+      { label: "unknown inbox session", headers: cookie(INBOX_COOKIE, unknownValue()) },
+      {
+        label: "session of the code before a reopen",
+        headers: cookie(INBOX_COOKIE, fx.staleInboxSession ?? ""),
+      },
+      {
+        label: "the session under another cookie's name",
+        headers: cookie(`${INBOX_COOKIE}_http`, fx.inboxSession ?? ""),
+      },
+    ],
+  },
 };
 
-const model: MatrixModel<ParcelAccess, ParcelFixture> = {
+const model: MatrixModel<MatrixAccess, ParcelFixture> = {
   port: h.port,
   rules: {
     crossSiteEveryMethod: true,
@@ -290,6 +356,29 @@ describe("hostile request matrix of the parcel service", () => {
     ];
     expect(unknownParts(model, route)).toEqual(problems);
     await expect(runRoute(model, route)).rejects.toThrow(problems.join("; "));
+  });
+
+  it('POST /uploads with "inbox": true (inbox session) answers each variation as the rules say', async () => {
+    const inboxUpload: Route<MatrixAccess> = {
+      method: "POST",
+      path: "/uploads",
+      access: "inbox-upload",
+    };
+    const outcomes = await runRoute(
+      {
+        ...model,
+        recipes: {
+          "POST /uploads": {
+            body: () => ({ json: { files: [{ name: "to-inbox.jpg", size: 4 }], inbox: true } }),
+          },
+        },
+      },
+      inboxUpload,
+    );
+    expect(outcomes.filter((o) => !o.ok).map((o) => o.message)).toEqual([]);
+    expect(outcomes.map((o) => o.label)).toContain(
+      "wrong credentials (session of the code before a reopen)",
+    );
   });
 
   for (const route of routes) {

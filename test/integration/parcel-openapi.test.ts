@@ -128,6 +128,37 @@ describe("answers of the parcel service against the contract", () => {
     );
     keep("GET /admin/status", await h.request("GET", "/admin/status"));
     keep("GET /admin/stats", await h.request("GET", "/admin/stats"));
+    // The inbox: opened with a password, a device sends one file, the operator reads it.
+    const opened = keep(
+      "POST /admin/inbox",
+      await h.request("POST", "/admin/inbox", { body: { minutes: 30, password: "inbox pw" } }),
+    );
+    keep("GET /admin/inbox", await h.request("GET", "/admin/inbox"));
+    keep(
+      "POST /inbox/resolve",
+      await h.request("POST", "/inbox/resolve", {
+        body: { code: opened.json.code, password: "inbox pw" },
+      }),
+    );
+    const sent = await h.request("POST", "/uploads", {
+      body: { files: [{ name: "photo.jpg", size: 3 }], inbox: true },
+    });
+    keep("POST /uploads", sent);
+    const sentAuth = { headers: bearer(sent.json.manage_token) };
+    keep(
+      "PUT /uploads/:id/files/:file",
+      await h.request("PUT", `/uploads/${sent.json.id}/files/${sent.json.files[0].id}`, {
+        ...sentAuth,
+        raw: Buffer.from("jpg"),
+      }),
+    );
+    keep(
+      "POST /uploads/:id/publish",
+      await h.request("POST", `/uploads/${sent.json.id}/publish`, sentAuth),
+    );
+    keep("GET /admin/inbox", await h.request("GET", "/admin/inbox"));
+    keep("DELETE /admin/inbox", await h.request("DELETE", "/admin/inbox"));
+    keep("GET /admin/inbox", await h.request("GET", "/admin/inbox"));
     keep("GET /admin/parcels", await h.request("GET", "/admin/parcels?page_size=5"));
     keep("GET /admin/policy", await h.request("GET", "/admin/policy"));
     keep(

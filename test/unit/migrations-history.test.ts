@@ -35,6 +35,7 @@ const FROZEN: Record<Service, Record<string, string>> = {
       "bb51dddc2c54d11fc1c5407013511e217661cf67afdd27f2457ee5d8daea9ce1",
     "0008-blob-quarantine.sql": "52a2c02a497d7b22c8b0e293d43f43137b3a9a66e5764a3f5299b240c1381490",
     "0009-parcel-codes.sql": "691d715c90489da53e71be2b2339e9040a6e54350eaab23ddc460891f27431d0",
+    "0010-inbox.sql": "18d3b5d1912e43eb02ac4b46cfbd3c30ec669df84d0b06728557c9501b4f0a35",
   },
   proxy: {
     "0001-proxy.sql": "898c7bd99069866cedaa018bb59d8f06d03921219dd9da336dadfd2bdc1f488b",

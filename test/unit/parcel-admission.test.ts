@@ -157,6 +157,7 @@ describe("parseManifest", () => {
       password: null,
       renew: true,
       totalBytes: 5,
+      inbox: false,
     });
     const given = parseManifest(policy, {
       files: [{ name: "a", size: 1 }],

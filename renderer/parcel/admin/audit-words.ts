@@ -36,6 +36,10 @@ export const ACTIONS = [
   "admin.runtime",
   "admin.cleanup",
   "admin.verify",
+  "inbox.open",
+  "inbox.close",
+  "inbox.resolve",
+  "inbox.deny",
   "system.start",
 ] as const;
 

@@ -13,6 +13,8 @@ export interface Manifest {
   password: string | null;
   renew: boolean;
   totalBytes: number;
+  /** Sent to the inbox: the policy's terms, no password. */
+  inbox: boolean;
 }
 
 // C0, DEL and C1 control characters.
@@ -88,6 +90,20 @@ export function nameKey(name: string): string {
  * over `max_parcel_bytes` -> too large (413).
  */
 export function checkManifest(policy: Policy, m: z.infer<typeof ManifestSchema>): Manifest {
+  const inbox = m.inbox === true;
+  // The computer's owner fetches an inbox parcel with its code: its sender sets no terms.
+  if (
+    inbox &&
+    (m.days !== undefined ||
+      m.downloads !== undefined ||
+      m.password !== undefined ||
+      m.renew !== undefined)
+  )
+    throw new DomainError(
+      "invalid",
+      "upload.inbox_terms",
+      "Files sent to an inbox take no days, downloads, password or renewal: the computer's owner keeps them on the service's usual terms",
+    );
   if (m.files.length > policy.max_files)
     throw new DomainError(
       "invalid",
@@ -133,7 +149,7 @@ export function checkManifest(policy: Policy, m: z.infer<typeof ManifestSchema>)
       { params: { max: policy.max_downloads } },
     );
   const password = m.password ? m.password : null;
-  if (policy.require_password && password === null)
+  if (policy.require_password && password === null && !inbox)
     throw new DomainError(
       "invalid",
       "upload.password_required",
@@ -164,6 +180,7 @@ export function checkManifest(policy: Policy, m: z.infer<typeof ManifestSchema>)
     password,
     renew: m.renew ?? policy.default_renew,
     totalBytes,
+    inbox,
   };
 }
 

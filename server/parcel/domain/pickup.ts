@@ -73,18 +73,20 @@ export function checkFailureLimit(ctx: ParcelContext, ip: string): void {
 
 /**
  * 429 when every client's pickup failures together over the last 10 minutes reached the
- * service-wide budget, unless this client holds a current pickup cookie. Retry-After is when
- * enough failures have aged out of the window.
+ * service-wide budget, unless this client holds a current pickup cookie (or, for the inbox,
+ * says `holds`: a current inbox session). Retry-After is when enough failures have aged out of
+ * the window.
  */
 export function checkServiceBudget(
   ctx: ParcelContext,
   pickupCookie: string | undefined,
   budget = PICKUP_SERVICE_BUDGET,
+  holds?: boolean,
 ): void {
   const repo = ctx.repos.pickup;
   const now = ctx.now();
   const count = repo.serviceFailures(now, PICKUP_FAILURE_WINDOW);
-  if (count < budget || holdsPickup(ctx, pickupCookie)) return;
+  if (count < budget || (holds ?? holdsPickup(ctx, pickupCookie))) return;
   const oldest = repo.serviceFailureTime(now, PICKUP_FAILURE_WINDOW, count - budget) ?? now;
   throw new DomainError(
     "rate_limited",
@@ -97,7 +99,7 @@ export function checkServiceBudget(
 }
 
 /** Whether a pickup cookie's value still opens its parcel's current code. */
-function holdsPickup(ctx: ParcelContext, value: string | undefined): boolean {
+export function holdsPickup(ctx: ParcelContext, value: string | undefined): boolean {
   const grant = value ? verifyPickup(ctx.keys.cookie, value, ctx.now()) : null;
   if (!grant) return false;
   const parcel = ctx.repos.parcels.byId(grant.parcelId);

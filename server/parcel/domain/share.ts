@@ -17,6 +17,11 @@ export function codeHash(ctx: ParcelContext, code: string): string {
   return hmacHex(ctx.keys.code, normalizeCode(code) ?? code);
 }
 
+/** The inbox key as the code box takes it (a secret string, never shown). */
+export function inboxKey(ctx: ParcelContext): string {
+  return ctx.keys.inbox.toString("base64url");
+}
+
 const CODE_TRIES = 50;
 
 /** How many of a code's last characters are kept readable, to tell parcels apart. */
@@ -29,8 +34,10 @@ export const CODE_TAIL = 2;
  * current code. Besides the hash, only its last characters are kept, and, when the request
  * carried the parcel's manage token (`ownerToken`, the code goes to its holder), the code
  * sealed with that token so the owner can see it again (code-box.ts); issued without the
- * token, the code cannot be shown again to anyone. Returns the plain code without separators.
- * Runs in its own (nestable) transaction.
+ * token, the code cannot be shown again to anyone, except for a parcel sent to the inbox:
+ * its code is sealed with the inbox key too, for the administrator (`GET /admin/inbox`). The
+ * code is never the inbox's own. Returns the plain code without separators. Runs in its own
+ * (nestable) transaction.
  */
 export function issueCode(
   ctx: ParcelContext,
@@ -38,15 +45,17 @@ export function issueCode(
   ownerToken: string | null = null,
 ): string {
   const length = ctx.policy().code_length;
-  const { sessions } = ctx.repos;
+  const { sessions, inbox } = ctx.repos;
   return ctx.repos.transaction(() => {
+    const inboxCode = inbox.get().code_hash;
     for (let i = 0; i < CODE_TRIES; i++) {
       const code = generateCode(length);
       const hash = codeHash(ctx, code);
-      if (sessions.codeTaken(hash)) continue;
+      if (sessions.codeTaken(hash) || hash === inboxCode) continue;
       const box = ownerToken === null ? null : sealCode(ownerToken, parcelId, code);
       if (!sessions.storeCode(parcelId, { hash, tail: code.slice(-CODE_TAIL), box }))
         throw new DomainError("not_found", "parcel.not_found", "No such parcel");
+      inbox.storeCodeBox(parcelId, sealCode(inboxKey(ctx), parcelId, code));
       return code;
     }
     // 32^6 codes: only reachable when the code space is practically full.

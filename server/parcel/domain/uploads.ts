@@ -30,12 +30,14 @@ export function admitSession(ctx: ParcelContext, session: NewSession): void {
     );
     if (refusal) throw refusal;
     repos.sessions.create(session);
+    if (session.inbox) repos.inbox.markInbox(session.id);
   }, "immediate");
 }
 
 /**
  * Publishes an upload session whose files are all uploaded and hands out its pickup code.
  * Only the first publish issues a code; a later one returns the parcel with `code: null`.
+ * An inbox parcel's code is issued the same way, but the caller must not hand it to the sender.
  * The publish, its code and its audit record commit together.
  */
 export function publishParcel(
@@ -63,8 +65,10 @@ export function publishParcel(
       );
     const now = ctx.now();
     repos.sessions.publish(id, now, now + p.days * DAY_S);
-    const issued = issueCode(ctx, id, by.token);
-    ctx.audit(by.from, by.actor, "parcel.publish", `parcel:${id}`);
+    // An inbox parcel's code goes to the administrator only: never sealed for its sender.
+    const inbox = p.inbox === 1;
+    const issued = issueCode(ctx, id, inbox ? null : by.token);
+    ctx.audit(by.from, by.actor, "parcel.publish", `parcel:${id}`, inbox ? { inbox: true } : {});
     return { parcel: ownedParcel(ctx, id), code: issued };
   }, "immediate");
 }
@@ -80,6 +84,12 @@ export function newCode(
 ): { parcel: ParcelRow; code: string } {
   return ctx.repos.transaction(() => {
     const p = ownedParcel(ctx, id);
+    if (p.inbox === 1)
+      throw new DomainError(
+        "conflict",
+        "parcel.inbox_code",
+        "A parcel sent to an inbox has no code its sender can see; the computer's owner holds it",
+      );
     if (p.state !== "published")
       throw new DomainError(
         "conflict",

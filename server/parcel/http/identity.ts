@@ -11,6 +11,8 @@ import { PICKUP_TTL, type PickupCaller } from "../domain/pickup.js";
 export const VISITOR_COOKIE = "pt_visitor";
 export const PICKUP_COOKIE = "pt_pickup";
 export const ADMIN_COOKIE = "pt_admin";
+/** A sender's way into the inbox (10 minutes, bound to the inbox's current code). */
+export const INBOX_COOKIE = "inbox_session";
 export const VISITOR_TTL = WEEK_S;
 export { PICKUP_TTL };
 export const ADMIN_TTL = 8 * HOUR_S;

@@ -5,7 +5,9 @@ import { requireAdmin } from "./identity.js";
 
 /**
  * Who may call a parcel route:
- * - `public`: anyone on an entry address (health, policy, create an upload, resolve a code);
+ * - `public`: anyone on an entry address (health, policy, create an upload, resolve a code,
+ *   open the inbox by its code; an inbox upload also needs the `inbox_session` cookie, checked
+ *   in the handler);
  * - `visitor`: the browser's visitor cookie (`/mine`);
  * - `owner`: the parcel's manage token (Bearer) or its owner's visitor cookie;
  * - `owner-token`: the parcel's manage token itself (the key that opens its sealed code);
@@ -23,6 +25,7 @@ export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "GET /policy": "public",
   "POST /uploads": "public",
   "POST /pickup/resolve": "public",
+  "POST /inbox/resolve": "public",
   "GET /mine": "visitor",
   "GET /uploads/:id": "owner",
   "PUT /uploads/:id/files/:file": "owner",
@@ -54,6 +57,9 @@ export const PARCEL_ROUTES: Readonly<Record<string, ParcelAccess>> = {
   "POST /admin/verify": "admin",
   "GET /admin/audit": "admin",
   "GET /admin/errors": "admin",
+  "POST /admin/inbox": "admin",
+  "GET /admin/inbox": "admin",
+  "DELETE /admin/inbox": "admin",
 };
 
 /**

@@ -4,6 +4,7 @@ import { AuditRepo } from "./audit.js";
 import { BlobsRepo } from "./blobs.js";
 import { CleanupRepo } from "./cleanup.js";
 import { IdentityRepo } from "./identity.js";
+import { InboxRepo } from "./inbox.js";
 import { MetaRepo } from "./meta.js";
 import { ParcelsRepo } from "./parcels.js";
 import { PickupRepo } from "./pickup.js";
@@ -23,6 +24,7 @@ export interface ParcelRepos {
   pickup: PickupRepo;
   traffic: TrafficRepo;
   identity: IdentityRepo;
+  inbox: InboxRepo;
   audit: AuditRepo;
   admin: AdminParcelsRepo;
   cleanup: CleanupRepo;
@@ -43,6 +45,7 @@ export function createRepos(db: Db): ParcelRepos {
     pickup: new PickupRepo(db),
     traffic: new TrafficRepo(db),
     identity: new IdentityRepo(db),
+    inbox: new InboxRepo(db),
     audit: new AuditRepo(db),
     admin: new AdminParcelsRepo(db),
     cleanup: new CleanupRepo(db),

@@ -38,6 +38,10 @@ export interface ParcelRow {
   reserved_bytes: number;
   client_ip: string;
   search_names: string;
+  /** 1 for a parcel sent to the inbox, NULL otherwise. */
+  inbox: number | null;
+  /** An inbox parcel's current pickup code, sealed with the inbox key. */
+  inbox_box: string | null;
 }
 
 export interface FileRow {

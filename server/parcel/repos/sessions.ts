@@ -23,6 +23,8 @@ export interface NewSession {
   clientIp: string;
   searchNames: string;
   files: Array<{ id: string; name: string; size: number }>;
+  /** Sent to the inbox (marked by the inbox repository in the same transaction). */
+  inbox?: boolean;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Router } from "express";
 import type { ParcelContext } from "../context.js";
 import { adminAuditRouter } from "./admin-audit.js";
 import { adminErrorsRouter } from "./admin-errors.js";
+import { adminInboxRouter } from "./inbox.js";
 import { adminParcelsRouter } from "./admin-parcels.js";
 import { adminPasswordRouter } from "./admin-password.js";
 import { adminSessionRouter } from "./admin-session.js";
@@ -21,5 +22,6 @@ export function adminRouter(ctx: ParcelContext): Router {
   router.use(adminVerifyRouter(ctx));
   router.use(adminAuditRouter(ctx));
   router.use(adminErrorsRouter(ctx));
+  router.use(adminInboxRouter(ctx));
   return router;
 }

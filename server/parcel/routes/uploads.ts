@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
+import type { Delivered } from "../../contract/parcel-inbox.js";
 import type { Published, UploadCreated } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { issueManageToken } from "../domain/manage-token.js";
@@ -11,12 +12,23 @@ import { removeUploadFile } from "../domain/remove-file.js";
 import { jsonBody } from "../http/guards.js";
 import { noteLastingRefusal } from "../http/lasting-refusals.js";
 import { parseManifest } from "../http/manifest.js";
-import { clientIp, currentVisitor, ownerOf, requireOwner } from "../http/identity.js";
+import {
+  clientIp,
+  currentVisitor,
+  INBOX_COOKIE,
+  ownerOf,
+  readCookie,
+  requireOwner,
+} from "../http/identity.js";
+import { requireInboxSession } from "../domain/inbox-session.js";
 import { parcelView, searchNames } from "../repos/parcels.js";
 import { secondsUntilUtcMidnight } from "../repos/traffic.js";
 import { putFileHandler } from "./upload-file.js";
 import { resumeHandlers } from "./upload-resume.js";
 import { HOUR_S } from "../../contract/time-units.js";
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** An upload session lives one hour unless published. */
 export const SESSION_SECONDS = HOUR_S;
@@ -30,6 +42,9 @@ export function uploadsRouter(ctx: ParcelContext): Router {
     const policy = ctx.policy();
     if (!policy.uploads_enabled)
       throw new HttpError(403, "upload.disabled", "Uploads are switched off by the administrator");
+    // The credential is judged before the manifest: without a session, nothing else is said.
+    const toInbox = isRecord(req.body) && req.body.inbox === true;
+    if (toInbox) requireInboxSession(ctx, readCookie(ctx, req, INBOX_COOKIE));
     const manifest = parseManifest(policy, req.body);
     const ip = clientIp(req);
     const now = ctx.now();
@@ -47,7 +62,8 @@ export function uploadsRouter(ctx: ParcelContext): Router {
       noteLastingRefusal(ctx, res, ip, refusal);
       throw refusal;
     }
-    const visitor = currentVisitor(ctx, req);
+    // An inbox upload belongs to no visitor: it is not the sender's parcel to list or share.
+    const visitor = manifest.inbox ? null : currentVisitor(ctx, req);
     const passwordHash = manifest.password ? await hashPickupPassword(manifest.password) : null;
     const id = randomId();
     const token = issueManageToken(ctx.keys.cookie, id);
@@ -67,11 +83,13 @@ export function uploadsRouter(ctx: ParcelContext): Router {
       clientIp: ip,
       searchNames: searchNames(files.map((f) => f.name)),
       files,
+      inbox: manifest.inbox,
     });
     const actor: Actor = visitor ? { kind: "visitor", id: visitor.id } : { kind: "token" };
     ctx.audit(req, actor, "upload.create", `parcel:${id}`, {
       files: files.length,
       bytes: manifest.totalBytes,
+      ...(manifest.inbox ? { inbox: true } : {}),
     });
     const created: UploadCreated = { id, manage_token: token, files, expires_at: expiresAt };
     res.status(201).json(created);
@@ -105,6 +123,20 @@ export function uploadsRouter(ctx: ParcelContext): Router {
     // Only the first publish hands out a code; later ones get the plain pickup page.
     const { parcel, code } = publishParcel(ctx, id, { from: clientIp(req), actor, token });
     const files = parcels.files(id);
+    if (parcel.inbox === 1) {
+      // Delivered to the operator: the sender learns no code, and the operator is told.
+      if (code !== null)
+        ctx.emit({
+          kind: "inbox.delivered",
+          parcelId: id,
+          files: files.map((f) => f.name),
+          from: parcel.client_ip,
+          at: ctx.clock.now(),
+        });
+      const delivered: Delivered = { ...parcelView(parcel, files), delivered: true };
+      res.json(delivered);
+      return;
+    }
     // Only the first publish finishes an upload (it is the one that hands out a code).
     if (code !== null)
       ctx.emit({
