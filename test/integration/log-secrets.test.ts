@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../server/log.js";
@@ -90,8 +90,10 @@ describe("the parcel service's log", () => {
     expect(resolved.status).toBe(200);
     const files = (await send("GET", "/pickup")).json.files as Array<{ id: string }>;
     expect((await send("GET", `/pickup/files/${files[0].id}/download`)).status).toBe(200);
-    // A failing read, so the error path writes too.
+    // A failing read, so the error path writes too: the blob folder is no longer a folder (a
+    // missing blob alone is a 410 now, quarantined, not a failure of the service).
     rmSync(join(h.dataDir, "parcel", "blobs"), { recursive: true, force: true });
+    writeFileSync(join(h.dataDir, "parcel", "blobs"), "");
     expect((await send("GET", `/pickup/files/${files[1].id}/download`)).status).toBe(500);
 
     const newCode = await send("POST", `/parcels/${up.id}/code`, {

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -105,15 +105,17 @@ describe("request log (parcel service)", () => {
     expect(resolved.status).toBe(200);
     const listing = await parcel.request("GET", "/pickup");
     const fileId = listing.json.files[0].id as string;
-    // The stored bytes vanish under the service (a failing disk, a careless hand).
+    // The disk fails under the service: the blob folder is no longer a folder (a missing blob
+    // alone is answered 410 and quarantined, which is no failure of the service).
     rmSync(join(parcel.dataDir, "parcel", "blobs"), { recursive: true, force: true });
+    writeFileSync(join(parcel.dataDir, "parcel", "blobs"), "");
     const r = await parcel.request("GET", `/pickup/files/${fileId}/download`);
     expect(r.status).toBe(500);
     const id = String(r.headers["x-request-id"]);
     const failure = log.entries().find((e) => e.level === "error");
     expect(failure).toMatchObject({ requestId: id });
     expect(String(failure?.msg)).toContain(`GET /api/v1/pickup/files/${fileId}/download failed`);
-    expect(JSON.stringify(failure?.err)).toContain("ENOENT");
+    expect(JSON.stringify(failure?.err)).toContain("ENOTDIR");
     expect(await log.requestEntry(id)).toMatchObject({
       route: "/api/v1/pickup/files/:file/download",
       status: 500,
@@ -132,7 +134,7 @@ describe("request log (parcel service)", () => {
       // The answer's own code says why, for the page to word it; the path is not kept.
       code: "request.failed",
       params: { reason_code: "download.read_failed" },
-      message: expect.stringContaining("The file could not be read: ENOENT"),
+      message: expect.stringContaining("The file could not be read: ENOTDIR"),
       request_id: id,
     });
   });
