@@ -5,6 +5,7 @@ import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
 import { HiddenFileInput } from "./file-input.js";
 import { sendDict } from "./i18n.js";
+import { LeaveOut } from "./leave-out-button.js";
 import { useInterrupted } from "./interrupted.js";
 
 /**
@@ -44,15 +45,7 @@ export function InterruptedView() {
                     .join(" · ")}
             </span>
             {!f.done && upload.files.length > 1 ? (
-              <button
-                type="button"
-                className="small leave-out"
-                disabled={busy}
-                onClick={() => void leaveOut(f.fileId)}
-              >
-                {t("leaveOut")}
-                <span className="sr-only"> {f.name}</span>
-              </button>
+              <LeaveOut name={f.name} disabled={busy} onLeave={() => void leaveOut(f.fileId)} />
             ) : null}
           </li>
         ))}

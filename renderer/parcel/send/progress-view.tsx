@@ -8,40 +8,13 @@ import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
 import { ProgressBar } from "../ui/progress.js";
 import { sendDict } from "./i18n.js";
+import { LeaveOut } from "./leave-out-button.js";
 import { useSend, type Upload } from "./store.js";
 
-/**
- * Leave one file out of the parcel: asked in the row first; the others go on. Offered while
- * another file stays (the last one goes with Cancel upload) and before publishing.
- */
-function LeaveOut({ u }: { u: Upload }) {
-  const t = useT(sendDict);
+/** Leave one file out while uploading; the last one goes with Cancel upload instead. */
+function RowLeaveOut({ u }: { u: Upload }) {
   const leaveOut = useSend((s) => s.leaveOut);
-  const [asking, setAsking] = useState(false);
-  if (u.leaving)
-    return (
-      <p className="muted small" role="status">
-        {t("leavingOut")}
-      </p>
-    );
-  if (!asking)
-    return (
-      <button type="button" className="small leave-out" onClick={() => setAsking(true)}>
-        {t("leaveOut")}
-        <span className="sr-only"> {u.name}</span>
-      </button>
-    );
-  return (
-    <span className="confirm leave-out-confirm" role="group" aria-label={t("leaveOut")}>
-      <span>{t("leaveOutConfirm", { name: u.name })}</span>
-      <button type="button" className="danger small" onClick={() => void leaveOut(u.key)}>
-        {t("leaveOutYes")}
-      </button>
-      <button type="button" className="small" onClick={() => setAsking(false)}>
-        {t("leaveOutKeep")}
-      </button>
-    </span>
-  );
+  return <LeaveOut name={u.name} leaving={u.leaving} onLeave={() => void leaveOut(u.key)} />;
 }
 
 function UploadRow({ u, canLeaveOut }: { u: Upload; canLeaveOut: boolean }) {
@@ -95,7 +68,7 @@ function UploadRow({ u, canLeaveOut }: { u: Upload; canLeaveOut: boolean }) {
                 : "active"
         }
       />
-      {canLeaveOut ? <LeaveOut u={u} /> : null}
+      {canLeaveOut ? <RowLeaveOut u={u} /> : null}
       {u.state === "failed" ? (
         <Notice
           kind="error"
