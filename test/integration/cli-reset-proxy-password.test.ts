@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/free-ports.js";
 
 /** Runs `server/cli.ts` the way `npm run serve` does (tsx), as a real child process. */
 function serve(args: string[]) {
@@ -37,10 +38,22 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function proxyArgs(): string[] {
+async function proxyArgs(): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-proxy-"));
   dirs.push(dataDir);
-  return ["--proxy-only", "--host", "127.0.0.1", "--proxy-port", "0", "--data-dir", dataDir];
+  // Never the production controller port, which a real core may hold.
+  const controller = String(await freePort());
+  return [
+    "--proxy-only",
+    "--host",
+    "127.0.0.1",
+    "--proxy-port",
+    "0",
+    "--core-controller-port",
+    controller,
+    "--data-dir",
+    dataDir,
+  ];
 }
 
 const LISTENING = /^proxy service listening on (\S+)$/;
@@ -62,7 +75,7 @@ async function signedIn(base: string, cookie: string): Promise<boolean> {
 
 describe("npm run serve -- --reset-proxy-password", () => {
   it("gives the console a new password, printed once, and signs out every session", async () => {
-    const args = proxyArgs();
+    const args = await proxyArgs();
     const first = serve(args);
     const base1 = (await first.waitFor(LISTENING))[1];
     const token = (await first.waitFor(/^proxy setup token: (\S+)$/))[1];
@@ -102,7 +115,7 @@ describe("npm run serve -- --reset-proxy-password", () => {
   });
 
   it("before the console is set up, prints the setup token and no password", async () => {
-    const s = serve([...proxyArgs(), "--reset-proxy-password"]);
+    const s = serve([...(await proxyArgs()), "--reset-proxy-password"]);
     await s.waitFor(LISTENING);
     await s.waitFor(/^proxy setup token: \S+$/);
     expect(s.lines.some((l) => NEW_PASSWORD.test(l))).toBe(false);

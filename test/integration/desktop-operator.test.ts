@@ -11,6 +11,7 @@ import { createKeychain, type SecretStore } from "../../main/secrets/keychain.js
 import { parseConfig } from "../../server/config.js";
 import { startGatehouse, type RunningGatehouse } from "../../server/host.js";
 import { createLogger } from "../../server/log.js";
+import { freePort } from "../helpers/free-ports.js";
 
 /**
  * The desktop operator's sign-in against the real services (both on port 0, a temporary data
@@ -40,6 +41,9 @@ async function start(dataDir: string, extra: string[] = []): Promise<RunningGate
     "0",
     "--core-bin",
     join(dataDir, "no-core-here"),
+    // Never the production controller port, which a real core may hold.
+    "--core-controller-port",
+    String(await freePort()),
     ...extra,
   ]);
   if (config === "help") throw new Error("unexpected help");

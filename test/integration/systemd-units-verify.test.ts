@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/free-ports.js";
 
 /**
  * systemd's own check of the headless units (CI installs systemd, so there it must run), and
@@ -81,6 +82,8 @@ describe("gatehouse --headless", () => {
         "0",
         "--core-bin",
         resolve("test/fixtures/fake-core.mjs"),
+        "--core-controller-port",
+        String(await freePort()),
       ],
       { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, GATEHOUSE_LOG_LEVEL: "error" } },
     );

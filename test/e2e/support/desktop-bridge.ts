@@ -33,6 +33,7 @@ import { parseConfig } from "../../../server/config.js";
 import { startGatehouse, type RunningGatehouse } from "../../../server/host.js";
 import { createLogger } from "../../../server/log.js";
 import { loadElectronStore } from "../../helpers/electron-stand-in/index.js";
+import { freePort } from "../../helpers/free-ports.js";
 
 /**
  * The desktop app's main side without Electron, for Playwright: the real services (both on
@@ -197,6 +198,9 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
     "0",
     "--core-bin",
     join(dir, "no-core-here"),
+    // Never the production controller port, which a real core may hold.
+    "--core-controller-port",
+    String(await freePort()),
   ]);
   if (config === "help") throw new Error("unexpected help");
   const services = await startGatehouse(config, createLogger({ level: "silent" }));
