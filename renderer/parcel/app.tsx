@@ -20,6 +20,7 @@ const AREAS: Record<Area, React.LazyExoticComponent<ComponentType<AreaProps>>> =
   send: lazy(() => import("./send/index.js")),
   mine: lazy(() => import("./mine/index.js")),
   pickup: lazy(() => import("./pickup/index.js")),
+  inbox: lazy(() => import("./inbox/index.js")),
   admin: lazy(() => import("./admin/index.js")),
 };
 const NAV: Array<{ area: Area; href: string; key: ShellKey }> = [
@@ -86,8 +87,10 @@ export function App() {
           {t("title")}
         </a>
         <nav className="areas" aria-label={t("navigation")}>
-          {/* Recipients opening a pickup link have no use for the administrator's sign-in. */}
-          {NAV.filter((n) => n.area !== "admin" || route.area !== "pickup").map((n) => (
+          {/* Recipients opening a pickup or inbox link have no use for the administrator's sign-in. */}
+          {NAV.filter(
+            (n) => n.area !== "admin" || (route.area !== "pickup" && route.area !== "inbox"),
+          ).map((n) => (
             <a key={n.area} href={n.href} aria-current={n.area === route.area ? "page" : undefined}>
               {t(n.key)}
             </a>

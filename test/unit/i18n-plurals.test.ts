@@ -3,6 +3,8 @@ import { en as adminEn } from "../../renderer/parcel/admin/i18n-en.js";
 import { zh as adminZh } from "../../renderer/parcel/admin/i18n-zh.js";
 import { desktopDict } from "../../renderer/parcel/desktop/i18n.js";
 import { keychainDict } from "../../renderer/parcel/desktop/keychain-i18n.js";
+import { adminInboxDict } from "../../renderer/parcel/admin/inbox-i18n.js";
+import { inboxDict } from "../../renderer/parcel/inbox/i18n.js";
 import { PARCEL_PROBLEM_TABLES } from "../../renderer/parcel/admin/problem-words.js";
 import { PARCEL_ERROR_TABLES } from "../../renderer/parcel/errors-i18n.js";
 import { mineDict } from "../../renderer/parcel/mine/i18n.js";
@@ -34,6 +36,8 @@ const DICTS: Record<string, Dict<string>> = {
   shell: shellDict,
   send: sendDict,
   pickup: pickupDict,
+  inbox: inboxDict,
+  "admin inbox": adminInboxDict,
   mine: mineDict,
   ui: uiDict,
   admin: adminDict,
@@ -65,6 +69,10 @@ const NEVER_ONE: Record<string, { values: string[]; why: string }> = {
   "desktop app.notify.uploaded.many": {
     values: ["count"],
     why: "one finished file is named in its own sentence (uploaded.one)",
+  },
+  "desktop app.notify.inbox.many": {
+    values: ["count"],
+    why: "one received file is named in its own sentence (inbox.one)",
   },
   "send.downloadsPerFile": {
     values: ["files", "n"],

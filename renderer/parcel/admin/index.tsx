@@ -1,6 +1,9 @@
 import { useEffect, useRef } from "react";
 import type { AreaProps } from "../app.js";
+import { useT } from "../i18n.js";
 import { AuditTab } from "./audit.js";
+import { adminInboxDict } from "./inbox-i18n.js";
+import { InboxTab } from "./inbox-tab.js";
 import { useA, type AdminKey } from "./i18n.js";
 import { LoginForm } from "./login.js";
 import { ParcelsTab } from "./parcels.js";
@@ -10,9 +13,9 @@ import { StatsTab } from "./stats.js";
 import { Alert, useAction, useErrorText } from "./ui.js";
 import "./admin.css";
 
-const TABS = ["stats", "parcels", "audit", "settings"] as const;
+const TABS = ["stats", "parcels", "inbox", "audit", "settings"] as const;
 type Tab = (typeof TABS)[number];
-const TAB_LABEL: Record<Tab, AdminKey> = {
+const TAB_LABEL: Record<Exclude<Tab, "inbox">, AdminKey> = {
   stats: "tab.stats",
   parcels: "tab.parcels",
   audit: "tab.audit",
@@ -26,6 +29,8 @@ function tabOf(rest: string): Tab {
 
 function Console({ tab }: { tab: Tab }) {
   const t = useA();
+  const ti = useT(adminInboxDict);
+  const label = (id: Tab) => (id === "inbox" ? ti("tab") : t(TAB_LABEL[id]));
   const { username, signedOut } = useSession();
   const logout = useAction();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -55,16 +60,17 @@ function Console({ tab }: { tab: Tab }) {
       <nav className="adm-tabs" aria-label={t("tabs")}>
         {TABS.map((id) => (
           <a key={id} href={`#/admin/${id}`} aria-current={id === tab ? "page" : undefined}>
-            {t(TAB_LABEL[id])}
+            {label(id)}
           </a>
         ))}
       </nav>
       <div className="adm-panel">
         <h2 className="sr-only" tabIndex={-1} ref={headingRef}>
-          {t(TAB_LABEL[tab])}
+          {label(tab)}
         </h2>
         {tab === "stats" ? <StatsTab /> : null}
         {tab === "parcels" ? <ParcelsTab /> : null}
+        {tab === "inbox" ? <InboxTab /> : null}
         {tab === "audit" ? <AuditTab /> : null}
         {tab === "settings" ? <SettingsTab /> : null}
       </div>

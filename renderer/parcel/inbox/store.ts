@@ -1,0 +1,223 @@
+import { create } from "zustand";
+import type { InboxGrant } from "../../../server/contract/parcel-inbox.js";
+import {
+  DeliveredCheck,
+  InboxGrantCheck,
+  UploadCreatedCheck,
+} from "../../../server/contract/parcel-public.js";
+import { ApiError, call } from "../api.js";
+import { runFile } from "../send/file-runner.js";
+import { uniqueName } from "../send/picking.js";
+import type { Picked, Session, Upload } from "../send/send-types.js";
+import type { PutHandle } from "../send/uploader.js";
+import { choiceProblem, type Problem } from "./choice.js";
+
+/**
+ * The phone's side of the inbox: open it by its code (and password), choose files, send them
+ * one after another with the send page's resumable uploader (a dropped Wi-Fi costs a pause, not
+ * the file), then publish: the files are delivered. The code and password stay in this page's
+ * memory only, to open the inbox again quietly when the 10-minute session lapsed.
+ */
+
+export type Phase = "opening" | "code" | "password" | "choose" | "sending" | "delivered";
+
+interface InboxState {
+  phase: Phase;
+  grant: InboxGrant | null;
+  problem: Problem | null;
+  busy: boolean;
+  /** Unix seconds until which opening is refused (429). */
+  blockedUntil: number;
+  picked: Picked[];
+  rows: Upload[];
+  /** How many files the last sending delivered. */
+  delivered: number;
+  open(code: string, password?: string): Promise<boolean>;
+  pick(files: Iterable<File>): void;
+  remove(key: string): void;
+  send(): Promise<void>;
+  /** After a failure: goes on with what is not sent yet (resumed where it stopped). */
+  retry(): Promise<void>;
+  sendMore(): void;
+  otherCode(): void;
+}
+
+let nextKey = 1;
+const secret = { code: "", password: "" };
+const running = new Map<string, PutHandle>();
+/** The upload session of the files on their way (kept for a retry). */
+let session: Session | null = null;
+
+export const useInbox = create<InboxState>((set, get) => {
+  const patchRow = (key: string, patch: Partial<Upload>) =>
+    set((s) => ({ rows: s.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
+
+  /** `POST /inbox/resolve`; quietly (keeping the screen) when renewing a lapsed session. */
+  const resolve = async (code: string, password: string, quiet: boolean): Promise<boolean> => {
+    if (!quiet) set({ busy: true, problem: null });
+    try {
+      const body = password ? { code, password } : { code };
+      const grant = await call(InboxGrantCheck, "POST", "/inbox/resolve", body);
+      secret.code = code;
+      secret.password = password;
+      set((s) => ({
+        grant,
+        problem: null,
+        phase: quiet || s.phase === "sending" ? s.phase : "choose",
+      }));
+      return true;
+    } catch (err) {
+      const phase = get().phase;
+      if (err instanceof ApiError && err.status === 403 && err.body.password_required) {
+        secret.code = code;
+        secret.password = "";
+        set({
+          phase: "password",
+          problem: err.code === "inbox.password_wrong" ? { key: "wrongPassword" } : null,
+        });
+      } else if (err instanceof ApiError && err.status === 429) {
+        const until = Math.floor(Date.now() / 1000) + (err.retryAfter ?? 60);
+        set({
+          blockedUntil: until,
+          problem: { key: "tooMany", wait: err.retryAfter ?? 60 },
+          phase: phase === "opening" ? "code" : phase,
+        });
+      } else if (err instanceof ApiError && err.status === 404) {
+        set({
+          problem: { key: quiet ? "closed" : "notFound" },
+          phase: quiet ? phase : "code",
+        });
+      } else set({ problem: { error: err }, phase: phase === "opening" ? "code" : phase });
+      return false;
+    } finally {
+      if (!quiet) set({ busy: false });
+    }
+  };
+
+  /** `POST /uploads` for the chosen files, opening the inbox again once if its session lapsed. */
+  const createSession = async (picked: Picked[]): Promise<Session> => {
+    const body = { files: picked.map((p) => ({ name: p.name, size: p.file.size })), inbox: true };
+    const create = () => call(UploadCreatedCheck, "POST", "/uploads", body);
+    let created;
+    try {
+      created = await create();
+    } catch (err) {
+      const lapsed = err instanceof ApiError && err.code === "inbox.session_required";
+      if (!lapsed || !secret.code || !(await resolve(secret.code, secret.password, true)))
+        throw err;
+      created = await create();
+    }
+    const ids = new Map(created.files.map((f) => [f.name, f.id]));
+    set((s) => ({ rows: s.rows.map((r) => ({ ...r, fileId: ids.get(r.name) ?? "" })) }));
+    return { id: created.id, token: created.manage_token, expiresAt: created.expires_at };
+  };
+
+  /** Sends every row not sent yet, one after another, then publishes. */
+  const run = async (): Promise<void> => {
+    const { picked } = get();
+    try {
+      session ??= await createSession(picked);
+      for (const row of get().rows) {
+        if (row.state === "done") continue;
+        const file = picked.find((p) => p.key === row.key)?.file;
+        if (!file) continue;
+        patchRow(row.key, { state: "uploading", error: null, link: "ok" });
+        const current = get().rows.find((r) => r.key === row.key) ?? row;
+        const handle = runFile(session, current, file, {
+          patch: (patch) => patchRow(row.key, patch),
+          totalLoaded: () => get().rows.reduce((n, r) => n + r.loaded, 0),
+          setTotalRate: () => undefined,
+        });
+        running.set(row.key, handle);
+        try {
+          await handle.done;
+          patchRow(row.key, { state: "done", loaded: row.size, stored: row.size, link: "ok" });
+        } catch (err) {
+          patchRow(row.key, { state: "failed", error: err });
+          set({ problem: { error: err } });
+          return;
+        } finally {
+          running.delete(row.key);
+        }
+      }
+      await call(
+        DeliveredCheck,
+        "POST",
+        `/uploads/${encodeURIComponent(session.id)}/publish`,
+        undefined,
+        {
+          token: session.token,
+        },
+      );
+      session = null;
+      set((s) => ({ phase: "delivered", delivered: s.rows.length, picked: [], problem: null }));
+    } catch (err) {
+      const closed = err instanceof ApiError && err.code === "inbox.session_required";
+      set({ problem: closed ? { key: "closed" } : { error: err } });
+    }
+  };
+
+  return {
+    phase: "opening",
+    grant: null,
+    problem: null,
+    busy: false,
+    blockedUntil: 0,
+    picked: [],
+    rows: [],
+    delivered: 0,
+    open: (code, password = "") => resolve(code, password, false),
+    pick(files) {
+      const taken = new Set(get().picked.map((p) => p.name.toLowerCase()));
+      const added: Picked[] = [];
+      for (const file of files) {
+        const name = uniqueName(file.name || "file", taken);
+        taken.add(name.toLowerCase());
+        added.push({ key: `f${nextKey++}`, file, name });
+      }
+      set((s) => ({ picked: [...s.picked, ...added], problem: null }));
+    },
+    remove(key) {
+      set((s) => ({ picked: s.picked.filter((p) => p.key !== key), problem: null }));
+    },
+    async send() {
+      const { picked, grant } = get();
+      const problem = grant ? choiceProblem(picked, grant) : null;
+      if (problem || picked.length === 0) {
+        set({ problem });
+        return;
+      }
+      session = null;
+      const rows: Upload[] = picked.map((p) => ({
+        key: p.key,
+        fileId: "",
+        name: p.name,
+        size: p.file.size,
+        loaded: 0,
+        stored: 0,
+        state: "queued",
+        rate: 0,
+        link: "ok",
+        error: null,
+      }));
+      set({ phase: "sending", rows, problem: null });
+      await run();
+    },
+    async retry() {
+      set({ problem: null });
+      await run();
+    },
+    sendMore() {
+      for (const handle of running.values()) handle.abort();
+      running.clear();
+      session = null;
+      set({ phase: "choose", rows: [], picked: [], problem: null });
+    },
+    otherCode() {
+      secret.code = "";
+      secret.password = "";
+      session = null;
+      set({ phase: "code", grant: null, problem: null, picked: [], rows: [] });
+    },
+  };
+});
