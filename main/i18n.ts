@@ -66,6 +66,15 @@ const en = {
   "notify.uploaded.one": "{file} finished uploading at {time} and can be picked up now.",
   "notify.uploaded.many": "{count} files finished uploading at {time} and can be picked up now.",
   "notify.uploaded.none": "The upload finished at {time}.",
+  "notify.inbox.title": "Received from {from}",
+  "notify.inbox.one": "{file} is saved in {folder}.",
+  "notify.inbox.many": "{count} files are saved in {folder}: {names}.",
+  "notify.inbox.more": "{names} and {count} more",
+  "tray.inbox.open": "Inbox open until {time}",
+  "tray.inbox.closed": "Inbox closed",
+  "tray.inbox.openHour": "Open the inbox for an hour",
+  "tray.inbox.close": "Close the inbox",
+  "tray.inbox.show": "Show the inbox QR code…",
 
   "settings.field.language": "Language",
   "settings.field.theme": "Theme",
@@ -82,6 +91,7 @@ const en = {
   "settings.field.coreServiceMode": "Proxy core service mode",
   "settings.field.coreUnit": "Proxy core systemd unit",
   "settings.field.window": "Window size and position",
+  "settings.field.inboxFolder": "Folder for received files",
   "settings.repaired":
     "Some settings could not be read and are back to their defaults: {fields}. The file as it was is kept beside it as {file}.",
   "settings.cleared":
@@ -93,6 +103,8 @@ const en = {
   "settings.error.entries":
     "{field} must be “all” or a list of up to {count} interface names or IPv4 addresses.",
   "settings.error.path_absolute": "{field} must be a full path, such as /usr/local/bin/mihomo.",
+  "settings.error.folder_absolute":
+    "{field} must be a full path of a folder, such as /home/me/Downloads.",
   "settings.error.unit_name": "{field} must be a systemd unit name ending in .service.",
   "settings.error.choice": "{field} has a value that is not one of its choices.",
   "settings.error.boolean": "{field} must be on or off.",
@@ -157,6 +169,15 @@ const zh: Record<DesktopKey, string> = {
   "notify.uploaded.one": "{file} 已于 {time} 上传完成，现在可以取件。",
   "notify.uploaded.many": "{count} 个文件已于 {time} 上传完成，现在可以取件。",
   "notify.uploaded.none": "上传已于 {time} 完成。",
+  "notify.inbox.title": "收到来自 {from} 的文件",
+  "notify.inbox.one": "{file} 已保存到 {folder}。",
+  "notify.inbox.many": "{count} 个文件已保存到 {folder}：{names}。",
+  "notify.inbox.more": "{names}，以及另外 {count} 个",
+  "tray.inbox.open": "收件箱开放至 {time}",
+  "tray.inbox.closed": "收件箱已关闭",
+  "tray.inbox.openHour": "打开收件箱一小时",
+  "tray.inbox.close": "关闭收件箱",
+  "tray.inbox.show": "显示收件箱二维码…",
 
   "settings.field.language": "语言",
   "settings.field.theme": "主题",
@@ -173,6 +194,7 @@ const zh: Record<DesktopKey, string> = {
   "settings.field.coreServiceMode": "代理内核运行方式",
   "settings.field.coreUnit": "代理内核 systemd 单元",
   "settings.field.window": "窗口大小和位置",
+  "settings.field.inboxFolder": "接收文件的文件夹",
   "settings.repaired":
     "有些设置无法读取，已恢复为默认值：{fields}。原来的文件保存在旁边，名为 {file}。",
   "settings.cleared":
@@ -183,6 +205,7 @@ const zh: Record<DesktopKey, string> = {
   "settings.error.host_ip": "{field}必须是 IP 地址，例如 0.0.0.0 或 192.168.1.20。",
   "settings.error.entries": "{field}必须是“全部”，或最多 {count} 个网络接口名称或 IPv4 地址。",
   "settings.error.path_absolute": "{field}必须是完整路径，例如 /usr/local/bin/mihomo。",
+  "settings.error.folder_absolute": "{field}必须是文件夹的完整路径。",
   "settings.error.unit_name": "{field}必须是以 .service 结尾的 systemd 单元名。",
   "settings.error.choice": "{field}的值不在可选范围内。",
   "settings.error.boolean": "{field}只能是开或关。",

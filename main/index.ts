@@ -7,6 +7,7 @@ import {
   nativeTheme,
   Notification,
   session,
+  shell as electronShell,
 } from "electron";
 import { join } from "node:path";
 import { EVENT_CHANNELS, type SecretStoreStatus, type ServiceInfo } from "../preload/contract.js";
@@ -176,6 +177,7 @@ async function main(): Promise<void> {
       if (result.kind === "login-item") app.setLoginItemSettings(result.settings);
     },
     copyText: (text) => clipboard.writeText(text),
+    showInFolder: (path) => electronShell.showItemInFolder(path),
     showQr: () => {
       desktop?.open("settings");
       openWindow().show();
@@ -193,6 +195,7 @@ async function main(): Promise<void> {
     shell,
     dataDir,
     systemLocale: app.getLocale(),
+    downloadsDir: app.getPath("downloads"),
   });
   const d = desktop;
 
@@ -212,6 +215,23 @@ async function main(): Promise<void> {
       setWindowCookies: shell.setCookies,
       settings: { get: () => d.settings, set: (patch) => d.changeSettings(patch) },
       entries: { list: () => d.entriesView(), choose: (names) => d.chooseInterfaces(names) },
+      inbox: {
+        view: () => d.inbox.view(),
+        open: async (minutes, password) => void (await d.inbox.open(minutes, password)),
+        close: () => d.inbox.close(),
+        showInFolder: (id) => {
+          const path = d.inbox.savedPath(id);
+          if (path) shell.showInFolder(path);
+        },
+        chooseFolder: async () => {
+          const picked = await dialog.showOpenDialog(openWindow(), {
+            properties: ["openDirectory", "createDirectory"],
+          });
+          const folder = picked.canceled ? undefined : picked.filePaths[0];
+          if (!folder) return null;
+          return (await d.changeSettings({ inboxFolder: folder })).ok ? folder : null;
+        },
+      },
       onError: (channel, err) => console.error(`IPC ${channel} failed`, err),
     }),
   );

@@ -5,11 +5,12 @@
  * the LAN `window.gatehouse` is undefined and the UIs work without it.
  */
 import type { EntriesView } from "../main/app/desktop-app.js";
+import type { InboxDesktopView } from "../main/inbox/keeper.js";
 import type { OperatorService, PasswordRefusalCode } from "../main/operator/types.js";
 import type { DesktopSettings } from "../main/settings/schema.js";
 import type { RestartPlan, SettingsError } from "../main/settings/validate.js";
 
-export type { EntriesView, OperatorService, SettingsError };
+export type { EntriesView, InboxDesktopView, OperatorService, SettingsError };
 
 /** Where the desktop keeps secrets (tokens, passwords), as the settings screen says it. */
 export type SecretStoreStatus =
@@ -109,6 +110,18 @@ export interface GatehouseDesktopApi {
     /** Makes exactly these interfaces (by name) the parcel's LAN entries. */
     choose(interfaces: string[]): Promise<DesktopSettingsResult>;
   };
+  /** The inbox LAN devices send to (the Desktop screen only). */
+  inbox: {
+    /** The inbox, the folder received files go to, and the deliveries, newest first. */
+    view(): Promise<InboxDesktopView>;
+    /** Opens the inbox (or gives it a new code) for `minutes`, with a password or none. */
+    open(minutes: number, password: string | null): Promise<void>;
+    close(): Promise<void>;
+    /** Shows a delivery's saved file in the system's file manager. */
+    showInFolder(deliveryId: string): Promise<void>;
+    /** Lets the operator pick the folder (a system dialog); the chosen path, or null. */
+    chooseFolder(): Promise<string | null>;
+  };
 }
 
 /** Channels the page invokes (`ipcRenderer.invoke`); each has one checked handler in main. */
@@ -128,6 +141,11 @@ export const INVOKE_CHANNELS = {
   settingsSet: "gatehouse:settings.set",
   entriesList: "gatehouse:entries.list",
   entriesChoose: "gatehouse:entries.choose",
+  inboxView: "gatehouse:inbox.view",
+  inboxOpen: "gatehouse:inbox.open",
+  inboxClose: "gatehouse:inbox.close",
+  inboxShowInFolder: "gatehouse:inbox.show-in-folder",
+  inboxChooseFolder: "gatehouse:inbox.choose-folder",
 } as const;
 
 /** Channels main sends to the page (`webContents.send`). */

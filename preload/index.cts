@@ -58,6 +58,13 @@ const api = {
     list: () => invoke(INVOKE_CHANNELS.entriesList),
     choose: (interfaces) => invoke(INVOKE_CHANNELS.entriesChoose, interfaces),
   },
+  inbox: {
+    view: () => invoke(INVOKE_CHANNELS.inboxView),
+    open: (minutes, password) => invoke(INVOKE_CHANNELS.inboxOpen, minutes, password),
+    close: () => invoke(INVOKE_CHANNELS.inboxClose),
+    showInFolder: (id) => invoke(INVOKE_CHANNELS.inboxShowInFolder, id),
+    chooseFolder: () => invoke(INVOKE_CHANNELS.inboxChooseFolder),
+  },
 } satisfies GatehouseDesktopApi;
 
 contextBridge.exposeInMainWorld("gatehouse", api);

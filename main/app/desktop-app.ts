@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { areaUrl, parcelOrigins, serviceOrigins } from "./areas.js";
+import { createDesktopInbox } from "./desktop-inbox.js";
+import { operatorCall, type OperatorCallDeps } from "./operator-calls.js";
 import { join } from "node:path";
 import type { ReadyInfo, ServiceEvent } from "../../server/desktop/protocol.js";
 import type { InterfaceWatcher } from "../entries/watch.js";
@@ -9,10 +11,11 @@ import type { EntryState, LanEntry } from "../entries/entries.js";
 import type { HostStatus, ServiceHost } from "../host/service-host.js";
 import { resolveLanguage, translator, type DesktopLanguage } from "../i18n.js";
 import { notificationFor, type DesktopNotification } from "../notify/notifications.js";
-import { cookieHeader, type DesktopCookie } from "../operator/cookies.js";
+import type { DesktopCookie } from "../operator/cookies.js";
+import type { InboxKeeper } from "../inbox/keeper.js";
 import type { Operator } from "../operator/operator.js";
 import type { OperatorSignIn } from "../operator/types.js";
-import { tokenAccount, type SecretStore } from "../secrets/keychain.js";
+import { keptParcelIds, type SecretStore } from "../secrets/keychain.js";
 import {
   readSettings,
   applySettingsPatch,
@@ -56,6 +59,8 @@ export interface DesktopShell {
   applyStartAtLogin(settings: DesktopSettings): void;
   copyText(text: string): void;
   showQr(url: string): void;
+  /** Shows a saved file in the system's file manager ("Show in folder"). */
+  showInFolder(path: string): void;
   quit(): void;
   log(line: string): void;
 }
@@ -71,6 +76,8 @@ export interface DesktopAppOptions {
   env?: NodeJS.ProcessEnv;
   /** The system's locale (`app.getLocale()`), for the "system" language. */
   systemLocale: string;
+  /** The system's Downloads folder (received files go to its Gatehouse folder by default). */
+  downloadsDir?: string;
   fetch?: typeof fetch;
 }
 
@@ -92,9 +99,32 @@ export class DesktopApp {
   private area: OpenArea = "window";
   private resetTried = false;
   private stopped = false;
+  private readonly calls: OperatorCallDeps;
+  /** The inbox: opened and closed from the Desktop screen and the tray; saves deliveries. */
+  readonly inbox: InboxKeeper;
 
   constructor(options: DesktopAppOptions) {
     this.o = options;
+    this.calls = {
+      info: () => options.host.info,
+      session: (service) => this.signIn?.[service] ?? null,
+      signInAgain: async () => {
+        if (!this.ready) return false;
+        this.signIn = await options.operator.signIn(this.ready);
+        return true;
+      },
+      fetch: options.fetch,
+      log: (line) => options.shell.log(line),
+    };
+    this.inbox = createDesktopInbox({
+      ...this.calls,
+      dataDir: options.dataDir,
+      downloadsDir: options.downloadsDir,
+      settings: () => this.settings,
+      language: () => this.language,
+      notify: (n) => options.shell.notify(n),
+      changed: () => this.updateTray(),
+    });
     options.host.on("status", (s) => void this.onStatus(s));
     options.host.on("info", () => this.updateTray());
     options.host.on("event", (e) => this.onEvent(e));
@@ -244,28 +274,17 @@ export class DesktopApp {
     const url = areaUrl(this.o.host.info, this.area);
     if (url) this.o.shell.showUrl(url);
     this.updateTray();
-  }
-
-  /** Parcel ids whose manage tokens the operator keeps: the operator's own parcels. */
-  private owned(): Set<string> {
-    const prefix = tokenAccount("");
-    try {
-      return new Set(
-        this.o.secrets
-          .list()
-          .map((c) => c.account)
-          .filter((a) => a.startsWith(prefix))
-          .map((a) => a.slice(prefix.length)),
-      );
-    } catch {
-      return new Set();
-    }
+    // Deliveries that came while the app was away are saved now.
+    void this.inbox.sync();
   }
 
   private onEvent(event: ServiceEvent): void {
     // Inbox deliveries are announced once they are saved, by the inbox keeper.
-    if (event.kind === "inbox.delivered") return;
-    const owned = this.owned();
+    if (event.kind === "inbox.delivered") {
+      void this.inbox.sync();
+      return;
+    }
+    const owned = keptParcelIds(this.o.secrets);
     const note = notificationFor(event, this.language, (id) => owned.has(id));
     if (note) this.o.shell.notify(note);
   }
@@ -300,7 +319,17 @@ export class DesktopApp {
       entries: (entries?.lan ?? []).map((e) => ({ ...e, qr: true })),
       missing: entries?.missing ?? [],
       chosen: this.settings.entries !== "all",
+      inbox: this.inboxTray(),
     };
+  }
+
+  private inboxTray(): TrayState["inbox"] {
+    const inbox = this.inbox.status;
+    if (!inbox.open) return { open: false };
+    const until = new Intl.DateTimeFormat(this.language, { timeStyle: "short" }).format(
+      inbox.closes_at * 1000,
+    );
+    return { open: true, until, url: inbox.url };
   }
 
   private updateTray(): void {
@@ -326,43 +355,22 @@ export class DesktopApp {
         return;
       case "core":
         await this.coreCommand(action.command);
+        return;
+      case "inbox":
+        await (action.command === "open" ? this.inbox.open(60, null) : this.inbox.close()).catch(
+          (err: unknown) => this.o.shell.log(`The inbox did not ${action.command}: ${String(err)}`),
+        );
     }
   }
 
   /** Starts, stops or restarts the proxy core through the console's API, as the operator. */
   async coreCommand(command: "start" | "stop" | "restart"): Promise<boolean> {
-    const proxy = this.o.host.info.proxy;
-    if (!proxy) return false;
-    const http = this.o.fetch ?? fetch;
-    const origin = new URL(proxy.url).origin;
-    const ask = async (): Promise<Response | null> => {
-      const session = this.signIn?.proxy;
-      if (session?.state !== "signed-in") return null;
-      return http(`${origin}/api/v1/system/service`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          origin,
-          cookie: cookieHeader(session.cookies),
-          ...(session.csrf ? { "x-csrf-token": session.csrf } : {}),
-        },
-        body: JSON.stringify({ action: command }),
-        signal: AbortSignal.timeout(30_000),
-      }).catch((err: unknown) => {
-        this.o.shell.log(`The core could not be asked to ${command}: ${(err as Error).message}`);
-        return null;
-      });
-    };
-    let answer = await ask();
-    // A password change from the settings screen ends every other session, this one too:
-    // sign in again with the kept password and ask once more.
-    if (answer?.status === 401 && this.ready) {
-      this.signIn = await this.o.operator.signIn(this.ready);
-      answer = await ask();
-    }
-    if (answer && !answer.ok)
+    const answer = await operatorCall(this.calls, "proxy", "POST", "/system/service", {
+      action: command,
+    });
+    if (answer && (answer.status < 200 || answer.status > 299))
       this.o.shell.log(`The core did not ${command}: HTTP ${answer.status}`);
-    return answer?.ok ?? false;
+    return answer !== null && answer.status >= 200 && answer.status <= 299;
   }
 
   /** A change from the settings screen: stored, then applied (a restart when needed). */

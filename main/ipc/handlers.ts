@@ -14,6 +14,8 @@ import type { PasswordResult } from "../operator/types.js";
 import { NO_KEYCHAIN } from "../secrets/choose.js";
 import { tokenAccount, type SecretStore } from "../secrets/keychain.js";
 import {
+  inboxMinutes,
+  inboxPassword,
   interfaceNames,
   manageToken,
   noArgs,
@@ -53,6 +55,12 @@ export const CHANNEL_AUDIENCE: Record<InvokeChannel, Audience> = {
   settingsSet: "window",
   entriesList: "app",
   entriesChoose: "app",
+  // The inbox's code and deliveries are the operator's: the Desktop screen only.
+  inboxView: "app",
+  inboxOpen: "app",
+  inboxClose: "app",
+  inboxShowInFolder: "app",
+  inboxChooseFolder: "app",
 };
 
 /** The settings a service page may change: the look both consoles share. */
@@ -80,6 +88,13 @@ export interface IpcDeps {
   setWindowCookies(cookies: DesktopCookie[]): Promise<void> | void;
   settings: { get(): unknown; set(patch: Record<string, unknown>): unknown };
   entries: { list(): unknown; choose(interfaces: string[]): unknown };
+  inbox: {
+    view(): unknown;
+    open(minutes: number, password: string | null): unknown;
+    close(): unknown;
+    showInFolder(deliveryId: string): unknown;
+    chooseFolder(): unknown;
+  };
   /** An unexpected failure, for the log; the page only hears that it failed. */
   onError?(channel: string, error: unknown): void;
 }
@@ -188,5 +203,14 @@ export function createIpcHandlers(deps: IpcDeps): IpcHandlers {
     entriesChoose: handler("entriesChoose", z.tuple([interfaceNames]), (names) =>
       deps.entries.choose(names),
     ),
+    inboxView: handler("inboxView", noArgs, () => deps.inbox.view()),
+    inboxOpen: handler("inboxOpen", z.tuple([inboxMinutes, inboxPassword]), (minutes, pw) =>
+      deps.inbox.open(minutes, pw),
+    ),
+    inboxClose: handler("inboxClose", noArgs, () => deps.inbox.close()),
+    inboxShowInFolder: handler("inboxShowInFolder", z.tuple([parcelId]), (id) =>
+      deps.inbox.showInFolder(id),
+    ),
+    inboxChooseFolder: handler("inboxChooseFolder", noArgs, () => deps.inbox.chooseFolder()),
   };
 }

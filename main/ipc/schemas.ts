@@ -53,3 +53,9 @@ export const interfaceNames = z
   .refine((names) => new Set(names).size === names.length);
 
 export const noArgs = z.tuple([]);
+
+/** How long the inbox stays open, in minutes (up to a week), as the parcel service takes it. */
+export const inboxMinutes = z.number().int().min(1).max(10080);
+
+/** The inbox's password, or none. */
+export const inboxPassword = z.string().min(1).max(1024).nullable();

@@ -114,3 +114,19 @@ export function createKeychain(
 export function tokenAccount(parcelId: string): string {
   return `parcel:${parcelId}`;
 }
+
+/** Parcel ids whose manage tokens the store keeps (the operator's own parcels); none on error. */
+export function keptParcelIds(store: Pick<SecretStore, "list">): Set<string> {
+  const prefix = tokenAccount("");
+  try {
+    return new Set(
+      store
+        .list()
+        .map((c) => c.account)
+        .filter((a) => a.startsWith(prefix))
+        .map((a) => a.slice(prefix.length)),
+    );
+  } catch {
+    return new Set();
+  }
+}

@@ -64,6 +64,13 @@ export const SETTINGS_FIELDS = {
     .string()
     .max(256)
     .regex(/^[\w@.-]+\.service$/),
+  /** Where files received through the inbox are saved; null = Downloads/Gatehouse. */
+  inboxFolder: z
+    .string()
+    .min(1)
+    .max(4096)
+    .refine((v) => isAbsolute(v))
+    .nullable(),
   window: z.object({
     width: z.number().int().min(480).max(10000),
     height: z.number().int().min(400).max(10000),
@@ -92,6 +99,7 @@ export const DESKTOP_DEFAULTS: DesktopSettings = {
   coreBinary: null,
   coreServiceMode: "process",
   coreUnit: "gatehouse-mihomo.service",
+  inboxFolder: null,
   window: { width: 1200, height: 820, maximized: false },
 };
 

@@ -30,6 +30,7 @@ export const PATCHABLE_KEYS = [
   "coreBinary",
   "coreServiceMode",
   "coreUnit",
+  "inboxFolder",
 ] as const satisfies readonly SettingKey[];
 export type PatchableKey = (typeof PATCHABLE_KEYS)[number];
 export type SettingsPatch = Partial<Pick<DesktopSettings, PatchableKey>>;
@@ -41,6 +42,7 @@ export type SettingsErrorCode =
   | "host_ip"
   | "entries"
   | "path_absolute"
+  | "folder_absolute"
   | "unit_name"
   | "choice"
   | "boolean"
@@ -75,6 +77,7 @@ const CODE_BY_FIELD: Record<PatchableKey, SettingsErrorCode> = {
   coreBinary: "path_absolute",
   coreServiceMode: "choice",
   coreUnit: "unit_name",
+  inboxFolder: "folder_absolute",
 };
 
 function isPatchable(key: string): key is PatchableKey {

@@ -22,6 +22,8 @@ export interface TrayState {
   missing: string[];
   /** The operator chose addresses (rather than "all detected"). */
   chosen: boolean;
+  /** The inbox: closed, or open until `until` (a time said in the operator's language). */
+  inbox?: { open: false } | { open: true; until: string; url: string };
 }
 
 export type TrayAction =
@@ -29,6 +31,7 @@ export type TrayAction =
   | { type: "copy"; url: string }
   | { type: "qr"; url: string }
   | { type: "core"; command: "start" | "stop" | "restart" }
+  | { type: "inbox"; command: "open" | "close" }
   | { type: "quit" };
 
 export interface TrayItem {
@@ -104,6 +107,21 @@ function lanItems(state: TrayState, t: Translate): TrayItem[] {
   return items;
 }
 
+/** The inbox: whether it is open, and opening, closing or showing its QR code. */
+function inboxItems(state: TrayState, t: Translate): TrayItem[] {
+  const inbox = state.inbox ?? { open: false };
+  if (!inbox.open)
+    return [
+      status("inbox.state", t("tray.inbox.closed")),
+      act("inbox.open", t("tray.inbox.openHour"), { type: "inbox", command: "open" }),
+    ];
+  return [
+    status("inbox.state", t("tray.inbox.open", { time: inbox.until })),
+    act("inbox.qr", t("tray.inbox.show"), { type: "qr", url: inbox.url }),
+    act("inbox.close", t("tray.inbox.close"), { type: "inbox", command: "close" }),
+  ];
+}
+
 /** The tray's context menu for the current state. */
 export function trayMenuModel(state: TrayState, t: Translate): TrayItem[] {
   const ready = state.services === "ready";
@@ -118,6 +136,7 @@ export function trayMenuModel(state: TrayState, t: Translate): TrayItem[] {
     separator("sep.status"),
     ...(ready ? lanItems(state, t) : []),
     ...(ready ? [separator("sep.lan")] : []),
+    ...(ready ? [...inboxItems(state, t), separator("sep.inbox")] : []),
     open("window", t("tray.open.window"), true),
     open("send", t("tray.open.send"), ready),
     open("mine", t("tray.open.mine"), ready),

@@ -77,6 +77,13 @@ export function fakeDeps(overrides: Partial<IpcDeps> = {}) {
       list: record("entries.list", [{ name: "eth0" }]),
       choose: record("entries.choose", { chosen: ["eth0"] }),
     },
+    inbox: {
+      view: record("inbox.view", { available: true }),
+      open: record("inbox.open", undefined),
+      close: record("inbox.close", undefined),
+      showInFolder: record("inbox.showInFolder", undefined),
+      chooseFolder: record("inbox.chooseFolder", "/home/me/Gatehouse"),
+    },
     ...overrides,
   };
   return { deps, calls, secrets, setOrigins: (o: string[]) => (origins = o) };
@@ -99,6 +106,11 @@ export const GOOD: Record<InvokeChannel, unknown[]> = {
   settingsSet: [{ theme: "dark", parcelPort: 8001 }],
   entriesList: [],
   entriesChoose: [["eth0", "Wi-Fi 2"]],
+  inboxView: [],
+  inboxOpen: [60, null],
+  inboxClose: [],
+  inboxShowInFolder: [ID],
+  inboxChooseFolder: [],
 };
 
 /** Wrong calls of every channel; each list also gets "one argument too many" below. */
@@ -147,6 +159,11 @@ export const BAD: Record<InvokeChannel, unknown[][]> = {
     [["eth\n0"]],
     [Array.from({ length: 65 }, (_, i) => `if${i}`)],
   ],
+  inboxView: [],
+  inboxOpen: [[], [0, null], [10081, null], [1.5, null], [60, ""], [60], ["60", null]],
+  inboxClose: [],
+  inboxShowInFolder: [[], ["../../etc/passwd"], [7]],
+  inboxChooseFolder: [],
 };
 
 export const FOREIGN: IpcSender[] = [

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DesktopApp, type DesktopShell } from "../../main/app/desktop-app.js";
@@ -55,6 +55,7 @@ function recordingShell(): { shell: DesktopShell; seen: Recorded } {
     applyStartAtLogin: () => {},
     copyText: () => {},
     showQr: () => {},
+    showInFolder: () => {},
     quit: () => {},
     log: (line) => seen.log.push(line),
   };
@@ -229,6 +230,76 @@ describe.runIf(haveBus || process.env.CI)("the desktop app without Electron", ()
     expect(seen.notes[0].body).toMatch(/report\.pdf/);
     expect(seen.notes[1].body).toMatch(/report\.pdf.*127\.0\.0\.1/);
     expect(JSON.stringify(seen.notes)).not.toMatch(/someone-else/);
+  });
+
+  it("opens the inbox from the tray and saves a phone's delivery when the service says it came", async () => {
+    const dataDir = tempDir();
+    const settingsDir = tempDir("gh-settings-");
+    const folder = tempDir("gh-received-");
+    dirs.push(dataDir, settingsDir, folder);
+    const { app, host, seen } = makeApp(dataDir, settingsDir);
+    expect((await app.changeSettings({ inboxFolder: folder })).ok).toBe(true);
+    app.start();
+    await until(() => seen.urls[0]);
+    await app.trayAction({ type: "inbox", command: "open" });
+    const tray = app.trayState().inbox;
+    expect(tray?.open).toBe(true);
+    const status = app.inbox.status;
+    if (!status.open) throw new Error("the inbox did not open");
+    // A phone: resolve the code, send two files, publish. No pickup code comes back to it.
+    const base = `${host.info.parcel?.url}/api/v1`;
+    const origin = new URL(base).origin;
+    const resolved = await fetch(`${base}/inbox/resolve`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: JSON.stringify({ code: status.code }),
+    });
+    expect(resolved.status).toBe(200);
+    const cookie = resolved.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const bytes = [randomBytes(70_000), randomBytes(33)];
+    const made = await fetch(`${base}/uploads`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin, cookie },
+      body: JSON.stringify({
+        inbox: true,
+        files: [
+          { name: "IMG_0001.jpg", size: bytes[0].length },
+          { name: "note.txt", size: bytes[1].length },
+        ],
+      }),
+    });
+    const up = (await made.json()) as {
+      id: string;
+      manage_token: string;
+      files: Array<{ id: string }>;
+    };
+    const auth = { authorization: `Bearer ${up.manage_token}`, origin, cookie };
+    for (const [i, f] of up.files.entries())
+      await (
+        await fetch(`${base}/uploads/${up.id}/files/${f.id}`, {
+          method: "PUT",
+          headers: auth,
+          body: bytes[i],
+        })
+      ).arrayBuffer();
+    const published = await fetch(`${base}/uploads/${up.id}/publish`, {
+      method: "POST",
+      headers: auth,
+    });
+    expect(await published.json()).not.toHaveProperty("code");
+    // The service's inbox.delivered event reaches the app, which saves and says it once.
+    const note = await until(() => seen.notes[0]);
+    expect(note.title).toBe("Received from 127.0.0.1");
+    expect(note.body).toBe(`2 files are saved in ${folder}: IMG_0001.jpg, note.txt.`);
+    expect(readFileSync(join(folder, "IMG_0001.jpg")).equals(bytes[0])).toBe(true);
+    expect(readFileSync(join(folder, "note.txt")).equals(bytes[1])).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.notes).toHaveLength(1);
+    await app.trayAction({ type: "inbox", command: "close" });
+    expect(app.trayState().inbox).toEqual({ open: false });
   });
 
   it("resets a parcel password the keychain does not hold once, then signs in with the new one", async () => {

@@ -32,6 +32,11 @@ describe("desktop IPC handlers", () => {
       [
         "entriesChoose",
         "entriesList",
+        "inboxChooseFolder",
+        "inboxClose",
+        "inboxOpen",
+        "inboxShowInFolder",
+        "inboxView",
         "operatorChangePassword",
         "operatorRevealPassword",
         "setupToken",

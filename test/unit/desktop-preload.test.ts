@@ -81,6 +81,11 @@ const CALLS: Array<[string, string, unknown[], string]> = [
   ["settings", "set", [{ theme: "dark" }], INVOKE_CHANNELS.settingsSet],
   ["entries", "list", [], INVOKE_CHANNELS.entriesList],
   ["entries", "choose", [["eth0"]], INVOKE_CHANNELS.entriesChoose],
+  ["inbox", "view", [], INVOKE_CHANNELS.inboxView],
+  ["inbox", "open", [60, null], INVOKE_CHANNELS.inboxOpen],
+  ["inbox", "close", [], INVOKE_CHANNELS.inboxClose],
+  ["inbox", "showInFolder", ["parcel-id"], INVOKE_CHANNELS.inboxShowInFolder],
+  ["inbox", "chooseFolder", [], INVOKE_CHANNELS.inboxChooseFolder],
 ];
 
 describe("desktop preload bundle", () => {
@@ -105,7 +110,7 @@ describe("desktop preload bundle", () => {
     const { exposed, api } = load();
     expect(Object.keys(exposed)).toEqual(["gatehouse"]);
     expect(Object.keys(api).sort()).toEqual(
-      ["app", "entries", "operator", "proxy", "settings", "tokens"].sort(),
+      ["app", "entries", "inbox", "operator", "proxy", "settings", "tokens"].sort(),
     );
   });
 

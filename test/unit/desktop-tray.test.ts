@@ -161,3 +161,23 @@ describe("trayTooltip", () => {
     expect(tip.length).toBeLessThanOrEqual(127);
   });
 });
+
+describe("the inbox in the tray", () => {
+  it("offers to open a closed inbox for an hour, and to show or close an open one", () => {
+    const closed = trayMenuModel({ ...ready, inbox: { open: false } }, en);
+    expect(byId(closed, "inbox.state").label).toBe("Inbox closed");
+    expect(byId(closed, "inbox.open").action).toEqual({ type: "inbox", command: "open" });
+    expect(find(closed, "inbox.close")).toBeUndefined();
+    const url = "http://192.168.1.20:8000/#/inbox/ABCDEF";
+    const open = trayMenuModel({ ...ready, inbox: { open: true, until: "18:30", url } }, zh);
+    expect(byId(open, "inbox.state").label).toBe("收件箱开放至 18:30");
+    expect(byId(open, "inbox.qr").action).toEqual({ type: "qr", url });
+    expect(byId(open, "inbox.close").action).toEqual({ type: "inbox", command: "close" });
+    expect(find(open, "inbox.open")).toBeUndefined();
+  });
+
+  it("says nothing of the inbox while the services are not ready", () => {
+    const items = trayMenuModel({ ...ready, services: "starting", inbox: { open: false } }, en);
+    expect(find(items, "inbox.open")).toBeUndefined();
+  });
+});

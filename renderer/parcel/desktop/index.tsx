@@ -2,6 +2,7 @@ import { useT } from "../i18n.js";
 import { Notice } from "../ui/notice.js";
 import { Addresses } from "./addresses.js";
 import { desktopDict } from "./i18n.js";
+import { InboxPanel } from "./inbox-panel.js";
 import { KeychainStatus } from "./keychain-status.js";
 import { Passwords } from "./passwords.js";
 import { SettingsForm } from "./settings-form.js";
@@ -9,7 +10,7 @@ import "./desktop.css";
 
 /**
  * The Desktop screen (renderer/desktop/page.tsx shows it at app://gatehouse/desktop.html): the
- * addresses phones use (with QR codes), the app's settings, the administrator passwords it
+ * addresses phones use (with QR codes), the inbox phones send to, the app's settings, the administrator passwords it
  * keeps, the proxy console's setup token while it has no administrator, and where it keeps
  * secrets.
  */
@@ -21,6 +22,7 @@ export default function DesktopScreen() {
       <h1>{t("heading")}</h1>
       <p className="muted">{t("lead")}</p>
       <Addresses />
+      <InboxPanel />
       <section className="card desktop-section" aria-labelledby="desktop-settings">
         <h2 id="desktop-settings">{t("settingsTitle")}</h2>
         <SettingsForm />

@@ -14,6 +14,9 @@ import { entryState } from "../../../main/entries/entries.js";
 import { resolveLanguage } from "../../../main/i18n.js";
 import { APP_ORIGIN, appAnswer, appHeaders, DESKTOP_UI_DIR } from "../../../main/app-protocol.js";
 import { areaUrl } from "../../../main/app/areas.js";
+import { createDesktopInbox } from "../../../main/app/desktop-inbox.js";
+import type { InboxNotification } from "../../../main/inbox/words.js";
+import type { InboxKeeper } from "../../../main/inbox/keeper.js";
 import { createIpcHandlers, type IpcHandlers } from "../../../main/ipc/handlers.js";
 import { ownerAuthorization } from "../../../main/secrets/owner-requests.js";
 import type { DesktopCookie } from "../../../main/operator/cookies.js";
@@ -160,6 +163,12 @@ export interface DesktopRig {
   handlers: IpcHandlers;
   /** Calls that reached the handlers, by channel (to show what the page asked for). */
   calls: string[];
+  /** The desktop's inbox keeper (saving into `<rig>/Downloads/Gatehouse`). */
+  inbox: InboxKeeper;
+  /** Paths "Show in folder" was asked to show. */
+  shown: string[];
+  /** Notifications of saved deliveries. */
+  notes: InboxNotification[];
   /** Gives a context the window's session cookies and `window.gatehouse` on every page. */
   install(context: BrowserContext): Promise<void>;
   close(): Promise<void>;
@@ -285,6 +294,21 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
     error: null,
     errorCode: null,
   };
+  // The desktop's inbox keeper, signed in as the operator, saving into the rig's folder.
+  const shown: string[] = [];
+  const notes: InboxNotification[] = [];
+  const inbox = createDesktopInbox({
+    info: () => hostInfo,
+    session: (service) => signIn[service],
+    signInAgain: async () => false,
+    log: () => {},
+    dataDir,
+    downloadsDir: join(dir, "Downloads"),
+    settings,
+    language,
+    notify: (n) => void notes.push(n),
+    changed: () => {},
+  });
   const handlers = createIpcHandlers({
     origins: () => [parcel.url, proxy.url],
     info: () => ({
@@ -322,6 +346,13 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
       list: entriesView,
       choose: (names) => applySettingsPatch(store, { entries: names }, language()),
     },
+    inbox: {
+      view: () => inbox.view(),
+      open: async (minutes, password) => void (await inbox.open(minutes, password)),
+      close: () => inbox.close(),
+      showInFolder: (id) => void shown.push(inbox.savedPath(id) ?? ""),
+      chooseFolder: () => null,
+    },
   });
 
   return {
@@ -336,6 +367,9 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
     settings: store,
     handlers,
     calls,
+    inbox,
+    shown,
+    notes,
     async install(context) {
       // The window's session: what the wiring puts there after signing in, and later changes.
       await context.addCookies(signIn.cookies.map(playwrightCookie));
