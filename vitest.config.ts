@@ -8,6 +8,8 @@ export default defineConfig({
     pool: "forks",
     // Holds 7890, 9090, 8080, … on loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
     globalSetup: ["./test/held-ports-global.ts"],
+    // Names the test that dialled a held port in the run's final message.
+    setupFiles: ["./test/held-ports-setup.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

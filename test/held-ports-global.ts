@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { holdingWanted, holdPorts, reachedProblem } from "./helpers/held-ports.js";
 
 /**
@@ -8,9 +11,21 @@ import { holdingWanted, holdPorts, reachedProblem } from "./helpers/held-ports.j
 export default async function holdUsualPorts(): Promise<() => Promise<void>> {
   if (!holdingWanted()) return async () => undefined;
   const ports = await holdPorts();
+  // Where the vitest workers note who dialled a held port (test/held-ports-setup.ts).
+  const dir = mkdtempSync(join(tmpdir(), "gh-held-ports-"));
+  const log = join(dir, "dialled.txt");
+  process.env.GATEHOUSE_HELD_PORTS_LOG = log;
   return async () => {
     const problem = reachedProblem(ports.reached());
     await ports.close();
-    if (problem) throw new Error(problem);
+    const who = existsSync(log) ? [...new Set(readFileSync(log, "utf8").split("\n"))] : [];
+    rmSync(dir, { recursive: true, force: true });
+    if (problem) {
+      const named = who.filter(Boolean);
+      const tail = named.length
+        ? `\nDialled by:\n  ${named.join("\n  ")}`
+        : "\n(Not dialled from a test worker: look at the processes the tests spawn.)";
+      throw new Error(problem + tail);
+    }
   };
 }
