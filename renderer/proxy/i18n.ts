@@ -5,7 +5,7 @@ import { en } from "./i18n-en.js";
 import { zh } from "./i18n-zh.js";
 import { useApp } from "./store.js";
 
-export { initialLang, type Lang } from "../shared/lang.js";
+export type { Lang } from "../shared/lang.js";
 
 export type Key = keyof typeof en;
 export type Translate = (key: Key, vars?: Vars) => string;

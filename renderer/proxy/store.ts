@@ -1,7 +1,7 @@
 import { create } from "zustand";
 import { AuthStatus } from "../../server/contract/proxy.js";
 import { call, send, setCsrf, setExpiredHandler } from "./api.js";
-import { initialLang, type Lang } from "./i18n.js";
+import { initialLang, type Lang } from "../shared/lang.js";
 import { keep, stored, storedTheme, type ThemePref } from "../shared/storage.js";
 
 export type Phase = "loading" | "setup" | "login" | "ready" | "unreachable";

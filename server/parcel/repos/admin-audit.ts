@@ -2,7 +2,7 @@ import type { Db } from "../../db/open.js";
 import { pageResult, resolvePage, type PageRequest, type PageResult } from "../../paging.js";
 import { cachedCount } from "./admin-audit-cache.js";
 import { fragmentIndexQuery } from "./admin-audit-plan.js";
-import { toAuditRecord, type AuditRecord } from "./audit.js";
+import { toAuditRecord, type AuditRecord } from "./audit-record.js";
 import { prepared } from "./statements.js";
 import { HOUR_S } from "../../contract/time-units.js";
 

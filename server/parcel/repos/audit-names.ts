@@ -1,5 +1,5 @@
 import type { Db } from "../../db/open.js";
-import type { AuditRecord } from "./audit.js";
+import type { AuditRecord } from "./audit-record.js";
 import { MEMO_NAMES } from "./cleanup.js";
 import { prepared } from "./statements.js";
 

@@ -4,14 +4,7 @@ import { listAudit, type AuditFilter } from "./admin-audit.js";
 import { pruneAudit, type AuditRetention } from "./admin-retention.js";
 import { nameAuditTargets, prepareAuditNames, type NamedAuditRecord } from "./audit-names.js";
 
-export interface AuditRecord {
-  id: number;
-  action: string;
-  source: string;
-  target: string;
-  time: number;
-  detail: Record<string, unknown>;
-}
+export type { AuditRecord } from "./audit-record.js";
 
 /** Prepared once per database; appends one record. */
 export function auditWriter(
@@ -35,30 +28,6 @@ export function auditWriter(
       Buffer.byteLength(json) +
       8;
     insert.run(action, source, target, time, json, size);
-  };
-}
-
-export function toAuditRecord(row: {
-  id: number;
-  action: string;
-  source: string;
-  target: string;
-  time: number;
-  detail: string;
-}): AuditRecord {
-  let detail: Record<string, unknown> = {};
-  try {
-    detail = JSON.parse(row.detail) as Record<string, unknown>;
-  } catch {
-    detail = {};
-  }
-  return {
-    id: row.id,
-    action: row.action,
-    source: row.source,
-    target: row.target,
-    time: row.time,
-    detail,
   };
 }
 
