@@ -26,6 +26,8 @@ export interface GatehouseConfig {
   geodataURL: string;
   /** Port of the core's external controller on 127.0.0.1. */
   coreControllerPort: number;
+  /** A DHCP leases file (dnsmasq's, or odhcpd's state file) read for device names. */
+  dhcpLeases: string | undefined;
   parcel: boolean;
   proxy: boolean;
   adminUser: string;
@@ -137,6 +139,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --core-release-url URL    update check source (GATEHOUSE_CORE_RELEASE_URL)
   --geodata-url URL         where "Update geodata" downloads the core's rule data
                             (GATEHOUSE_GEODATA_URL; default: the MetaCubeX meta-rules-dat release)
+  --dhcp-leases FILE        DHCP leases read for device names: dnsmasq's leases file or
+                            odhcpd's state file (GATEHOUSE_DHCP_LEASES; default: none)
   --core-controller-port N  port of the core's controller on 127.0.0.1
                             (GATEHOUSE_CORE_CONTROLLER_PORT; default 9090)
   --parcel-only, --proxy-only
@@ -176,6 +180,7 @@ export function parseConfig(
         "core-release-url": { type: "string" },
         "core-controller-port": { type: "string" },
         "geodata-url": { type: "string" },
+        "dhcp-leases": { type: "string" },
         "parcel-only": { type: "boolean" },
         "proxy-only": { type: "boolean" },
         "reset-admin-password": { type: "boolean" },
@@ -258,6 +263,9 @@ export function parseConfig(
     if (used === coreControllerPort)
       throw new ConfigError(`--core-controller-port must differ from ${other} (${used})`);
   }
+  const leases = values["dhcp-leases"] ?? (env.GATEHOUSE_DHCP_LEASES || undefined);
+  if (leases !== undefined && !leases.trim())
+    throw new ConfigError("--dhcp-leases must name a file");
   const logLevel = values["log-level"] ?? (env.GATEHOUSE_LOG_LEVEL || DEFAULT_LOG_LEVEL);
   if (!isLogLevel(logLevel))
     throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${logLevel}"`);
@@ -277,6 +285,8 @@ export function parseConfig(
     coreReleaseURL: releaseURL,
     geodataURL,
     coreControllerPort,
+    // A file that does not exist yet (no lease handed out) is fine: it is read when it appears.
+    dhcpLeases: leases === undefined ? undefined : resolve(leases),
     parcel: !values["proxy-only"],
     resetAdminPassword: Boolean(values["reset-admin-password"]),
     resetProxyPassword: Boolean(values["reset-proxy-password"]),

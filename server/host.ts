@@ -181,6 +181,7 @@ export async function startGatehouse(
       coreUnit: config.coreUnit,
       coreReleaseURL: config.coreReleaseURL,
       geodataURL: config.geodataURL,
+      dhcpLeases: config.dhcpLeases,
       controllerPort: config.coreControllerPort,
       staticDir: ui,
       // Names the operator gave for this machine (IP literals of it are accepted anyway).

@@ -92,6 +92,12 @@ export const PROXY_PROBLEMS = {
   /** An unconfirmed settings change was undone at its deadline, or when the service started. */
   "probation.undone_at_deadline": [],
   "probation.undone_at_start": [],
+  /** A device's policy (its address changed) could not be applied to the core. */
+  "devices.apply_failed": ["reason_code?"],
+  /** The traffic counted could not be written (kept in memory and tried again). */
+  "devices.write_failed": [],
+  /** The makers of new devices' MAC addresses could not be looked up. */
+  "devices.vendors_failed": [],
 } as const satisfies ErrorRegistry;
 
 type AllProblems = typeof COMMON_PROBLEMS & typeof PARCEL_PROBLEMS & typeof PROXY_PROBLEMS;

@@ -84,6 +84,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "subscription.both_failed": (p) =>
     `Direct download: ${attempt(PROXY_EN, p, "direct_")} Through the proxy core: ${attempt(PROXY_EN, p, "proxied_")}`,
   "rule.unknown": () => "This rule no longer exists.",
+  "device.unknown": () => "This device is not known (any more): it may have been removed.",
   "rule.order": () => "The new order must list every rule exactly once; reload and try again.",
   "rule.duplicate": (p) =>
     `Rule ${p.position} in the list is already ${ruleInWords(p, (k, v) => say("en", en[k], v))}; change that one instead.`,

@@ -5,7 +5,7 @@ import { say } from "../shared/i18n.js";
 import { zh } from "./i18n-zh.js";
 import { ruleInWords } from "./rule-words.js";
 
-const KINDS: Record<string, string> = { subscription: "订阅", rule: "规则" };
+const KINDS: Record<string, string> = { subscription: "订阅", rule: "规则", device: "设备" };
 
 /** The proxy service's errors in Simplified Chinese, by code. */
 export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
@@ -64,6 +64,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "subscription.both_failed": (p) =>
     `直接下载：${attempt(PROXY_ZH, p, "direct_")} 通过代理内核：${attempt(PROXY_ZH, p, "proxied_")}`,
   "rule.unknown": () => "此规则已不存在。",
+  "device.unknown": () => "此设备已不存在（可能已被移除）。",
   "rule.order": () => "新的顺序必须恰好包含每条规则一次；请刷新后重试。",
   "rule.duplicate": (p) =>
     `列表中的第 ${p.position} 条规则已是 ${ruleInWords(p, (k, v) => say("zh-CN", zh[k], v))}，请修改那一条。`,

@@ -86,6 +86,11 @@ export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
       "A settings change was not confirmed in time, so the previous settings were restored.",
     "probation.undone_at_start": () =>
       "A settings change was still unconfirmed when the service restarted, so the previous settings were restored.",
+    "devices.apply_failed": (p) =>
+      because("A device's address changed, but its policy could not be applied", p.reason, "en"),
+    "devices.write_failed": () =>
+      "The devices' traffic could not be written to the database; it is kept and tried again.",
+    "devices.vendors_failed": () => "The makers of new devices could not be looked up.",
   },
   "zh-CN": {
     ...COMMON_PROBLEMS_ZH,
@@ -114,6 +119,9 @@ export const PROXY_PROBLEM_TABLES: ProblemTables<ProxyProblemCode> = {
       `一台设备连续输错 ${p.attempts} 次密码，该设备登录控制台已被暂停 ${p.minutes} 分钟。`,
     "probation.undone_at_deadline": () => "设置更改未及时确认，已恢复之前的设置。",
     "probation.undone_at_start": () => "服务重新启动时设置更改仍未确认，已恢复之前的设置。",
+    "devices.apply_failed": (p) => because("设备的地址已变化，但其策略未能应用", p.reason, "zh-CN"),
+    "devices.write_failed": () => "设备流量未能写入数据库；数据仍保留，稍后会重试。",
+    "devices.vendors_failed": () => "未能查询新设备的制造商。",
   },
 };
 

@@ -26,6 +26,7 @@ import {
   ServiceAction,
   UpdateReport,
 } from "./proxy-system.js";
+import { DeviceList, DevicePatch, TrafficQuery, TrafficView } from "./proxy-devices.js";
 import {
   NodeList,
   NodeSelect,
@@ -39,7 +40,7 @@ import {
   SubscriptionSaved,
 } from "./proxy-views.js";
 
-/** The `:id` of a subscription, rule or connection. */
+/** The `:id` of a subscription, rule, connection or device. */
 export const IdParam = z.object({ id: z.string() });
 
 const json = (description: string, schema: z.ZodType): Record<number, ResponseContract> => ({
@@ -282,6 +283,37 @@ export const PROXY_API: ApiContract = {
     responses: done,
   },
   "DELETE /connections": { summary: "Close every connection", tag: "Connections", responses: done },
+  "GET /devices": {
+    summary: "The LAN devices that use the gateway, most recently seen first",
+    description:
+      "Found from the core's connections, named from the DHCP leases; each with today's traffic.",
+    tag: "Devices",
+    responses: json("Every device", DeviceList),
+  },
+  "PUT /devices/:id": {
+    summary: "Rename a device, or set what it may do",
+    description:
+      "A policy other than default is compiled into the core's rules for the device's addresses. An unknown id is a 400.",
+    tag: "Devices",
+    params: IdParam,
+    body: DevicePatch,
+    responses: done,
+  },
+  "DELETE /devices/:id": {
+    summary: "Forget a device and its traffic history",
+    description: "A device still in use is found again, as a new one. An unknown id is a 400.",
+    tag: "Devices",
+    params: IdParam,
+    responses: done,
+  },
+  "GET /traffic": {
+    summary: "What the devices moved: per hour over 24 hours, per day over 7 or 30 days",
+    description:
+      "Every device together with the ten busiest, or one device (`device`, an unknown id is a 400).",
+    tag: "Devices",
+    query: TrafficQuery,
+    responses: json("The chart's buckets, oldest first", TrafficView),
+  },
   "GET /events": {
     summary: "Traffic figures every two seconds",
     description: "Server-sent events: `metrics` (Metrics), and `expired` when the session ends.",

@@ -11,6 +11,7 @@ import {
   subscriptionName,
 } from "./proxy-fields.js";
 import { Params } from "./proxy-views.js";
+import { BackupDevice, BackupDevices } from "./proxy-devices.js";
 
 /** The system pages: the core, its data files, the machine, updates, backups and live data. */
 
@@ -136,6 +137,8 @@ export const BackupFile = z.object({
       .array(BackupSubscription)
       .max(MAX_SUBSCRIPTIONS, `at most ${MAX_SUBSCRIPTIONS} subscriptions`),
     rules: z.array(z.object({ id: recordId }).passthrough()).max(MAX_RULES, "too many rules"),
+    /** The devices' names and policies; a backup made before devices were known has none. */
+    devices: BackupDevices.optional(),
   }),
 });
 
@@ -158,6 +161,7 @@ export const BackupExport = z.object({
     settings: Settings,
     subscriptions: z.array(BackupSubscription),
     rules: z.array(Rule),
+    devices: z.array(BackupDevice),
   }),
 });
 

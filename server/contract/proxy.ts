@@ -8,4 +8,5 @@ export * from "./proxy-views.js";
 export * from "./proxy-status.js";
 export * from "./proxy-auth.js";
 export * from "./proxy-system.js";
+export * from "./proxy-devices.js";
 export * from "./proxy-api.js";

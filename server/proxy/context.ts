@@ -34,6 +34,16 @@ export interface ProxyServiceOptions {
   controllerPort?: number;
   /** Extra trusted CA (PEM) for connectivity tests; tests point the fake core at a local TLS site. */
   connectivityCA?: string;
+  /**
+   * A DHCP leases file read for device names (`--dhcp-leases`): dnsmasq's leases file, or the
+   * state file of OpenWrt's odhcpd.
+   */
+  dhcpLeases?: string;
+  /**
+   * The neighbour (ARP) table read for the devices' MAC addresses: `/proc/net/arp` on Linux
+   * by default, none elsewhere (devices are then known by their IP address); tests give a file.
+   */
+  neighbourTable?: string | null;
   /** Network interfaces of this machine; injectable so TUN validation can be tested. */
   networkInterfaces?: () => NodeJS.Dict<import("node:os").NetworkInterfaceInfo[]>;
   /** Built web UI to serve at `/` (renderer/dist); absent in API-only tests. */

@@ -74,6 +74,8 @@ export const PROXY_ERRORS = {
   "node.select_refused": ["detail"],
   /** A latency test asked while no core runs: tests go through the core. */
   "node.test_needs_core": [],
+  // LAN devices: an id that names no device (a path's, a traffic query's).
+  "device.unknown": [],
   // Settings that contradict each other or the machine.
   "settings.mixed_port_dns": [],
   "settings.mixed_port_controller": ["port"],

@@ -12,6 +12,8 @@ import type { ProxyContext, ProxyServiceOptions } from "./context.js";
 import { assembleCore, assembleDomain, type ProxyServiceExtras } from "./domain/assemble.js";
 import { lifecycle } from "./domain/lifecycle.js";
 import type { Probation } from "./domain/probation.js";
+import type { TrafficAccounting } from "./domain/devices-accounting.js";
+import type { Devices } from "./domain/devices.js";
 import type { Scheduler } from "./domain/scheduler.js";
 import type { ProxyRouterDeps } from "./routes/router-deps.js";
 import { openProxyStorage } from "./store/open-storage.js";
@@ -26,6 +28,9 @@ export interface ProxyService {
   scheduler: Scheduler;
   /** Confirm or revert of settings changes that can cut the operator off. */
   probation: Probation;
+  /** The LAN devices and the count of their traffic (tests read and drive them). */
+  devices: Devices;
+  accounting: TrafficAccounting;
   setOwnPort(port: number): void;
   /** The ports of the parcel service beside it (the core's listeners may not take them). */
   setParcelPorts(ports: number[]): void;
@@ -75,6 +80,7 @@ export async function createProxyService(
     installer,
     changes: domain.changes,
     probation: domain.probation,
+    devices: domain.devices,
     refresher: domain.refresher,
     accounts,
     setupToken,
@@ -94,6 +100,8 @@ export async function createProxyService(
     ctx: deps,
     scheduler: domain.scheduler,
     probation: domain.probation,
+    devices: domain.devices,
+    accounting: domain.accounting,
     setOwnPort(port: number) {
       ownPort = port;
     },

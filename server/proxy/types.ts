@@ -47,6 +47,14 @@ export interface CoreInput {
   subscriptions: Array<{ id: string; name: string; nodes: MihomoProxy[] }>;
   /** Custom rules in list order (disabled ones included; the compiler skips them). */
   rules: RuleRecord[];
+  /** Each current address of a device with a policy of its own, with that policy. */
+  devices?: DeviceRule[];
+}
+
+/** One address of a LAN device whose policy is not the default, as the compiler takes it. */
+export interface DeviceRule {
+  ip: string;
+  policy: "direct" | "proxy" | "block";
 }
 
 /** Provider name compiled for a subscription; part of every node id. */

@@ -181,6 +181,32 @@ export const PROXY_CONCURRENT_CASES: ConcurrentCase[] = [
     },
   },
   {
+    name: "PUT and two DELETE /devices/:id of one device: one delete, the other unknown, never a device half gone",
+    run: async () => {
+      const h = await running();
+      try {
+        const backup = (await h.request("GET", "/system/backup")).json;
+        backup.state.devices = [{ id: "192.168.1.20", name: "Tablet", policy: "block" }];
+        expect((await h.request("POST", "/system/restore", { body: backup })).status).toBe(200);
+        const rs = await together(h, [
+          { method: "PUT", path: "/devices/192.168.1.20", body: { policy: "direct" } },
+          { method: "DELETE", path: "/devices/192.168.1.20" },
+          { method: "DELETE", path: "/devices/192.168.1.20" },
+        ]);
+        const [put, ...deletes] = rs;
+        expect(deletes.map((r) => r.status).sort()).toEqual([200, 400]);
+        expect(deletes.find((r) => r.status === 400)?.json.code).toBe("device.unknown");
+        // The rename came first (200) or found the device gone (400): nothing else.
+        expect([200, 400]).toContain(put.status);
+        expect((await h.request("GET", "/devices")).json).toEqual([]);
+        const core = h.service.ctx.core as FakeCore;
+        expect(core.lastApplied?.devices).toEqual([]);
+      } finally {
+        await h.close();
+      }
+    },
+  },
+  {
     name: "two POST /system/confirm: one keeps the change, the other finds nothing waiting",
     run: async () => {
       const h = await running();

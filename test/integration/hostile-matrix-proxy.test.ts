@@ -83,6 +83,7 @@ interface ProxyFixture {
   subscription(): Promise<string>;
   rule(): Promise<string>;
   node(): Promise<string>;
+  device(): Promise<string>;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -141,6 +142,17 @@ async function fixture(): Promise<ProxyFixture> {
     rule: once(async () => {
       const made = must(await fx.call("POST", "/rules", freshRule()), "POST /rules");
       return (made.json as { id: string }).id;
+    }),
+    // A device known only from a backup: restored with the state as it is plus one device.
+    device: once(async () => {
+      const backup = must(await fx.call("GET", "/system/backup"), "GET backup").json as {
+        state: { devices: Array<{ id: string; name: string; policy: string }> };
+      };
+      const n = ++serial;
+      const id = `192.168.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+      backup.state.devices.push({ id, name: "matrix device", policy: "default" });
+      must(await fx.call("POST", "/system/restore", backup), "restore with a device");
+      return id;
     }),
     node: once(async () => {
       const sub = await fx.subscription();
@@ -234,6 +246,8 @@ const RECIPES: Record<string, Recipe<ProxyFixture>> = {
     status: { code: 400, why: "no core was installed before", error: /no previous core/ },
   },
   "POST /system/connectivity/test": { body: () => json({ siteId: "github" }) },
+  "PUT /devices/:id": { body: () => json({ name: "matrix renamed" }) },
+  "DELETE /devices/:id": { consumes: true },
   "GET /connections": { status: NO_CORE },
   "DELETE /connections": { status: NO_CORE },
   "DELETE /connections/:id": { status: NO_CORE },
@@ -281,6 +295,7 @@ const model: MatrixModel<ProxyAccess, ProxyFixture> = {
     // Connection ids come from a running core; none runs here, and the route answers 503
     // before it looks at the id.
     "connections/:id": () => "matrix-connection-1",
+    "devices/:id": (fx) => fx.device(),
   },
   recipes: RECIPES,
   routes: h.service.ctx.routes.routes,

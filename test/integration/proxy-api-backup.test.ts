@@ -84,6 +84,7 @@ describe("GET /system/backup", () => {
           { id: b, name: "B", url: "http://feeds.test/b", enabled: true, intervalHours: 12 },
         ],
         rules: [{ id: rule, type: "DOMAIN", value: "x.example", action: "PROXY", enabled: true }],
+        devices: [],
       },
     });
   });

@@ -156,7 +156,7 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     log,
   });
   const surroundings = { options, dir: storage.dir, store: storage.repos, clock, log };
-  const { changes, probation, refresher } = assembleDomain(surroundings, core);
+  const { changes, probation, refresher, devices } = assembleDomain(surroundings, core);
   const accounts = new Accounts(storage.accounts, clock);
   const ctx: ProxyRouterDeps = {
     clock,
@@ -172,6 +172,7 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     installer,
     changes,
     probation,
+    devices,
     refresher,
     accounts,
     setupToken: new SetupToken(storage.dir),

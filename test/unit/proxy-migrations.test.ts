@@ -35,11 +35,15 @@ describe("proxy migrations", () => {
     ).map((t) => t.name);
     expect(tables).toEqual([
       "admin",
+      "device_addresses",
+      "devices",
       "login_failures",
       "meta",
       "rules",
       "sessions",
       "subscriptions",
+      "traffic_days",
+      "traffic_hours",
     ]);
     expect(migrate(db, MIGRATIONS)).toBe(version);
     expect(() =>

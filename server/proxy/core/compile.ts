@@ -1,4 +1,4 @@
-import { isIPv4 } from "node:net";
+import { isIP, isIPv4 } from "node:net";
 import { stringify } from "yaml";
 import { normaliseCidr } from "../store/net.js";
 import { nodesJson } from "../store/nodes-json.js";
@@ -10,6 +10,7 @@ import {
   parseNodeId,
   providerName,
   type CoreInput,
+  type DeviceRule,
   type MihomoProxy,
   type RuleRecord,
   type Settings,
@@ -145,13 +146,37 @@ function customRule(rule: RuleRecord): string | null {
   }
 }
 
-/** Rules in the spec's order: internal, custom, mainland sets, everything else. */
-export function compileRules(rules: RuleRecord[]): string[] {
+const DEVICE_TARGET: Record<DeviceRule["policy"], string> = {
+  direct: DIRECT,
+  proxy: GROUP_PROXY,
+  block: REJECT,
+};
+
+/**
+ * A device's policy for one of its addresses. SRC-IP-CIDR matches the connection's source, the
+ * device's own address, whatever DNS mode the core runs: with fake-ip the destination is a
+ * made-up address, the source never is.
+ */
+function deviceRule(d: DeviceRule): string | null {
+  const ip = d.ip.trim();
+  if (!isIP(ip)) return null;
+  return `SRC-IP-CIDR,${ip}/${ip.includes(":") ? 128 : 32},${DEVICE_TARGET[d.policy]}`;
+}
+
+/**
+ * Rules in the spec's order: internal addresses (so a blocked device still reaches the
+ * gateway's own pages), the devices' own policies, custom rules, mainland sets, everything else.
+ */
+export function compileRules(rules: RuleRecord[], devices: readonly DeviceRule[] = []): string[] {
   const out: string[] = [];
   for (const cidr of INTERNAL_CIDRS) {
     out.push(`${cidr.includes(":") ? "IP-CIDR6" : "IP-CIDR"},${cidr},${DIRECT},no-resolve`);
   }
   for (const suffix of INTERNAL_SUFFIXES) out.push(`DOMAIN-SUFFIX,${suffix},${DIRECT}`);
+  for (const device of devices) {
+    const line = deviceRule(device);
+    if (line) out.push(line);
+  }
   for (const rule of rules) {
     const line = customRule(rule);
     if (line) out.push(line);
@@ -270,6 +295,6 @@ export function compileConfig(input: CoreInput, opts: CompileOptions): CompiledC
   }
   if (withNodes.length > 0) config["proxy-providers"] = proxyProviders;
   config["proxy-groups"] = [auto, proxy];
-  config.rules = compileRules(input.rules);
+  config.rules = compileRules(input.rules, input.devices);
   return { yaml: toYaml(config), providers };
 }

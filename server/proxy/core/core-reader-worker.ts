@@ -2,6 +2,7 @@ import { parentPort } from "node:worker_threads";
 import { labelChainsInPlace } from "../domain/core-names.js";
 import { liveColumns, type LiveColumns } from "../domain/live-delays.js";
 import { MihomoClient } from "./mihomo-client.js";
+import { account, vendorsOf, type AccountingReading } from "./reader-accounting.js";
 
 /** Where the core's controller answers, and with which secret. */
 export interface ReaderTarget {
@@ -22,7 +23,11 @@ export type ReaderJob =
       out: SharedArrayBuffer | null;
     }
   | { kind: "live-nodes"; target: ReaderTarget; timeoutMs: number }
-  | { kind: "counters"; target: ReaderTarget; timeoutMs: number };
+  | { kind: "counters"; target: ReaderTarget; timeoutMs: number }
+  /** Bytes per source address since the previous reading of the count named `key`. */
+  | { kind: "accounting"; target: ReaderTarget; timeoutMs: number; key: string }
+  /** The makers of MAC addresses, from the IEEE registry the worker loads once. */
+  | { kind: "vendors"; macs: string[]; timeoutMs: number };
 
 /**
  * What a read gives: the finished JSON answer as UTF-8 bytes (the first `length` of shared
@@ -31,7 +36,9 @@ export type ReaderJob =
 export type ReaderResult =
   | { kind: "connections"; shared: SharedArrayBuffer; length: number }
   | { kind: "live-nodes"; columns: LiveColumns }
-  | { kind: "counters"; counters: CoreCounters };
+  | { kind: "counters"; counters: CoreCounters }
+  | { kind: "accounting"; reading: AccountingReading }
+  | { kind: "vendors"; vendors: Array<string | null> };
 
 /** The totals and the count of `GET /connections`, without the connections themselves. */
 export interface CoreCounters {
@@ -59,7 +66,14 @@ export type ReaderReply =
   { id: number; ok: true; result: ReaderResult } | { id: number; ok: false; error: ReaderFailure };
 
 async function run(job: ReaderMessage): Promise<{ result: ReaderResult; transfer: ArrayBuffer[] }> {
+  if (job.kind === "vendors") {
+    return { result: { kind: "vendors", vendors: await vendorsOf(job.macs) }, transfer: [] };
+  }
   const client = new MihomoClient({ ...job.target, maxAnswerBytes: job.maxBytes });
+  if (job.kind === "accounting") {
+    const reading = account(job.key, await client.connections(job.timeoutMs), Date.now());
+    return { result: { kind: "accounting", reading }, transfer: [] };
+  }
   if (job.kind === "connections") {
     const view = labelChainsInPlace(await client.connections(job.timeoutMs), job.subscriptions);
     // The same text `res.json` would write, into memory the service reuses: a fresh 15 MB

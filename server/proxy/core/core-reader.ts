@@ -276,6 +276,16 @@ function readerFault(err: Error, memoryMb: number): CoreReaderFault {
   return new CoreReaderFault(`The core reader failed: ${err.message}`, { cause: err });
 }
 
+/** The makers of MAC addresses (null where the registry names none), read in the worker. */
+export async function lookupVendors(
+  macs: readonly string[],
+  reader: CoreReader = sharedCoreReader(),
+): Promise<Array<string | null>> {
+  const result = await reader.read({ kind: "vendors", macs: [...macs], timeoutMs: 30_000 });
+  if (result.kind !== "vendors") throw new CoreReaderFault("The reader answered another read");
+  return result.vendors;
+}
+
 let shared: CoreReader | null = null;
 
 /** The process's one reader (both services and every core client share it). */

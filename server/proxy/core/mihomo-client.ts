@@ -1,10 +1,11 @@
 import type { CoreClient, CoreProxy } from "../context.js";
 import type { LiveColumns } from "../domain/live-delays.js";
 import { sharedCoreReader, type CoreReader, type LentBody } from "./core-reader.js";
-import type { CoreCounters } from "./core-reader-worker.js";
-import { CoreApiError, CoreTimeoutError, CoreUnreachableError } from "./errors.js";
+import type { CoreCounters, ReaderJob, ReaderResult } from "./core-reader-worker.js";
+import type { AccountingReading } from "./reader-accounting.js";
+import { CoreApiError } from "./errors.js";
 import { apiError, limitedText, mapFetchError, num } from "./answers.js";
-import { NdjsonSplitter } from "./ndjson.js";
+import { readNdjson } from "./ndjson-stream.js";
 
 export interface CoreConnection {
   id: string;
@@ -67,6 +68,11 @@ export interface CoreApi extends CoreClient {
   liveColumns(timeoutMs?: number): Promise<LiveColumns>;
   /** The totals and the count of `GET /connections`, read off the event loop. */
   counters(timeoutMs?: number): Promise<CoreCounters>;
+  /**
+   * Bytes per source address since the previous reading of the count `key`, with the totals,
+   * computed from `GET /connections` off the event loop.
+   */
+  accounting(key: string, timeoutMs?: number): Promise<AccountingReading>;
   closeConnection(id: string, timeoutMs?: number): Promise<void>;
   closeConnections(timeoutMs?: number): Promise<void>;
   traffic(
@@ -276,24 +282,31 @@ export class MihomoClient implements CoreApi {
     });
   }
 
-  async liveColumns(timeoutMs?: number): Promise<LiveColumns> {
+  /** One read in the core reader's worker thread, of the kind asked. */
+  private async readOff<K extends "live-nodes" | "counters" | "accounting">(
+    kind: K,
+    timeoutMs: number | undefined,
+    extra: { key?: string } = {},
+  ): Promise<Extract<ReaderResult, { kind: K }>> {
+    const job = { kind, target: this.target(), timeoutMs: timeoutMs ?? this.defaultTimeoutMs };
     const result = await (this.reader ?? sharedCoreReader()).read({
-      kind: "live-nodes",
-      target: this.target(),
-      timeoutMs: timeoutMs ?? this.defaultTimeoutMs,
-    });
-    if (result.kind !== "live-nodes") throw new Error("The core reader answered another read");
-    return result.columns;
+      ...job,
+      ...extra,
+    } as ReaderJob);
+    if (result.kind !== kind) throw new Error("The core reader answered another read");
+    return result as Extract<ReaderResult, { kind: K }>;
+  }
+
+  async liveColumns(timeoutMs?: number): Promise<LiveColumns> {
+    return (await this.readOff("live-nodes", timeoutMs)).columns;
   }
 
   async counters(timeoutMs?: number): Promise<CoreCounters> {
-    const result = await (this.reader ?? sharedCoreReader()).read({
-      kind: "counters",
-      target: this.target(),
-      timeoutMs: timeoutMs ?? this.defaultTimeoutMs,
-    });
-    if (result.kind !== "counters") throw new Error("The core reader answered another read");
-    return result.counters;
+    return (await this.readOff("counters", timeoutMs)).counters;
+  }
+
+  async accounting(key: string, timeoutMs?: number): Promise<AccountingReading> {
+    return (await this.readOff("accounting", timeoutMs, { key })).reading;
   }
 
   async closeConnection(id: string, timeoutMs?: number): Promise<void> {
@@ -335,57 +348,13 @@ export class MihomoClient implements CoreApi {
     );
   }
 
-  /**
-   * Reads a newline-delimited JSON stream until it ends. Resolves when the core ends it
-   * cleanly or the caller aborts; rejects with a typed error otherwise.
-   */
-  private async stream(
+  private stream(
     path: string,
     query: Record<string, string> | undefined,
     onItem: (item: unknown) => void,
     opts: StreamOptions = {},
   ): Promise<void> {
-    const connectTimeoutMs = opts.connectTimeoutMs ?? this.defaultTimeoutMs;
-    const ctl = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ctl.abort();
-    }, connectTimeoutMs);
-    const onAbort = () => ctl.abort();
-    if (opts.signal?.aborted) ctl.abort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      let res: Response;
-      try {
-        res = await fetch(this.url(path, query), {
-          headers: this.headers(false),
-          signal: ctl.signal,
-        });
-      } catch (err) {
-        if (opts.signal?.aborted) return;
-        if (timedOut) throw new CoreTimeoutError(undefined, { cause: err });
-        throw mapFetchError(err, connectTimeoutMs);
-      } finally {
-        clearTimeout(timer);
-      }
-      if (!res.ok) throw await apiError(res);
-      if (!res.body) return;
-      const splitter = new NdjsonSplitter();
-      const reader = res.body.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          for (const item of splitter.push(value)) onItem(item);
-        }
-        for (const item of splitter.end()) onItem(item);
-      } catch (err) {
-        if (opts.signal?.aborted) return;
-        throw new CoreUnreachableError("The proxy core's stream broke off", { cause: err });
-      }
-    } finally {
-      opts.signal?.removeEventListener("abort", onAbort);
-    }
+    const url = this.url(path, query);
+    return readNdjson(url, this.headers(false), onItem, opts, this.defaultTimeoutMs);
   }
 }

@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
+import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../../clock.js";
 import type { ServiceLog } from "../../log.js";
 import type { ProxyProblemCode } from "../../problem-codes.js";
 import type { CoreControl, ProxyServiceOptions } from "../context.js";
-import { createCoreManager } from "../core/index.js";
+import { coreApi, createCoreManager } from "../core/index.js";
+import { lookupVendors } from "../core/core-reader.js";
 import { CoreInstaller, type InstallerOptions } from "../core/install.js";
 import { CoreLocator } from "../core/install-location.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
@@ -13,6 +16,11 @@ import { feedSource } from "./feed-source.js";
 import { Probation } from "./probation.js";
 import { coreProxyFinder, Refresher, type FeedSource } from "./refresher.js";
 import { Scheduler } from "./scheduler.js";
+import { LeasesFile } from "../system/leases.js";
+import { LINUX_NEIGHBOURS, readNeighbours } from "../system/neighbours.js";
+import { TrafficAccounting } from "./devices-accounting.js";
+import { DeviceDiscovery } from "./devices-discovery.js";
+import { Devices } from "./devices.js";
 
 /** Limits and platform of the core's install (tests make them small, or another OS). */
 export type InstallTuning = Partial<
@@ -36,6 +44,11 @@ export interface ProxyServiceExtras {
   probationCheckMs?: number;
   /** Limits and platform of the core's install (tests make them small, or another OS). */
   coreInstall?: InstallTuning;
+  /**
+   * How often the devices' traffic is read from the core and written to the database (tests
+   * shorten them; a `pollMs` of 0 counts nothing, for a benchmark's comparison).
+   */
+  deviceTiming?: { pollMs?: number; flushMs?: number };
 }
 
 type Options = ProxyServiceOptions & ProxyServiceExtras;
@@ -98,6 +111,65 @@ export interface DomainParts {
   probation: Probation;
   refresher: Refresher;
   scheduler: Scheduler;
+  devices: Devices;
+  accounting: TrafficAccounting;
+}
+
+/** This machine's own addresses, asked again at most once a minute. */
+function ownAddresses(interfaces: NonNullable<Options["networkInterfaces"]>): () => Set<string> {
+  let cache: { at: number; ips: Set<string> } | null = null;
+  return () => {
+    if (!cache || Date.now() - cache.at > 60_000) {
+      const ips = new Set<string>();
+      for (const list of Object.values(interfaces()))
+        for (const a of list ?? []) ips.add(a.address.toLowerCase());
+      cache = { at: Date.now(), ips };
+    }
+    return cache.ips;
+  };
+}
+
+/** The devices: found from the core's connections, their traffic counted, their policies. */
+function assembleDevices(
+  { options, store, clock, log }: Surroundings,
+  core: CoreControl,
+  changes: Changes,
+): Pick<DomainParts, "devices" | "accounting"> {
+  const table =
+    options.neighbourTable !== undefined
+      ? options.neighbourTable
+      : process.platform === "linux"
+        ? LINUX_NEIGHBOURS
+        : null;
+  const discovery = new DeviceDiscovery({
+    store,
+    neighbours: () => readNeighbours(table),
+    leases: new LeasesFile(options.dhcpLeases ?? null),
+    ownAddresses: ownAddresses(options.networkInterfaces ?? networkInterfaces),
+    vendors: (macs) => lookupVendors(macs),
+    onVendorError: (err) =>
+      log.warn("devices.vendors_failed", "Looking up the makers of new devices failed", { err }),
+  });
+  // One count per service: the reader's worker keeps each connection's last bytes under it.
+  const countKey = randomUUID();
+  const pollMs = options.deviceTiming?.pollMs;
+  let devices: Devices | null = null;
+  const accounting = new TrafficAccounting({
+    store,
+    clock,
+    discovery,
+    read: async () => {
+      const api = core.running() && pollMs !== 0 ? coreApi(core) : null;
+      return api ? api.accounting(countKey, 3000) : null;
+    },
+    onChanged: () => devices?.devicesChanged(),
+    onError: (err) =>
+      log.error("devices.write_failed", "Writing the devices' traffic failed", { err }),
+    pollMs,
+    flushMs: options.deviceTiming?.flushMs,
+  });
+  devices = new Devices({ store, clock, changes, discovery, accounting, log });
+  return { devices, accounting };
 }
 
 /**
@@ -122,5 +194,12 @@ export function assembleDomain(
     coreProxyFinder(core, () => store.getSettings()),
   );
   const scheduler = new Scheduler(store, refresher, clock, log, options.schedulerIntervalMs);
-  return { changes, probation, refresher, scheduler };
+  const surroundings = { options, dir, store, clock, log };
+  return {
+    changes,
+    probation,
+    refresher,
+    scheduler,
+    ...assembleDevices(surroundings, core, changes),
+  };
 }

@@ -1,6 +1,7 @@
 import { DomainError } from "../../domain-errors.js";
 import { crashPoint } from "../../fault-points.js";
 import type { CoreControl } from "../context.js";
+import type { DeviceChoice } from "../store/devices.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
 import type { MihomoProxy, RuleRecord, Settings } from "../types.js";
@@ -10,6 +11,8 @@ interface Captured {
   settings: Settings;
   subscriptions: SubscriptionRow[];
   rules: RuleRecord[];
+  /** The devices' names and policies (what the operator chose; discovery is not undone). */
+  devices: DeviceChoice[];
 }
 
 function capture(store: SqlProxyStore): Captured {
@@ -17,6 +20,7 @@ function capture(store: SqlProxyStore): Captured {
     settings: store.getSettings(),
     subscriptions: store.subscriptions.rows(),
     rules: store.rules.list(),
+    devices: store.devices.choices(),
   };
 }
 
@@ -25,6 +29,7 @@ function putBack(store: SqlProxyStore, c: Captured): void {
     store.saveSettings(c.settings);
     store.subscriptions.replaceAll(c.subscriptions);
     store.rules.replaceAll(c.rules);
+    store.devices.replaceChoices(c.devices);
   });
 }
 

@@ -26,12 +26,14 @@ export function lifecycle(
     log: ServiceLog<ProxyProblemCode>;
   },
 ): Lifecycle {
-  const { options, store, core, log, scheduler, refresher, probation } = parts;
+  const { options, store, core, log, scheduler, refresher, probation, accounting } = parts;
   let closed = false;
   return {
     async start() {
       scheduler.start();
       probation.start(options.probationCheckMs);
+      // Counted whenever the core runs, whether or not a console is open.
+      accounting.start();
       // A change undone at start was made while the core ran: a core the crashed run left
       // behind may still run it, and a start replaces it with one on the state undone.
       const wanted =
@@ -51,6 +53,8 @@ export function lifecycle(
       await refresher.abortAll();
       await stopping;
       await probation.stop();
+      // What was counted since the last write is written before the database closes.
+      await accounting.stop();
       store.setFlag(CORE_WAS_RUNNING, core.running());
       await core
         .close()

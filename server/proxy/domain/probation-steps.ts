@@ -1,3 +1,4 @@
+import type { DeviceChoice } from "../store/devices.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
 import type { RuleRecord, Settings } from "../types.js";
@@ -13,6 +14,8 @@ export interface ProbationStep {
   settings: Partial<Record<keyof Settings, [unknown, unknown]>>;
   subscriptions?: { before: SubscriptionRow[]; after: SubscriptionRow[] };
   rules?: { before: RuleRecord[]; after: RuleRecord[] };
+  /** A restore's names and policies of the devices, before and after it. */
+  devices?: { before: DeviceChoice[]; after: DeviceChoice[] };
 }
 
 /** The stored state a change can touch: the settings, and the lists when it replaces them. */
@@ -20,12 +23,18 @@ export interface StateCopy {
   settings: Settings;
   subscriptions?: SubscriptionRow[];
   rules?: RuleRecord[];
+  devices?: DeviceChoice[];
 }
 
 export function copyState(store: SqlProxyStore, lists: boolean): StateCopy {
   const settings = store.getSettings();
   return lists
-    ? { settings, subscriptions: store.subscriptions.rows(), rules: store.rules.list() }
+    ? {
+        settings,
+        subscriptions: store.subscriptions.rows(),
+        rules: store.rules.list(),
+        devices: store.devices.choices(),
+      }
     : { settings };
 }
 
@@ -42,7 +51,34 @@ export function stepBetween(before: StateCopy, after: StateCopy): ProbationStep 
     step.subscriptions = { before: before.subscriptions, after: after.subscriptions };
   }
   if (before.rules && after.rules) step.rules = { before: before.rules, after: after.rules };
+  if (before.devices && after.devices) {
+    step.devices = { before: before.devices, after: after.devices };
+  }
   return step;
+}
+
+/**
+ * The devices' names and policies with one restore undone: a device whose name and policy are
+ * still what the restore gave it gets those it had before (none, for one the restore added);
+ * one renamed or given another policy since keeps that. Devices are never removed here: their
+ * history is not the restore's.
+ */
+export function undoDeviceChoices(
+  before: readonly DeviceChoice[],
+  after: readonly DeviceChoice[],
+  current: readonly DeviceChoice[],
+): DeviceChoice[] {
+  const bare = (id: string): DeviceChoice => ({ id, name: "", policy: "default" });
+  const same = (a: DeviceChoice, b: DeviceChoice) => a.name === b.name && a.policy === b.policy;
+  const was = new Map(before.map((d) => [d.id, d]));
+  const left = new Map(after.map((d) => [d.id, d]));
+  const out = new Map(current.map((d) => [d.id, d]));
+  for (const id of new Set([...was.keys(), ...left.keys()])) {
+    const b = was.get(id) ?? bare(id);
+    const a = left.get(id) ?? bare(id);
+    if (same(out.get(id) ?? bare(id), a) && !same(a, b)) out.set(id, b);
+  }
+  return [...out.values()];
 }
 
 /** The fields of a subscription a person sets (a refresh changes the others). */
@@ -133,6 +169,7 @@ export function undoSteps(store: SqlProxyStore, steps: readonly ProbationStep[])
     const settings: Record<string, unknown> = { ...store.getSettings() };
     let subscriptions: SubscriptionRow[] | null = null;
     let rules: RuleRecord[] | null = null;
+    let devices: DeviceChoice[] | null = null;
     for (const step of [...steps].reverse()) {
       for (const [key, change] of Object.entries(step.settings)) {
         if (change && settings[key] === change[1]) settings[key] = change[0];
@@ -151,12 +188,17 @@ export function undoSteps(store: SqlProxyStore, steps: readonly ProbationStep[])
         const { before, after } = step.rules;
         rules = undoList(before, after, rules ?? store.rules.list(), sameRule, (_now, was) => was);
       }
+      if (step.devices) {
+        const { before, after } = step.devices;
+        devices = undoDeviceChoices(before, after, devices ?? store.devices.choices());
+      }
     }
     store.saveSettings(settings as unknown as Settings);
     if (subscriptions) {
       store.subscriptions.replaceAll(subscriptions.map((row, i) => ({ ...row, position: i + 1 })));
     }
     if (rules) store.rules.replaceAll(rules);
+    if (devices) store.devices.replaceChoices(devices);
   });
 }
 

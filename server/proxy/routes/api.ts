@@ -6,6 +6,7 @@ import { authRouter } from "./auth.js";
 import { backupRouter } from "./backup.js";
 import { connectionsRouter } from "./connections.js";
 import { coreInstallRouter } from "./core-install.js";
+import { devicesRouter } from "./devices.js";
 import { geodataRouter } from "./geodata.js";
 import { nodesRouter } from "./nodes.js";
 import { openApiRouter } from "./openapi.js";
@@ -31,6 +32,7 @@ const ROUTERS: ReadonlyArray<(deps: ProxyRouterDeps) => Router> = [
   statusRouter,
   systemRouter,
   connectionsRouter,
+  devicesRouter,
   streamsRouter,
   geodataRouter,
   openApiRouter,

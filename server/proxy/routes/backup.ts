@@ -14,6 +14,7 @@ import { checkSettings, ruleInput } from "../domain/input-checks.js";
 import type { SubscriptionRow } from "../store/subscriptions.js";
 import { isoNow, type RuleRecord } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
+import { canonicalIp } from "../system/addresses.js";
 
 /**
  * A part of the backup that was refused: the sentence says where, and the inner refusal's
@@ -30,7 +31,7 @@ function invalidPart(rule: number | null, err: unknown): never {
       });
 }
 
-function uniqueIds(items: Array<{ id: string }>, kind: "subscription" | "rule"): void {
+function uniqueIds(items: Array<{ id: string }>, kind: "subscription" | "rule" | "device"): void {
   const seen = new Set<string>();
   for (const { id } of items) {
     if (seen.has(id))
@@ -65,6 +66,7 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
             intervalHours,
           })),
         rules: store.rules.list(),
+        devices: store.devices.choices(),
       },
     } satisfies BackupExport);
   });
@@ -108,6 +110,9 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
       }
     });
     uniqueIds(rules, "rule");
+    // The same address written another way is the same device.
+    const devices = backup.state.devices?.map((d) => ({ ...d, id: canonicalIp(d.id) ?? d.id }));
+    if (devices) uniqueIds(devices, "device");
 
     // Snapshots of the subscriptions the backup drops stay until the change is kept: a change
     // on probation may still bring those subscriptions back.
@@ -136,6 +141,7 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
       });
       store.subscriptions.replaceAll(rows);
       store.rules.replaceAll(rules);
+      if (devices) store.devices.replaceChoices(devices);
     });
     if (deadline !== null) res.setHeader(PROBATION_HEADER, String(deadline));
     res.json({ ok: true } satisfies Ok);

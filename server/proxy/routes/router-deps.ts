@@ -4,6 +4,7 @@ import type { ProxyContext } from "../context.js";
 import type { CoreInstaller } from "../core/install.js";
 import type { CoreLocator } from "../core/install-location.js";
 import type { Changes } from "../domain/changes.js";
+import type { Devices } from "../domain/devices.js";
 import type { Probation } from "../domain/probation.js";
 import type { Refresher } from "../domain/refresher.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
@@ -40,6 +41,8 @@ export interface ProxyRouterDeps extends ProxyContext {
   changes: Changes;
   /** Confirm or revert of changes that can cut the operator off. */
   probation: Probation;
+  /** The LAN devices: their list, names, policies and traffic. */
+  devices: Devices;
   /** What the settings check needs to know about this machine. */
   machine(): MachineContext;
   /** Which core executable runs (asked again at each use). */

@@ -8,9 +8,11 @@ import {
   type Settings,
   type SubscriptionRecord,
 } from "../types.js";
+import { DevicesRepo } from "./devices.js";
 import { RulesRepo } from "./rules.js";
 import { SnapshotStore } from "./snapshots.js";
 import { SubscriptionsRepo } from "./subscriptions.js";
+import { TrafficRepo } from "./traffic.js";
 
 const SETTINGS_KEY = "settings";
 
@@ -19,6 +21,10 @@ export class SqlProxyStore implements ProxyStore {
   readonly subscriptions: SubscriptionsRepo;
   readonly rules: RulesRepo;
   readonly snapshots: SnapshotStore;
+  /** The LAN devices, their addresses, names and policies. */
+  readonly devices: DevicesRepo;
+  /** What each device moved, per hour and per day. */
+  readonly traffic: TrafficRepo;
   private readonly getMeta;
   private readonly setMeta;
 
@@ -29,6 +35,8 @@ export class SqlProxyStore implements ProxyStore {
     this.subscriptions = new SubscriptionsRepo(db);
     this.rules = new RulesRepo(db);
     this.snapshots = new SnapshotStore(proxyDir);
+    this.devices = new DevicesRepo(db);
+    this.traffic = new TrafficRepo(db);
     this.getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
     this.setMeta = db.prepare(
       "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -109,6 +117,7 @@ export class SqlProxyStore implements ProxyStore {
           nodes: pending && pending.id === s.id ? pending.nodes : this.nodes(s.id),
         })),
       rules: this.rules.list(),
+      devices: this.devices.policies(),
     };
   }
 
