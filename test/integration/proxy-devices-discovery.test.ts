@@ -124,7 +124,9 @@ describe("GET /devices", () => {
     await lan.move(c, 1, 2);
     await lan.poll();
     expect((await devices(lan)).map((d) => d.id)).toEqual([TABLET.ip]);
-    await lan.h.request("PUT", `/devices/${TABLET.ip}`, { body: { name: "Mystery", policy: "proxy" } });
+    await lan.h.request("PUT", `/devices/${TABLET.ip}`, {
+      body: { name: "Mystery", policy: "proxy" },
+    });
     lan.h.service.accounting.flush();
 
     // The neighbour table learns the MAC; the table is read again at the next new address.

@@ -90,9 +90,11 @@ describe("PUT /devices/:id policy", () => {
       ],
     });
     await waitFor(async () => (await state()) >= before + 3);
-    const conns = ((await lan.core("GET", "/connections")).json as {
-      connections: Array<{ metadata: { sourceIP: string; host: string }; chains: string[] }>;
-    }).connections;
+    const conns = (
+      (await lan.core("GET", "/connections")).json as {
+        connections: Array<{ metadata: { sourceIP: string; host: string }; chains: string[] }>;
+      }
+    ).connections;
     const fromTablet = conns.filter(
       (c) => c.metadata.sourceIP === TABLET.ip && c.metadata.host !== "www.example.com",
     );

@@ -45,7 +45,9 @@ export function arpText(entries: Array<{ ip: string; mac: string }>): string {
   const head = "IP address       HW type     Flags       HW address            Mask     Device\n";
   return (
     head +
-    entries.map((e) => `${e.ip.padEnd(17)}0x1         0x2         ${e.mac}     *        br-lan`).join("\n") +
+    entries
+      .map((e) => `${e.ip.padEnd(17)}0x1         0x2         ${e.mac}     *        br-lan`)
+      .join("\n") +
     "\n"
   );
 }
@@ -113,9 +115,9 @@ export async function startLan(opts: HarnessOptions = {}, dir?: string): Promise
       return (r.json as { id: string }).id;
     },
     async move(id, upload, download) {
-      expect((await core("POST", "/__sim/traffic", { id, up: upload, down: download })).status).toBe(
-        204,
-      );
+      expect(
+        (await core("POST", "/__sim/traffic", { id, up: upload, down: download })).status,
+      ).toBe(204);
     },
     async close(id) {
       expect((await core("DELETE", `/connections/${id}`)).status).toBe(204);

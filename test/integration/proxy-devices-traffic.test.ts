@@ -45,7 +45,11 @@ describe("GET /traffic", () => {
     expect(day.points[23].t).toBe(new Date(NOON + 3 * HOUR).toISOString());
     expect(day.points[0].t).toBe(new Date(NOON + 3 * HOUR - 23 * HOUR).toISOString());
     // Written (noon) and not yet written (15:00) counts, each in its own hour; zeros elsewhere.
-    expect(day.points[20]).toEqual({ t: new Date(NOON).toISOString(), upload: 105, download: 1050 });
+    expect(day.points[20]).toEqual({
+      t: new Date(NOON).toISOString(),
+      upload: 105,
+      download: 1050,
+    });
     expect(day.points[23]).toMatchObject({ upload: 1, download: 10 });
     expect(day.points.filter((p) => p.upload + p.download > 0)).toHaveLength(2);
     expect(day.devices).toEqual([

@@ -1,4 +1,4 @@
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -101,8 +101,9 @@ describe("device policies in the compiled rules", () => {
   it("come after the internal addresses and before the custom rules, one per address", () => {
     const rules = (parse(compiled(KINDS.lan)) as { rules: string[] }).rules;
     const internal = INTERNAL_CIDRS.length + 2; // the CIDRs and the .local/.lan suffixes
-    expect(rules.slice(0, internal).every((r) => r.endsWith("DIRECT") || r.endsWith("no-resolve")))
-      .toBe(true);
+    expect(
+      rules.slice(0, internal).every((r) => r.endsWith("DIRECT") || r.endsWith("no-resolve")),
+    ).toBe(true);
     expect(rules.slice(internal, internal + 4)).toEqual([
       "SRC-IP-CIDR,192.168.1.20/32,REJECT",
       "SRC-IP-CIDR,192.168.1.30/32,DIRECT",

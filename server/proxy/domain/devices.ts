@@ -117,18 +117,26 @@ export class Devices {
     const row = store.devices.get(id);
     if (!row) throw unknownDevice();
     let key = -1;
+    let hadPolicy = false;
     const mutate = () => {
       const now = store.devices.get(id);
       if (!now) throw unknownDevice();
       key = now.key;
+      hadPolicy = now.policy !== "default";
       store.devices.remove(now.key);
     };
-    const compiled = row.policy !== "default" && store.devices.addressesOf(row.key).length > 0;
+    // A device with a policy of its own is in the compiled rules (an IP-keyed one even before
+    // it is seen), so forgetting it is a change of the core's configuration.
+    const compiled = row.policy !== "default";
     if (compiled) await changes.change(mutate);
-    else await changes.serial(mutate);
+    else {
+      await changes.serial(mutate);
+      // A PUT queued before this DELETE gave it a policy meanwhile: take its rule out too.
+      if (hadPolicy) await changes.applyCore();
+    }
     discovery.forget(key);
     accounting.forget(key);
-    if (compiled) this.appliedPolicies = this.policyKey();
+    if (compiled || hadPolicy) this.appliedPolicies = this.policyKey();
   }
 
   /** `GET /traffic`: one device's traffic (400 for an unknown id), or every device's. */
