@@ -2,8 +2,9 @@ import type { CodedArgs, ErrorCode, ErrorParams } from "./http/error-codes.js";
 
 /**
  * What went wrong, in the domain's own words. Domain functions (`domain/`, `repos/`,
- * `storage/`, the cleanup and the core layer) throw these and never know about HTTP; the one
- * place that turns them into a status is `statusOfKind` below, used by the error handler.
+ * `storage/`, the cleanup and the core layer) throw these and never know about HTTP. Each
+ * service decides once which status each kind is answered with (its status table, given to
+ * the error handler): `server/parcel/error-status.ts`, `server/proxy/error-status.ts`.
  */
 export type DomainErrorKind =
   /** The input breaks a rule of the domain (a missing password, a bad name). */
@@ -28,10 +29,18 @@ export type DomainErrorKind =
   | "limit"
   /** Something the service depends on failed (the proxy core, a subscription's server). */
   | "upstream"
+  /** Something the request needs is not there now (the proxy core is not running). */
+  | "unavailable"
+  /** The client was too slow (an upload that stalled). */
+  | "timeout"
   /** The service failed on its own (a file that cannot be read). */
   | "failed";
 
-const STATUS: Readonly<Record<DomainErrorKind, number>> = {
+/** The HTTP status a service answers for each kind of domain error. */
+export type StatusTable = Readonly<Record<DomainErrorKind, number>>;
+
+/** The usual status of each kind; a service's own table starts from it. */
+export const DEFAULT_STATUS: StatusTable = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -43,12 +52,14 @@ const STATUS: Readonly<Record<DomainErrorKind, number>> = {
   rate_limited: 429,
   limit: 507,
   upstream: 502,
+  unavailable: 503,
+  timeout: 408,
   failed: 500,
 };
 
-/** The HTTP status of a domain error's kind: the only mapping from domain to HTTP. */
-export function statusOfKind(kind: DomainErrorKind): number {
-  return STATUS[kind];
+/** The status of a domain error's kind in a service's table (the usual one by default). */
+export function statusOfKind(kind: DomainErrorKind, table: StatusTable = DEFAULT_STATUS): number {
+  return table[kind];
 }
 
 /** What a DomainError may carry besides its code: extra answer members, headers, a cause. */
@@ -85,9 +96,5 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
     this.params = options.params ?? {};
     this.extra = options.extra ?? {};
     this.headers = options.headers ?? {};
-  }
-
-  get status(): number {
-    return statusOfKind(this.kind);
   }
 }

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { LogFields } from "../log.js";
 import type { CommonProblemCode } from "../problem-codes.js";
-import { DomainError } from "../domain-errors.js";
+import { DEFAULT_STATUS, DomainError, type StatusTable } from "../domain-errors.js";
 import type { CodedArgs, ErrorCode, ErrorParams } from "./error-codes.js";
 import { requestIdOf } from "./request-log.js";
 
@@ -86,9 +86,11 @@ export interface ProblemLog {
  * errors carry `status`/`type`; anything else unexpected is logged with its cause chain and
  * answered 500 (`server.internal`).
  * Given a service log, entries carry the request id; given a plain line sink, a sentence.
+ * A DomainError is answered with its kind's status in the service's table.
  */
 export function errorHandler(
   log: ((line: string) => void) | ProblemLog = (l) => console.error(l),
+  statuses: StatusTable = DEFAULT_STATUS,
 ): ErrorRequestHandler {
   const problem = (
     level: "warn" | "error",
@@ -126,7 +128,7 @@ export function errorHandler(
     let headers: Record<string, string> = {};
     let extra: Record<string, unknown> = {};
     if (err instanceof HttpError || err instanceof DomainError) {
-      status = err.status;
+      status = err instanceof DomainError ? statuses[err.kind] : err.status;
       message = err.message;
       code = err.code;
       params = err.params;

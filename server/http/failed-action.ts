@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { DomainError } from "../domain-errors.js";
+import { DomainError, type DomainErrorKind } from "../domain-errors.js";
 import { HttpError } from "./errors.js";
 import { requestIdOf } from "./request-log.js";
 import type { LogFields } from "../log.js";
@@ -18,9 +18,12 @@ export interface FailureFields extends LogFields {
  * error handler records.
  */
 export function worthRecording(err: unknown): boolean {
-  if (!(err instanceof HttpError) && !(err instanceof DomainError)) return false;
-  return [400, 502, 503, 504].includes(err.status);
+  if (err instanceof DomainError) return RECORDED_KINDS.has(err.kind);
+  return err instanceof HttpError && [400, 502, 503, 504].includes(err.status);
 }
+
+/** The kinds of domain error answered 400, 502 and 503: tried, and it did not work. */
+const RECORDED_KINDS = new Set<DomainErrorKind>(["invalid", "upstream", "unavailable"]);
 
 /**
  * A person's action that failed: recorded (by `record`, with its problem code) among the

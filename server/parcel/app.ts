@@ -4,6 +4,7 @@ import { errorHandler, notFound } from "../http/errors.js";
 import { EXACT } from "../http/route-table.js";
 import { requestLog } from "../http/request-log.js";
 import type { ParcelContext } from "./context.js";
+import { PARCEL_STATUS } from "./error-status.js";
 import { apiNoStore, CONTENT_SECURITY_POLICY, hostGuard, originGuard } from "./http/guards.js";
 import { securityHeaders } from "../http/security-headers.js";
 import { adminRouter } from "./routes/admin.js";
@@ -52,6 +53,6 @@ export function parcelApp(ctx: ParcelContext): Express {
     app.use(express.static(staticDir, { index: false, maxAge: "1h" }));
   }
   app.use(notFound("No such page", "request.no_page"));
-  app.use(errorHandler(ctx.log));
+  app.use(errorHandler(ctx.log, PARCEL_STATUS));
   return app;
 }

@@ -6,6 +6,7 @@ import { errorHandler, notFound } from "../http/errors.js";
 import { requestLog } from "../http/request-log.js";
 import { hostGuard } from "./auth/guards.js";
 import { apiRouter } from "./routes/api.js";
+import { PROXY_STATUS } from "./error-status.js";
 import type { ProxyRouterDeps } from "./routes/router-deps.js";
 
 /** Every address of this machine's interfaces (the `Host` names the console accepts as IPs). */
@@ -55,6 +56,6 @@ export function proxyApp(
     );
   }
   app.use(notFound("No such page", "request.no_page"));
-  app.use(errorHandler(log));
+  app.use(errorHandler(log, PROXY_STATUS));
   return app;
 }

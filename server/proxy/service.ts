@@ -82,6 +82,8 @@ export async function createProxyService(
     probation: domain.probation,
     devices: domain.devices,
     refresher: domain.refresher,
+    subscriptions: domain.subscriptions,
+    rules: domain.rules,
     accounts,
     setupToken,
     sessionAlive: (id) => accounts.aliveByHash(id),

@@ -156,7 +156,10 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     log,
   });
   const surroundings = { options, dir: storage.dir, store: storage.repos, clock, log };
-  const { changes, probation, refresher, devices } = assembleDomain(surroundings, core);
+  const { changes, probation, refresher, devices, subscriptions, rules } = assembleDomain(
+    surroundings,
+    core,
+  );
   const accounts = new Accounts(storage.accounts, clock);
   const ctx: ProxyRouterDeps = {
     clock,
@@ -174,6 +177,8 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     probation,
     devices,
     refresher,
+    subscriptions,
+    rules,
     accounts,
     setupToken: new SetupToken(storage.dir),
     sessionAlive: (id) => alive.has(id),

@@ -7,6 +7,7 @@ import { DomainError } from "../../server/domain-errors.js";
 import { assetNames, releasePlatform } from "../../server/proxy/core/install-location.js";
 import { gunzipTo, unzipTo } from "../../server/proxy/core/install-unpack.js";
 import { zipOf as zip } from "../fixtures/core-release-server.js";
+import { proxyStatus } from "../helpers/error-status.js";
 
 const dirs: string[] = [];
 function scratch(): string {
@@ -24,7 +25,7 @@ async function code(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (err) {
-    return err instanceof DomainError ? `${err.status} ${err.code}` : String(err);
+    return err instanceof DomainError ? `${proxyStatus(err)} ${err.code}` : String(err);
   }
   return "no error";
 }

@@ -9,6 +9,7 @@ import {
 } from "../../server/parcel/domain/admission.js";
 import { parseManifest } from "../../server/parcel/http/manifest.js";
 import { DEFAULT_POLICY, type Policy } from "../../server/parcel/domain/policy.js";
+import { parcelStatus } from "../helpers/error-status.js";
 
 const policy: Policy = {
   ...DEFAULT_POLICY,
@@ -26,7 +27,7 @@ function statusOf(body: unknown, p: Policy = policy): number {
     parseManifest(p, body);
     return 200;
   } catch (err) {
-    if (err instanceof HttpError || err instanceof DomainError) return err.status;
+    if (err instanceof HttpError || err instanceof DomainError) return parcelStatus(err);
     throw err;
   }
 }

@@ -17,6 +17,7 @@ import { createCoreManager } from "../../server/proxy/core/index.js";
 import { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
 import { SystemdSupervisor } from "../../server/proxy/core/systemd.js";
 import { DEFAULT_SETTINGS, type CoreInput, type RuleRecord } from "../../server/proxy/types.js";
+import { proxyStatus } from "../helpers/error-status.js";
 
 const A = "a".repeat(24);
 let dir = "";
@@ -111,7 +112,7 @@ describe("CoreManager.apply", () => {
     const before = readFileSync(join(dir, "core", "config.yaml"), "utf8");
     const err = await m.apply(input([badRule])).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
-    expect((err as DomainError).status).toBe(400);
+    expect(proxyStatus(err as DomainError)).toBe(400);
     expect((err as DomainError).message).toMatch(/test failed/);
     expect(m.configError).toMatch(/bad\.example/);
     expect(readFileSync(join(dir, "core", "config.yaml"), "utf8")).toBe(before);
@@ -129,7 +130,7 @@ describe("CoreManager.apply", () => {
     const m = manager(join(dir, "missing-core"));
     expect(m.installed).toBe(false);
     const err = await m.start(input()).catch((e: unknown) => e);
-    expect((err as DomainError).status).toBe(400);
+    expect(proxyStatus(err as DomainError)).toBe(400);
     expect(m.running()).toBe(false);
   });
 });

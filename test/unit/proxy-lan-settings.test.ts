@@ -5,6 +5,7 @@ import { HttpError } from "../../server/http/errors.js";
 import { parseOr400 } from "../../server/http/validate.js";
 import { checkSettings } from "../../server/proxy/domain/input-checks.js";
 import { DEFAULT_SETTINGS, type Settings } from "../../server/proxy/types.js";
+import { proxyStatus } from "../helpers/error-status.js";
 
 const machine = {
   ownPort: 8080,
@@ -17,7 +18,7 @@ function check(patch: Partial<Settings>): string | Settings {
     return checkSettings(parseOr400(SettingsSchema, { ...DEFAULT_SETTINGS, ...patch }), machine);
   } catch (err) {
     if (err instanceof HttpError || err instanceof DomainError)
-      return `${err.status} ${err.message}`;
+      return `${proxyStatus(err)} ${err.message}`;
     throw err;
   }
 }

@@ -15,12 +15,14 @@ import { createChanges, type Changes } from "./changes.js";
 import { feedSource } from "./feed-source.js";
 import { Probation } from "./probation.js";
 import { coreProxyFinder, Refresher, type FeedSource } from "./refresher.js";
+import { Rules } from "./rules.js";
 import { Scheduler } from "./scheduler.js";
 import { LeasesFile } from "../system/leases.js";
 import { LINUX_NEIGHBOURS, readNeighbours } from "../system/neighbours.js";
 import { TrafficAccounting } from "./devices-accounting.js";
 import { DeviceDiscovery } from "./devices-discovery.js";
 import { Devices } from "./devices.js";
+import { Subscriptions } from "./subscriptions.js";
 
 /** Limits and platform of the core's install (tests make them small, or another OS). */
 export type InstallTuning = Partial<
@@ -105,7 +107,10 @@ export function assembleCore({ options, dir, store, clock, log }: Surroundings):
   return { core, locator, installer };
 }
 
-/** The domain: the change queue, probation, subscription refreshes and their schedule. */
+/**
+ * The domain: the change queue, probation, subscription refreshes and their schedule, and
+ * what the routers call to change subscriptions and rules.
+ */
 export interface DomainParts {
   changes: Changes;
   probation: Probation;
@@ -113,6 +118,8 @@ export interface DomainParts {
   scheduler: Scheduler;
   devices: Devices;
   accounting: TrafficAccounting;
+  subscriptions: Subscriptions;
+  rules: Rules;
 }
 
 /** This machine's own addresses, asked again at most once a minute. */
@@ -194,12 +201,16 @@ export function assembleDomain(
     coreProxyFinder(core, () => store.getSettings()),
   );
   const scheduler = new Scheduler(store, refresher, clock, log, options.schedulerIntervalMs);
+  const subscriptions = new Subscriptions(store, changes, refresher, clock);
+  const rules = new Rules(store.rules, changes);
   const surroundings = { options, dir, store, clock, log };
   return {
     changes,
     probation,
     refresher,
     scheduler,
+    subscriptions,
+    rules,
     ...assembleDevices(surroundings, core, changes),
   };
 }

@@ -7,6 +7,8 @@ import type { Changes } from "../domain/changes.js";
 import type { Devices } from "../domain/devices.js";
 import type { Probation } from "../domain/probation.js";
 import type { Refresher } from "../domain/refresher.js";
+import type { Rules } from "../domain/rules.js";
+import type { Subscriptions } from "../domain/subscriptions.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { MachineContext } from "../domain/input-checks.js";
 
@@ -37,6 +39,10 @@ export interface ProxyRouterDeps extends ProxyContext {
   setupToken: SetupToken;
   /** Downloads, parses and applies subscriptions. */
   refresher: Refresher;
+  /** The subscriptions: list, create, edit, delete, refresh. */
+  subscriptions: Subscriptions;
+  /** The custom routing rules: list, create, edit, delete, reorder. */
+  rules: Rules;
   /** The one queue of writes that end in a core apply. */
   changes: Changes;
   /** Confirm or revert of changes that can cut the operator off. */
