@@ -6,6 +6,8 @@ import { defineConfig, devices } from "@playwright/test";
  * services started on port 0 by each spec. Screenshots land in artifacts/screenshots.
  */
 const chromium = process.env.GATEHOUSE_CHROMIUM ?? "/usr/bin/chromium";
+// No service a spec starts announces itself on the machine's network with mDNS.
+process.env.GATEHOUSE_MDNS ??= "0";
 
 export default defineConfig({
   testDir: "test/e2e",

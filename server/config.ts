@@ -38,6 +38,11 @@ export interface GatehouseConfig {
   resetProxyPassword: boolean;
   /** Least severe level written to the JSON log on stderr. */
   logLevel: LogLevel;
+  /**
+   * Announce the services with DNS-SD and add `http://<hostname>.local:<port>` to the parcel
+   * entries when that name resolves to this machine (`--no-mdns`, GATEHOUSE_MDNS=0: neither).
+   */
+  mdns: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -148,6 +153,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --reset-proxy-password    give the proxy console a new password, printed once
   --log-level LEVEL         ${LOG_LEVELS.join(", ")} (GATEHOUSE_LOG_LEVEL; default ${DEFAULT_LOG_LEVEL});
                             JSON lines on stderr, one per request with its X-Request-Id
+  --no-mdns                 no DNS-SD announcement ("Gatehouse on <hostname>") and no
+                            <hostname>.local entry address (GATEHOUSE_MDNS=0)
 Environment: GATEHOUSE_ADMIN_USER, GATEHOUSE_ADMIN_PASSWORD set the parcel administrator.`;
 
 function coreBinFrom(given: string | undefined): string | undefined {
@@ -186,6 +193,7 @@ export function parseConfig(
         "reset-admin-password": { type: "boolean" },
         "reset-proxy-password": { type: "boolean" },
         "log-level": { type: "string" },
+        "no-mdns": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -294,6 +302,7 @@ export function parseConfig(
     adminUser: env.GATEHOUSE_ADMIN_USER || "admin",
     adminPassword: env.GATEHOUSE_ADMIN_PASSWORD || undefined,
     logLevel,
+    mdns: !values["no-mdns"] && !/^(0|off|false|no)$/i.test(env.GATEHOUSE_MDNS ?? ""),
   };
 }
 

@@ -7,6 +7,14 @@ import type { Express } from "express";
 import type { Logger } from "pino";
 import { APP_ROOT, deriveEntries, type GatehouseConfig } from "./config.js";
 import { loadOrCreateCertificate } from "./tls.js";
+import {
+  findLanName,
+  hostLabel,
+  lanNameEntries,
+  startAdvertiser,
+  type Advertiser,
+  type Announcement,
+} from "./lan-name.js";
 import { createParcelService, type ParcelService } from "./parcel/service.js";
 import type { ParcelEventListener } from "./parcel/events.js";
 import type { CoreControl } from "./proxy/context.js";
@@ -34,6 +42,11 @@ export interface RunningGatehouse {
   setParcelEntries(entries: string[]): Promise<string[]>;
   /** The proxy core, for a host that shows whether it runs (null without the proxy service). */
   core: CoreControl | null;
+  /**
+   * `<hostname>.local` once it is known to resolve to this machine (then among the parcel
+   * entries, labelled as the LAN name), null when it does not or mDNS is off.
+   */
+  lanName: Promise<string | null>;
   stop(): Promise<void>;
 }
 
@@ -117,6 +130,9 @@ export async function startGatehouse(
   let httpsServer = null as https.Server | null;
   /** The parcel service's real ports: the proxy's listeners may not take them. */
   const parcelPorts: number[] = [];
+  /** The LAN name's entries, kept after any entries the host puts in place. */
+  let lanEntries: string[] = [];
+  const announcements: Announcement[] = [];
 
   const startParcel = async (): Promise<void> => {
     let app: Express | null = null;
@@ -155,6 +171,7 @@ export async function startGatehouse(
       onEvent: hooks.onParcelEvent,
     });
     app = parcelService.app;
+    announcements.push({ name: "Gatehouse", port: httpPort, service: "parcel" });
     parcelInfo = {
       url: urlFor("http", config.host, httpPort, entries),
       httpsUrl: httpsPort === null ? null : urlFor("https", config.host, httpsPort, entries),
@@ -194,6 +211,7 @@ export async function startGatehouse(
       ? await proxyService.resetConsolePassword()
       : null;
     app = proxyService.app;
+    announcements.push({ name: "Gatehouse proxy", port, service: "proxy" });
     await proxyService.start();
     proxyInfo = {
       url: urlFor("http", config.host, port, []),
@@ -219,24 +237,58 @@ export async function startGatehouse(
   proxyService?.setParcelPorts(parcelPorts);
 
   const parcel = parcelService;
+  /** The given entries and the LAN name's, in place at once (HTTPS certificate included). */
+  const applyEntries = async (given: string[]): Promise<string[]> => {
+    if (!parcel || !parcelInfo) throw new Error("the parcel service is not running");
+    const entries = [...given, ...lanEntries.filter((e) => !given.includes(e))];
+    parcel.ctx.entries.replace(entries);
+    parcelInfo.entries = [...entries];
+    if (httpsServer) {
+      const tls = await loadOrCreateCertificate(config.dataDir, entryHosts(entries), {
+        cert: config.tlsCert,
+        key: config.tlsKey,
+      });
+      httpsServer.setSecureContext({ cert: tls.cert, key: tls.key });
+    }
+    return parcelInfo.entries;
+  };
+
+  let stopped = false;
+  let advertiser: Advertiser | null = null;
+  let lanName: Promise<string | null> = Promise.resolve(null);
+  if (config.mdns) {
+    const label = hostLabel();
+    advertiser = startAdvertiser(
+      announcements.map((a) => ({ ...a, name: `${a.name} on ${label ?? "this computer"}` })),
+      (level, message) => logger[level](message),
+    );
+    const info = parcelInfo;
+    if (info && parcel) {
+      const ports = { http: parcelPorts[0], https: parcelPorts[1] ?? null };
+      lanName = findLanName()
+        .then(async (name) => {
+          if (!name || stopped) return null;
+          lanEntries = lanNameEntries(name, ports.http, ports.https);
+          await applyEntries(info.entries);
+          logger.info(`parcel service reachable by its LAN name at ${lanEntries.join(", ")}`);
+          return name;
+        })
+        .catch((err: unknown) => {
+          logger.warn(`the LAN name could not be added: ${String(err)}`);
+          return null;
+        });
+    }
+  }
+
   return {
     parcel: parcelInfo,
     proxy: proxyInfo,
     core: proxyService?.ctx.core ?? null,
-    async setParcelEntries(entries) {
-      if (!parcel || !parcelInfo) throw new Error("the parcel service is not running");
-      parcel.ctx.entries.replace(entries);
-      parcelInfo.entries = [...entries];
-      if (httpsServer) {
-        const tls = await loadOrCreateCertificate(config.dataDir, entryHosts(entries), {
-          cert: config.tlsCert,
-          key: config.tlsKey,
-        });
-        httpsServer.setSecureContext({ cert: tls.cert, key: tls.key });
-      }
-      return parcelInfo.entries;
-    },
+    lanName,
+    setParcelEntries: applyEntries,
     async stop() {
+      stopped = true;
+      await advertiser?.stop();
       await Promise.all(servers.map(closeServer));
       await parcelService?.close();
       await proxyService?.close();

@@ -41,6 +41,8 @@ function labelFor(kind: EntryKind, address: string, https: boolean): string {
   if (kind === "local")
     return `This computer${address === "localhost" ? " (localhost)" : ""}${suffix}`;
   if (kind === "lan") return `LAN ${address}${suffix}`;
+  // `<hostname>.local`: the machine's name on the LAN (multicast DNS).
+  if (address.endsWith(".local")) return `LAN name ${address}${suffix}`;
   return `${address}${suffix}`;
 }
 
