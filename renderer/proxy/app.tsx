@@ -7,6 +7,7 @@ import { useT, type Key } from "./i18n.js";
 import { ROUTES, useRoute, type Route } from "./route.js";
 import { ConnectionsScreen } from "./screens/connections.js";
 import { DashboardScreen } from "./screens/dashboard.js";
+import { DevicesScreen } from "./screens/devices.js";
 import { LogsScreen } from "./screens/logs.js";
 import { NodesScreen } from "./screens/nodes.js";
 import { ProbationBanner } from "./probation.js";
@@ -23,6 +24,7 @@ const SCREENS: Record<Route, () => React.JSX.Element> = {
   nodes: NodesScreen,
   rules: RulesScreen,
   settings: SettingsScreen,
+  devices: DevicesScreen,
   connections: ConnectionsScreen,
   logs: LogsScreen,
   system: SystemScreen,

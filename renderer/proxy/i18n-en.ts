@@ -1,6 +1,7 @@
 import { PROBLEMS_WORDS_EN } from "../shared/recent-problems-words.js";
 import { coreInstallEn } from "./i18n-core-install.js";
 import { enScreens } from "./i18n-en-screens.js";
+import { devicesEn } from "./i18n-devices.js";
 import { geodataEn } from "./i18n-geodata.js";
 import { probationEn } from "./i18n-probation.js";
 
@@ -269,5 +270,6 @@ export const en = {
   ...enScreens,
   ...coreInstallEn,
   ...geodataEn,
+  ...devicesEn,
   ...probationEn,
 } as const;

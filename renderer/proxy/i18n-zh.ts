@@ -2,6 +2,7 @@ import { PROBLEMS_WORDS_ZH } from "../shared/recent-problems-words.js";
 import type { en } from "./i18n-en.js";
 import type { enScreens } from "./i18n-en-screens.js";
 import { coreInstallZh, type coreInstallEn } from "./i18n-core-install.js";
+import { devicesZh, type devicesEn } from "./i18n-devices.js";
 import { geodataZh, type geodataEn } from "./i18n-geodata.js";
 import { probationZh, type probationEn } from "./i18n-probation.js";
 import { zhScreens } from "./i18n-zh-screens.js";
@@ -13,6 +14,7 @@ const base: Record<
     | keyof typeof enScreens
     | keyof typeof coreInstallEn
     | keyof typeof geodataEn
+    | keyof typeof devicesEn
     | keyof typeof probationEn
   >,
   string
@@ -263,5 +265,6 @@ export const zh: Record<keyof typeof en, string> = {
   ...zhScreens,
   ...coreInstallZh,
   ...geodataZh,
+  ...devicesZh,
   ...probationZh,
 };

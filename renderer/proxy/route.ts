@@ -6,6 +6,7 @@ export const ROUTES = [
   "nodes",
   "rules",
   "settings",
+  "devices",
   "connections",
   "logs",
   "system",
@@ -24,4 +25,18 @@ function subscribe(onChange: () => void): () => void {
 
 export function useRoute(): Route {
   return useSyncExternalStore(subscribe, current);
+}
+
+/** What follows the screen's name in the address (`#/devices/<id>` → the id), decoded. */
+function rest(): string {
+  const parts = window.location.hash.replace(/^#\/?/, "").split("/");
+  try {
+    return decodeURIComponent(parts.slice(1).join("/"));
+  } catch {
+    return "";
+  }
+}
+
+export function useRouteRest(): string {
+  return useSyncExternalStore(subscribe, rest);
 }

@@ -17,6 +17,7 @@ import { useEventStream, type StreamState } from "../sse.js";
 import { useApp } from "../store.js";
 import { TrafficChart, type Sample } from "../traffic-chart.js";
 import { RecentProblemsCard } from "./recent-problems.js";
+import { TopDevicesCard } from "./top-devices.js";
 import { NoCoreInstall } from "../core-install.js";
 import { GeodataMissing, StaleSubscriptions } from "../geodata.js";
 import type { Subscription } from "../../../server/contract/proxy.js";
@@ -299,6 +300,7 @@ export function DashboardScreen() {
           <Alert kind="info" text={t("dash.streamReconnecting")} />
         ) : null}
       </Card>
+      <TopDevicesCard />
       {s ? <RecentProblemsCard items={s.recentErrors ?? []} /> : null}
     </div>
   );
