@@ -151,6 +151,12 @@ test("a phone sends three files, one cut off and resumed; the admin's Inbox tab 
   await expect(delivery.getByText("127.0.0.1")).toBeVisible();
   await expect(console.locator("img.qr")).toHaveAttribute("data-qr-text", /\/#\/inbox\//);
   await shootThemes(console, "inbox-admin", "tab-en");
+  await console.getByLabel("Language").selectOption("zh-CN");
+  await expect(
+    console.getByRole("heading", { name: "收件箱：设备把文件发送到这里" }),
+  ).toBeVisible();
+  await shootThemes(console, "inbox-admin", "tab-zh");
+  await console.getByLabel("语言").selectOption("en");
   // A download link gives the file's bytes.
   const [download] = await Promise.all([
     console.waitForEvent("download"),
