@@ -1,5 +1,6 @@
 import dgram from "node:dgram";
 import net from "node:net";
+import { descendsFrom, ownerOfClientPort } from "./socket-owner.js";
 
 /**
  * The ports a Gatehouse machine is likely to have taken by something else: mihomo's or Clash's
@@ -35,7 +36,11 @@ export async function holdPorts(ports: readonly number[] = USUAL_PORTS): Promise
   for (const port of ports) {
     for (const host of HOSTS) {
       const server = net.createServer((sock) => {
-        reached.push(`${port}/tcp`);
+        // Another run on this machine dialling the same port is not this run's fault.
+        const owner = sock.remotePort ? ownerOfClientPort(sock.remotePort) : null;
+        if (!owner) reached.push(`${port}/tcp`);
+        else if (descendsFrom(owner.pid, process.pid))
+          reached.push(`${port}/tcp (from ${owner.command || `pid ${owner.pid}`})`);
         sock.on("error", () => undefined);
         sock.once("data", (chunk: Buffer) => {
           const connect = chunk.toString("latin1").startsWith("CONNECT ");
