@@ -1,3 +1,4 @@
+import type { SqlProxyStore } from "../../server/proxy/store/proxy-store.js";
 import { freePort } from "../helpers/free-ports.js";
 import { RouteTable } from "../../server/http/route-table.js";
 import type { ProxyAccess } from "../../server/proxy/auth/guards.js";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock, type Clock } from "../../server/clock.js";
 import { errorHandler } from "../../server/http/errors.js";
+import { PROXY_STATUS } from "../../server/proxy/error-status.js";
 import { createServiceLog, loggerForLines } from "../../server/log.js";
 import type {
   CoreControl,
@@ -93,6 +95,8 @@ export interface LiveHarness {
   port: number;
   ctx: ProxyContext;
   store: MemoryStore;
+  /** The real repositories the routers' domain objects use (a database of their own). */
+  repos: SqlProxyStore;
   core: CoreControl;
   clock: Clock;
   dir: string;
@@ -156,10 +160,9 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     log,
   });
   const surroundings = { options, dir: storage.dir, store: storage.repos, clock, log };
-  const { changes, probation, refresher, devices, subscriptions, rules } = assembleDomain(
-    surroundings,
-    core,
-  );
+  const domain = assembleDomain(surroundings, core);
+  const { changes, probation, refresher, devices, subscriptions, rules } = domain;
+  const { nodes, settings, backups, coreService } = domain;
   const accounts = new Accounts(storage.accounts, clock);
   const ctx: ProxyRouterDeps = {
     clock,
@@ -169,7 +172,6 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     ownPort: () => 0,
     startedAt: clock.now(),
     store,
-    repos: storage.repos,
     core,
     locator,
     installer,
@@ -179,6 +181,10 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     refresher,
     subscriptions,
     rules,
+    nodes,
+    settings,
+    backups,
+    coreService,
     accounts,
     setupToken: new SetupToken(storage.dir),
     sessionAlive: (id) => alive.has(id),
@@ -203,7 +209,7 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
   app.use("/api/v1", systemRouter(ctx));
   app.use("/api/v1", connectionsRouter(ctx));
   app.use("/api/v1", streamsRouter(ctx));
-  app.use(errorHandler(() => undefined));
+  app.use(errorHandler(() => undefined, PROXY_STATUS));
   const server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as AddressInfo).port;
@@ -233,6 +239,7 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     port,
     ctx,
     store,
+    repos: storage.repos,
     core,
     clock,
     dir,

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { errorHandler } from "../../server/http/errors.js";
+import { PROXY_STATUS } from "../../server/proxy/error-status.js";
 import type { CoreProxy } from "../../server/proxy/context.js";
 import { sharedCoreReader } from "../../server/proxy/core/core-reader.js";
 import { MihomoClient } from "../../server/proxy/core/mihomo-client.js";
@@ -130,7 +131,7 @@ describe("GET /nodes live data", () => {
   it("reads the core's delays through the core reader", async () => {
     const { h, stub } = await withStub();
     const deps = h.ctx as ProxyRouterDeps;
-    deps.repos.subscriptions.create(A, {
+    h.repos.subscriptions.create(A, {
       name: "Provider A",
       url: "http://feeds.test/a",
       enabled: true,
@@ -140,14 +141,14 @@ describe("GET /nodes live data", () => {
       { name: "🇯🇵 Tokyo", type: "ss", udp: false },
       { name: "Paris", type: "vmess" },
     ];
-    await (await deps.repos.snapshots.stage(A, nodes)).commit();
+    await (await h.repos.snapshots.stage(A, nodes)).commit();
     stub.proxies = {
       [tokyo]: { name: tokyo, type: "Shadowsocks", udp: true, history: history(87.4) },
       [coreNodeName(A, "Paris")]: { name: "x", type: "Vmess", history: history(0) },
     };
     const app = express();
     app.use("/api/v1", nodesRouter(deps));
-    app.use(errorHandler(() => undefined));
+    app.use(errorHandler(() => undefined, PROXY_STATUS));
     const base = await listen(app);
     const list = (await (await fetch(`${base}/api/v1/nodes`)).json()) as Array<{
       id: string;

@@ -1,3 +1,4 @@
+import { DomainError } from "../../domain-errors.js";
 import { PORT_IN_USE, portInUseMessage } from "./port-check.js";
 
 /** The core's controller could not be reached (refused, reset, DNS, ...). */
@@ -46,4 +47,18 @@ export function coreProblem(err: unknown, port: number): { message: string; code
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error && err.message ? err.message : String(err);
+}
+
+/**
+ * No live data from the core (down, refused, timed out, unauthorised): one sentence, which the
+ * console says once in the reader's language (by its code); the socket's own words stay in
+ * the cause.
+ */
+export function coreUnavailable(cause?: unknown): DomainError {
+  return new DomainError(
+    "unavailable",
+    "core.unreachable",
+    "The proxy core is not running or cannot be reached",
+    { cause },
+  );
 }

@@ -15,7 +15,11 @@ import { createChanges, type Changes } from "./changes.js";
 import { feedSource } from "./feed-source.js";
 import { Probation } from "./probation.js";
 import { coreProxyFinder, Refresher, type FeedSource } from "./refresher.js";
+import { Backups } from "./backup.js";
+import { CoreService } from "./core-service.js";
+import { NodeChoice } from "./node-choice.js";
 import { Rules } from "./rules.js";
+import { ProxySettings } from "./settings.js";
 import { Scheduler } from "./scheduler.js";
 import { LeasesFile } from "../system/leases.js";
 import { LINUX_NEIGHBOURS, readNeighbours } from "../system/neighbours.js";
@@ -109,7 +113,7 @@ export function assembleCore({ options, dir, store, clock, log }: Surroundings):
 
 /**
  * The domain: the change queue, probation, subscription refreshes and their schedule, and
- * what the routers call to change subscriptions and rules.
+ * what the routers call (subscriptions, rules, nodes, settings, backups, the core's service).
  */
 export interface DomainParts {
   changes: Changes;
@@ -120,6 +124,10 @@ export interface DomainParts {
   accounting: TrafficAccounting;
   subscriptions: Subscriptions;
   rules: Rules;
+  nodes: NodeChoice;
+  settings: ProxySettings;
+  backups: Backups;
+  coreService: CoreService;
 }
 
 /** This machine's own addresses, asked again at most once a minute. */
@@ -203,6 +211,10 @@ export function assembleDomain(
   const scheduler = new Scheduler(store, refresher, clock, log, options.schedulerIntervalMs);
   const subscriptions = new Subscriptions(store, changes, refresher, clock);
   const rules = new Rules(store.rules, changes);
+  const nodes = new NodeChoice(store, core, (line) => log(line));
+  const settings = new ProxySettings(store, probation);
+  const backups = new Backups(store, probation, clock);
+  const coreService = new CoreService(store, core);
   const surroundings = { options, dir, store, clock, log };
   return {
     changes,
@@ -211,6 +223,10 @@ export function assembleDomain(
     scheduler,
     subscriptions,
     rules,
+    nodes,
+    settings,
+    backups,
+    coreService,
     ...assembleDevices(surroundings, core, changes),
   };
 }

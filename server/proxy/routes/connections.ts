@@ -1,6 +1,7 @@
 import { type Router } from "express";
 import { DomainError } from "../../domain-errors.js";
 import { HttpError } from "../../http/errors.js";
+import { coreUnavailable } from "../core/errors.js";
 import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
 import { CoreReaderFault } from "../core/core-reader.js";
@@ -10,22 +11,9 @@ import type { ProxyRouterDeps } from "./router-deps.js";
 
 const DEADLINE_MS = 5000;
 
-/**
- * One sentence for "no live data": the console shows it once, in the reader's language (by
- * its code); the socket's own words stay in the cause.
- */
-function coreDown(cause?: unknown): HttpError {
-  return new HttpError(
-    503,
-    "core.unreachable",
-    "The proxy core is not running or cannot be reached",
-    { cause },
-  );
-}
-
 function api(deps: ProxyContext): CoreApi {
   const client = coreApi(deps.core);
-  if (!client) throw coreDown();
+  if (!client) throw coreUnavailable();
   return client;
 }
 
@@ -39,7 +27,7 @@ async function live<T>(task: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof HttpError || err instanceof DomainError || err instanceof CoreReaderFault)
       throw err;
-    throw coreDown(err);
+    throw coreUnavailable(err);
   }
 }
 

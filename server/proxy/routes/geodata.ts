@@ -1,7 +1,7 @@
 import { type Router } from "express";
 import { coreHomeDir } from "../core/home-dir.js";
 import { DEFAULT_GEODATA_URL } from "../../config.js";
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import { optionalObject } from "../../http/validate.js";
 import { compileRules } from "../core/compile.js";
 import { geoRuleLines, neededGeodata } from "../core/geodata.js";
@@ -18,7 +18,8 @@ export function geodataRouter(deps: ProxyRouterDeps): Router {
   router.post("/system/geodata/update", async (req, res) => {
     // Takes no parameters: an empty JSON object, or no body at all (as the install).
     optionalObject(NoFields, req.body);
-    if (running) throw new HttpError(409, "geodata.busy", "A geodata update is already running");
+    if (running)
+      throw new DomainError("conflict", "geodata.busy", "A geodata update is already running");
     running = true;
     try {
       const rules = compileRules(deps.store.listRules());

@@ -7,9 +7,12 @@ import type { Changes } from "../domain/changes.js";
 import type { Devices } from "../domain/devices.js";
 import type { Probation } from "../domain/probation.js";
 import type { Refresher } from "../domain/refresher.js";
+import type { Backups } from "../domain/backup.js";
+import type { CoreService } from "../domain/core-service.js";
+import type { NodeChoice } from "../domain/node-choice.js";
 import type { Rules } from "../domain/rules.js";
+import type { ProxySettings } from "../domain/settings.js";
 import type { Subscriptions } from "../domain/subscriptions.js";
-import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { MachineContext } from "../domain/input-checks.js";
 
 /** Intervals and deadlines of the routers; production takes the defaults, tests shorten them. */
@@ -30,11 +33,9 @@ export interface RouterTuning {
 /**
  * Everything a router of the proxy service may use, and the only thing it is given: every
  * router is `xxxRouter(deps: ProxyRouterDeps): Router`. Routers reach storage through the
- * repositories and the domain objects here, never through the database.
+ * domain objects here (and the context's read view), never through a repository.
  */
 export interface ProxyRouterDeps extends ProxyContext {
-  /** The repositories: settings, subscriptions with their node snapshots, rules. */
-  repos: SqlProxyStore;
   accounts: Accounts;
   setupToken: SetupToken;
   /** Downloads, parses and applies subscriptions. */
@@ -43,6 +44,13 @@ export interface ProxyRouterDeps extends ProxyContext {
   subscriptions: Subscriptions;
   /** The custom routing rules: list, create, edit, delete, reorder. */
   rules: Rules;
+  /** The node list, the node chosen, and what a latency test needs. */
+  nodes: NodeChoice;
+  settings: ProxySettings;
+  /** The backup of the stored state and its restore. */
+  backups: Backups;
+  /** The operator's start, stop and restart of the core. */
+  coreService: CoreService;
   /** The one queue of writes that end in a core apply. */
   changes: Changes;
   /** Confirm or revert of changes that can cut the operator off. */

@@ -1,6 +1,7 @@
 import { connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect, rootCertificates, type TLSSocket } from "node:tls";
 import { performance } from "node:perf_hooks";
+import { DomainError } from "../../domain-errors.js";
 
 export interface ConnectivitySite {
   id: string;
@@ -20,6 +21,24 @@ export const CONNECTIVITY_SITES: readonly ConnectivitySite[] = [
   { id: "baidu", name: "Baidu", url: "https://www.baidu.com/", category: "domestic" },
   { id: "bilibili", name: "Bilibili", url: "https://www.bilibili.com/", category: "domestic" },
 ];
+
+/** The site of a connectivity test, by its id; refused as unknown otherwise. */
+export function connectivitySite(siteId: string): ConnectivitySite {
+  const site = CONNECTIVITY_SITES.find((s) => s.id === siteId);
+  if (!site)
+    throw new DomainError("not_found", "connectivity.unknown_site", `Unknown site: ${siteId}`, {
+      params: { site: siteId },
+    });
+  return site;
+}
+
+/** A fourth connectivity test while three run (they are limited service-wide). */
+export const connectivityBusy = () =>
+  new DomainError(
+    "rate_limited",
+    "connectivity.busy",
+    "Three connectivity tests are already running; try again shortly",
+  );
 
 export interface ConnectivityResult {
   status: "ok" | "failed" | "timeout";

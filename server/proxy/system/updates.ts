@@ -1,4 +1,5 @@
 import type { Clock } from "../../clock.js";
+import { DomainError } from "../../domain-errors.js";
 import type { ProxyErrorCode } from "../../http/error-codes.js";
 import { isoNow } from "../types.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
@@ -53,6 +54,21 @@ export class UpdateCheckError extends Error {
     super(message, options);
     this.name = "UpdateCheckError";
   }
+}
+
+/**
+ * A failed update check as it is answered (502): its own coded sentence, else that the
+ * release server could not be reached. The network library's own words stay in the cause.
+ */
+export function updateCheckFailed(cause: unknown): DomainError {
+  const known = cause instanceof UpdateCheckError;
+  // The code and its values were checked where the failure was made.
+  return new DomainError(
+    "upstream",
+    (known ? cause.code : "updates.unreachable") as "server.internal",
+    `The update check failed: ${known ? cause.message : "the release server could not be reached"}`,
+    { params: known ? cause.params : {}, cause },
+  );
 }
 
 function isTimeout(err: unknown): boolean {

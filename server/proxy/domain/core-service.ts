@@ -1,0 +1,37 @@
+import type { z } from "zod";
+import type { ServiceAction } from "../../contract/proxy.js";
+import { DomainError } from "../../domain-errors.js";
+import type { CoreControl } from "../context.js";
+import { errorMessage } from "../core/errors.js";
+import type { SqlProxyStore } from "../store/proxy-store.js";
+import { CORE_WAS_RUNNING } from "./lifecycle.js";
+
+/** The operator's start, stop and restart of the core (`POST /system/service`). */
+export class CoreService {
+  constructor(
+    private readonly store: SqlProxyStore,
+    private readonly core: CoreControl,
+  ) {}
+
+  /**
+   * Starts, stops or restarts the core with the stored state, and remembers whether it should
+   * run (read at the next start, also when this run ends without a stop: a crash). A failure
+   * the core layer said in its own words is passed on; any other is said as the action's.
+   */
+  async control(action: z.output<typeof ServiceAction>["action"]): Promise<void> {
+    try {
+      if (action === "stop") await this.core.stop();
+      else if (action === "start") await this.core.start(this.store.coreInput());
+      else await this.core.restart(this.store.coreInput());
+      this.store.setFlag(CORE_WAS_RUNNING, action !== "stop");
+    } catch (cause) {
+      if (cause instanceof DomainError && cause.kind === "invalid") throw cause;
+      throw new DomainError(
+        "invalid",
+        `core.${action}_failed`,
+        `The core could not ${action}: ${errorMessage(cause)}`,
+        { params: { detail: errorMessage(cause) }, cause },
+      );
+    }
+  }
+}
