@@ -160,7 +160,16 @@ async function main(): Promise<void> {
       for (const c of cookies) await session.defaultSession.cookies.set(c);
     },
     notify: (n) => {
-      if (Notification.isSupported()) new Notification({ title: n.title, body: n.body }).show();
+      if (!Notification.isSupported()) return;
+      const note = new Notification({ title: n.title, body: n.body });
+      // A delivery to the inbox: a click shows its files in the file manager.
+      const delivery = "deliveryId" in n && typeof n.deliveryId === "string" ? n.deliveryId : null;
+      if (delivery)
+        note.on("click", () => {
+          const path = desktop?.inbox.savedPath(delivery);
+          if (path) electronShell.showItemInFolder(path);
+        });
+      note.show();
     },
     setTray: (items, tooltip) => tray?.set(items, tooltip),
     appearanceChanged: (s) => {

@@ -161,6 +161,11 @@ function coreBinFrom(given: string | undefined): string | undefined {
   return given ? resolve(given) : undefined;
 }
 
+/** Whether the environment leaves mDNS on (GATEHOUSE_MDNS=0, off, false or no turns it off). */
+export function mdnsWanted(env: NodeJS.ProcessEnv): boolean {
+  return !/^(0|off|false|no)$/i.test(env.GATEHOUSE_MDNS ?? "");
+}
+
 /** Parses the command line and environment; throws ConfigError for anything unusable. */
 export function parseConfig(
   argv: string[],
@@ -302,7 +307,7 @@ export function parseConfig(
     adminUser: env.GATEHOUSE_ADMIN_USER || "admin",
     adminPassword: env.GATEHOUSE_ADMIN_PASSWORD || undefined,
     logLevel,
-    mdns: !values["no-mdns"] && !/^(0|off|false|no)$/i.test(env.GATEHOUSE_MDNS ?? ""),
+    mdns: !values["no-mdns"] && mdnsWanted(env),
   };
 }
 

@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
 import { areaUrl, parcelOrigins, serviceOrigins } from "./areas.js";
-import { createDesktopInbox } from "./desktop-inbox.js";
+import { createDesktopInbox, inboxTray, lanNameEntry } from "./desktop-inbox.js";
+import { readSetupToken } from "./setup-token.js";
+import { mdnsWanted } from "../../server/config.js";
+import { findLanName } from "../../server/lan-name.js";
 import { operatorCall, type OperatorCallDeps } from "./operator-calls.js";
-import { join } from "node:path";
 import type { ReadyInfo, ServiceEvent } from "../../server/desktop/protocol.js";
 import type { InterfaceWatcher } from "../entries/watch.js";
 import { followEntries, type EntryFollower } from "../entries/watch.js";
@@ -85,6 +86,8 @@ export interface EntriesView {
   interfaces: DetectedInterface[];
   chosen: DesktopSettings["entries"];
   lan: LanEntry[];
+  /** The machine's LAN name (`<hostname>.local`) as an address, when it resolves here. */
+  lanName: LanEntry | null;
   /** Chosen addresses this computer does not have now. */
   missing: string[];
 }
@@ -99,6 +102,8 @@ export class DesktopApp {
   private area: OpenArea = "window";
   private resetTried = false;
   private stopped = false;
+  /** `<hostname>.local` when it resolves to this machine (found at start), else null. */
+  private lanName: string | null = null;
   private readonly calls: OperatorCallDeps;
   /** The inbox: opened and closed from the Desktop screen and the tray; saves deliveries. */
   readonly inbox: InboxKeeper;
@@ -159,6 +164,7 @@ export class DesktopApp {
       interfaces: this.o.interfaces.current,
       chosen: this.settings.entries,
       lan: state?.lan ?? [],
+      lanName: this.lanEntries()[0] ?? null,
       missing: state?.missing ?? [],
     };
   }
@@ -168,11 +174,7 @@ export class DesktopApp {
    * it in itself (when the operator could not set the console up, e.g. without a keychain).
    */
   setupToken(): string | null {
-    try {
-      return readFileSync(join(this.o.dataDir, "proxy", "setup-token"), "utf8").trim() || null;
-    } catch {
-      return null;
-    }
+    return readSetupToken(this.o.dataDir);
   }
 
   /** Makes exactly these interfaces (by name) the LAN entries. */
@@ -219,6 +221,12 @@ export class DesktopApp {
     this.o.host.setArgs(this.args());
     this.o.host.start();
     this.updateTray();
+    // As the services do (they add the same name to their entries); off where mDNS is off.
+    if (mdnsWanted(this.o.env ?? process.env))
+      void findLanName().then((name) => {
+        this.lanName = name;
+        this.updateTray();
+      });
   }
 
   async stop(): Promise<void> {
@@ -316,20 +324,15 @@ export class DesktopApp {
       services,
       core: !core || !core.installed ? "not_installed" : core.online ? "online" : "offline",
       node: core?.node ?? null,
-      entries: (entries?.lan ?? []).map((e) => ({ ...e, qr: true })),
+      entries: [...(entries?.lan ?? []), ...this.lanEntries()].map((e) => ({ ...e, qr: true })),
       missing: entries?.missing ?? [],
       chosen: this.settings.entries !== "all",
-      inbox: this.inboxTray(),
+      inbox: inboxTray(this.inbox.status, this.language),
     };
   }
 
-  private inboxTray(): TrayState["inbox"] {
-    const inbox = this.inbox.status;
-    if (!inbox.open) return { open: false };
-    const until = new Intl.DateTimeFormat(this.language, { timeStyle: "short" }).format(
-      inbox.closes_at * 1000,
-    );
-    return { open: true, until, url: inbox.url };
+  private lanEntries(): LanEntry[] {
+    return [lanNameEntry(this.lanName, this.o.host.info)].filter((e) => e !== null);
   }
 
   private updateTray(): void {

@@ -5,6 +5,9 @@ import type { DesktopLanguage } from "../i18n.js";
 import { InboxKeeper } from "../inbox/keeper.js";
 import { DeliveryLedger } from "../inbox/ledger.js";
 import type { InboxNotification } from "../inbox/words.js";
+import type { InboxStatus } from "../inbox/keeper.js";
+import type { LanEntry } from "../entries/entries.js";
+import type { TrayState } from "../tray/model.js";
 import type { DesktopSettings } from "../settings/schema.js";
 import { operatorCall, type OperatorCallDeps } from "./operator-calls.js";
 
@@ -47,4 +50,31 @@ export function createDesktopInbox(deps: DesktopInboxDeps): InboxKeeper {
     changed: deps.changed,
     fetch: deps.fetch,
   });
+}
+
+/** The inbox as the tray says it: closed, or open until a time in the operator's language. */
+export function inboxTray(inbox: InboxStatus, language: DesktopLanguage): TrayState["inbox"] {
+  if (!inbox.open) return { open: false };
+  const until = new Intl.DateTimeFormat(language, { timeStyle: "short" }).format(
+    inbox.closes_at * 1000,
+  );
+  return { open: true, until, url: inbox.url };
+}
+
+/**
+ * The LAN name (`<hostname>.local`, when it resolves to this machine) as an address phones
+ * can open, on the parcel desk's ports; null without one or while the services are down.
+ */
+export function lanNameEntry(name: string | null, info: HostInfo): LanEntry | null {
+  const parcel = info.parcel;
+  if (!name || !parcel) return null;
+  const port = (url: string | null) => (url ? new URL(url).port : null);
+  const http = port(parcel.url);
+  const https = port(parcel.httpsUrl);
+  return {
+    address: name,
+    name,
+    http: `http://${name}:${http}`,
+    https: https ? `https://${name}:${https}` : null,
+  };
 }

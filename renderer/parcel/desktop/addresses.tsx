@@ -35,7 +35,9 @@ export function Addresses() {
   const t = useT(desktopDict);
   const entries = useDesktopLoad<EntriesView>((api) => api.entries.list(), 10_000);
   const view = entries.data;
-  const urls = (view?.lan ?? []).flatMap((e) =>
+  // The LAN name (`<hostname>.local`) first: it stays the same when an address changes.
+  const lanName = view?.lanName ? [{ ...view.lanName, name: t("lanName") }] : [];
+  const urls = [...lanName, ...(view?.lan ?? [])].flatMap((e) =>
     [e.http, e.https].filter((u): u is string => !!u).map((url) => ({ name: e.name, url })),
   );
   return (

@@ -70,6 +70,7 @@ const en = {
   err_other: "This value is not accepted.",
 
   addressesTitle: "Addresses on your network",
+  lanName: "LAN name",
   addressesLead:
     "Phones and computers on the same network open the parcel desk at these addresses. Scan a code with a phone's camera.",
   addressesNone:
@@ -198,6 +199,7 @@ const zh: Record<keyof typeof en, string> = {
   err_other: "此值无效。",
 
   addressesTitle: "局域网地址",
+  lanName: "局域网名称",
   addressesLead: "同一网络中的手机和电脑可通过这些地址打开文件柜。用手机相机扫描二维码即可。",
   addressesNone: "还没有局域网地址：请将本机连接到网络，或在设置中选择网络。",
   addressesMissing: "已选择但当前未连接：{names}。",

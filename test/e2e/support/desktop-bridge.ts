@@ -272,7 +272,13 @@ export async function startDesktopRig(options: DesktopRigOptions): Promise<Deskt
       },
       detected,
     );
-    return { interfaces: detected, chosen: s.entries, lan: state.lan, missing: state.missing };
+    return {
+      interfaces: detected,
+      chosen: s.entries,
+      lan: state.lan,
+      lanName: null,
+      missing: state.missing,
+    };
   };
 
   const appServer = await serveAppPages();
