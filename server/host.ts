@@ -202,7 +202,12 @@ export async function startGatehouse(
       controllerPort: config.coreControllerPort,
       staticDir: ui,
       // Names the operator gave for this machine (IP literals of it are accepted anyway).
-      allowedHosts: [config.host, ...config.entries.map((e) => new URL(e).hostname)],
+      // With mDNS on, also `<hostname>.local`: the name the console is announced on.
+      allowedHosts: [
+        config.host,
+        ...config.entries.map((e) => new URL(e).hostname),
+        ...(config.mdns && hostLabel() ? [`${hostLabel()}.local`] : []),
+      ],
       logger: logger.child({ service: "proxy" }),
     });
     proxyService.setOwnPort(port);

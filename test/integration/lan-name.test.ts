@@ -85,7 +85,18 @@ describe.skipIf(problem && !process.env.CI)("mDNS in a network namespace of its 
       txt: expect.arrayContaining(["path=/", "service=parcel"]),
     });
 
-    // --no-mdns: no LAN name among the entries, nothing answers a browse.
+    // The proxy console is announced too, and answers on the name it is announced on.
+    expect(on.services).toContainEqual({
+      instance: "Gatehouse proxy on ghtest._http._tcp.local",
+      port: on.proxyPort,
+      target: "ghtest.local",
+      txt: expect.arrayContaining(["path=/", "service=proxy"]),
+    });
+    expect(on.proxyByName).toBe(200);
+
+    // --no-mdns: no LAN name among the entries, nothing answers a browse, and the console
+    // refuses the name (421) as any name it was not given.
+    expect(off.proxyByName).toBe(421);
     expect(off.lanName).toBeNull();
     expect(off.entries.some((e: string) => e.includes(".local"))).toBe(false);
     expect(off.services).toEqual([]);
