@@ -1,3 +1,5 @@
+import { DAY_S } from "./contract/time-units.js";
+
 /** Time source injected into the services so tests move time without sleeping. */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
@@ -22,4 +24,9 @@ export class ManualClock implements Clock {
 
 export function unixSeconds(clock: Clock): number {
   return Math.floor(clock.now() / 1000);
+}
+
+/** Seconds from `unix` until the next UTC midnight (at least 1). */
+export function secondsUntilUtcMidnight(unix: number): number {
+  return Math.max(1, DAY_S - (unix % DAY_S));
 }

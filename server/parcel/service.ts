@@ -1,11 +1,9 @@
 import type { Express } from "express";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { systemClock } from "../clock.js";
 import { HOUR_MS, MINUTE_MS } from "../contract/time-units.js";
-import { migrate, openDatabase } from "../db/open.js";
 import { createLogger, createServiceLog, loggerForLines } from "../log.js";
-import { privateDatabaseFile, tightenEntries } from "../private-files.js";
+import { tightenEntries } from "../private-files.js";
 import type { ParcelProblemCode } from "../problem-codes.js";
 import { parcelApp } from "./app.js";
 import { buildContext } from "./build-context.js";
@@ -15,12 +13,11 @@ import { ensureAdmin } from "./domain/admin-account.js";
 import { finishQuarantines } from "./domain/blob-integrity.js";
 import { recoverAtStart } from "./domain/sessions.js";
 import { Entries } from "./http/entries.js";
-import { createRepos } from "./repos/index.js";
+import { openParcelStorage } from "./repos/open-storage.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { VERSION } from "../version.js";
 
 export { VERSION };
-const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 
 export interface ParcelService {
   app: Express;
@@ -44,15 +41,14 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
   const entries = new Entries(options.entries);
   if (entries.list.length === 0)
     throw new Error("the parcel service needs at least one entry address");
-  const db = openDatabase(privateDatabaseFile(join(dir, "parcel.db")));
-  migrate(db, MIGRATIONS);
+  const database = openParcelStorage(dir);
   const storage = new BlobStore(dir);
   const { ctx, stop } = buildContext({
     options,
     clock,
     log,
     dir,
-    repos: createRepos(db),
+    repos: database.repos,
     storage,
     entries,
   });
@@ -102,7 +98,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
       for (let i = 0; i < 100 && activity.uploadsActive + activity.downloadsActive > 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      db.close();
+      database.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../../server/db/open.js";
-import { searchNames, type ParcelState } from "../../server/parcel/repos/parcels.js";
+import type { ParcelState } from "../../server/parcel/repos/parcels.js";
+import { searchNames } from "../../server/parcel/domain/parcel-views.js";
 import { startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 

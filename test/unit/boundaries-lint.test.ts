@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ESLint } from "eslint";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,11 +31,70 @@ const TARGETS = [
   "server/domain-errors.ts",
   "server/contract/route.ts",
   "renderer/shared/lang.ts",
+  "server/parcel/repos/parcels.ts",
+  "server/db/open.ts",
 ];
 
 describe("layer lint (eslint-plugin-boundaries)", () => {
   it("finds every file the cases import", () => {
     for (const t of TARGETS) expect(existsSync(join(ROOT, t)), t).toBe(true);
+  });
+
+  it("names only files that exist (a moved file must not leave its layer silently)", () => {
+    // Every quoted path of a single file in the rules' module (patterns with * aside).
+    const rules = readFileSync(join(ROOT, "scripts/eslint-layers.js"), "utf8");
+    const named = [...rules.matchAll(/"((?:server|main|renderer|preload)\/[^"*?{}]+\.ts)"/g)].map(
+      (m) => m[1],
+    );
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
+  });
+
+  it("refuses a repository's values in a router or the HTTP layer, which call the domain", async () => {
+    const value =
+      'import { ParcelsRepo } from "../repos/parcels.js";\nexport const x = ParcelsRepo;\n';
+    const refused = /^boundaries\/element-types: routes and the HTTP layer reach repositories/;
+    expect(await layerErrors("server/parcel/routes/lint-fixture.ts", value)).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    expect(await layerErrors("server/parcel/http/lint-fixture.ts", value)).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    // A row's type may be named where a view is written.
+    const type = 'import type { FileRow } from "../repos/parcels.js";\nexport type X = FileRow;\n';
+    expect(await layerErrors("server/parcel/routes/lint-fixture.ts", type)).toEqual([]);
+    // The domain does use the repositories.
+    expect(await layerErrors("server/parcel/domain/lint-fixture.ts", value)).toEqual([]);
+  });
+
+  it("keeps the database driver in the repositories and the database module", async () => {
+    const driver = 'import Database from "better-sqlite3";\nexport const x = Database;\n';
+    const refused = /^boundaries\/external: only repositories and the database module/;
+    for (const place of [
+      "server/proxy/domain/lint-fixture.ts",
+      "server/parcel/lint-fixture.ts",
+      "server/http/lint-fixture.ts",
+      "main/lint-fixture.ts",
+    ])
+      expect(await layerErrors(place, driver), place).toEqual([expect.stringMatching(refused)]);
+    expect(await layerErrors("server/parcel/repos/lint-fixture.ts", driver)).toEqual([]);
+    expect(await layerErrors("server/db/lint-fixture.ts", driver)).toEqual([]);
+  });
+
+  it("lets only the repositories import the database module, not even its types", async () => {
+    const refused = /^boundaries\/element-types: only repositories open or name the database/;
+    const open = 'import { openDatabase } from "../db/open.js";\nexport const x = openDatabase;\n';
+    expect(await layerErrors("server/parcel/lint-fixture.ts", open)).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    const type = 'import type { Db } from "../../db/open.js";\nexport type X = Db;\n';
+    expect(await layerErrors("server/proxy/domain/lint-fixture.ts", type)).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    expect(await layerErrors("server/parcel/routes/lint-fixture.ts", type)).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    expect(await layerErrors("server/proxy/store/lint-fixture.ts", type)).toEqual([]);
   });
 
   it("refuses a repository that imports a router", async () => {

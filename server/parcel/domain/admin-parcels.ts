@@ -3,13 +3,12 @@ import { DomainError } from "../../domain-errors.js";
 import type { ParcelContext } from "../context.js";
 import type { ParcelFilter } from "../repos/admin-parcels.js";
 import {
-  adminParcelView,
   LIVE_STATES,
-  searchNames,
   type AdminParcelView,
   type FileRow,
   type ParcelRow,
 } from "../repos/parcels.js";
+import { adminParcelView, searchNames } from "./parcel-views.js";
 import { DAY_S } from "../../contract/time-units.js";
 import { issueCode } from "./share.js";
 

@@ -1,6 +1,7 @@
 import { DomainError } from "../../domain-errors.js";
 import type { ParcelContext } from "../context.js";
-import { searchNames, type FileRow, type ParcelRow } from "../repos/parcels.js";
+import type { FileRow, ParcelRow } from "../repos/parcels.js";
+import { searchNames } from "./parcel-views.js";
 
 /**
  * The sender leaves one file out of an upload that is still open: its row goes, its part of

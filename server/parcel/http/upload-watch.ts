@@ -1,7 +1,7 @@
 import { HttpError } from "../../http/errors.js";
 import type { ParcelContext } from "../context.js";
 import { noteLastingRefusal } from "./lasting-refusals.js";
-import { secondsUntilUtcMidnight } from "../repos/traffic.js";
+import { secondsUntilUtcMidnight } from "../../clock.js";
 
 /** How often a running upload looks at its session (deadline passed, revoked, deleted). */
 const WATCH_MS = 1000;

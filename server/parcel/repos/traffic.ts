@@ -1,14 +1,8 @@
 import type { Db } from "../../db/open.js";
-import { DAY_S } from "../../contract/time-units.js";
 
 /** The UTC day (`YYYY-MM-DD`) of a Unix time. */
 export function utcDay(unix: number): string {
   return new Date(unix * 1000).toISOString().slice(0, 10);
-}
-
-/** Seconds from `unix` until the next UTC midnight (at least 1). */
-export function secondsUntilUtcMidnight(unix: number): number {
-  return Math.max(1, DAY_S - (unix % DAY_S));
 }
 
 /** Bytes a client's counter may run ahead of the database (written at most this often). */

@@ -7,7 +7,8 @@ import type { Actor, ParcelContext } from "../context.js";
 import { shareFields } from "../domain/share.js";
 import { deleteFile, deleteParcel, listParcels, reissueParcel } from "../domain/admin-parcels.js";
 import { readStats } from "../domain/stats.js";
-import { adminParcelView, PARCEL_STATES, type ParcelState } from "../repos/parcels.js";
+import { PARCEL_STATES, type ParcelState } from "../../contract/parcel-views.js";
+import { adminParcelView } from "../domain/parcel-views.js";
 import { queryString } from "./admin-query.js";
 
 function admin(res: Response): Actor {

@@ -6,7 +6,7 @@ import { revokeParcel } from "../domain/sessions.js";
 import { shareFields } from "../domain/share.js";
 import { currentCode, newCode, ownedParcel } from "../domain/uploads.js";
 import { currentVisitor, ownerOf, requireOwner } from "../http/identity.js";
-import { parcelView } from "../repos/parcels.js";
+import { parcelView } from "../domain/parcel-views.js";
 
 const MINE_LIMIT = 100;
 

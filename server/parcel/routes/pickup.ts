@@ -16,7 +16,8 @@ import {
 } from "../http/identity.js";
 import { noteLastingRefusal } from "../http/lasting-refusals.js";
 import { sendTransfer } from "../http/transfer.js";
-import { recipientView, type FileRow } from "../repos/parcels.js";
+import type { FileRow } from "../repos/parcels.js";
+import { recipientView } from "../domain/parcel-views.js";
 import { createZip } from "../storage/zip.js";
 
 /**

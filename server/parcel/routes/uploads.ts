@@ -21,8 +21,8 @@ import {
   requireOwner,
 } from "../http/identity.js";
 import { requireInboxSession } from "../domain/inbox-session.js";
-import { parcelView, searchNames } from "../repos/parcels.js";
-import { secondsUntilUtcMidnight } from "../repos/traffic.js";
+import { parcelView, searchNames } from "../domain/parcel-views.js";
+import { secondsUntilUtcMidnight } from "../../clock.js";
 import { putFileHandler } from "./upload-file.js";
 import { resumeHandlers } from "./upload-resume.js";
 import { HOUR_S } from "../../contract/time-units.js";
