@@ -230,6 +230,7 @@ test("the inbox page loads under 150 kB of gzipped JavaScript", async ({ browser
   await expect(page.getByLabel("Choose files")).toBeAttached();
   let total = 0;
   for (const s of scripts) total += gzipSync(await s.body).length;
+  test.info().annotations.push({ type: "inbox page JS (gzip)", description: `${total} bytes` });
   expect(total).toBeLessThan(150 * 1024);
   expect(scripts.map((s) => s.url).join(" ")).not.toMatch(/\/(admin|mine|browser)-/);
   await page.context().close();

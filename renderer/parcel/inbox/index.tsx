@@ -207,7 +207,7 @@ export default function InboxScreen({ rest }: AreaProps) {
     else useInbox.setState({ phase: "code" });
   }, [fromLink]);
   return (
-    <div className={`pickup-screen inbox-screen inbox-${phase}`}>
+    <div className="pickup-screen inbox-screen" data-phase={phase}>
       <h1>{grant ? t("heading", { name: grant.name }) : t("headingPlain")}</h1>
       <div aria-live="polite">
         <ProblemText problem={problem} />
