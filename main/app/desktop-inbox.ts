@@ -27,6 +27,7 @@ export interface DesktopInboxDeps extends OperatorCallDeps {
   language(): DesktopLanguage;
   notify(notification: InboxNotification): void;
   changed(): void;
+  retryMs?: number;
 }
 
 /**
@@ -49,6 +50,7 @@ export function createDesktopInbox(deps: DesktopInboxDeps): InboxKeeper {
     log: deps.log,
     changed: deps.changed,
     fetch: deps.fetch,
+    retryMs: deps.retryMs,
   });
 }
 

@@ -40,6 +40,8 @@ export interface InboxKeeperOptions {
   /** Told whenever the inbox or the deliveries changed (the tray and the screen follow). */
   changed?(): void;
   fetch?: typeof fetch;
+  /** After a delivery could not be saved (a full disk, a folder gone), try again this much later. */
+  retryMs?: number;
 }
 
 export type InboxStatus = { open: false } | Omit<Extract<InboxView, { open: true }>, "items">;
@@ -80,6 +82,7 @@ export class InboxKeeper {
   private syncing: Promise<void> | null = null;
   private again = false;
   private last: InboxStatus = { open: false };
+  private retry: NodeJS.Timeout | null = null;
 
   constructor(options: InboxKeeperOptions) {
     this.o = options;
@@ -234,10 +237,21 @@ export class InboxKeeper {
       record.error = (err as Error).message;
       this.o.ledger.put(record);
       this.o.log(`A delivery to the inbox could not be saved: ${record.error}`);
+      this.retryLater();
     } finally {
       this.saving.delete(item.id);
       this.o.changed?.();
     }
+  }
+
+  /** One later look for what is not saved yet; unref'd, so it never keeps the app running. */
+  private retryLater(): void {
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.sync();
+    }, this.o.retryMs ?? 60_000);
+    this.retry.unref();
   }
 
   /** The pickup cookie for a delivery's code, as any device of the operator would get it. */

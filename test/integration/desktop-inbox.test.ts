@@ -65,6 +65,7 @@ function keeper(): InboxKeeper {
     language: () => "en",
     notify: (n) => void notes.push(n),
     changed: () => {},
+    retryMs: 50,
   });
 }
 
@@ -194,6 +195,27 @@ describe("the desktop's inbox", () => {
     expect(target).toBe(join(dir, "Downloads", "Gatehouse"));
     expect(readFileSync(join(target, "scan.pdf")).equals(data)).toBe(true);
     expect(notes).toHaveLength(1);
+  });
+
+  it("keeps a delivery it could not save, says so, and saves it later by itself", async () => {
+    // The chosen "folder" is a file: nothing can be written there.
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "not-a-folder"), "x");
+    settings = { ...DESKTOP_DEFAULTS, inboxFolder: join(dir, "not-a-folder") };
+    const inbox = keeper();
+    const opened = await inbox.open(10, null);
+    if (!opened.open) throw new Error("the inbox did not open");
+    const data = randomBytes(2048);
+    const id = await deliver(opened.code, [["later.bin", data]]);
+    await inbox.sync();
+    expect(notes).toEqual([]);
+    expect(log.some((l) => /could not be saved/.test(l))).toBe(true);
+    expect((await inbox.view()).deliveries.map((d) => d.status)).toEqual(["failed"]);
+    // The operator picks a usable folder; the next look (a timer, no new delivery) saves it.
+    settings = { ...DESKTOP_DEFAULTS, inboxFolder: folder };
+    await expect.poll(() => notes.length, { timeout: 5000 }).toBe(1);
+    expect(notes[0].deliveryId).toBe(id);
+    expect(readFileSync(join(folder, "later.bin")).equals(data)).toBe(true);
   });
 
   it("closes the inbox: its code stops working at once", async () => {

@@ -30,7 +30,7 @@ const en = {
   saved: "Saved",
   saving: "Saving…",
   waiting: "Waiting",
-  failed: "Not saved yet; tried again with the next delivery.",
+  failed: "Not saved yet; Gatehouse tries again in a minute.",
   showInFolder: "Show in folder",
   failedAction: "Gatehouse could not do this; the log says why.",
 };
@@ -64,7 +64,7 @@ const zh: Record<keyof typeof en, string> = {
   saved: "已保存",
   saving: "正在保存…",
   waiting: "等待中",
-  failed: "尚未保存；收到下一次送达时会再试。",
+  failed: "尚未保存；Gatehouse 会在一分钟后重试。",
   showInFolder: "在文件夹中显示",
   failedAction: "Gatehouse 无法完成此操作；原因见日志。",
 };
