@@ -10,7 +10,8 @@ export interface ServiceProcess {
   pid: number;
   setupToken: string | null;
   /** The worst event-loop delay since the last call (ms), and its 99th percentile. */
-  loop(): Promise<{ maxMs: number; p99Ms: number }>;
+  /** With the longest synchronous step of the traffic counting since then (ms). */
+  loop(): Promise<{ maxMs: number; p99Ms: number; countingMs: number }>;
   stop(): Promise<void>;
 }
 
@@ -59,8 +60,8 @@ export function startService(
     loop: async () => {
       const answer = next("loop");
       ask({ type: "loop" });
-      const { maxMs, p99Ms } = await answer;
-      return { maxMs, p99Ms };
+      const { maxMs, p99Ms, countingMs } = await answer;
+      return { maxMs, p99Ms, countingMs };
     },
     stop: () =>
       new Promise<void>((res) => {

@@ -8,11 +8,11 @@ import { createProxyService } from "../server/proxy/service.js";
  * megabytes of JSON per request, which must not share (and slow) the service's event loop.
  * Arguments: data dir, core executable, controller port. Over IPC it says when it is ready
  * (its port and setup token) and, when asked, the worst event-loop delay since it was last
- * asked; "stop" closes it.
+ * asked, with the longest synchronous step of its traffic counting; "stop" closes it.
  */
 export type ServiceMessage =
   | { type: "ready"; port: number; setupToken: string | null }
-  | { type: "loop"; maxMs: number; p99Ms: number };
+  | { type: "loop"; maxMs: number; p99Ms: number; countingMs: number };
 
 export type BenchRequest = { type: "loop" } | { type: "stop" };
 
@@ -35,8 +35,10 @@ async function main(): Promise<void> {
   const send = (msg: ServiceMessage): void => void process.send?.(msg);
   process.on("message", (msg: BenchRequest) => {
     if (msg.type === "loop") {
-      send({ type: "loop", maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6 });
+      const countingMs = svc.accounting.stats.longestStepMs;
+      send({ type: "loop", maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, countingMs });
       loop.reset();
+      svc.accounting.stats.longestStepMs = 0;
       return;
     }
     loop.disable();

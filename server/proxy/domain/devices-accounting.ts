@@ -41,6 +41,11 @@ export interface AccountingStats {
   missed: { upload: number; download: number };
   /** Bytes of connections from the gateway itself (loopback, its own addresses). */
   gateway: { upload: number; download: number };
+  /**
+   * The longest the event loop spent in one synchronous step of the counting (binding the
+   * addresses, attributing a reading, or writing): what counting adds to its delay.
+   */
+  longestStepMs: number;
 }
 
 /**
@@ -62,6 +67,7 @@ export class TrafficAccounting {
     counted: { upload: 0, download: 0 },
     missed: { upload: 0, download: 0 },
     gateway: { upload: 0, download: 0 },
+    longestStepMs: 0,
   };
 
   constructor(private readonly opts: AccountingOptions) {}
@@ -102,6 +108,19 @@ export class TrafficAccounting {
 
   /** Writes what was counted, in one transaction; on failure it stays to be written later. */
   flush(): void {
+    const started = performance.now();
+    try {
+      this.flushNow();
+    } finally {
+      this.step(performance.now() - started);
+    }
+  }
+
+  private step(ms: number): void {
+    if (ms > this.stats.longestStepMs) this.stats.longestStepMs = ms;
+  }
+
+  private flushNow(): void {
     const { store, clock } = this.opts;
     this.lastFlush = Date.now();
     if (!store.open) return;
@@ -156,6 +175,8 @@ export class TrafficAccounting {
       reading.sources.map((s) => s[0]),
       at,
     );
+    const started = performance.now();
+    this.step(resolved.syncMs);
     for (const [from, into] of resolved.merged) this.rekey(from, into);
     const { stats } = this;
     stats.readings++;
@@ -189,6 +210,7 @@ export class TrafficAccounting {
       row.download += down;
     }
     if (resolved.changed) this.opts.onChanged();
+    this.step(performance.now() - started);
   }
 
   /** Counts of a device that turned out to be another one go to that one. */
