@@ -98,3 +98,14 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
     this.headers = options.headers ?? {};
   }
 }
+
+/** Whether an error (or one in its cause chain) says the disk or the database is full. */
+export function isDiskFull(err: unknown): boolean {
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 5; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}

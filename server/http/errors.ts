@@ -1,7 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type { LogFields } from "../log.js";
 import type { CommonProblemCode } from "../problem-codes.js";
-import { DEFAULT_STATUS, DomainError, type StatusTable } from "../domain-errors.js";
+import { DEFAULT_STATUS, DomainError, isDiskFull, type StatusTable } from "../domain-errors.js";
+
+export { isDiskFull };
 import type { CodedArgs, ErrorCode, ErrorParams } from "./error-codes.js";
 import { requestIdOf } from "./request-log.js";
 
@@ -180,17 +182,6 @@ export function errorHandler(
     res.status(status).json({ ...body, ...extra });
     void next;
   };
-}
-
-/** Whether an error (or one in its cause chain) says the disk or the database is full. */
-export function isDiskFull(err: unknown): boolean {
-  let cur: unknown = err;
-  for (let depth = 0; cur && depth < 5; depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return true;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 function isBodyParserError(err: unknown): err is { status: number; type: string } {

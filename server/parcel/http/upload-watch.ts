@@ -1,4 +1,4 @@
-import { HttpError } from "../../http/errors.js";
+import { DomainError } from "../../domain-errors.js";
 import type { ParcelContext } from "../context.js";
 import { noteLastingRefusal } from "./lasting-refusals.js";
 import { secondsUntilUtcMidnight } from "../../clock.js";
@@ -78,8 +78,8 @@ export function countDailyTraffic(ctx: ParcelContext, ip: string): (bytes: numbe
   return (bytes) => {
     const now = ctx.now();
     if (ctx.repos.traffic.add(ip, now, bytes) > limit) {
-      const refusal = new HttpError(
-        429,
+      const refusal = new DomainError(
+        "rate_limited",
         "upload.daily_limit",
         "Today's upload allowance for this address is used up",
         { headers: { "Retry-After": String(secondsUntilUtcMidnight(now)) } },

@@ -1,11 +1,13 @@
 import type { Request, RequestHandler, Response } from "express";
-import { HttpError, isDiskFull } from "../../http/errors.js";
+import type { DomainError } from "../../domain-errors.js";
+import { HttpError } from "../../http/errors.js";
 import { requestIdOf } from "../../http/request-log.js";
 import type { UploadedFile } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
 import { claimUpload, countDailyTraffic } from "../http/upload-watch.js";
 import { storeUpload } from "../domain/store-upload.js";
+import { noSuchFile, receiveFailure, uploadBusy, uploadClosed } from "../domain/upload-errors.js";
 import type { FileRow } from "../repos/parcels.js";
 import { DEFAULT_FLOOR, receiveBody, ReceiveError, type Received } from "../storage/receive.js";
 
@@ -41,9 +43,9 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
     const parcelId = req.params.id as string;
     const actor = requireOwner(ctx, req, parcelId);
     // Past its deadline counts as ended even before a sweep has revoked it.
-    if (!sessionOpen(parcelId)) throw closed();
+    if (!sessionOpen(parcelId)) throw uploadClosed();
     const file = sessions.fileOf(req.params.file as string, parcelId);
-    if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
+    if (!file) throw noSuchFile();
     if (file.state === "ready") {
       res.json(fileView(file));
       return;
@@ -52,7 +54,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
     const watch = claimUpload(ctx, parcelId, file.id, floor.windowMs);
     if (!watch) {
       res.setHeader("Connection", "close");
-      throw busy();
+      throw uploadBusy();
     }
     try {
       refuseLength(req, res, actor, file);
@@ -80,13 +82,13 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
         fail(req, actor, file, reason, err.bytes);
         // The rest of the body is not read: the connection is closed after the answer.
         res.setHeader("Connection", "close");
-        throw answerFor(ctx, file, err, requestIdOf(res) || null);
+        throw refusal(ctx, file, err, requestIdOf(res) || null);
       }
       watch.stop();
       traffic.flush();
       if (!sessionOpen(parcelId)) {
         fail(req, actor, file, "session-ended", got.bytes);
-        throw closed();
+        throw uploadClosed();
       }
       let stored: boolean;
       try {
@@ -97,7 +99,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       }
       if (!stored) {
         fail(req, actor, file, "session-ended", got.bytes);
-        throw closed();
+        throw uploadClosed();
       }
       // A part an earlier resumable upload of this file left is of no use any more.
       ctx.storage.clearTemp(file.id);
@@ -130,23 +132,17 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
   }
 }
 
-const closed = () =>
-  new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
-
-/** Another PUT or PATCH of the file is running (one writer per file). */
-export const busy = () => new HttpError(409, "upload.busy", "This file is already being uploaded");
-
 /**
  * Received bytes that could not be stored (the disk, or bytes on disk that are not the ones
- * received): logged for the operator, answered 507 or 500.
+ * received): logged for the operator, then said as the receive failure it is.
  */
 export function notStored(
   ctx: ParcelContext,
   file: { id: string; name: string },
   err: unknown,
   requestId: string | null,
-): HttpError {
-  return answerFor(
+): DomainError {
+  return refusal(
     ctx,
     file,
     new ReceiveError("io", "The file could not be stored", 0, { cause: err }),
@@ -154,48 +150,22 @@ export function notStored(
   );
 }
 
-/** The answer to a body that could not be received (PUT, and PATCH of a resumable upload). */
-export function answerFor(
+/**
+ * A body that could not be received (PUT, and PATCH of a resumable upload), as the domain says
+ * it; one that could not be stored is told to the operator first (the admin's problem list),
+ * with the request it ended.
+ */
+export function refusal(
   ctx: ParcelContext,
   file: { id: string; name: string },
   err: ReceiveError,
   requestId: string | null,
-): HttpError {
-  switch (err.kind) {
-    case "cut-off":
-      return err.cause instanceof HttpError
-        ? err.cause
-        : new HttpError(400, "upload.cut_off", err.message);
-    case "too-long":
-      return new HttpError(413, "upload.too_long", err.message);
-    case "slow":
-      return new HttpError(
-        408,
-        "upload.slow",
-        "The upload was too slow and has been stopped; send the whole file again",
-      );
-    case "stopped":
-      return new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
-    case "io":
-      // The operator hears of it (the admin's problem list), with the request it ended.
-      ctx.log.warn("upload.not_stored", `The upload of file ${file.id} could not be stored`, {
-        requestId,
-        err: err.cause,
-        params: { name: file.name },
-      });
-      if (isDiskFull(err))
-        return new HttpError(
-          507,
-          "upload.disk_full",
-          "There is not enough free disk space to store this file",
-          {
-            cause: err,
-          },
-        );
-      return new HttpError(500, "upload.store_failed", "The file could not be stored", {
-        cause: err,
-      });
-    default:
-      return new HttpError(400, "upload.aborted", err.message);
-  }
+): DomainError {
+  if (err.kind === "io")
+    ctx.log.warn("upload.not_stored", `The upload of file ${file.id} could not be stored`, {
+      requestId,
+      err: err.cause,
+      params: { name: file.name },
+    });
+  return receiveFailure(err);
 }

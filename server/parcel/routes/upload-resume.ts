@@ -20,7 +20,8 @@ import {
   type Received,
   type ResumePoint,
 } from "../storage/receive.js";
-import { answerFor, busy, notStored } from "./upload-file.js";
+import { notStored, refusal } from "./upload-file.js";
+import { noSuchFile, uploadBusy, uploadClosed } from "../domain/upload-errors.js";
 
 /** The tus protocol version spoken (core semantics: HEAD for the offset, PATCH to append). */
 const TUS_VERSION = "1.0.0";
@@ -30,9 +31,6 @@ const OFFSET_TYPE = "application/offset+octet-stream";
  * bounded by the file budget, 10,000 by default, each checkpoint a few hundred bytes).
  */
 const MAX_POINTS = 20_000;
-
-const closed = () =>
-  new HttpError(409, "upload.closed", "This parcel is no longer accepting uploads");
 
 /**
  * Resumable uploads beside the full-retry PUT: `HEAD /uploads/:id/files/:file` says how many
@@ -95,9 +93,9 @@ export function resumeHandlers(ctx: ParcelContext): {
   const target = (req: Request): FileRow => {
     const parcelId = req.params.id as string;
     requireOwner(ctx, req, parcelId);
-    if (!sessionOpen(parcelId)) throw closed();
+    if (!sessionOpen(parcelId)) throw uploadClosed();
     const file = sessions.fileOf(req.params.file as string, parcelId);
-    if (!file) throw new HttpError(404, "parcel.file_not_found", "No such file in this parcel");
+    if (!file) throw noSuchFile();
     return file;
   };
 
@@ -181,7 +179,7 @@ export function resumeHandlers(ctx: ParcelContext): {
     const watch = claimUpload(ctx, parcelId, file.id, floor.windowMs);
     if (!watch) {
       res.setHeader("Connection", "close");
-      throw busy();
+      throw uploadBusy();
     }
     const path = partPath(file.id);
     let ended = false;
@@ -223,13 +221,13 @@ export function resumeHandlers(ctx: ParcelContext): {
         // The bytes that arrived stay in the part (synced); only a session's end drops them.
         ended = err.kind === "stopped";
         res.setHeader("Connection", "close");
-        throw answerFor(ctx, file, err, requestIdOf(res) || null);
+        throw refusal(ctx, file, err, requestIdOf(res) || null);
       }
       watch.stop();
       traffic.flush();
       if (!sessionOpen(parcelId)) {
         ended = true;
-        throw closed();
+        throw uploadClosed();
       }
       if (got.bytes < file.size) {
         // A clean end: the hash holds exactly the part's bytes, so the next PATCH goes on.
@@ -248,7 +246,7 @@ export function resumeHandlers(ctx: ParcelContext): {
       }
       if (!stored) {
         ended = true;
-        throw closed();
+        throw uploadClosed();
       }
       points.delete(file.id);
       res.setHeader("Upload-Offset", String(file.size));
