@@ -71,6 +71,13 @@ async function main(): Promise<void> {
       if (entry !== started.parcel.url && entry !== started.parcel.httpsUrl)
         console.log(`parcel service reachable at ${entry}`);
     }
+    // The LAN name joins a moment later, once the system resolved it to this machine.
+    const before = new Set(started.parcel.entries);
+    void started.lanName.then((name) => {
+      if (!name) return;
+      for (const entry of started.parcel?.entries ?? [])
+        if (!before.has(entry)) console.log(`parcel service reachable at ${entry}`);
+    });
     if (started.parcel.generatedAdminPassword) {
       console.log(
         `parcel administrator: ${started.parcel.adminUser} / ${started.parcel.generatedAdminPassword} (shown once; set GATEHOUSE_ADMIN_PASSWORD to choose your own)`,
