@@ -5,8 +5,9 @@
 export const devicesEn = {
   "nav.devices": "Devices",
   "dev.title": "Devices",
+  "dev.listTitle": "Devices that used the proxy",
   "dev.hint":
-    "Every device that used the proxy, found from its connections; names come from the DHCP leases when the service reads them. A policy holds whichever DNS mode the core uses.",
+    "Found from their connections; names come from the DHCP leases when the service reads them. A policy holds whichever DNS mode the core uses.",
   "dev.none":
     "No device has used the proxy yet. Devices appear here as soon as they open a connection through it.",
   "dev.name": "Name",
@@ -37,7 +38,6 @@ export const devicesEn = {
   "dev.upload": "Upload",
   "dev.download": "Download",
   "dev.back": "All devices",
-  "dev.details": "Details",
   "dev.addresses": "Addresses",
   "dev.vendor": "Maker",
   "dev.discoveredName": "Name from DHCP",
@@ -65,8 +65,9 @@ export const devicesEn = {
 export const devicesZh: Record<keyof typeof devicesEn, string> = {
   "nav.devices": "设备",
   "dev.title": "设备",
+  "dev.listTitle": "用过代理的设备",
   "dev.hint":
-    "所有用过代理的设备，按其连接发现；服务读取 DHCP 租约时，名称取自租约。无论内核使用哪种 DNS 模式，策略都生效。",
+    "按其连接发现；服务读取 DHCP 租约时，名称取自租约。无论内核使用哪种 DNS 模式，策略都生效。",
   "dev.none": "还没有设备用过代理。设备一旦经代理打开连接，就会出现在这里。",
   "dev.name": "名称",
   "dev.address": "地址",
@@ -96,7 +97,6 @@ export const devicesZh: Record<keyof typeof devicesEn, string> = {
   "dev.upload": "上传",
   "dev.download": "下载",
   "dev.back": "全部设备",
-  "dev.details": "详情",
   "dev.addresses": "地址",
   "dev.vendor": "厂商",
   "dev.discoveredName": "DHCP 名称",

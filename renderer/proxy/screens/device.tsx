@@ -139,6 +139,7 @@ export function DevicePage({ id }: { id: string }) {
             <dd>{when(device.lastSeen)}</dd>
           </div>
         </dl>
+        <ForgetButton id={device.id} name={device.name} />
       </Card>
       <Card title={t("dev.traffic")} actions={<RangePicker range={range} onChange={setRange} />}>
         {traffic.error ? <Alert text={traffic.error} /> : null}
@@ -151,9 +152,6 @@ export function DevicePage({ id }: { id: string }) {
         ) : (
           <Loading />
         )}
-      </Card>
-      <Card title={t("dev.details")}>
-        <ForgetButton id={device.id} name={device.name} />
       </Card>
     </div>
   );

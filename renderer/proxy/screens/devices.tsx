@@ -45,7 +45,7 @@ function DeviceListScreen() {
     await list.reload();
   };
   return (
-    <Card title={t("dev.title")}>
+    <Card title={t("dev.listTitle")}>
       <p className="muted dev-hint">{t("dev.hint")}</p>
       {said ? <Alert kind="ok" text={said} /> : null}
       {list.error ? <Alert text={list.error} /> : null}
