@@ -17,7 +17,8 @@ export const VERIFY_OUTCOMES = ["quarantined", "stored_again", "removed"] as con
 /**
  * `GET /admin/verify` (and the answer of `POST /admin/verify`): the running check, or the last
  * one. `bad` lists each blob found wrong with the ids of the files whose content it is;
- * `found` says the same for people (the files' names, why, and what became of it).
+ * `found` says the same for people (the files' names, how many parcels, why, and what
+ * became of it).
  * `finished_at` stays null for a check that stopped before its end (the service was stopped).
  */
 export const VerifyStatusSchema = z
@@ -35,6 +36,8 @@ export const VerifyStatusSchema = z
           reason: z.enum(VERIFY_REASONS),
           /** Names of the files whose content it is (the first few). */
           names: z.array(z.string()),
+          /** How many parcels hold those files (each is affected until the content is sent again). */
+          parcels: count,
           outcome: z.enum(VERIFY_OUTCOMES),
         })
         .strict(),

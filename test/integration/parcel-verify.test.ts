@@ -31,7 +31,13 @@ interface Status {
   bad: Array<{ sha256: string; files: string[] }>;
   started_at: number | null;
   finished_at: number | null;
-  found: Array<{ sha256: string; reason: string; names: string[]; outcome: string }>;
+  found: Array<{
+    sha256: string;
+    reason: string;
+    names: string[];
+    parcels: number;
+    outcome: string;
+  }>;
   next_at: number;
 }
 
@@ -114,9 +120,16 @@ describe("POST /admin/verify and GET /admin/verify", () => {
           sha256: flippedSha,
           reason: "content",
           names: expect.arrayContaining(["flipped.doc", "twin.doc"]) as unknown as string[],
+          parcels: 2,
           outcome: "quarantined",
         },
-        { sha256: shortSha, reason: "size", names: ["short.iso"], outcome: "quarantined" },
+        {
+          sha256: shortSha,
+          reason: "size",
+          names: ["short.iso"],
+          parcels: 1,
+          outcome: "quarantined",
+        },
       ]),
     );
     expect(existsSync(blobPath(flippedSha))).toBe(false);

@@ -4,6 +4,7 @@ import { zh as adminZh } from "../../renderer/parcel/admin/i18n-zh.js";
 import { desktopDict } from "../../renderer/parcel/desktop/i18n.js";
 import { keychainDict } from "../../renderer/parcel/desktop/keychain-i18n.js";
 import { adminInboxDict } from "../../renderer/parcel/admin/inbox-i18n.js";
+import { verifyDict } from "../../renderer/parcel/admin/verify-i18n.js";
 import { inboxDict } from "../../renderer/parcel/inbox/i18n.js";
 import { PARCEL_PROBLEM_TABLES } from "../../renderer/parcel/admin/problem-words.js";
 import { PARCEL_ERROR_TABLES } from "../../renderer/parcel/errors-i18n.js";
@@ -38,6 +39,7 @@ const DICTS: Record<string, Dict<string>> = {
   pickup: pickupDict,
   inbox: inboxDict,
   "admin inbox": adminInboxDict,
+  "admin verify": verifyDict,
   mine: mineDict,
   ui: uiDict,
   admin: adminDict,

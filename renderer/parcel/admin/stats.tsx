@@ -1,9 +1,10 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { formatBytes } from "../../shared/format.js";
 import { useApp } from "../store.js";
 import type { ParcelState } from "../../../server/contract/parcel-views.js";
 import { useFilters } from "./filters.js";
 import { RecentProblemsCard } from "./problems.js";
+import { VerifyCard } from "./verify-card.js";
 import { useA } from "./i18n.js";
 import {
   CleanupResultSchema,
@@ -94,6 +95,7 @@ export function StatsTab() {
     }, REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
+  const refresh = useCallback(() => setTick((n) => n + 1), []);
   const s = stats.data;
   const b = s?.budgets;
   const savings = s ? Math.max(0, s.logical_bytes - s.stored_bytes) : 0;
@@ -211,6 +213,7 @@ export function StatsTab() {
             </dl>
           </Card>
           <Cleanup onDone={() => setTick((n) => n + 1)} />
+          <VerifyCard tick={tick} onFinished={refresh} />
           <RecentProblemsCard tick={tick} />
         </div>
       ) : null}

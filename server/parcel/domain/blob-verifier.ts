@@ -29,6 +29,8 @@ interface Found {
   reason: VerifyReason;
   files: string[];
   names: string[];
+  /** How many parcels held those files when it was found (absent in runs kept before). */
+  parcels?: number;
 }
 
 /** A run as kept in the database (`meta`), so the last one is known after a restart. */
@@ -106,7 +108,8 @@ export class BlobVerifier {
           : row.quarantined_at === null
             ? "stored_again"
             : "quarantined";
-        return { sha256: f.sha256, reason: f.reason, names: f.names, outcome };
+        const parcels = f.parcels ?? (f.files.length > 0 ? 1 : 0);
+        return { sha256: f.sha256, reason: f.reason, names: f.names, parcels, outcome };
       }),
       next_at: this.nextAt(),
     };
@@ -167,6 +170,7 @@ export class BlobVerifier {
             reason: fault.kind,
             files: files.map((f) => f.id),
             names: files.slice(0, NAMES_SHOWN).map((f) => f.name),
+            parcels: new Set(files.map((f) => f.parcel_id)).size,
           });
           // Saved before the quarantine, so a crash in it still leaves the finding behind.
           this.save(run);

@@ -34,7 +34,7 @@ export class BlobsRepo {
       "SELECT sha256 FROM blobs WHERE quarantined_at IS NOT NULL ORDER BY sha256",
     );
     this.filesStmt = db.prepare(
-      "SELECT id, name FROM files WHERE sha256 = ? ORDER BY parcel_id, idx LIMIT 1000",
+      "SELECT id, name, parcel_id FROM files WHERE sha256 = ? ORDER BY parcel_id, idx LIMIT 1000",
     );
     this.pageStmt = db.prepare(
       `SELECT sha256, size FROM blobs
@@ -71,8 +71,8 @@ export class BlobsRepo {
   }
 
   /** The files (of any parcel) whose content is this blob, the first thousand. */
-  files(sha256: string): Array<{ id: string; name: string }> {
-    return this.filesStmt.all(sha256) as Array<{ id: string; name: string }>;
+  files(sha256: string): Array<{ id: string; name: string; parcel_id: string }> {
+    return this.filesStmt.all(sha256) as Array<{ id: string; name: string; parcel_id: string }>;
   }
 
   /** Good blobs recorded by `createdBy`, in hash order after `after`, `limit` at a time. */
