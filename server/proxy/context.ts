@@ -41,7 +41,8 @@ export interface ProxyServiceOptions {
   dhcpLeases?: string;
   /**
    * The neighbour (ARP) table read for the devices' MAC addresses: `/proc/net/arp` on Linux
-   * by default, none elsewhere (devices are then known by their IP address); tests give a file.
+   * by default, the `arp` command's listing elsewhere; tests give a file, or null for none
+   * (devices are then known by their IP address).
    */
   neighbourTable?: string | null;
   /** Network interfaces of this machine; injectable so TUN validation can be tested. */

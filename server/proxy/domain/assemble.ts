@@ -22,7 +22,7 @@ import { Rules } from "./rules.js";
 import { ProxySettings } from "./settings.js";
 import { Scheduler } from "./scheduler.js";
 import { LeasesFile } from "../system/leases.js";
-import { LINUX_NEIGHBOURS, readNeighbours } from "../system/neighbours.js";
+import { LINUX_NEIGHBOURS, readArpCommand, readNeighbours } from "../system/neighbours.js";
 import { TrafficAccounting } from "./devices-accounting.js";
 import { DeviceDiscovery } from "./devices-discovery.js";
 import { Devices } from "./devices.js";
@@ -150,15 +150,16 @@ function assembleDevices(
   core: CoreControl,
   changes: Changes,
 ): Pick<DomainParts, "devices" | "accounting"> {
+  // Linux's table is a file; elsewhere the `arp` command lists it; tests give a file (or none).
   const table =
     options.neighbourTable !== undefined
       ? options.neighbourTable
       : process.platform === "linux"
         ? LINUX_NEIGHBOURS
-        : null;
+        : undefined;
   const discovery = new DeviceDiscovery({
     store,
-    neighbours: () => readNeighbours(table),
+    neighbours: () => (table === undefined ? readArpCommand() : readNeighbours(table)),
     leases: new LeasesFile(options.dhcpLeases ?? null),
     ownAddresses: ownAddresses(options.networkInterfaces ?? networkInterfaces),
     vendors: (macs) => lookupVendors(macs),

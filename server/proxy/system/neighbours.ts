@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { runBounded } from "../core/child-group.js";
 import { canonicalIp, canonicalMac } from "./addresses.js";
 
 /** Linux's IPv4 neighbour (ARP) table. */
@@ -26,9 +27,49 @@ export function parseNeighbours(text: string): Map<string, string> {
   return out;
 }
 
+/** An IPv4 address, and a MAC address written with `:` or `-` and one or two digits a byte. */
+const ARP_IP = /(?:^|[\s(])(\d{1,3}(?:\.\d{1,3}){3})(?:[\s)]|$)/;
+const ARP_MAC = /(?:^|\s)((?:[0-9a-f]{1,2}[:-]){5}[0-9a-f]{1,2})(?:\s|$)/i;
+
 /**
- * Reads the neighbour table, or answers an empty one where there is none to read (another
- * system than Linux, or a sandbox without /proc): devices are then known by their IP address.
+ * The pairs of the `arp` command's listing where there is no `/proc/net/arp`: macOS and the
+ * BSDs (`arp -an`: `? (192.168.1.20) at a4:83:e7:1:2:3 on en0 ifscope [ethernet]`, bytes
+ * without their leading zero) and Windows (`arp -a`: `  192.168.1.20   a4-83-e7-11-22-33
+ * dynamic`). Incomplete entries, broadcast and all-zero addresses are left out.
+ */
+export function parseArpListing(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const ip = ARP_IP.exec(line)?.[1];
+    const hw = ARP_MAC.exec(line)?.[1];
+    if (!ip || !hw) continue;
+    const mac = canonicalMac(
+      hw
+        .split(/[:-]/)
+        .map((b) => b.padStart(2, "0"))
+        .join(":"),
+    );
+    const addr = canonicalIp(ip);
+    if (!mac || !addr || mac === "00:00:00:00:00:00" || mac === "ff:ff:ff:ff:ff:ff") continue;
+    out.set(addr, mac);
+  }
+  return out;
+}
+
+/**
+ * The neighbour table as the `arp` command lists it (macOS, the BSDs, Windows), or an empty
+ * one when the command is missing, fails or hangs (it is given 5 s): devices are then known by
+ * their IP address.
+ */
+export async function readArpCommand(): Promise<Map<string, string>> {
+  const args = process.platform === "win32" ? ["-a"] : ["-an"];
+  const r = await runBounded("arp", args, { timeoutMs: 5000, maxOutputBytes: MAX_BYTES });
+  return r.code === 0 ? parseArpListing(r.stdout) : new Map();
+}
+
+/**
+ * Reads the neighbour table, or answers an empty one where there is none to read (a sandbox
+ * without /proc): devices are then known by their IP address.
  */
 export async function readNeighbours(path: string | null): Promise<Map<string, string>> {
   if (!path) return new Map();
