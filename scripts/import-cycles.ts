@@ -1,7 +1,9 @@
-// The runtime import graph of the TypeScript sources and the cycles in it. A cycle between
+// The import graph of the TypeScript sources and the cycles in it. A runtime cycle between
 // modules makes their load order decide which one sees the other's exports as undefined, so
-// the tree keeps none (test/unit/import-cycles.test.ts). Type-only imports are left out: they
-// vanish when compiled. Run `npx tsx scripts/import-cycles.ts` to list the cycles.
+// the tree keeps none (test/unit/import-cycles.test.ts); type-only imports vanish when
+// compiled, and a cycle through them only ties the modules' meaning together, so the few
+// left are listed by name in the test. Run `npx tsx scripts/import-cycles.ts [--types]` to
+// list the cycles (with --types, type-only imports count too).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -38,15 +40,18 @@ function bringsValue(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean
   return bindings.elements.some((e) => !e.isTypeOnly);
 }
 
-/** The relative module names a source imports or re-exports for a value at run time. */
-export function runtimeImports(name: string, text: string): string[] {
+/**
+ * The relative module names a source imports or re-exports for a value at run time (with
+ * `withTypes`, also those it imports types from).
+ */
+export function runtimeImports(name: string, text: string, withTypes = false): string[] {
   const source = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, false);
   return source.statements.flatMap((s) =>
     (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) &&
     s.moduleSpecifier &&
     ts.isStringLiteral(s.moduleSpecifier) &&
     s.moduleSpecifier.text.startsWith(".") &&
-    bringsValue(s)
+    (withTypes || bringsValue(s))
       ? [s.moduleSpecifier.text]
       : [],
   );
@@ -63,12 +68,15 @@ function resolveSpecifier(root: string, from: string, spec: string): string | un
 
 export type ImportGraph = Map<string, string[]>;
 
-/** The runtime import graph of the sources under `dirs` (edges to files outside are kept). */
-export function importGraph(root: string, dirs: string[]): ImportGraph {
+/**
+ * The runtime import graph of the sources under `dirs` (edges to files outside are kept);
+ * with `withTypes`, type-only imports are edges too.
+ */
+export function importGraph(root: string, dirs: string[], withTypes = false): ImportGraph {
   const graph: ImportGraph = new Map();
   for (const file of dirs.flatMap((d) => sourceFiles(root, d))) {
     const text = readFileSync(join(root, file), "utf8");
-    const targets = runtimeImports(file, text)
+    const targets = runtimeImports(file, text, withTypes)
       .map((spec) => resolveSpecifier(root, file, spec))
       .filter((t): t is string => t !== undefined);
     graph.set(file, [...new Set(targets)]);
@@ -117,7 +125,8 @@ export function cycles(graph: ImportGraph): string[][] {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = resolve(import.meta.dirname, "..");
-  const found = cycles(importGraph(root, ["server", "main", "renderer", "preload"]));
+  const withTypes = process.argv.includes("--types");
+  const found = cycles(importGraph(root, ["server", "main", "renderer", "preload"], withTypes));
   for (const group of found) console.log(group.join("\n  ") + "\n");
   console.log(`${found.length} cycle group(s)`);
 }

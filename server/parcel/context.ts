@@ -6,8 +6,8 @@ import type { ParcelProblemCode } from "../problem-codes.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { Entries, Entry } from "./http/entries.js";
 import type { ParcelEvent, ParcelEventListener } from "./events.js";
-import type { ParcelAccess } from "./http/route-access.js";
-import type { BlobVerifier, VerifyPace } from "./domain/blob-verifier.js";
+import type { ParcelAccess } from "./http/access-kinds.js";
+import type { VerifyStatus } from "../contract/parcel-verify.js";
 import type { Policy, Runtime } from "./domain/policy.js";
 import type { BlobStore } from "./storage/blob-store.js";
 import type { ParcelRepos } from "./repos/index.js";
@@ -127,7 +127,35 @@ export interface ParcelContext {
   /** Every route of the service; routers are made from it (exact paths, guarded by access). */
   routes: RouteTable<ParcelAccess>;
   /** The check of every stored blob against its name (`/admin/verify`, weekly). */
-  verify: BlobVerifier;
+  verify: BlobCheck;
   /** Hands an event to `options.onEvent`; a listener that throws does not affect the request. */
   emit(event: ParcelEvent): void;
+}
+
+/** How hard a check reads. */
+export interface VerifyPace {
+  /** Bytes read (and hashed) at a time: small enough that the event loop turns between. */
+  chunkBytes: number;
+  /**
+   * After each piece the check rests this many times as long as the piece took (1: it uses at
+   * most half of the disk's time, and of the service's thread); `busy` while a transfer runs.
+   */
+  rest: number;
+  busyRest: number;
+  /** The least rest after a piece, in ms (0: a turn of the event loop). */
+  minRestMs?: number;
+}
+
+/**
+ * The check of every stored blob (`server/parcel/domain/blob-verifier.ts`), as the routes and
+ * the service use it; named here so the context imports no domain module that imports it.
+ */
+export interface BlobCheck {
+  status(): VerifyStatus;
+  /** Starts a run now; false when one is running. */
+  start(): boolean;
+  /** Starts a run when the weekly one is due; false otherwise. */
+  startIfDue(): boolean;
+  /** Stops a running check and waits for it. */
+  stop(): Promise<void>;
 }

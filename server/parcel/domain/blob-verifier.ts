@@ -3,23 +3,11 @@ import { open, type FileHandle } from "node:fs/promises";
 import type { VerifyReason, VerifyStatus } from "../../contract/parcel-verify.js";
 import { WEEK_S } from "../../contract/time-units.js";
 import { faultPoint } from "../../fault-points.js";
-import type { ParcelContext } from "../context.js";
+import type { BlobCheck, ParcelContext, VerifyPace } from "../context.js";
+
+export type { VerifyPace };
 import { quarantineBlob, type BlobFault } from "./blob-integrity.js";
 import { holdBlobs } from "./transfer.js";
-
-/** How hard a check reads. */
-export interface VerifyPace {
-  /** Bytes read (and hashed) at a time: small enough that the event loop turns between. */
-  chunkBytes: number;
-  /**
-   * After each piece the check rests this many times as long as the piece took (1: it uses at
-   * most half of the disk's time, and of the service's thread); `busy` while a transfer runs.
-   */
-  rest: number;
-  busyRest: number;
-  /** The least rest after a piece, in ms (0: a turn of the event loop). */
-  minRestMs?: number;
-}
 
 export const DEFAULT_PACE: VerifyPace = { chunkBytes: 256 * 1024, rest: 1, busyRest: 9 };
 
@@ -62,7 +50,7 @@ const rest = (ms: number) =>
  * event loop a turn after each and resting as long as the piece took (nine times as long while
  * a transfer runs), so it never takes more than half the disk and gives way to transfers.
  */
-export class BlobVerifier {
+export class BlobVerifier implements BlobCheck {
   private run: Run | null = null;
   private running: Promise<void> | null = null;
   private stopping = false;

@@ -4,7 +4,12 @@ import { DomainError } from "../../domain-errors.js";
 import type { CoreControl } from "../context.js";
 import { errorMessage } from "../core/errors.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
-import { CORE_WAS_RUNNING } from "./lifecycle.js";
+
+/**
+ * Kept across restarts: whether the core ran when the service last stopped, or when it was
+ * last started or stopped on request (a crash skips the stop).
+ */
+export const CORE_WAS_RUNNING = "core-was-running";
 
 /** The operator's start, stop and restart of the core (`POST /system/service`). */
 export class CoreService {

@@ -3,12 +3,7 @@ import type { ProxyProblemCode } from "../../problem-codes.js";
 import type { CoreControl } from "../context.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { ProxyServiceExtras, DomainParts } from "./assemble.js";
-
-/**
- * Kept across restarts: whether the core ran when the service last stopped, or when it was
- * last started or stopped on request (a crash skips the stop).
- */
-export const CORE_WAS_RUNNING = "core-was-running";
+import { CORE_WAS_RUNNING } from "./core-service.js";
 
 export interface Lifecycle {
   /** Starts the timers, and the core when it ran at the last shutdown (or when told to). */
