@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseArpListing, parseNeighbours } from "../../server/proxy/system/neighbours.js";
+import {
+  parseArpListing,
+  parseIpNeigh,
+  parseNeighbours,
+} from "../../server/proxy/system/neighbours.js";
 
 /** The neighbour tables the devices' MAC addresses come from, as each system writes them. */
 describe("neighbour tables", () => {
@@ -48,5 +52,19 @@ describe("neighbour tables", () => {
   it("ignores what is not a listing", () => {
     expect(parseArpListing("arp: command not found\n").size).toBe(0);
     expect(parseArpListing("x".repeat(10_000)).size).toBe(0);
+  });
+
+  it("reads Linux's IPv6 neighbours from `ip -6 neigh`, leaving out those without a MAC", () => {
+    const text = [
+      "2001:DB8::5 dev br-lan lladdr a4:83:e7:11:22:33 REACHABLE",
+      "fe80::1 dev br-lan lladdr 00:11:22:33:44:55 router STALE",
+      "2001:db8::6 dev br-lan FAILED",
+      "2001:db8::7 dev br-lan lladdr 00:00:00:00:00:00 NOARP",
+      "garbage",
+    ].join("\n");
+    expect([...parseIpNeigh(text)]).toEqual([
+      ["2001:db8::5", "a4:83:e7:11:22:33"],
+      ["fe80::1", "00:11:22:33:44:55"],
+    ]);
   });
 });

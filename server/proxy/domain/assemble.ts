@@ -22,7 +22,7 @@ import { Rules } from "./rules.js";
 import { ProxySettings } from "./settings.js";
 import { Scheduler } from "./scheduler.js";
 import { LeasesFile } from "../system/leases.js";
-import { LINUX_NEIGHBOURS, readArpCommand, readNeighbours } from "../system/neighbours.js";
+import { readArpCommand, readLinuxNeighbours, readNeighbours } from "../system/neighbours.js";
 import { TrafficAccounting } from "./devices-accounting.js";
 import { DeviceDiscovery } from "./devices-discovery.js";
 import { Devices } from "./devices.js";
@@ -150,16 +150,18 @@ function assembleDevices(
   core: CoreControl,
   changes: Changes,
 ): Pick<DomainParts, "devices" | "accounting"> {
-  // Linux's table is a file; elsewhere the `arp` command lists it; tests give a file (or none).
-  const table =
-    options.neighbourTable !== undefined
-      ? options.neighbourTable
+  // Linux's table is /proc/net/arp and `ip -6 neigh`; elsewhere the `arp` command lists it;
+  // tests give a file (or null: none).
+  const table = options.neighbourTable;
+  const neighbours =
+    table !== undefined
+      ? () => readNeighbours(table)
       : process.platform === "linux"
-        ? LINUX_NEIGHBOURS
-        : undefined;
+        ? readLinuxNeighbours
+        : readArpCommand;
   const discovery = new DeviceDiscovery({
     store,
-    neighbours: () => (table === undefined ? readArpCommand() : readNeighbours(table)),
+    neighbours,
     leases: new LeasesFile(options.dhcpLeases ?? null),
     ownAddresses: ownAddresses(options.networkInterfaces ?? networkInterfaces),
     vendors: (macs) => lookupVendors(macs),

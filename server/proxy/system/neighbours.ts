@@ -80,3 +80,42 @@ export async function readNeighbours(path: string | null): Promise<Map<string, s
     return new Map();
   }
 }
+
+/**
+ * Linux's IPv6 neighbours as `ip -6 neigh show` lists them (`/proc/net/arp` holds IPv4 only):
+ * `2001:db8::5 dev br-lan lladdr a4:83:e7:11:22:33 REACHABLE`; entries without a link-layer
+ * address (FAILED, INCOMPLETE) are left out.
+ */
+export function parseIpNeigh(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const words = line.trim().split(/\s+/);
+    const at = words.indexOf("lladdr");
+    if (at < 1) continue;
+    const addr = canonicalIp(words[0]);
+    const mac = canonicalMac(words[at + 1] ?? "");
+    if (addr && mac && mac !== "00:00:00:00:00:00") out.set(addr, mac);
+  }
+  return out;
+}
+
+/** Set once `ip` turned out to be missing: it is not looked for again. */
+let noIpCommand = false;
+
+/** Linux's IPv6 neighbours, or none when `ip` is missing or fails (given 5 s). */
+export async function readIpv6Neighbours(): Promise<Map<string, string>> {
+  if (noIpCommand) return new Map();
+  const r = await runBounded("ip", ["-6", "neigh", "show"], {
+    timeoutMs: 5000,
+    maxOutputBytes: MAX_BYTES,
+  });
+  if (r.error) noIpCommand = true;
+  return r.code === 0 ? parseIpNeigh(r.stdout) : new Map();
+}
+
+/** Linux's whole neighbour table: IPv4 from `/proc/net/arp`, IPv6 from `ip -6 neigh`. */
+export async function readLinuxNeighbours(): Promise<Map<string, string>> {
+  const [v4, v6] = await Promise.all([readNeighbours(LINUX_NEIGHBOURS), readIpv6Neighbours()]);
+  for (const [ip, mac] of v6) v4.set(ip, mac);
+  return v4;
+}
