@@ -20,7 +20,8 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: [["list"]],
+  // The list, then the 15 slowest tests (where the time went).
+  reporter: [["list"], ["./test/reporters/playwright-slowest.ts"]],
   outputDir: "test-results",
   use: {
     ...devices["Desktop Chrome"],
