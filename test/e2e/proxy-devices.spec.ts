@@ -223,7 +223,14 @@ test("devices: discovered, named, renamed in place, a policy in one control, cha
   await page.getByRole("button", { name: "30 天", exact: true }).click();
   await expect(page.locator(".history-chart g[data-bucket]")).toHaveCount(30);
   await shoot(page, "page-30d");
+  await page.goto(`${svc.url}/#/dashboard`);
+  await expect(page.locator(".top-devices li")).toHaveCount(3);
+  await shoot(page, "dashboard");
+  await page.goto(`${svc.url}/#/devices/${encodeURIComponent(LAPTOP.mac)}`);
+  await expect(page.locator(".history-chart g[data-bucket]")).toHaveCount(24);
   await setLang(page, "en");
+  await page.getByRole("button", { name: "30 days", exact: true }).click();
+  await expect(page.locator(".history-chart g[data-bucket]")).toHaveCount(30);
   await shoot(page, "page-30d");
   await page.goto(`${svc.url}/#/devices`);
   await shoot(page, "list");
