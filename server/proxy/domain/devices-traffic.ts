@@ -76,14 +76,16 @@ export function trafficView(q: TrafficQuery): TrafficView {
     points,
   };
   if (q.key === undefined) {
-    view.devices = [...perDevice]
+    const busiest = [...perDevice]
       .filter(([, s]) => s.upload + s.download > 0)
-      .sort((a, b) => b[1].upload + b[1].download - (a[1].upload + a[1].download))
-      .flatMap(([key, s]) => {
-        const named = q.nameOf(key);
-        return named ? [{ ...named, upload: s.upload, download: s.download }] : [];
-      })
-      .slice(0, TOP_DEVICES);
+      .sort((a, b) => b[1].upload + b[1].download - (a[1].upload + a[1].download));
+    // Named only until ten are found: naming reads the device and its addresses.
+    view.devices = [];
+    for (const [key, s] of busiest) {
+      if (view.devices.length === TOP_DEVICES) break;
+      const named = q.nameOf(key);
+      if (named) view.devices.push({ ...named, upload: s.upload, download: s.download });
+    }
   }
   return view;
 }
