@@ -71,6 +71,8 @@ export function ownerOfClientPort(port: number): SocketOwner | null {
       } catch {
         // Gone meanwhile: the pid alone still places it.
       }
+      // Temporary folders differ on every start: without them, one culprit is one line.
+      command = command.replace(/\/tmp\/[^\s/]+/g, "<tmp>");
       return { pid: Number(pid), command: command.slice(0, 200) };
     }
   }

@@ -70,7 +70,14 @@ export function recordingFork(
 ): ForkFunction {
   const fork = forkNode({
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, GATEHOUSE_ADMIN_PASSWORD: "", ...env },
+    // A free controller port also for services started from the app's own arguments (which
+    // name none): never the production 9090.
+    env: {
+      ...process.env,
+      GATEHOUSE_ADMIN_PASSWORD: "",
+      GATEHOUSE_CORE_CONTROLLER_PORT: String(CONTROLLER_PORT),
+      ...env,
+    },
     output: onOutput,
   });
   return (entry, args) => {

@@ -58,7 +58,28 @@ const rules = fc.uniqueArray(
   }),
   { maxLength: 8, selector: (r) => r.id },
 );
-const state = fc.record({ settings, subscriptions, rules });
+/** What the operator chose for a device; a device with no name and the default policy is no choice. */
+const mac = fc
+  .array(fc.constantFrom(..."0123456789abcdef"), { minLength: 12, maxLength: 12 })
+  .map((a) => a.join("").replace(/(..)(?!$)/g, "$1:"));
+const devices = fc
+  .uniqueArray(
+    fc.record({
+      id: mac,
+      name: fc.oneof(
+        fc.constant(""),
+        label.map((l) => l.trim()),
+      ),
+      policy: fc.constantFrom("default", "direct", "proxy", "block"),
+    }),
+    { selector: (d) => d.id, maxLength: 6 },
+  )
+  .map((list) =>
+    list
+      .filter((d) => d.name !== "" || d.policy !== "default")
+      .sort((a, b) => (a.id < b.id ? -1 : 1)),
+  );
+const state = fc.record({ settings, subscriptions, rules, devices });
 
 /** One field of a valid state made wrong: a wrong type, out of range, or an unknown member. */
 const broken = fc.tuple(state, fc.nat(), fc.nat()).map(([s, pick, how]) => {

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { ManualClock, type Clock } from "../../server/clock.js";
 import { errorHandler } from "../../server/http/errors.js";
 import { PROXY_STATUS } from "../../server/proxy/error-status.js";
+import { CoreService } from "../../server/proxy/domain/core-service.js";
 import { createServiceLog, loggerForLines } from "../../server/log.js";
 import type {
   CoreControl,
@@ -162,7 +163,12 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
   const surroundings = { options, dir: storage.dir, store: storage.repos, clock, log };
   const domain = assembleDomain(surroundings, core);
   const { changes, probation, refresher, devices, subscriptions, rules } = domain;
-  const { nodes, settings, backups, coreService } = domain;
+  const { nodes, settings, backups } = domain;
+  // The core starts with what the test put in the in-memory store, as the live routes read it.
+  const coreService = new CoreService(
+    { coreInput: () => store.coreInput(), setFlag: (k, v) => storage.repos.setFlag(k, v) },
+    core,
+  );
   const accounts = new Accounts(storage.accounts, clock);
   const ctx: ProxyRouterDeps = {
     clock,

@@ -11,6 +11,8 @@ import { createCoreManager, type CoreManager } from "../../server/proxy/core/ind
 import type { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
 import { DEFAULT_SETTINGS, type CoreInput } from "../../server/proxy/types.js";
 import { asManager, freePort, startLive, type LiveHarness } from "./proxy-core-harness.js";
+import { statusOfKind, type DomainError } from "../../server/domain-errors.js";
+import { PROXY_STATUS } from "../../server/proxy/error-status.js";
 
 /** Polls an async check until it holds. */
 async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
@@ -137,9 +139,9 @@ describe("a controller port held by another program", () => {
     const core = managerWithoutPrecheck(port);
     const err = await core.start(input()).then(
       () => null,
-      (e: unknown) => e as { status: number; message: string; code: string; params: object },
+      (e: unknown) => e as DomainError,
     );
-    expect(err?.status).toBe(400);
+    expect(err && statusOfKind(err.kind, PROXY_STATUS)).toBe(400);
     expect(err?.message).toMatch(sentence(port));
     expect(err).toMatchObject({ code: "core.port_in_use", params: { port } });
     expect(core.running()).toBe(false);

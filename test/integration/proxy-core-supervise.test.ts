@@ -7,6 +7,8 @@ import { createCoreManager, type CoreManager } from "../../server/proxy/core/ind
 import type { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
 import { DEFAULT_SETTINGS, nodeId, type CoreInput } from "../../server/proxy/types.js";
 import { freePort, startLive, waitFor } from "./proxy-core-harness.js";
+import { statusOfKind, type DomainError } from "../../server/domain-errors.js";
+import { PROXY_STATUS } from "../../server/proxy/error-status.js";
 
 const A = "a".repeat(24);
 /** The shared fake mihomo executable (test/fixtures/mihomo-sim behind it). */
@@ -131,7 +133,7 @@ describe("process supervision", () => {
       ],
     };
     const err = await core.start(bad).catch((e: unknown) => e);
-    expect((err as { status?: number }).status).toBe(400);
+    expect(statusOfKind((err as DomainError).kind, PROXY_STATUS)).toBe(400);
     expect(core.running()).toBe(false);
     expect(core.configError).toMatch(/payloadRule error[\s\S]*test failed/);
   });

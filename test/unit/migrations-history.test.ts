@@ -43,6 +43,7 @@ const FROZEN: Record<Service, Record<string, string>> = {
       "2d9931fb07caac2f028f8120174f7fd3e968fa3240453b766f8c6d9e4cd382bc",
     "0003-subscription-created-at.sql":
       "e83d79e18b882db36c9c952f97e68777eb2bd747515ba4d9ddc8de6d1dbfab65",
+    "0004-devices.sql": "89ff5a2401eb1edf50d870f12daa257dbf58bbb2f07fb3b83ed9c787e18c4731",
   },
 };
 

@@ -14,7 +14,8 @@ export const CORE_WAS_RUNNING = "core-was-running";
 /** The operator's start, stop and restart of the core (`POST /system/service`). */
 export class CoreService {
   constructor(
-    private readonly store: SqlProxyStore,
+    /** What it needs of the repositories: the state to start with and the remembered flag. */
+    private readonly store: Pick<SqlProxyStore, "coreInput" | "setFlag">,
     private readonly core: CoreControl,
   ) {}
 
