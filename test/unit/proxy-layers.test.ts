@@ -87,6 +87,24 @@ function dynamicImports(name: string, text: string): number[] {
   return lines;
 }
 
+/** Lines that build an HttpError (`new HttpError(` or `HttpError.carrying(`). */
+function httpErrorsBuilt(name: string, text: string): number[] {
+  const source = parse(name, text);
+  const lines: number[] = [];
+  walk(source, (n) => {
+    const built =
+      (ts.isNewExpression(n) &&
+        ts.isIdentifier(n.expression) &&
+        n.expression.text === "HttpError") ||
+      (ts.isCallExpression(n) &&
+        ts.isPropertyAccessExpression(n.expression) &&
+        ts.isIdentifier(n.expression.expression) &&
+        n.expression.expression.text === "HttpError");
+    if (built) lines.push(source.getLineAndCharacterOfPosition(n.getStart()).line + 1);
+  });
+  return lines;
+}
+
 /** Lines that call `<something>.prepare(`. */
 function prepares(name: string, text: string): number[] {
   const source = parse(name, text);
@@ -148,6 +166,30 @@ describe("the proxy's routes/ folder", () => {
       return names.map((m) => m[1]).filter((n) => n !== "apiRouter" && !api.includes(`  ${n},`));
     });
     expect(missing).toEqual([]);
+  });
+
+  it("build no HttpError: a refusal is a domain error, its status decided by the service's table", () => {
+    const found = ROUTES.flatMap((f) =>
+      httpErrorsBuilt(rel(f), readFileSync(f, "utf8")).map((line) => `${rel(f)}:${line}`),
+    );
+    expect(found).toEqual([]);
+    const sample = [
+      'throw new HttpError(400, "rule.unknown", "Unknown rule");',
+      'throw HttpError.carrying(502, code, "failed", {});',
+      "if (err instanceof HttpError) throw err;",
+      'throw new DomainError("not_found", "rule.unknown", "Unknown rule");',
+    ].join("\n");
+    expect(httpErrorsBuilt("sample.ts", sample)).toEqual([1, 2]);
+  });
+
+  it("get no repository: the deps type names no store module", () => {
+    const deps = readFileSync(join(ROOT, DEPS_MODULE), "utf8");
+    expect(importsOf(DEPS_MODULE, deps).filter((spec) => spec.includes("/store/"))).toEqual([]);
+    expect(deps).not.toMatch(/\brepos\s*:/);
+    // The check reads the imports it means to.
+    expect(
+      importsOf("x.ts", 'import type { SqlProxyStore } from "../store/proxy-store.js";'),
+    ).toEqual(["../store/proxy-store.js"]);
   });
 
   it("refuses what is not a router module (the rule fires)", () => {
