@@ -5,7 +5,6 @@ import { join } from "node:path";
 import type { TrafficView } from "../../server/contract/proxy.js";
 import { hourOf, localDayOf } from "../../server/proxy/domain/devices-time.js";
 import type { SqlProxyStore } from "../../server/proxy/store/proxy-store.js";
-import { arpText } from "../integration/proxy-devices-support.js";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { callInPage, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
@@ -22,6 +21,15 @@ const TABLET = { ip: "192.168.1.20", mac: "a4:83:e7:11:22:33", host: "kids-table
 const LAPTOP = { ip: "192.168.1.30", mac: "00:1a:11:0a:0b:0c", host: "work-laptop" };
 const TV = { ip: "192.168.1.40", mac: "02:42:ac:11:00:02", host: "" };
 const HOUR = 3_600_000;
+
+/** Linux's /proc/net/arp with these entries (the service reads the test's own copy). */
+function arpText(entries: Array<{ ip: string; mac: string }>): string {
+  const head = "IP address       HW type     Flags       HW address            Mask     Device\n";
+  const lines = entries.map(
+    (e) => `${e.ip.padEnd(17)}0x1         0x2         ${e.mac}     *        br-lan\n`,
+  );
+  return head + lines.join("");
+}
 
 let svc: ProxyConsole;
 let dir = "";
