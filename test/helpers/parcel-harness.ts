@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
 import { openDatabase, type Db } from "../../server/db/open.js";
 import type { ParcelServiceOptions } from "../../server/parcel/context.js";
+import { createRepos, type ParcelRepos } from "../../server/parcel/repos/index.js";
 import { createParcelService, type ParcelService } from "../../server/parcel/service.js";
 
 export interface Reply {
@@ -57,6 +58,11 @@ export interface Harness {
    * repositories).
    */
   db: Db;
+  /**
+   * The service's repositories over the test's own connection: how a test reads what was
+   * stored (parcels, files, the audit log) without writing SQL of its own.
+   */
+  repos: ParcelRepos;
   clock: ManualClock;
   dataDir: string;
   port: number;
@@ -157,6 +163,7 @@ export async function startParcel(
   const harness: Harness = {
     service,
     db,
+    repos: createRepos(db),
     clock,
     dataDir,
     port,

@@ -17,6 +17,8 @@ function serve(args: string[], env: NodeJS.ProcessEnv = {}) {
   proc.stdout.on("data", (b: Buffer) => lines.push(...b.toString().split("\n").filter(Boolean)));
   proc.stderr.on("data", (b: Buffer) => (err += b.toString()));
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  // Every line the process printed has been read once its output streams closed.
+  const closed = new Promise<void>((resolve) => proc.on("close", () => resolve()));
   const waitFor = async (re: RegExp): Promise<RegExpExecArray> => {
     for (let i = 0; i < 300; i++) {
       for (const l of lines) {
@@ -27,7 +29,7 @@ function serve(args: string[], env: NodeJS.ProcessEnv = {}) {
     }
     throw new Error(`no line matching ${re}; got:\n${lines.join("\n")}\n${err}`);
   };
-  return { proc, lines, exited, waitFor, stderr: () => err };
+  return { proc, lines, exited, closed, waitFor, stderr: () => err };
 }
 
 function get(url: string, host?: string): Promise<{ status: number; body: string }> {
@@ -69,10 +71,11 @@ describe("npm run serve -- --reset-admin-password", () => {
 
     const again = serve(args);
     await again.waitFor(/^parcel service listening on (\S+)$/);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(again.lines.some((l) => l.startsWith("parcel administrator:"))).toBe(false);
     again.proc.kill("SIGTERM");
     expect(await again.exited).toBe(0);
+    // All it printed, read to the end: no new password this time.
+    await again.closed;
+    expect(again.lines.some((l) => l.startsWith("parcel administrator:"))).toBe(false);
 
     const reset = serve([...args, "--reset-admin-password"]);
     const base = (await reset.waitFor(/^parcel service listening on (\S+)$/))[1];

@@ -58,7 +58,7 @@ describe("GET /pickup/archive", () => {
     expect(parcelRow(h, p.id)).toMatchObject({ state: "published", downloads_left: 2 });
     const start = auditRows(h, "download.start");
     expect(start).toMatchObject([{ target: `parcel:${p.id}` }]);
-    expect(JSON.parse(start[0].detail)).toMatchObject({ archive: true, files: 3 });
+    expect(start[0].detail).toMatchObject({ archive: true, files: 3 });
     await waitFor(() => auditRows(h, "download.complete").length === 1);
   });
 

@@ -298,7 +298,7 @@ describe("expiry renewal on a complete download", () => {
     // max(sent + 1 d, sent + 0.5 d) + 3 d
     expect(t.after).toBe(t.sent + 4 * DAY);
     const audit = auditRows(h, "download.complete");
-    expect(JSON.parse(audit[0].detail)).toMatchObject({ expires_at: t.sent + 4 * DAY, bytes: 10 });
+    expect(audit[0].detail).toMatchObject({ expires_at: t.sent + 4 * DAY, bytes: 10 });
   });
 
   it("term mode: min(max(old, done + renew_days), sent_at + renew_cap_days)", async () => {

@@ -57,25 +57,17 @@ export async function adminJar(h: Harness): Promise<CookieJar> {
   return jar;
 }
 
+/** The parcel as stored, read through the parcels repository. */
 export function parcelRow(h: Harness, id: string) {
-  return h.db
-    .prepare(
-      "SELECT state, downloads_left, expires_at, wrong_passwords, ended_at, code_gen FROM parcels WHERE id = ?",
-    )
-    .get(id) as {
-    state: string;
-    downloads_left: number;
-    expires_at: number;
-    wrong_passwords: number;
-    ended_at: number | null;
-    code_gen: number;
-  };
+  const row = h.repos.parcels.byId(id);
+  if (!row) throw new Error(`no parcel ${id} in storage`);
+  return row;
 }
 
+/** The audit records of one action, oldest first, read through the audit repository. */
 export function auditRows(h: Harness, action: string) {
-  return h.db
-    .prepare("SELECT source, target, detail FROM audit WHERE action = ? ORDER BY id")
-    .all(action) as Array<{ source: string; target: string; detail: string }>;
+  const page = h.repos.audit.page({ action }, { page: 1, pageSize: 1000 });
+  return page.items.slice().reverse();
 }
 
 /**
