@@ -24,3 +24,11 @@ export function groupCode(plain: string): string {
 
 export const MIN_CODE = 6;
 export const MAX_CODE = 16;
+
+/** How a pickup code is typed: grouped as it is shown, the code alphabet only. */
+export const PICKUP_CODE = {
+  group: groupCode,
+  normalize: normalizeInput,
+  min: MIN_CODE,
+  max: MAX_CODE,
+};
