@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
@@ -19,8 +19,25 @@ import {
 
 const running: Driven[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(running.splice(0).map((d) => d.host.stop()));
 });
+
+/** The longest back-off the host could wait before a restart with the options these tests use. */
+const BACKOFF_LIMIT_MS = 30_000;
+
+/**
+ * Timers that run with the clock (so the child's messages and the waits still arrive) but can
+ * be run ahead: a restart the host scheduled would happen at once instead of after a pause.
+ */
+function fakeTimers(): void {
+  vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "Date"] });
+}
+
+/** Runs every timer due within `ms` now: a restart that was scheduled starts a new process. */
+async function noRestartWithin(ms: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+}
 
 function start(options: Parameters<typeof drive>[0]): Driven {
   const d = drive(options);
@@ -124,13 +141,14 @@ describe("the service host with the real services", () => {
     "reports a bad data dir (%s) with a code and a sentence, and does not restart",
     async (_what, dir) => {
       const dataDir = dir();
+      fakeTimers();
       const d = start({ dataDir, backoffMs: 50 });
       const failed = await d.waitStatus((s) => s.state === "failed", 20_000, 0);
       expect(failed).toMatchObject({ state: "failed", code: "data_dir" });
       const message = failed.state === "failed" ? failed.message : "";
       expect(message).toContain(dataDir);
       expect(message).toMatch(/^Gatehouse cannot use its data folder .+\. Choose another folder/);
-      await new Promise((r) => setTimeout(r, 300));
+      await noRestartWithin(BACKOFF_LIMIT_MS);
       expect(d.statuses.map((s) => s.state)).toEqual(["starting", "failed"]);
       expect(d.children).toHaveLength(1);
     },
@@ -142,6 +160,7 @@ describe("the service host with the real services", () => {
     const port = (blocker.address() as AddressInfo).port;
     try {
       const dataDir = tempDir();
+      fakeTimers();
       const d = start({
         dataDir,
         backoffMs: 50,
@@ -152,7 +171,8 @@ describe("the service host with the real services", () => {
       expect(failed.state === "failed" && failed.message).toBe(
         `Port ${port} is already used by another program. Close that program or choose another port in the settings.`,
       );
-      await new Promise((r) => setTimeout(r, 300));
+      await noRestartWithin(BACKOFF_LIMIT_MS);
+      expect(d.statuses.map((s) => s.state)).toEqual(["starting", "failed"]);
       expect(d.children).toHaveLength(1);
     } finally {
       blocker.close();
