@@ -31,6 +31,31 @@ function SubmitLabel(props: {
   return <>{props.idle}</>;
 }
 
+/** The form's submit button: off until the entry is ready, while asking and while a wait runs. */
+function SubmitButton(props: {
+  ready: boolean;
+  busy: boolean;
+  blockedUntil: number;
+  submit: string;
+  words: EntryWords;
+}) {
+  const now = useNow(1000);
+  return (
+    <button
+      type="submit"
+      className="primary big wide"
+      disabled={!props.ready || props.busy || props.blockedUntil > now}
+    >
+      <SubmitLabel
+        busy={props.busy}
+        blockedUntil={props.blockedUntil}
+        idle={props.submit}
+        words={props.words}
+      />
+    </button>
+  );
+}
+
 /** A refusal with the wait the service asked for, said once (the buttons count it down). */
 export function ProblemNotice(props: {
   text: ReactNode;
@@ -75,7 +100,6 @@ export function CodeEntryForm(
   const { code } = props;
   const [value, setValue] = useState(() => code.group(props.initial.slice(0, code.max)));
   const id = useId();
-  const now = useNow(1000);
   const plain = code.normalize(value);
   const complete = plain.length >= code.min;
   return (
@@ -106,18 +130,7 @@ export function CodeEntryForm(
       <span id={`${id}-hint`} className="field-hint">
         {props.hint}
       </span>
-      <button
-        type="submit"
-        className="primary big wide"
-        disabled={!complete || props.busy || props.blockedUntil > now}
-      >
-        <SubmitLabel
-          busy={props.busy}
-          blockedUntil={props.blockedUntil}
-          idle={props.submit}
-          words={props.words}
-        />
-      </button>
+      <SubmitButton {...props} ready={complete} />
     </form>
   );
 }
@@ -141,7 +154,6 @@ export function PasswordEntryForm(
 ) {
   const [value, setValue] = useState("");
   const id = useId();
-  const now = useNow(1000);
   return (
     <form
       className="pickup-form"
@@ -163,18 +175,7 @@ export function PasswordEntryForm(
         value={value}
         onChange={(e) => setValue(e.target.value)}
       />
-      <button
-        type="submit"
-        className="primary big wide"
-        disabled={!value || props.busy || props.blockedUntil > now}
-      >
-        <SubmitLabel
-          busy={props.busy}
-          blockedUntil={props.blockedUntil}
-          idle={props.submit}
-          words={props.words}
-        />
-      </button>
+      <SubmitButton {...props} ready={value !== ""} />
       <button type="button" className="linkish other-code" onClick={props.onOther}>
         {props.other}
       </button>
