@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
 import { openDatabase, type Db } from "../../server/db/open.js";
 import type { ParcelServiceOptions } from "../../server/parcel/context.js";
+import type { AuditRecord } from "../../server/parcel/repos/audit.js";
 import { createRepos, type ParcelRepos } from "../../server/parcel/repos/index.js";
 import { createParcelService, type ParcelService } from "../../server/parcel/service.js";
 
@@ -183,4 +184,9 @@ export async function startParcel(
     },
   };
   return harness;
+}
+
+/** The audit records of one action, oldest first, read through the audit repository. */
+export function auditOf(h: Harness, action: string): AuditRecord[] {
+  return h.repos.audit.page({ action }, { page: 1, pageSize: 1000 }).items.slice().reverse();
 }

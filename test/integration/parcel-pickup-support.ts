@@ -1,6 +1,12 @@
 import http from "node:http";
 import { expect } from "vitest";
-import { CookieJar, startParcel, type Harness, type Reply } from "../helpers/parcel-harness.js";
+import {
+  auditOf,
+  CookieJar,
+  startParcel,
+  type Harness,
+  type Reply,
+} from "../helpers/parcel-harness.js";
 import { createUpload, uploadAndPublish, type Created } from "../helpers/parcel-uploads.js";
 
 /** Shared set-up of the pickup tests: a service with plenty of (pretend) free disk. */
@@ -64,11 +70,8 @@ export function parcelRow(h: Harness, id: string) {
   return row;
 }
 
-/** The audit records of one action, oldest first, read through the audit repository. */
-export function auditRows(h: Harness, action: string) {
-  const page = h.repos.audit.page({ action }, { page: 1, pageSize: 1000 });
-  return page.items.slice().reverse();
-}
+/** The audit records of one action, oldest first (through the audit repository). */
+export const auditRows = auditOf;
 
 /**
  * A raw request from another loopback address (Linux routes all of 127/8 locally), so tests

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import {
   bearer,
   blobFiles,
@@ -43,9 +43,7 @@ describe("POST /uploads", () => {
       ],
       expires_at: h.service.ctx.now() + 3600,
     });
-    const row = h.db
-      .prepare("SELECT token_hash, reserved_bytes, days, downloads_left, renew FROM parcels")
-      .get() as Record<string, unknown>;
+    const row = h.repos.parcels.byId(r.json.id)!;
     expect(row.token_hash).not.toBe(r.json.manage_token);
     expect(row).toMatchObject({ reserved_bytes: 3, days: 7, downloads_left: 10, renew: 1 });
     const view = await h.request("GET", `/uploads/${r.json.id}`, {
@@ -64,10 +62,8 @@ describe("POST /uploads", () => {
         { name: "b.bin", state: "pending" },
       ],
     });
-    const audit = h.db
-      .prepare("SELECT source, target FROM audit WHERE action = 'upload.create'")
-      .get() as { source: string; target: string };
-    expect(audit).toEqual({ source: "token@127.0.0.1", target: `parcel:${r.json.id}` });
+    const audit = auditOf(h, "upload.create");
+    expect(audit).toMatchObject([{ source: "token@127.0.0.1", target: `parcel:${r.json.id}` }]);
   });
 
   it("answers 400 for each invalid manifest", async () => {
@@ -121,7 +117,7 @@ describe("POST /uploads", () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.json.error, JSON.stringify(body)).toEqual(expect.any(String));
     }
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcels").get()).toEqual({ n: 0 });
+    expect(h.repos.stats().parcels.total).toBe(0);
     // The edges themselves are accepted.
     const ok = await post({
       files: [
@@ -146,10 +142,7 @@ describe("POST /uploads", () => {
       headers: bearer(r.json.manage_token),
     });
     expect(view.json.has_password).toBe(true);
-    const stored = h.db.prepare("SELECT password_hash FROM parcels").get() as {
-      password_hash: string;
-    };
-    expect(stored.password_hash).toMatch(/^scrypt\$/);
+    expect(h.repos.parcels.byId(r.json.id)?.password_hash).toMatch(/^scrypt\$/);
   });
 
   it("answers 413 for a file over max_file_bytes or a total over max_parcel_bytes", async () => {
@@ -261,12 +254,12 @@ describe("PUT /uploads/:id/files/:file", () => {
       state: "ready",
       sha256: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
     });
-    const blob = h.db.prepare("SELECT size, crc32 FROM blobs").get();
-    expect(blob).toEqual({ size: 5, crc32: 0x3610a686 });
+    expect(h.repos.stats().files.blobs).toBe(1);
+    const blob = h.repos.blobs.blob(r.json.sha256);
+    expect(blob).toMatchObject({ size: 5, crc32: 0x3610a686 });
     const empty = await putBytes(h, up, 1, Buffer.alloc(0));
     expect(empty.json.state).toBe("ready");
-    const parcel = h.db.prepare("SELECT reserved_bytes FROM parcels").get();
-    expect(parcel).toEqual({ reserved_bytes: 0 });
+    expect(h.repos.parcels.byId(up.id)?.reserved_bytes).toBe(0);
     expect(tempFiles(h)).toEqual([]);
     // A ready file answers 200 and nothing changes, whatever is sent.
     const again = await putBytes(h, up, 0, Buffer.from("other"));
@@ -310,10 +303,7 @@ describe("PUT /uploads/:id/files/:file", () => {
     expect(ok.status).toBe(200);
     view = await h.request("GET", `/uploads/${up.id}`, { headers: auth });
     expect(view.json.files[0].state).toBe("ready");
-    const fails = h.db
-      .prepare("SELECT COUNT(*) AS n FROM audit WHERE action = 'upload.fail'")
-      .get();
-    expect(fails).toEqual({ n: 4 });
+    expect(auditOf(h, "upload.fail")).toHaveLength(4);
   });
 
   it("answers 404 for an unknown file and 409 once the parcel is not uploading", async () => {
@@ -345,7 +335,7 @@ describe("PUT /uploads/:id/files/:file", () => {
     expect((await putBytes(h, a, 0, bytes)).status).toBe(200);
     expect((await putBytes(h, b, 0, bytes)).status).toBe(200);
     expect(blobFiles(h)).toHaveLength(1);
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM blobs").get()).toEqual({ n: 1 });
+    expect(h.repos.stats().files.blobs).toBe(1);
     expect((await uploadAndPublish(h, a)).status).toBe(200);
   });
 
