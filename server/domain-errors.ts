@@ -97,6 +97,21 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
     this.extra = options.extra ?? {};
     this.headers = options.headers ?? {};
   }
+
+  /**
+   * Passes on a code and params that were checked where they were first made (an inner
+   * refusal wrapped with more context, a failure coded by a lower layer), so they are not
+   * re-typed here; the code is still one of the registry's.
+   */
+  static carrying(
+    kind: DomainErrorKind,
+    code: ErrorCode,
+    message: string,
+    params: ErrorParams,
+    options: DomainErrorOptions = {},
+  ): DomainError {
+    return new DomainError(kind, code as "server.internal", message, { ...options, params });
+  }
 }
 
 /** Whether an error (or one in its cause chain) says the disk or the database is full. */

@@ -51,17 +51,20 @@ export function refusedPart(
   const why = { ...inner.params, reason: inner.message, reason_code: inner.code };
   // The inner code and its values were checked where the refusal was first made.
   return rule === null
-    ? new DomainError(
+    ? DomainError.carrying(
         "invalid",
-        "backup.invalid_settings" as "server.internal",
+        "backup.invalid_settings",
         `Invalid settings: ${inner.message}`,
-        { params: why },
+        why,
       )
-    : new DomainError(
+    : DomainError.carrying(
         "invalid",
-        "backup.invalid_rule" as "server.internal",
+        "backup.invalid_rule",
         `Invalid rule ${rule}: ${inner.message}`,
-        { params: { ...why, rule } },
+        {
+          ...why,
+          rule,
+        },
       );
 }
 

@@ -63,11 +63,12 @@ export class UpdateCheckError extends Error {
 export function updateCheckFailed(cause: unknown): DomainError {
   const known = cause instanceof UpdateCheckError;
   // The code and its values were checked where the failure was made.
-  return new DomainError(
+  return DomainError.carrying(
     "upstream",
-    (known ? cause.code : "updates.unreachable") as "server.internal",
+    known ? cause.code : "updates.unreachable",
     `The update check failed: ${known ? cause.message : "the release server could not be reached"}`,
-    { params: known ? cause.params : {}, cause },
+    known ? cause.params : {},
+    { cause },
   );
 }
 
