@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runCleanup } from "../../server/parcel/cleanup.js";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { emptyAudit, markExhausted, markForReview } from "../helpers/parcel-storage-setup.js";
 import {
   bearer,
   blobFiles,
@@ -39,9 +40,7 @@ async function stats() {
   });
   return (await h.request("GET", "/admin/stats")).json;
 }
-const row = (id: string) =>
-  h.db.prepare("SELECT state, bytes_freed FROM parcels WHERE id = ?").get(id) as
-    { state: string; bytes_freed: number } | undefined;
+const row = (id: string) => h.repos.parcels.byId(id);
 
 describe("periodic cleanup", () => {
   it("frees the bytes of ended parcels at once and removes their records after 24 hours", async () => {
@@ -59,7 +58,7 @@ describe("periodic cleanup", () => {
       bytes: 40,
     });
     expect(blobFiles(h)).toHaveLength(1);
-    expect(row(ending.id)).toEqual({ state: "expired", bytes_freed: 1 });
+    expect(row(ending.id)).toMatchObject({ state: "expired", bytes_freed: 1 });
     // The owner still sees how it ended; the live parcel keeps its bytes.
     const seen = await owner(ending);
     expect(seen.status).toBe(200);
@@ -149,24 +148,17 @@ describe("POST /admin/cleanup", () => {
     await h.request("POST", `/parcels/${revoked.id}/revoke`, {
       headers: bearer(revoked.manage_token),
     });
-    const db = h.db;
-    db.prepare(
-      "UPDATE parcels SET state = 'exhausted', ended_at = ?, downloads_left = 0 WHERE id = ?",
-    ).run(h.service.ctx.now(), exhausted.id);
-    db.prepare("UPDATE parcels SET state = 'review' WHERE id = ?").run(review.id);
+    markExhausted(h, exhausted.id, h.service.ctx.now());
+    markForReview(h, review.id);
     const r = await h.request("POST", "/admin/cleanup");
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ parcels: 2, files: 2, bytes: 30 });
     for (const gone of [revoked, exhausted]) expect((await owner(gone)).status).toBe(404);
     for (const kept of [review, live, open]) expect((await owner(kept)).status).toBe(200);
     expect(blobFiles(h)).toHaveLength(2);
-    const audit = db
-      .prepare("SELECT target, detail FROM audit WHERE action = 'admin.cleanup'")
-      .get();
-    expect(audit).toEqual({
-      target: "system",
-      detail: JSON.stringify({ parcels: 2, files: 2, bytes: 30 }),
-    });
+    expect(auditOf(h, "admin.cleanup")).toMatchObject([
+      { target: "system", detail: { parcels: 2, files: 2, bytes: 30 } },
+    ]);
     expect(await runCleanup(h.service.ctx, { full: true })).toEqual({
       parcels: 0,
       files: 0,
@@ -176,18 +168,13 @@ describe("POST /admin/cleanup", () => {
 });
 
 describe("retention", () => {
-  const insertAudit = (time: number, size = 100, source = "test@local") =>
-    h.db
-      .prepare(
-        "INSERT INTO audit (action, source, target, time, detail, size) VALUES ('test.row', ?, 'system', ?, '{}', ?)",
-      )
-      .run(source, time, size);
-  const remaining = () =>
-    (
-      h.db.prepare("SELECT time FROM audit WHERE action = 'test.row' ORDER BY id").all() as Array<{
-        time: number;
-      }>
-    ).map((r) => r.time);
+  /** A record of `size` counted bytes: the repository counts its fields, so a pad fills it. */
+  const insertAudit = (time: number, size = 100, source = "test@local") => {
+    const counted = Buffer.byteLength(`test.row${source}system{"pad":""}`) + 8;
+    h.repos.audit.write("test.row", source, "system", time, { pad: "x".repeat(size - counted) });
+  };
+  const remaining = () => auditOf(h, "test.row").map((r) => r.time);
+  const everyRecord = { page: 1, pageSize: 1000 };
 
   it("prunes audit records older than the retention days", async () => {
     await start();
@@ -198,10 +185,7 @@ describe("retention", () => {
     await runCleanup(h.service.ctx, { full: false });
     expect(remaining()).toEqual([now - 2 * 86400, now - 86400, now]);
     // The fragment index forgets pruned rows too.
-    const indexed = h.db
-      .prepare(`SELECT COUNT(*) AS n FROM audit_fts WHERE audit_fts MATCH 'source : "t@l"'`)
-      .get();
-    expect(indexed).toEqual({ n: 3 });
+    expect(h.repos.audit.page({ source: "t@l" }, everyRecord).total).toBe(3);
   });
 
   it("keeps only the newest audit_retention_rows records", async () => {
@@ -211,13 +195,13 @@ describe("retention", () => {
     for (let i = 0; i < 10; i++) insertAudit(now - 10 + i);
     await runCleanup(h.service.ctx, { full: false });
     expect(remaining()).toEqual([now - 4, now - 3, now - 2, now - 1]);
-    expect((h.db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number }).n).toBe(4);
+    expect(h.repos.audit.page({}, everyRecord).total).toBe(4);
   });
 
   it("drops the oldest records beyond the audit content budget", async () => {
     await start();
     const now = h.service.ctx.now();
-    h.db.prepare("DELETE FROM audit").run();
+    emptyAudit(h);
     for (let i = 0; i < 6; i++) insertAudit(now - 6 + i, 100 + i);
     // 100..105 = 615 bytes; a budget of 311 keeps the newest three (103+104+105 = 312 > 311: two).
     h.service.ctx.setRuntime({ ...h.service.ctx.runtime(), audit_content_budget_bytes: 311 });
@@ -230,33 +214,26 @@ describe("retention", () => {
 
   it("expires visitor identities, admin sessions and old rate-limit and traffic rows", async () => {
     await start();
-    const db = h.db;
+    const { identity, pickup, traffic } = h.repos;
     const now = h.service.ctx.now();
-    db.prepare(
-      "INSERT INTO visitors (id, cookie_hash, expires_at) VALUES ('old', 'h1', ?), ('new', 'h2', ?)",
-    ).run(now, now + 1);
-    db.prepare(
-      "INSERT INTO admin_sessions (token_hash, username, expires_at) VALUES ('s-old', 'admin', ?)",
-    ).run(now - 1);
-    db.prepare(
-      "INSERT INTO failures (kind, client, time) VALUES ('pickup', '1.2.3.4', ?), ('pickup', '1.2.3.4', ?)",
-    ).run(now - 86400, now - 60);
-    db.prepare(
-      "INSERT INTO traffic (client, day, bytes) VALUES ('a', '2025-12-30', 1), ('a', '2025-12-31', 2), ('a', '2026-01-01', 3)",
-    ).run();
+    const DAY = 86400;
+    identity.addVisitor("old", "h1", now);
+    identity.addVisitor("new", "h2", now + 1);
+    identity.addAdminSession("s-old", "admin", now - 1);
+    pickup.addFailure("1.2.3.4", now - DAY);
+    pickup.addFailure("1.2.3.4", now - 60);
+    // 2025-12-30, 2025-12-31 and 2026-01-01 (the test clock's day).
+    traffic.add("a", now - 2 * DAY, 1);
+    traffic.add("a", now - DAY, 2);
+    traffic.add("a", now, 3);
+    traffic.flush();
     await runCleanup(h.service.ctx, { full: false });
-    expect(db.prepare("SELECT id FROM visitors").all()).toEqual([{ id: "new" }]);
-    expect(
-      db.prepare("SELECT token_hash FROM admin_sessions WHERE token_hash = 's-old'").all(),
-    ).toEqual([]);
+    expect(identity.visitor("h1")).toBeUndefined();
+    expect(identity.visitor("h2")).toMatchObject({ id: "new" });
+    expect(identity.adminSession("s-old")).toBeUndefined();
     // The signed-in session survives.
     expect((await h.request("GET", "/admin/status")).json.authenticated).toBe(true);
-    expect(db.prepare("SELECT time FROM failures WHERE kind = 'pickup'").all()).toEqual([
-      { time: now - 60 },
-    ]);
-    expect(db.prepare("SELECT day FROM traffic ORDER BY day").all()).toEqual([
-      { day: "2025-12-31" },
-      { day: "2026-01-01" },
-    ]);
+    expect(pickup.recentFailures("1.2.3.4", now, 7 * DAY)).toEqual([now - 60]);
+    expect([-2, -1, 0].map((d) => traffic.used("a", now + d * DAY))).toEqual([0, 2, 3]);
   });
 });

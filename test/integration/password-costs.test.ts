@@ -9,6 +9,7 @@ import {
   storedCost,
 } from "../../server/password-hash.js";
 import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { storeParcelPasswordHash } from "../helpers/parcel-storage-setup.js";
 import { FakeCore, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
 import { parcelRow, resolve, shareParcel, startPickup } from "./parcel-pickup-support.js";
 
@@ -79,7 +80,7 @@ describe("stored password costs", () => {
     const salt = Buffer.from("an older salt!!!");
     const key = scryptSync("stored long ago", salt, 32, { ...ACCOUNT_COST, maxmem: 64 << 20 });
     const older = `scrypt$16384$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`;
-    parcel.db.prepare("UPDATE parcels SET password_hash = ? WHERE id = ?").run(older, p.id);
+    storeParcelPasswordHash(parcel, p.id, older);
     expect((await resolve(parcel, new CookieJar(), p.code, "stored long ago")).status).toBe(200);
     expect((await resolve(parcel, new CookieJar(), p.code, "placeholder")).status).toBe(401);
   });
