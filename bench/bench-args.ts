@@ -92,17 +92,17 @@ export function parseTransferArgs(
 }
 
 /**
- * The disk space a run needs: the source file, the copy the server under test stores and
- * the temporary file a same-work upload writes before its rename, plus a margin for the
- * databases and logs.
+ * The disk space a run needs: the two source files (the one every transfer moves and the one
+ * sent with curl), the copies of both the server under test stores and the temporary file an
+ * upload writes before its rename, plus a margin for the databases and logs.
  */
 export function spaceNeeded(size: number): number {
-  return 3 * size + 512 * 1048576;
+  return 5 * size + 512 * 1048576;
 }
 
 /** Null when `free` bytes are enough for a run of `size`, else the sentence refusing it. */
 export function refuseForSpace(size: number, free: number, dir: string): string | null {
   const need = spaceNeeded(size);
   if (free >= need) return null;
-  return `Not enough free disk space in ${dir} for a ${formatSize(size)} run: it needs ${formatSize(need)} (three copies of the file and a margin) and ${formatSize(free)} is free. Pick a smaller --size or free some space.`;
+  return `Not enough free disk space in ${dir} for a ${formatSize(size)} run: it needs ${formatSize(need)} (five copies of the file and a margin) and ${formatSize(free)} is free. Pick a smaller --size or free some space.`;
 }

@@ -88,6 +88,28 @@ export interface Published {
   sha256: string;
 }
 
+/** A new parcel of one file of `size` bytes: where its bytes go and the headers they need. */
+export interface OpenFile {
+  id: string;
+  fileId: string;
+  url: string;
+  auth: Record<string, string>;
+}
+
+export async function openFile(g: Gate, size: number, downloads: number): Promise<OpenFile> {
+  const created = await json(g, "POST", "/uploads", {
+    files: [{ name: "bench.bin", size }],
+    downloads,
+    days: 1,
+  });
+  return {
+    id: created.id,
+    fileId: created.files[0].id,
+    url: `${g.api}/uploads/${created.id}/files/${created.files[0].id}`,
+    auth: { authorization: `Bearer ${created.manage_token}`, origin: g.origin },
+  };
+}
+
 /** Uploads one file of `size` bytes from `source`, publishes it and picks it up. */
 export async function publishParcel(
   g: Gate,
@@ -95,13 +117,9 @@ export async function publishParcel(
   source: () => Iterable<Buffer>,
   downloads: number,
 ): Promise<Published> {
-  const created = await json(g, "POST", "/uploads", {
-    files: [{ name: "bench.bin", size }],
-    downloads,
-    days: 1,
-  });
-  const auth = { authorization: `Bearer ${created.manage_token}`, origin: g.origin };
-  const upload = await request(`${g.api}/uploads/${created.id}/files/${created.files[0].id}`, {
+  const file = await openFile(g, size, downloads);
+  const auth = file.auth;
+  const upload = await request(file.url, {
     method: "PUT",
     keep: true,
     headers: { ...auth, "content-length": String(size) },
@@ -109,9 +127,9 @@ export async function publishParcel(
   });
   if (upload.status !== 200) throw new Error(`PUT -> ${upload.status} ${upload.body.toString()}`);
   const stored = JSON.parse(upload.body.toString()) as ApiReply;
-  const published = await json(g, "POST", `/uploads/${created.id}/publish`, undefined, auth);
+  const published = await json(g, "POST", `/uploads/${file.id}/publish`, undefined, auth);
   const cookie = await pickupCookie(g, published.code);
-  return { fileId: created.files[0].id, cookie, upload, sha256: stored.sha256 };
+  return { fileId: file.fileId, cookie, upload, sha256: stored.sha256 };
 }
 
 function pickupCookie(g: Gate, code: string): Promise<string> {

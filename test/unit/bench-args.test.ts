@@ -58,16 +58,16 @@ describe("bench transfer options", () => {
 });
 
 describe("bench disk space check", () => {
-  it("asks for three copies of the file and a margin", () => {
-    expect(spaceNeeded(8 * GiB)).toBe(24 * GiB + 512 * MiB);
+  it("asks for five copies of the file and a margin", () => {
+    expect(spaceNeeded(8 * GiB)).toBe(40 * GiB + 512 * MiB);
   });
 
   it("allows a run that fits and refuses one that does not, in a sentence with the figures", () => {
-    expect(refuseForSpace(GiB, 4 * GiB, "/tmp")).toBeNull();
+    expect(refuseForSpace(GiB, 6 * GiB, "/tmp")).toBeNull();
     expect(refuseForSpace(GiB, spaceNeeded(GiB), "/tmp")).toBeNull();
     const no = refuseForSpace(8 * GiB, 20 * GiB, "/tmp");
     expect(no).toContain("Not enough free disk space in /tmp for a 8GiB run");
-    expect(no).toContain("24.5GiB");
+    expect(no).toContain("40.5GiB");
     expect(no).toContain("20GiB is free");
   });
 });
