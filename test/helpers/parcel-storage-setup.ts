@@ -17,9 +17,27 @@ export function markExhausted(h: Harness, parcelId: string, endedAt: number): vo
     .run(endedAt, parcelId);
 }
 
-/** Holds a parcel for an administrator's review, as a failed check would. */
-export function markForReview(h: Harness, parcelId: string): void {
-  h.db.prepare("UPDATE parcels SET state = 'review' WHERE id = ?").run(parcelId);
+/**
+ * Holds a parcel for an administrator's review, as a failed check or too many wrong passwords
+ * would, optionally with the counts and hash it was held with.
+ */
+export function markForReview(
+  h: Harness,
+  parcelId: string,
+  held: { wrongPasswords?: number; passwordHash?: string; downloadsLeft?: number } = {},
+): void {
+  h.db
+    .prepare(
+      `UPDATE parcels SET state = 'review', wrong_passwords = coalesce(?, wrong_passwords),
+         password_hash = coalesce(?, password_hash), downloads_left = coalesce(?, downloads_left)
+       WHERE id = ?`,
+    )
+    .run(
+      held.wrongPasswords ?? null,
+      held.passwordHash ?? null,
+      held.downloadsLeft ?? null,
+      parcelId,
+    );
 }
 
 /** Empties the audit log (the start and sign-in records), so a test counts only its own. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { reclaimBlobs } from "../../server/parcel/cleanup.js";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { markForReview } from "../helpers/parcel-storage-setup.js";
 import {
   blobFiles,
   createUpload,
@@ -29,12 +30,7 @@ async function published(files: Record<string, number>, fill = 0x61): Promise<Cr
 }
 
 const stats = async () => (await h.request("GET", "/admin/stats")).json;
-const blobOf = (fileId: string) =>
-  (
-    h.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(fileId) as {
-      sha256: string;
-    }
-  ).sha256;
+const blobOf = (fileId: string) => h.repos.parcels.file(fileId)?.sha256 ?? "";
 
 describe("GET /admin/stats", () => {
   it("answers every state with zero counts on an empty service", async () => {
@@ -107,11 +103,10 @@ describe("GET /admin/stats", () => {
     expect(s.reserved_bytes).toBe(0);
     expect(s.logical_bytes).toBe(0);
 
-    const audit = h.db
-      .prepare(
-        "SELECT action, target, source FROM audit WHERE action LIKE 'admin.%_delete' ORDER BY id",
-      )
-      .all();
+    const deletes = ["admin.parcel_delete", "admin.file_delete"].flatMap((a) => auditOf(h, a));
+    const audit = deletes
+      .sort((x, y) => x.id - y.id)
+      .map(({ action, target, source }) => ({ action, target, source }));
     expect(audit).toEqual([
       { action: "admin.parcel_delete", target: `parcel:${a.id}`, source: "admin:admin@127.0.0.1" },
       {
@@ -162,16 +157,8 @@ describe("POST /admin/parcels/:id/reissue", () => {
     const up = await published({ "a.bin": 5 });
     expect((await h.request("POST", `/admin/parcels/${up.id}/reissue`)).status).toBe(409);
     expect((await h.request("POST", "/admin/parcels/nope/reissue")).status).toBe(404);
-    const db = h.db;
-    db.prepare(
-      "UPDATE parcels SET state = 'review', wrong_passwords = 5, password_hash = 'kept', downloads_left = 1 WHERE id = ?",
-    ).run(up.id);
-    const before = db
-      .prepare("SELECT code_hash, code_gen FROM parcels WHERE id = ?")
-      .get(up.id) as {
-      code_hash: string;
-      code_gen: number;
-    };
+    markForReview(h, up.id, { wrongPasswords: 5, passwordHash: "kept", downloadsLeft: 1 });
+    const before = h.repos.parcels.byId(up.id)!;
     await h.request("PUT", "/admin/policy", { body: { default_days: 3, default_downloads: 4 } });
     h.clock.advance(3600_000);
     const r = await h.request("POST", `/admin/parcels/${up.id}/reissue`);
@@ -192,20 +179,15 @@ describe("POST /admin/parcels/:id/reissue", () => {
       `${h.origin}/#/pickup/${plain}`,
       `http://localhost:${h.port}/#/pickup/${plain}`,
     ]);
-    const after = db
-      .prepare(
-        "SELECT code_hash, code_gen, wrong_passwords, password_hash, ended_at FROM parcels WHERE id = ?",
-      )
-      .get(up.id);
-    expect(after).toEqual({
-      code_hash: expect.not.stringMatching(before.code_hash),
+    const after = h.repos.parcels.byId(up.id);
+    expect(after).toMatchObject({
+      code_hash: expect.not.stringMatching(before.code_hash ?? ""),
       code_gen: before.code_gen + 1,
       wrong_passwords: 0,
       password_hash: "kept",
       ended_at: null,
     });
     expect((await h.request("POST", `/admin/parcels/${up.id}/reissue`)).status).toBe(409);
-    const audit = db.prepare("SELECT target FROM audit WHERE action = 'admin.reissue'").all();
-    expect(audit).toEqual([{ target: `parcel:${up.id}` }]);
+    expect(auditOf(h, "admin.reissue")).toMatchObject([{ target: `parcel:${up.id}` }]);
   });
 });

@@ -1,7 +1,7 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { readUsage } from "../../server/parcel/domain/admission.js";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import {
   bearer,
   createUpload,
@@ -15,13 +15,8 @@ import { putHead } from "../helpers/raw-http.js";
 let h: Harness;
 afterEach(async () => h?.close(true));
 
-const parcelRow = (id: string) =>
-  h.db.prepare("SELECT state, reserved_bytes FROM parcels WHERE id = ?").get(id) as {
-    state: string;
-    reserved_bytes: number;
-  };
-const fileState = (id: string) =>
-  (h.db.prepare("SELECT state FROM files WHERE id = ?").get(id) as { state: string }).state;
+const parcelRow = (id: string) => h.repos.parcels.byId(id)!;
+const fileState = (id: string) => h.repos.parcels.file(id)?.state;
 
 interface Trickled {
   status: number | null;
@@ -88,12 +83,10 @@ describe("slow and stalled uploads", () => {
     await waitFor(() => h.service.ctx.activity.uploadsActive === 0);
     expect(fileState(up.files[0].id)).toBe("failed");
     expect(tempFiles(h)).toEqual([]);
-    const audit = h.db.prepare("SELECT detail FROM audit WHERE action = 'upload.fail'").get() as {
-      detail: string;
-    };
-    expect(JSON.parse(audit.detail)).toMatchObject({ reason: "slow" });
+    const [audit] = auditOf(h, "upload.fail");
+    expect(audit.detail).toMatchObject({ reason: "slow" });
     // The session and its reservation stay; the whole file can be sent again.
-    expect(parcelRow(up.id)).toEqual({ state: "uploading", reserved_bytes: 100_000 });
+    expect(parcelRow(up.id)).toMatchObject({ state: "uploading", reserved_bytes: 100_000 });
     const retry = await putBytes(h, up, 0, Buffer.alloc(100_000, 3));
     expect(retry.status).toBe(200);
     expect(retry.json.state).toBe("ready");
@@ -146,7 +139,7 @@ describe("session deadline during a running PUT", () => {
     expect(r.status).toBe(409);
     expect(r.ms).toBeLessThan(3000);
     await waitFor(() => ctx.activity.uploadsActive === 0);
-    expect(parcelRow(up.id)).toEqual({ state: "revoked", reserved_bytes: 0 });
+    expect(parcelRow(up.id)).toMatchObject({ state: "revoked", reserved_bytes: 0 });
     expect(fileState(up.files[0].id)).toBe("failed");
     expect(tempFiles(h)).toEqual([]);
     const after = await h.request("POST", "/uploads", {

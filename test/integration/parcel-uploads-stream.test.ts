@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import {
   bearer,
   blobFiles,
@@ -17,13 +17,8 @@ import {
 let h: Harness;
 afterEach(async () => h?.close(true));
 
-const fileState = (id: string) =>
-  (h.db.prepare("SELECT state FROM files WHERE id = ?").get(id) as { state: string }).state;
-const parcelRow = (id: string) =>
-  h.db.prepare("SELECT state, reserved_bytes FROM parcels WHERE id = ?").get(id) as {
-    state: string;
-    reserved_bytes: number;
-  };
+const fileState = (id: string) => h.repos.parcels.file(id)?.state;
+const parcelRow = (id: string) => h.repos.parcels.byId(id)!;
 
 describe("PUT /uploads/:id/files/:file (streaming)", () => {
   it("leaves no temporary file and a retryable file when the client disconnects mid-upload", async () => {
@@ -45,10 +40,8 @@ describe("PUT /uploads/:id/files/:file (streaming)", () => {
     expect(fileState(up.files[0].id)).toBe("failed");
     expect(tempFiles(h)).toEqual([]);
     expect(h.service.ctx.activity.uploading.size).toBe(0);
-    const audit = h.db.prepare("SELECT detail FROM audit WHERE action = 'upload.fail'").get() as {
-      detail: string;
-    };
-    expect(JSON.parse(audit.detail)).toMatchObject({ reason: "aborted" });
+    const [audit] = auditOf(h, "upload.fail");
+    expect(audit.detail).toMatchObject({ reason: "aborted" });
     // The whole file can be sent again.
     const retry = await putBytes(h, up, 0, Buffer.alloc(4 * 1024 * 1024, 9));
     expect(retry.status).toBe(200);
@@ -137,8 +130,7 @@ describe("PUT /uploads/:id/files/:file (streaming)", () => {
     await waitFor(() => ctx.activity.uploadsActive === 0);
     expect(fileState(up.files[0].id)).toBe("failed");
     expect(tempFiles(h)).toEqual([]);
-    const used = h.db.prepare("SELECT bytes FROM traffic").get() as { bytes: number };
-    expect(used.bytes).toBeGreaterThan(8 * 1024 * 1024);
+    expect(h.repos.traffic.used("127.0.0.1", h.service.ctx.now())).toBeGreaterThan(8 * 1024 * 1024);
   });
 
   it("keeps memory flat while a 256 MiB body streams through", async () => {
@@ -190,7 +182,7 @@ describe("restart recovery", () => {
       (await h.request("POST", "/uploads", { body: { files: [{ name: "c", size: 1 }] } })).status,
     ).toBe(507);
     h = await h.restart();
-    expect(parcelRow(up.id)).toEqual({ state: "revoked", reserved_bytes: 0 });
+    expect(parcelRow(up.id)).toMatchObject({ state: "revoked", reserved_bytes: 0 });
     expect(tempFiles(h)).toEqual([]);
     const view = await h.request("GET", `/uploads/${up.id}`, { headers: bearer(up.manage_token) });
     expect(view.json.state).toBe("revoked");
