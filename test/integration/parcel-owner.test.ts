@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, putBytes, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { codeHash } from "../../server/parcel/domain/share.js";
 
@@ -9,24 +9,8 @@ let h: Harness;
 afterEach(async () => h?.close(true));
 
 const CODE6 = /^[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}$/;
-const row = (id: string) =>
-  h.db
-    .prepare(
-      "SELECT state, code_hash, code_gen, reserved_bytes, ended_at FROM parcels WHERE id = ?",
-    )
-    .get(id) as {
-    state: string;
-    code_hash: string | null;
-    code_gen: number;
-    reserved_bytes: number;
-    ended_at: number | null;
-  };
-const auditCount = (action: string) =>
-  (
-    h.db.prepare("SELECT COUNT(*) AS n FROM audit WHERE action = ?").get(action) as {
-      n: number;
-    }
-  ).n;
+const row = (id: string) => h.repos.parcels.byId(id)!;
+const auditCount = (action: string) => auditOf(h, action).length;
 
 describe("POST /uploads/:id/publish", () => {
   it("publishes with a fresh code and share fields for every entry", async () => {
@@ -265,7 +249,7 @@ describe("ownership", () => {
       await h.request("POST", "/uploads", { body, headers: { "sec-fetch-site": "cross-site" } }),
     ];
     expect(tries.map((t) => t.status)).toEqual([403, 403, 403, 403, 403]);
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcels").get()).toEqual({ n: 0 });
+    expect(h.repos.stats().parcels.total).toBe(0);
     const up = await createUpload(h, { a: 1 });
     const put = await h.request("PUT", `/uploads/${up.id}/files/${up.files[0].id}`, {
       raw: Buffer.from("x"),

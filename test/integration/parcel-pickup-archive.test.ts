@@ -98,11 +98,7 @@ describe("GET /pickup/archive", () => {
     h = await startPickup();
     const p = await shareParcel(h, { "a.txt": 10, "b.txt": 20 }, { downloads: 1 });
     const jar = await recipient(h, p.code);
-    const sha = (
-      h.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(p.files[1].id) as {
-        sha256: string;
-      }
-    ).sha256;
+    const sha = h.repos.parcels.file(p.files[1].id)?.sha256 ?? "";
     unlinkSync(h.service.ctx.storage.pathOf(sha));
     const r = await h.request("GET", "/pickup/archive", { jar });
     // A missing stored copy is a damaged one: refused in words, naming the file.

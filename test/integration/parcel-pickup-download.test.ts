@@ -23,12 +23,7 @@ const DAY = 86400;
 const setPolicy = (patch: Record<string, unknown>) =>
   h.service.ctx.setPolicy({ ...h.service.ctx.policy(), ...patch });
 const fileUrl = (id: string) => `/pickup/files/${id}/download`;
-const blobOf = (fileId: string) =>
-  (
-    h.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(fileId) as {
-      sha256: string;
-    }
-  ).sha256;
+const blobOf = (fileId: string) => h.repos.parcels.file(fileId)?.sha256 ?? "";
 
 describe("GET /pickup/files/:file/download", () => {
   it("sends the whole file with the contract's headers and takes one download", async () => {

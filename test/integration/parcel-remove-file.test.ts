@@ -1,7 +1,7 @@
 import http from "node:http";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import {
   bearer,
   createUpload,
@@ -23,8 +23,7 @@ afterEach(async () => h?.close(true));
 
 const remove = (up: Created, i: number, headers = bearer(up.manage_token)) =>
   h.request("DELETE", `/uploads/${up.id}/files/${up.files[i].id}`, { headers });
-const reserved = (id: string) =>
-  (h.db.prepare("SELECT reserved_bytes AS n FROM parcels WHERE id = ?").get(id) as { n: number }).n;
+const reserved = (id: string) => h.repos.parcels.byId(id)?.reserved_bytes;
 
 describe("DELETE /uploads/:id/files/:file", () => {
   it("leaves one file out, releases its reservation, and the rest is published", async () => {
@@ -39,8 +38,9 @@ describe("DELETE /uploads/:id/files/:file", () => {
     expect(r.json.files.map((f: { name: string }) => f.name)).toEqual(["keep.txt", "also.txt"]);
     expect(reserved(up.id)).toBe(30);
     // Its name no longer finds the parcel in the administrator's search either.
-    const names = h.db.prepare("SELECT search_names FROM parcels WHERE id = ?").get(up.id);
-    expect(names).toEqual({ search_names: expect.not.stringContaining("drop.bin") });
+    expect(h.repos.parcels.byId(up.id)?.search_names).toEqual(
+      expect.not.stringContaining("drop.bin"),
+    );
     expect((await putBytes(h, up, 1, Buffer.alloc(2000))).status).toBe(404);
     expect((await putBytes(h, up, 2, Buffer.alloc(30, 3))).status).toBe(200);
     const pub = await h.request("POST", `/uploads/${up.id}/publish`, {
@@ -48,12 +48,10 @@ describe("DELETE /uploads/:id/files/:file", () => {
     });
     expect(pub.status).toBe(200);
     expect(pub.json.files).toHaveLength(2);
-    const audit = h.db
-      .prepare("SELECT source, target, detail FROM audit WHERE action = 'upload.remove'")
-      .all() as Array<{ source: string; target: string; detail: string }>;
+    const audit = auditOf(h, "upload.remove");
     expect(audit).toHaveLength(1);
     expect(audit[0].target).toBe(`file:${up.files[1].id}`);
-    expect(JSON.parse(audit[0].detail)).toEqual({ name: "drop.bin", size: 2000, parcel: up.id });
+    expect(audit[0].detail).toEqual({ name: "drop.bin", size: 2000, parcel: up.id });
   });
 
   it("takes a stored file out too, and refuses the last file, a published parcel and strangers", async () => {

@@ -44,8 +44,7 @@ interface Status {
 const DAY = 86_400;
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const blobPath = (sha: string) => join(h.dataDir, "parcel", "blobs", sha.slice(0, 2), sha);
-const fileSha = (id: string) =>
-  (h.db.prepare("SELECT sha256 FROM files WHERE id = ?").get(id) as { sha256: string }).sha256;
+const fileSha = (id: string) => h.repos.parcels.file(id)?.sha256 ?? "";
 
 async function status(admin: CookieJar): Promise<Status> {
   const r = await h.request("GET", "/admin/verify", { jar: admin });
