@@ -8,7 +8,7 @@ import { navigate } from "../route.js";
 import type { Upload } from "../send/send-types.js";
 import { useApp } from "../store.js";
 import { useNow } from "../ui/countdown.js";
-import { ProgressBar } from "../ui/progress.js";
+import { FileProgress } from "../ui/progress.js";
 import { CodeForm, PasswordForm, ProblemText } from "./forms.js";
 import { inboxDict } from "./i18n.js";
 import "./inbox.css";
@@ -127,20 +127,7 @@ function Row({ r }: { r: Upload }) {
           {formatBytes(r.size)} · {status}
         </span>
       </div>
-      <ProgressBar
-        size="thin"
-        label={r.name}
-        value={r.state === "done" ? 1 : r.size ? r.loaded / r.size : 0}
-        state={
-          r.state === "done"
-            ? "done"
-            : r.state === "failed"
-              ? "failed"
-              : r.state === "queued"
-                ? "idle"
-                : "active"
-        }
-      />
+      <FileProgress name={r.name} loaded={r.loaded} size={r.size} state={r.state} />
     </li>
   );
 }

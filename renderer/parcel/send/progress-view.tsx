@@ -6,7 +6,7 @@ import { useApp } from "../store.js";
 import { Countdown } from "../ui/countdown.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
-import { ProgressBar } from "../ui/progress.js";
+import { FileProgress, ProgressBar } from "../ui/progress.js";
 import { sendDict } from "./i18n.js";
 import { LeaveOut } from "./leave-out-button.js";
 import { useSend, type Upload } from "./store.js";
@@ -54,20 +54,7 @@ function UploadRow({ u, canLeaveOut }: { u: Upload; canLeaveOut: boolean }) {
           {formatBytes(u.size)} · {status}
         </span>
       </div>
-      <ProgressBar
-        size="thin"
-        label={u.name}
-        value={u.state === "done" ? 1 : u.size ? u.loaded / u.size : 0}
-        state={
-          u.state === "done"
-            ? "done"
-            : u.state === "failed"
-              ? "failed"
-              : u.state === "queued"
-                ? "idle"
-                : "active"
-        }
-      />
+      <FileProgress name={u.name} loaded={u.loaded} size={u.size} state={u.state} />
       {canLeaveOut ? <RowLeaveOut u={u} /> : null}
       {u.state === "failed" ? (
         <Notice

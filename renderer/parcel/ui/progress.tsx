@@ -25,3 +25,24 @@ export function ProgressBar({
     </div>
   );
 }
+
+/** One file's thin bar while it uploads: full once done, red when failed, grey while queued. */
+export function FileProgress(props: { name: string; loaded: number; size: number; state: string }) {
+  const { name, loaded, size, state } = props;
+  return (
+    <ProgressBar
+      size="thin"
+      label={name}
+      value={state === "done" ? 1 : size ? loaded / size : 0}
+      state={
+        state === "done"
+          ? "done"
+          : state === "failed"
+            ? "failed"
+            : state === "queued"
+              ? "idle"
+              : "active"
+      }
+    />
+  );
+}
