@@ -7,7 +7,12 @@ import type { z } from "zod";
  * so the three cannot drift apart. Type-only imports here: nothing of zod-openapi reaches a
  * page.
  */
-export interface RouteContract {
+export interface RouteContract<A extends string = string> {
+  /**
+   * Who may call it (`server/contract/access.ts`): the route table puts this kind's guard in
+   * front of the handler. Not part of the API document.
+   */
+  access: A;
   /** One line, shown as the operation's title in the API document. */
   summary: string;
   /** More words for the API document (who may call it, what it changes). */
@@ -35,4 +40,4 @@ export interface ResponseContract {
 }
 
 /** Every route of a service, keyed `METHOD /path` as the route table writes them. */
-export type ApiContract = Readonly<Record<string, RouteContract>>;
+export type ApiContract<A extends string = string> = Readonly<Record<string, RouteContract<A>>>;

@@ -1,4 +1,5 @@
 import express, { type RequestHandler, type Router } from "express";
+import type { ApiContract } from "../contract/route.js";
 import { markRoute } from "./request-log.js";
 
 export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -13,8 +14,11 @@ export interface Route<A extends string> {
 }
 
 export interface RouteTableOptions<A extends string> {
-  /** Who may call `METHOD path`; throwing refuses to register a route nobody classified. */
-  access(method: Method, path: string): A;
+  /**
+   * The service's contract: each entry, keyed `METHOD /path`, is a route the service must
+   * register, with who may call it. A route without an entry cannot be registered.
+   */
+  contract: ApiContract<A>;
   /** Handlers run before the route's own ones once it has matched (credential checks). */
   guard(access: A, method: Method): RequestHandler[];
 }
@@ -27,12 +31,26 @@ export const EXACT = { caseSensitive: true, strict: true } as const;
  * another letter case or with a trailing slash matches nothing and ends as 404), record each
  * route they register, and put the guard of its access kind in front of its handlers, so a
  * credential is checked on the route that actually matched and no route can be added without
- * an access decision. Tests read `routes` to try every route with hostile requests.
+ * an access decision. Tests read `routes` to try every route with hostile requests, and
+ * compare them with the contract's entries (`unregistered()` after the service is built).
  */
 export class RouteTable<A extends string> {
   readonly routes: Route<A>[] = [];
 
   constructor(private readonly options: RouteTableOptions<A>) {}
+
+  /** The contract's entries no router has registered (empty once the service is built). */
+  unregistered(): string[] {
+    const done = new Set(this.routes.map((r) => `${r.method} ${r.path}`));
+    return Object.keys(this.options.contract).filter((key) => !done.has(key));
+  }
+
+  /** Called once every router is made: a contract entry without a handler stops the service. */
+  assertComplete(): void {
+    const missing = this.unregistered();
+    if (missing.length > 0)
+      throw new Error(`contract entries without a route: ${missing.join(", ")}`);
+  }
 
   /** A router for paths below `prefix` (the path its parent mounts it at). */
   router(prefix = ""): Router {
@@ -43,7 +61,10 @@ export class RouteTable<A extends string> {
       const wrapped = (path: string, ...handlers: RequestHandler[]): Router => {
         if (typeof path !== "string") throw new Error("routes are registered with a string path");
         const full = prefix + path;
-        const access = this.options.access(method, full);
+        const entry = this.options.contract[`${method} ${full}`] as
+          ApiContract<A>[string] | undefined;
+        if (!entry) throw new Error(`route ${method} ${full} has no entry in the contract`);
+        const access = entry.access;
         if (this.routes.some((r) => r.method === method && r.path === full)) {
           throw new Error(`route ${method} ${full} is registered twice`);
         }

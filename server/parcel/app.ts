@@ -42,6 +42,7 @@ export function parcelApp(ctx: ParcelContext): Express {
   api.use(inboxRouter(ctx));
   api.use("/admin", adminRouter(ctx));
   api.use(notFound("No such endpoint", "request.no_endpoint"));
+  ctx.routes.assertComplete();
   app.use("/api/v1", api);
   const staticDir = ctx.options.staticDir;
   if (staticDir) {

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { countRoutes } from "../../server/http/route-table.js";
-import { PARCEL_ROUTES } from "../../server/parcel/http/route-access.js";
+import { PARCEL_API } from "../../server/contract/parcel.js";
 import { startParcel, type Harness } from "../helpers/parcel-harness.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
 
 describe("parcel route table", () => {
-  it("registers exactly the routes of the access list, and the app answers no other", async () => {
+  it("registers exactly the routes of the contract, and the app answers no other", async () => {
     h = await startParcel();
     const registered = h.service.ctx.routes.routes.map((r) => `${r.method} ${r.path}`);
-    expect(registered.sort()).toEqual(Object.keys(PARCEL_ROUTES).sort());
+    expect(registered.sort()).toEqual(Object.keys(PARCEL_API).sort());
     expect(countRoutes(h.service.app.router)).toBe(registered.length);
   });
 });

@@ -2,6 +2,7 @@ import type { SqlProxyStore } from "../../server/proxy/store/proxy-store.js";
 import { freePort } from "../helpers/free-ports.js";
 import { RouteTable } from "../../server/http/route-table.js";
 import type { ProxyAccess } from "../../server/proxy/auth/guards.js";
+import { PROXY_API } from "../../server/contract/proxy.js";
 import express from "express";
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -195,7 +196,7 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     setupToken: new SetupToken(storage.dir),
     sessionAlive: (id) => alive.has(id),
     // The live routers alone, without the service's session guard (tests name the session).
-    routes: new RouteTable<ProxyAccess>({ access: () => "session", guard: () => [express.json()] }),
+    routes: new RouteTable<ProxyAccess>({ contract: PROXY_API, guard: () => [express.json()] }),
     machine: () => ({
       ownPort: 0,
       controllerPort: opts.controllerPort ?? 9090,

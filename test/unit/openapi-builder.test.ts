@@ -5,12 +5,14 @@ import { openApiDocument, openApiPath } from "../../server/http/openapi.js";
 
 const contract: ApiContract = {
   "GET /things/:id": {
+    access: "open",
     summary: "Read a thing",
     tag: "Things",
     params: z.object({ id: z.string() }),
     responses: { 200: { description: "The thing", schema: z.object({ name: z.string() }) } },
   },
   "PUT /things/:id/bytes": {
+    access: "open",
     summary: "Store bytes",
     tag: "Things",
     params: z.object({ id: z.string() }),

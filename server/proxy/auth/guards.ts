@@ -1,6 +1,8 @@
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { isIP } from "node:net";
 import { parseCookies } from "../../http/cookies.js";
+import type { ProxyAccess } from "../../contract/access.js";
+import { PROXY_API } from "../../contract/proxy-api.js";
 import { HttpError } from "../../http/errors.js";
 import { RouteTable, type Method } from "../../http/route-table.js";
 import { tokensEqual } from "./passwords.js";
@@ -9,21 +11,7 @@ import type { Accounts, Session } from "./accounts.js";
 export const SESSION_COOKIE = "svc_session";
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** `open`: no session needed; `session`: a signed-in session, and its CSRF token to change state. */
-export type ProxyAccess = "open" | "session";
-
-/**
- * The only routes that work without a session: no session can exist before the sign-in ones,
- * the health answer says only that the service runs, and the API document describes routes
- * without revealing any data.
- */
-export const OPEN_ROUTES: ReadonlySet<string> = new Set([
-  "GET /health",
-  "GET /auth/status",
-  "POST /auth/setup",
-  "POST /auth/login",
-  "GET /openapi.json",
-]);
+export type { ProxyAccess };
 
 export function isStateChanging(req: Request): boolean {
   return !SAFE.has(req.method);
@@ -161,11 +149,14 @@ export function requireSession(accounts: Accounts): RequestHandler {
 /** JSON bodies of state-changing routes, read only after the route's guard admitted the caller. */
 const jsonBody = express.json({ limit: "2mb", type: () => true });
 
-/** The proxy service's route table: three open routes, every other one behind a session. */
+/**
+ * The proxy service's route table, made from its contract: the entries of `open` access
+ * (health, the API document, the sign-in routes) need no session, every other one does.
+ */
 export function proxyRouteTable(accounts: Accounts): RouteTable<ProxyAccess> {
   const session = requireSession(accounts);
   return new RouteTable<ProxyAccess>({
-    access: (method, path) => (OPEN_ROUTES.has(`${method} ${path}`) ? "open" : "session"),
+    contract: PROXY_API,
     guard: (access, method: Method) => {
       const body = method === "GET" ? [] : [jsonBody];
       return access === "open" ? body : [session, ...body];

@@ -51,5 +51,6 @@ export function apiRouter(deps: ProxyRouterDeps): Router {
   api.use(sameOriginGuard);
   for (const router of ROUTERS) api.use(router(deps));
   api.use(notFound("No such endpoint", "request.no_endpoint"));
+  deps.routes.assertComplete();
   return api;
 }
