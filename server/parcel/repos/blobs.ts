@@ -34,7 +34,7 @@ export class BlobsRepo {
       "SELECT sha256 FROM blobs WHERE quarantined_at IS NOT NULL ORDER BY sha256",
     );
     this.filesStmt = db.prepare(
-      "SELECT id, name, parcel_id FROM files WHERE sha256 = ? ORDER BY parcel_id, idx LIMIT 1000",
+      "SELECT id, name, parcel_id FROM files WHERE sha256 = ? ORDER BY rowid LIMIT 1000",
     );
     this.pageStmt = db.prepare(
       `SELECT sha256, size FROM blobs
@@ -70,7 +70,7 @@ export class BlobsRepo {
     return (this.quarantinedStmt.all() as Array<{ sha256: string }>).map((r) => r.sha256);
   }
 
-  /** The files (of any parcel) whose content is this blob, the first thousand. */
+  /** The files (of any parcel) whose content is this blob, the first thousand, oldest first. */
   files(sha256: string): Array<{ id: string; name: string; parcel_id: string }> {
     return this.filesStmt.all(sha256) as Array<{ id: string; name: string; parcel_id: string }>;
   }
