@@ -1,9 +1,15 @@
 import express, { type RequestHandler, type Router } from "express";
-import type { ApiContract } from "../contract/route.js";
+import type { ApiContract, RouteContract } from "../contract/route.js";
 import { markRoute } from "./request-log.js";
+import {
+  answerStatus,
+  routeInput,
+  type JsonHandler,
+  type JsonRouteOptions,
+} from "./route-input.js";
 
 export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
-const METHODS: Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+const METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 
 /** One route a service answers, with the kind of caller it admits. */
 export interface Route<A extends string> {
@@ -13,31 +19,49 @@ export interface Route<A extends string> {
   access: A;
 }
 
-export interface RouteTableOptions<A extends string> {
+export interface RouteTableOptions<A extends string, C extends ApiContract<A>> {
   /**
    * The service's contract: each entry, keyed `METHOD /path`, is a route the service must
    * register, with who may call it. A route without an entry cannot be registered.
    */
-  contract: ApiContract<A>;
-  /** Handlers run before the route's own ones once it has matched (credential checks). */
-  guard(access: A, method: Method): RequestHandler[];
+  contract: C;
+  /**
+   * Handlers run before the route's own ones once it has matched: the credential check of
+   * its access kind, and the body parser of an entry that takes a JSON body.
+   */
+  guard(access: A, method: Method, entry: RouteContract<A>): RequestHandler[];
 }
 
 /** Express router options for paths that match exactly: letter case and trailing slash count. */
 export const EXACT = { caseSensitive: true, strict: true } as const;
 
 /**
- * Every route of one service in one list. Routers made here match paths exactly (a path in
- * another letter case or with a trailing slash matches nothing and ends as 404), record each
- * route they register, and put the guard of its access kind in front of its handlers, so a
- * credential is checked on the route that actually matched and no route can be added without
- * an access decision. Tests read `routes` to try every route with hostile requests, and
- * compare them with the contract's entries (`unregistered()` after the service is built).
+ * A router whose routes are registered from the contract's entries, by their key:
+ * `endpoint("GET /uploads/:id", handler)` for a JSON route, `raw(key, ...handlers)` for one
+ * that reads or writes bytes itself (file bodies, downloads, event streams, backups).
  */
-export class RouteTable<A extends string> {
+export interface ApiRouter<C extends ApiContract> extends Router {
+  endpoint<K extends keyof C & string>(
+    key: K,
+    handler: JsonHandler<C[K]>,
+    options?: JsonRouteOptions,
+  ): void;
+  raw(key: keyof C & string, ...handlers: RequestHandler[]): void;
+}
+
+/**
+ * Every route of one service in one list, made from its contract. Routers made here match
+ * paths exactly (a path in another letter case or with a trailing slash matches nothing and
+ * ends as 404), register a route only from its contract entry, and put the guard of the
+ * entry's access kind in front of its handler, so a credential is checked on the route that
+ * actually matched and no route can be added without an entry. A JSON route's handler gets
+ * its input parsed with the entry's schemas and returns the entry's answer. Tests read
+ * `routes` to try every route with hostile requests, and compare them with the entries.
+ */
+export class RouteTable<A extends string, C extends ApiContract<A> = ApiContract<A>> {
   readonly routes: Route<A>[] = [];
 
-  constructor(private readonly options: RouteTableOptions<A>) {}
+  constructor(private readonly options: RouteTableOptions<A, C>) {}
 
   /** The contract's entries no router has registered (empty once the service is built). */
   unregistered(): string[] {
@@ -52,32 +76,58 @@ export class RouteTable<A extends string> {
       throw new Error(`contract entries without a route: ${missing.join(", ")}`);
   }
 
-  /** A router for paths below `prefix` (the path its parent mounts it at). */
-  router(prefix = ""): Router {
-    const router = express.Router(EXACT);
-    for (const method of METHODS) {
-      const key = method.toLowerCase() as "get" | "head" | "post" | "put" | "patch" | "delete";
-      const register = router[key].bind(router) as (path: string, ...h: RequestHandler[]) => Router;
-      const wrapped = (path: string, ...handlers: RequestHandler[]): Router => {
-        if (typeof path !== "string") throw new Error("routes are registered with a string path");
-        const full = prefix + path;
-        const entry = this.options.contract[`${method} ${full}`] as
-          ApiContract<A>[string] | undefined;
-        if (!entry) throw new Error(`route ${method} ${full} has no entry in the contract`);
-        const access = entry.access;
-        if (this.routes.some((r) => r.method === method && r.path === full)) {
-          throw new Error(`route ${method} ${full} is registered twice`);
-        }
-        this.routes.push({ method, path: full, access });
-        // Named in the request log by its pattern, never by the raw URL.
-        const mark: RequestHandler = (_req, res, next) => {
-          markRoute(res, full);
-          next();
-        };
-        return register(path, mark, ...this.options.guard(access, method), ...handlers);
-      };
-      Object.assign(router, { [key]: wrapped });
+  /** A router for the entries below `prefix` (the path its parent mounts it at). */
+  router(prefix = ""): ApiRouter<C> {
+    const router = express.Router(EXACT) as ApiRouter<C>;
+    const VERBS = ["get", "head", "post", "put", "patch", "delete"] as const;
+    type Register = (path: string, ...handlers: RequestHandler[]) => unknown;
+    const plain = Object.fromEntries(
+      VERBS.map((v) => [v, (router[v] as Register).bind(router)]),
+    ) as Record<(typeof VERBS)[number], Register>;
+    // A route is registered from its entry only: the plain Express methods refuse.
+    for (const verb of VERBS) {
+      Object.assign(router, {
+        [verb]: () => {
+          throw new Error(`register routes from the contract: endpoint() or raw(), not ${verb}()`);
+        },
+      });
     }
+    const add = (key: string, handlers: RequestHandler[]): void => {
+      const [method, full] = key.split(" ") as [Method, string];
+      const entry = this.options.contract[key] as RouteContract<A> | undefined;
+      if (!entry || !METHODS.has(method))
+        throw new Error(`route ${key} has no entry in the contract`);
+      if (!full.startsWith(prefix)) throw new Error(`route ${key} is not below ${prefix}`);
+      if (this.routes.some((r) => r.method === method && r.path === full)) {
+        throw new Error(`route ${key} is registered twice`);
+      }
+      this.routes.push({ method, path: full, access: entry.access });
+      // Named in the request log by its pattern, never by the raw URL.
+      const mark: RequestHandler = (_req, res, next) => {
+        markRoute(res, full);
+        next();
+      };
+      const verb = method.toLowerCase() as (typeof VERBS)[number];
+      plain[verb](
+        full.slice(prefix.length),
+        mark,
+        ...this.options.guard(entry.access, method, entry),
+        ...handlers,
+      );
+    };
+    router.raw = (key, ...handlers) => {
+      add(key, handlers);
+    };
+    router.endpoint = (key, handler, options = {}) => {
+      const entry = this.options.contract[key] as RouteContract<A> | undefined;
+      const status = entry ? answerStatus(entry) : 200;
+      add(key, [
+        async (req, res) => {
+          const answer = await handler(routeInput(entry!, req, options), req, res);
+          res.status(status).json(answer);
+        },
+      ]);
+    };
     return router;
   }
 }

@@ -7,6 +7,7 @@ import type { RouteTable } from "../http/route-table.js";
 import type { Entries, Entry } from "./http/entries.js";
 import type { ParcelEvent, ParcelEventListener } from "./events.js";
 import type { ParcelAccess } from "./http/access-kinds.js";
+import type { PARCEL_API } from "../contract/parcel.js";
 import type { VerifyStatus } from "../contract/parcel-verify.js";
 import type { Policy, Runtime } from "./domain/policy.js";
 import type { BlobStore } from "./storage/blob-store.js";
@@ -125,7 +126,7 @@ export interface ParcelContext {
   /** The entry the request came through (validated by the host middleware). */
   entryFor(req: Request): Entry;
   /** Every route of the service; routers are made from it (exact paths, guarded by access). */
-  routes: RouteTable<ParcelAccess>;
+  routes: RouteTable<ParcelAccess, typeof PARCEL_API>;
   /** The check of every stored blob against its name (`/admin/verify`, weekly). */
   verify: BlobCheck;
   /** Hands an event to `options.onEvent`; a listener that throws does not affect the request. */

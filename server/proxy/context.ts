@@ -4,6 +4,7 @@ import type { LineLog, ServiceLog } from "../log.js";
 import type { ProxyProblemCode } from "../problem-codes.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { ProxyAccess } from "./auth/guards.js";
+import type { PROXY_API } from "../contract/proxy-api.js";
 import type { CoreInput, RuleRecord, Settings, SubscriptionRecord } from "./types.js";
 
 /** Options of the proxy management service factory (`createProxyService`). */
@@ -129,7 +130,7 @@ export interface ProxyContext {
   /** Whether the session with this id is still valid (streams re-check it). */
   sessionAlive(sessionId: string): boolean;
   /** Every route of the service; routers are made from it (exact paths, guarded by access). */
-  routes: RouteTable<ProxyAccess>;
+  routes: RouteTable<ProxyAccess, typeof PROXY_API>;
   /** The executable that runs now (configured, installed, bundled or on PATH), when known. */
   coreBin?: () => string | undefined;
 }

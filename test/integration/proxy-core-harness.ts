@@ -196,7 +196,10 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
     setupToken: new SetupToken(storage.dir),
     sessionAlive: (id) => alive.has(id),
     // The live routers alone, without the service's session guard (tests name the session).
-    routes: new RouteTable<ProxyAccess>({ contract: PROXY_API, guard: () => [express.json()] }),
+    routes: new RouteTable<ProxyAccess, typeof PROXY_API>({
+      contract: PROXY_API,
+      guard: () => [express.json()],
+    }),
     machine: () => ({
       ownPort: 0,
       controllerPort: opts.controllerPort ?? 9090,

@@ -1,14 +1,14 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parseIntQuery, parsePageQuery } from "../../http/pagination.js";
-import { ACTION_FORM, type AuditPage } from "../../contract/parcel-admin.js";
+import { ACTION_FORM } from "../../contract/parcel-admin.js";
 import type { ParcelContext } from "../context.js";
 import { queryString } from "./admin-query.js";
 
 /** `GET /admin/audit` (behind `requireAdmin`). */
 export function adminAuditRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
-  router.get("/audit", (req, res) => {
+  router.endpoint("GET /admin/audit", (_input, req) => {
     const query = req.query as Record<string, unknown>;
     const page = parsePageQuery(query, 20);
     const action = queryString(query, "action");
@@ -31,8 +31,7 @@ export function adminAuditRouter(ctx: ParcelContext): Router {
       from,
       to,
     };
-    const result: AuditPage = ctx.repos.audit.page(filter, page);
-    res.json(result);
+    return ctx.repos.audit.page(filter, page);
   });
   return router;
 }

@@ -10,7 +10,7 @@ import type { ParcelContext } from "../context.js";
  */
 export function adminErrorsRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
-  router.get("/errors", (_req, res) => {
+  router.endpoint("GET /admin/errors", () => {
     const body: RecentProblems = {
       items: ctx.log.recent().map((p) => ({
         time: Math.floor(p.timeMs / 1000),
@@ -21,7 +21,7 @@ export function adminErrorsRouter(ctx: ParcelContext): Router {
         request_id: p.requestId,
       })),
     };
-    res.json(body);
+    return body;
   });
   return router;
 }

@@ -1,7 +1,6 @@
 import { type Router, type Response } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parsePageQuery } from "../../http/pagination.js";
-import type { AdminParcelPage } from "../../contract/parcel-admin.js";
 import type { Reissued } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { shareFields } from "../domain/share.js";
@@ -19,11 +18,9 @@ function admin(res: Response): Actor {
 export function adminParcelsRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
 
-  router.get("/stats", (_req, res) => {
-    res.json(readStats(ctx));
-  });
+  router.endpoint("GET /admin/stats", () => readStats(ctx));
 
-  router.get("/parcels", (req, res) => {
+  router.endpoint("GET /admin/parcels", (_input, req) => {
     const query = req.query as Record<string, unknown>;
     const page = parsePageQuery(query, 10);
     const state = queryString(query, "state");
@@ -35,35 +32,30 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
       );
     }
     const q = queryString(query, "q");
-    const list: AdminParcelPage = listParcels(
-      ctx,
-      { q: q || undefined, state: state as ParcelState | undefined },
-      page,
-    );
-    res.json(list);
+    return listParcels(ctx, { q: q || undefined, state: state as ParcelState | undefined }, page);
   });
 
-  router.post("/parcels/:id/delete", (req, res) => {
-    const view = deleteParcel(ctx, req.params.id);
+  router.endpoint("POST /admin/parcels/:id/delete", ({ params }, req, res) => {
+    const view = deleteParcel(ctx, params.id);
     ctx.audit(req, admin(res), "admin.parcel_delete", `parcel:${view.id}`);
-    res.json(view);
+    return view;
   });
 
-  router.post("/files/:id/delete", (req, res) => {
+  router.endpoint("POST /admin/files/:id/delete", ({ params }, req, res) => {
     // The row goes with the file: its name is kept in the record for the audit view.
-    const file = ctx.repos.parcels.file(req.params.id);
-    const view = deleteFile(ctx, req.params.id);
-    ctx.audit(req, admin(res), "admin.file_delete", `file:${req.params.id}`, {
+    const file = ctx.repos.parcels.file(params.id);
+    const view = deleteFile(ctx, params.id);
+    ctx.audit(req, admin(res), "admin.file_delete", `file:${params.id}`, {
       name: file?.name,
       size: file?.size,
       parcel: view.id,
       state: view.state,
     });
-    res.json(view);
+    return view;
   });
 
-  router.post("/parcels/:id/reissue", (req, res) => {
-    const { row, files, code } = reissueParcel(ctx, req.params.id);
+  router.endpoint("POST /admin/parcels/:id/reissue", ({ params }, req, res) => {
+    const { row, files, code } = reissueParcel(ctx, params.id);
     ctx.audit(req, admin(res), "admin.reissue", `parcel:${row.id}`, {
       expires_at: row.expires_at,
       downloads: row.downloads_left,
@@ -72,7 +64,7 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
       ...adminParcelView(row, files),
       ...shareFields(ctx, ctx.entryFor(req).origin, code, row),
     };
-    res.json(body);
+    return body;
   });
   return router;
 }

@@ -1,12 +1,11 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
-import { parseOr400 } from "../../http/validate.js";
+import type { JsonHandler } from "../../http/route-input.js";
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, passwordProblem } from "../../password-hash.js";
-import { PasswordChangeSchema, type Ok } from "../../contract/parcel-admin.js";
+import type { PARCEL_API } from "../../contract/parcel.js";
 import type { ParcelContext } from "../context.js";
 import { countSignInAttempt } from "../domain/admin-sign-in.js";
 import { hashPassword, sha256Hex, verifyPassword } from "../domain/secrets.js";
-import { jsonBody } from "../http/guards.js";
 import { ADMIN_COOKIE, clientIp, readCookie } from "../http/identity.js";
 
 /**
@@ -19,9 +18,13 @@ export function adminPasswordRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
   const { identity } = ctx.repos;
 
-  router.put("/password", jsonBody, async (req, res) => {
+  const change: JsonHandler<(typeof PARCEL_API)["PUT /admin/password"]> = async (
+    input,
+    req,
+    res,
+  ) => {
     const admin = res.locals.admin as { username: string };
-    const body = parseOr400(PasswordChangeSchema, req.body);
+    const body = input.body;
     const ip = clientIp(req);
     const pending = countSignInAttempt(identity, ip, ctx.now());
     const current = identity.adminHash(admin.username);
@@ -46,8 +49,8 @@ export function adminPasswordRouter(ctx: ParcelContext): Router {
     const token = readCookie(ctx, req, ADMIN_COOKIE) ?? "";
     identity.changeAdminPassword(admin.username, hash, sha256Hex(token));
     ctx.audit(req, { kind: "admin", username: admin.username }, "admin.password", "system");
-    const ok: Ok = { ok: true };
-    res.json(ok);
-  });
+    return { ok: true };
+  };
+  router.endpoint("PUT /admin/password", change, { body: "as-is" });
   return router;
 }

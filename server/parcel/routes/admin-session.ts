@@ -1,11 +1,11 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
-import { parseOr400 } from "../../http/validate.js";
-import { LoginSchema, type LoggedIn, type SessionStatus } from "../../contract/parcel-admin.js";
+import type { JsonHandler } from "../../http/route-input.js";
+import type { PARCEL_API } from "../../contract/parcel.js";
+import type { SessionStatus } from "../../contract/parcel-admin.js";
 import type { ParcelContext } from "../context.js";
 import { countSignInAttempt } from "../domain/admin-sign-in.js";
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from "../domain/secrets.js";
-import { jsonBody } from "../http/guards.js";
 import { noteSignInBlock } from "../http/lasting-refusals.js";
 import {
   ADMIN_COOKIE,
@@ -26,8 +26,8 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
   // Unknown usernames are checked against this, so both cases cost one scrypt.
   const decoy = hashPassword(randomToken());
 
-  router.post("/login", jsonBody, async (req, res) => {
-    const { username, password } = parseOr400(LoginSchema, req.body);
+  const login: JsonHandler<(typeof PARCEL_API)["POST /admin/login"]> = async (input, req, res) => {
+    const { username, password } = input.body;
     const ip = clientIp(req);
     const pending = countSignInAttempt(identity, ip, ctx.now());
     const hash = identity.adminHash(username);
@@ -44,24 +44,24 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
     identity.addAdminSession(sha256Hex(token), username, ctx.now() + ADMIN_TTL);
     setCookie(ctx, req, res, ADMIN_COOKIE, token, ADMIN_TTL);
     ctx.audit(req, { kind: "admin", username }, "admin.login", "system");
-    const signedIn: LoggedIn = { username };
-    res.json(signedIn);
-  });
+    return { username };
+  };
+  router.endpoint("POST /admin/login", login, { body: "as-is" });
 
-  router.post("/logout", (req, res) => {
+  router.endpoint("POST /admin/logout", (_input, req, res) => {
     const username = currentAdmin(ctx, req);
     const token = readCookie(ctx, req, ADMIN_COOKIE);
     if (token) identity.endAdminSession(sha256Hex(token));
     clearCookie(ctx, req, res, ADMIN_COOKIE);
     if (username) ctx.audit(req, { kind: "admin", username }, "admin.logout", "system");
     const status: SessionStatus = { authenticated: false, username: null };
-    res.json(status);
+    return status;
   });
 
-  router.get("/status", (req, res) => {
+  router.endpoint("GET /admin/status", (_input, req) => {
     const username = currentAdmin(ctx, req);
     const status: SessionStatus = { authenticated: username !== null, username };
-    res.json(status);
+    return status;
   });
   return router;
 }

@@ -1,17 +1,10 @@
 import { type Router, type Response } from "express";
 import { HttpError } from "../../http/errors.js";
-import { jsonObject, parseOr400 } from "../../http/validate.js";
 import { runCleanup } from "../cleanup.js";
 import type { Actor, ParcelContext } from "../context.js";
 import type { CleanupResult } from "../../contract/parcel-admin.js";
-import {
-  PolicyPatchSchema,
-  RuntimePatchSchema,
-  type Policy,
-  type Runtime,
-} from "../../contract/parcel-policy.js";
+import type { Policy, Runtime } from "../../contract/parcel-policy.js";
 import { conflictSentence, policyConflicts } from "../domain/policy.js";
-import { jsonBody } from "../http/guards.js";
 
 function admin(res: Response): Actor {
   return res.locals.admin as Actor;
@@ -30,12 +23,9 @@ function changes<T extends object>(before: T, after: T): Record<string, unknown>
 export function adminSettingsRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
 
-  router.get("/policy", (_req, res) => {
-    res.json(ctx.policy());
-  });
+  router.endpoint("GET /admin/policy", () => ctx.policy());
 
-  router.put("/policy", jsonBody, (req, res) => {
-    const patch = parseOr400(PolicyPatchSchema, jsonObject(req.body));
+  router.endpoint("PUT /admin/policy", ({ body: patch }, req, res) => {
     const before = ctx.policy();
     const next: Policy = { ...before, ...patch };
     // Checked on the merged result: a patch of one member can contradict a saved one.
@@ -54,26 +44,23 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
       });
     ctx.setPolicy(next);
     ctx.audit(req, admin(res), "admin.policy", "policy", { changed: changes(before, next) });
-    res.json(next);
+    return next;
   });
 
-  router.get("/runtime", (_req, res) => {
-    res.json(ctx.runtime());
-  });
+  router.endpoint("GET /admin/runtime", () => ctx.runtime());
 
-  router.put("/runtime", jsonBody, (req, res) => {
-    const patch = parseOr400(RuntimePatchSchema, jsonObject(req.body));
+  router.endpoint("PUT /admin/runtime", ({ body: patch }, req, res) => {
     const before = ctx.runtime();
     const next: Runtime = { ...before, ...patch };
     ctx.setRuntime(next);
     ctx.audit(req, admin(res), "admin.runtime", "runtime", { changed: changes(before, next) });
-    res.json(next);
+    return next;
   });
 
-  router.post("/cleanup", async (req, res) => {
+  router.endpoint("POST /admin/cleanup", async (_input, req, res) => {
     const result: CleanupResult = await runCleanup(ctx, { full: true });
     ctx.audit(req, admin(res), "admin.cleanup", "system", { ...result });
-    res.json(result);
+    return result;
   });
   return router;
 }

@@ -1,5 +1,4 @@
 import type { Router } from "express";
-import type { VerifyStatus } from "../../contract/parcel-verify.js";
 import type { Actor, ParcelContext } from "../context.js";
 
 /**
@@ -10,15 +9,11 @@ import type { Actor, ParcelContext } from "../context.js";
 export function adminVerifyRouter(ctx: ParcelContext): Router {
   const router = ctx.routes.router("/admin");
 
-  router.get("/verify", (_req, res) => {
-    const status: VerifyStatus = ctx.verify.status();
-    res.json(status);
-  });
+  router.endpoint("GET /admin/verify", () => ctx.verify.status());
 
-  router.post("/verify", (req, res) => {
+  router.endpoint("POST /admin/verify", (_input, req, res) => {
     if (ctx.verify.start()) ctx.audit(req, res.locals.admin as Actor, "admin.verify", "system");
-    const status: VerifyStatus = ctx.verify.status();
-    res.json(status);
+    return ctx.verify.status();
   });
   return router;
 }

@@ -1,13 +1,12 @@
 import type { Request, Router } from "express";
 import {
   INBOX_DEFAULT_MINUTES,
-  InboxOpenSchema,
-  InboxResolveSchema,
   type InboxClosed,
   type InboxOpened,
   type InboxView,
 } from "../../contract/parcel-inbox.js";
-import { optionalObject, parseOr400 } from "../../http/validate.js";
+import type { PARCEL_API } from "../../contract/parcel.js";
+import type { JsonHandler } from "../../http/route-input.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { formatCode } from "../domain/codes.js";
 import {
@@ -18,7 +17,6 @@ import {
   type InboxState,
 } from "../domain/inbox.js";
 import { INBOX_SESSION_TTL, resolveInbox } from "../domain/inbox-session.js";
-import { jsonBody } from "../http/guards.js";
 import {
   INBOX_COOKIE,
   PICKUP_COOKIE,
@@ -49,8 +47,11 @@ function openedView(
 /** `POST /inbox/resolve`: a sender opens the inbox by its code (and password). */
 export function inboxRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router();
-  r.post("/inbox/resolve", jsonBody, async (req, res) => {
-    const input = parseOr400(InboxResolveSchema, req.body);
+  const resolve: JsonHandler<(typeof PARCEL_API)["POST /inbox/resolve"]> = async (
+    { body: input },
+    req,
+    res,
+  ) => {
     const ip = clientIp(req);
     const caller = {
       ip,
@@ -63,8 +64,9 @@ export function inboxRouter(ctx: ParcelContext): Router {
       throw err;
     });
     setCookie(ctx, req, res, INBOX_COOKIE, session, INBOX_SESSION_TTL);
-    res.json(grant);
-  });
+    return grant;
+  };
+  r.endpoint("POST /inbox/resolve", resolve, { body: "as-is" });
   return r;
 }
 
@@ -72,18 +74,22 @@ export function inboxRouter(ctx: ParcelContext): Router {
 export function adminInboxRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router("/admin");
 
-  r.post("/inbox", jsonBody, async (req, res) => {
-    const input = optionalObject(InboxOpenSchema, req.body);
+  const open: JsonHandler<(typeof PARCEL_API)["POST /admin/inbox"]> = async (
+    { body: input },
+    req,
+    res,
+  ) => {
     const actor = res.locals.admin as Actor;
     const state = await openInbox(
       ctx,
       { minutes: input.minutes ?? INBOX_DEFAULT_MINUTES, password: input.password || null },
       { from: req, actor },
     );
-    res.json(openedView(ctx, req, state));
-  });
+    return openedView(ctx, req, state);
+  };
+  r.endpoint("POST /admin/inbox", open, { body: "optional" });
 
-  r.get("/inbox", (req, res) => {
+  r.endpoint("GET /admin/inbox", (_input, req) => {
     const state = inboxState(ctx);
     const items = inboxDeliveries(ctx);
     const view: InboxView = state.open
@@ -97,13 +103,13 @@ export function adminInboxRouter(ctx: ParcelContext): Router {
           has_password: null,
           items,
         };
-    res.json(view);
+    return view;
   });
 
-  r.delete("/inbox", (req, res) => {
+  r.endpoint("DELETE /admin/inbox", (_input, req, res) => {
     closeInbox(ctx, { from: req, actor: res.locals.admin as Actor });
     const closed: InboxClosed = { open: false };
-    res.json(closed);
+    return closed;
   });
 
   return r;

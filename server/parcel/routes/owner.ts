@@ -1,6 +1,5 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
-import type { Mine } from "../../contract/parcel-views.js";
 import type { ParcelContext } from "../context.js";
 import { revokeParcel } from "../domain/sessions.js";
 import { shareFields } from "../domain/share.js";
@@ -15,44 +14,43 @@ export function ownerRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router();
   const { parcels } = ctx.repos;
 
-  r.get("/mine", (req, res) => {
+  r.endpoint("GET /mine", (_input, req) => {
     const visitor = currentVisitor(ctx, req);
     if (!visitor)
       throw new HttpError(401, "owner.visitor_required", "A visitor cookie is required");
     const rows = parcels.ownedBy(visitor.id, MINE_LIMIT);
     const files = parcels.filesOf(rows.map((p) => p.id));
-    const mine: Mine = { items: rows.map((p) => parcelView(p, files.get(p.id) ?? [])) };
-    res.json(mine);
+    return { items: rows.map((p) => parcelView(p, files.get(p.id) ?? [])) };
   });
 
-  r.post("/parcels/:id/revoke", (req, res) => {
-    const actor = requireOwner(ctx, req, req.params.id);
-    const id = req.params.id;
+  r.endpoint("POST /parcels/:id/revoke", ({ params }, req) => {
+    const actor = requireOwner(ctx, req, params.id);
+    const id = params.id;
     if (revokeParcel(ctx, id)) ctx.audit(req, actor, "parcel.revoke", `parcel:${id}`);
     const p = ownedParcel(ctx, id);
-    res.json(parcelView(p, parcels.files(id)));
+    return parcelView(p, parcels.files(id));
   });
 
-  r.post("/parcels/:id/code", (req, res) => {
-    const { actor, token } = ownerOf(ctx, req, req.params.id);
-    const id = req.params.id;
+  r.endpoint("POST /parcels/:id/code", ({ params }, req) => {
+    const { actor, token } = ownerOf(ctx, req, params.id);
+    const id = params.id;
     const { parcel, code } = newCode(ctx, id, token);
     ctx.audit(req, actor, "parcel.code", `parcel:${id}`);
-    res.json(shareFields(ctx, ctx.entryFor(req).origin, code, parcel));
+    return shareFields(ctx, ctx.entryFor(req).origin, code, parcel);
   });
 
   // The current code again, for the owner holding the manage token: it is the key that opens
   // the sealed code, so the visitor cookie alone cannot.
-  r.get("/parcels/:id/code", (req, res) => {
-    const { token } = ownerOf(ctx, req, req.params.id);
+  r.endpoint("GET /parcels/:id/code", ({ params }, req) => {
+    const { token } = ownerOf(ctx, req, params.id);
     if (token === null)
       throw new HttpError(
         403,
         "owner.token_needed",
         "Showing a parcel's code again needs its manage token",
       );
-    const { parcel, code } = currentCode(ctx, req.params.id, token);
-    res.json(shareFields(ctx, ctx.entryFor(req).origin, code, parcel));
+    const { parcel, code } = currentCode(ctx, params.id, token);
+    return shareFields(ctx, ctx.entryFor(req).origin, code, parcel);
   });
 
   return r;

@@ -1,12 +1,9 @@
 import { type Router, type Request, type Response } from "express";
 import { HttpError } from "../../http/errors.js";
-import { parseOr400 } from "../../http/validate.js";
-import { ResolveSchema } from "../../contract/parcel-views.js";
 import type { ParcelContext } from "../context.js";
 import { archiveLang, archiveName, archiveOffset } from "../domain/archive-name.js";
 import { damaged, openVerified, verifyAll } from "../domain/blob-integrity.js";
 import { grantedParcel, PICKUP_TTL, pickupGrant, resolvePickup } from "../domain/pickup.js";
-import { jsonBody } from "../http/guards.js";
 import {
   PICKUP_COOKIE,
   pickupActor,
@@ -30,21 +27,24 @@ export function pickupRouter(ctx: ParcelContext): Router {
   /** The parcel the caller's pickup cookie opens. */
   const granted = (req: Request) => grantedParcel(ctx, readCookie(ctx, req, PICKUP_COOKIE));
 
-  r.post("/pickup/resolve", jsonBody, async (req, res) => {
-    const input = parseOr400(ResolveSchema, req.body);
-    const caller = pickupCaller(ctx, req);
-    const p = await resolvePickup(ctx, caller, input).catch((err: unknown) => {
-      noteLastingRefusal(ctx, res, caller.ip, err);
-      throw err;
-    });
-    setCookie(ctx, req, res, PICKUP_COOKIE, pickupGrant(ctx, p), PICKUP_TTL);
-    ctx.audit(req, pickupActor(ctx, req), "pickup.resolve", `parcel:${p.id}`);
-    res.json(recipientView(p, parcels.files(p.id)));
-  });
+  r.endpoint(
+    "POST /pickup/resolve",
+    async ({ body: input }, req, res) => {
+      const caller = pickupCaller(ctx, req);
+      const p = await resolvePickup(ctx, caller, input).catch((err: unknown) => {
+        noteLastingRefusal(ctx, res, caller.ip, err);
+        throw err;
+      });
+      setCookie(ctx, req, res, PICKUP_COOKIE, pickupGrant(ctx, p), PICKUP_TTL);
+      ctx.audit(req, pickupActor(ctx, req), "pickup.resolve", `parcel:${p.id}`);
+      return recipientView(p, parcels.files(p.id));
+    },
+    { body: "as-is" },
+  );
 
-  r.get("/pickup", (req, res) => {
+  r.endpoint("GET /pickup", (_input, req) => {
     const { parcel } = granted(req);
-    res.json(recipientView(parcel, parcels.files(parcel.id)));
+    return recipientView(parcel, parcels.files(parcel.id));
   });
 
   /** The blob of a file that can be sent, or 410 when its bytes are gone. */
@@ -75,7 +75,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
     });
   };
   // Express hands HEAD to the GET route; sendTransfer answers it with headers only.
-  r.get("/pickup/files/:file/download", download);
+  r.raw("GET /pickup/files/:file/download", download);
 
   const archive = async (req: Request, res: Response) => {
     const { parcel, grant } = granted(req);
@@ -124,7 +124,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
       },
     });
   };
-  r.get("/pickup/archive", archive);
+  r.raw("GET /pickup/archive", archive);
 
   return r;
 }

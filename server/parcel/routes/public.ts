@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import { PARCEL_API, type Health, type PublicPolicy } from "../../contract/parcel.js";
+import { PARCEL_API } from "../../contract/parcel.js";
 import { serveOpenApi } from "../../http/openapi.js";
 import type { ParcelContext } from "../context.js";
 import { publicPolicy } from "../domain/policy.js";
@@ -10,14 +10,13 @@ import { VERSION } from "../../version.js";
 export function publicRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router();
 
-  r.get("/health", (_req, res) => {
+  r.endpoint("GET /health", () => {
     const initialized = ctx.repos.identity.anyAdmin();
-    const body: Health = { ok: true, initialized, version: VERSION };
-    res.json(body);
+    return { ok: true, initialized, version: VERSION };
   });
 
-  r.get(
-    "/openapi.json",
+  r.raw(
+    "GET /openapi.json",
     serveOpenApi(
       {
         title: "Gatehouse parcel API",
@@ -31,15 +30,14 @@ export function publicRouter(ctx: ParcelContext): Router {
     ),
   );
 
-  r.get("/policy", (req, res) => {
+  r.endpoint("GET /policy", (_input, req, res) => {
     const visitor = currentVisitor(ctx, req) ?? startVisitor(ctx, req, res);
-    const body: PublicPolicy = {
+    return {
       ...publicPolicy(ctx.policy()),
       public_url: ctx.entryFor(req).origin,
       access_urls: ctx.entries.origins,
       visitor_expires: visitor.expiresAt,
     };
-    res.json(body);
   });
 
   return r;

@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import type { Delivered } from "../../contract/parcel-inbox.js";
-import type { Published, UploadCreated } from "../../contract/parcel-views.js";
+import type { Published } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { issueManageToken } from "../domain/manage-token.js";
 import { hashPickupPassword } from "../../password-hash.js";
@@ -9,9 +9,8 @@ import { randomId, sha256Hex } from "../domain/secrets.js";
 import { shareFields } from "../domain/share.js";
 import { admitSession, ownedParcel, publishParcel } from "../domain/uploads.js";
 import { removeUploadFile } from "../domain/remove-file.js";
-import { jsonBody } from "../http/guards.js";
 import { noteLastingRefusal } from "../http/lasting-refusals.js";
-import { parseManifest } from "../http/manifest.js";
+import { checkManifest } from "../domain/admission.js";
 import {
   clientIp,
   currentVisitor,
@@ -38,88 +37,95 @@ export function uploadsRouter(ctx: ParcelContext): Router {
   const r = ctx.routes.router();
   const { traffic, parcels } = ctx.repos;
 
-  r.post("/uploads", jsonBody, async (req, res) => {
-    const policy = ctx.policy();
-    if (!policy.uploads_enabled)
-      throw new HttpError(403, "upload.disabled", "Uploads are switched off by the administrator");
-    // The credential is judged before the manifest: without a session, nothing else is said.
-    const toInbox = isRecord(req.body) && req.body.inbox === true;
-    if (toInbox) requireInboxSession(ctx, readCookie(ctx, req, INBOX_COOKIE));
-    const manifest = parseManifest(policy, req.body);
-    const ip = clientIp(req);
-    const now = ctx.now();
-    const used = traffic.used(ip, now);
-    if (used + manifest.totalBytes > policy.daily_upload_bytes) {
-      const wait = secondsUntilUtcMidnight(now);
-      const refusal = new HttpError(
-        429,
-        "upload.daily_limit",
-        "Today's upload allowance for this address is used up",
-        {
-          headers: { "Retry-After": String(wait) },
-        },
-      );
-      noteLastingRefusal(ctx, res, ip, refusal);
-      throw refusal;
-    }
-    // An inbox upload belongs to no visitor: it is not the sender's parcel to list or share.
-    const visitor = manifest.inbox ? null : currentVisitor(ctx, req);
-    const passwordHash = manifest.password ? await hashPickupPassword(manifest.password) : null;
-    const id = randomId();
-    const token = issueManageToken(ctx.keys.cookie, id);
-    const files = manifest.files.map((f) => ({ id: randomId(), name: f.name, size: f.size }));
-    const expiresAt = ctx.now() + SESSION_SECONDS;
-    admitSession(ctx, {
-      id,
-      owner: visitor?.id ?? null,
-      tokenHash: sha256Hex(token),
-      passwordHash,
-      days: manifest.days,
-      downloads: manifest.downloads,
-      renew: manifest.renew,
-      now: ctx.now(),
-      expiresAt,
-      reservedBytes: manifest.totalBytes,
-      clientIp: ip,
-      searchNames: searchNames(files.map((f) => f.name)),
-      files,
-      inbox: manifest.inbox,
-    });
-    const actor: Actor = visitor ? { kind: "visitor", id: visitor.id } : { kind: "token" };
-    ctx.audit(req, actor, "upload.create", `parcel:${id}`, {
-      files: files.length,
-      bytes: manifest.totalBytes,
-      ...(manifest.inbox ? { inbox: true } : {}),
-    });
-    const created: UploadCreated = { id, manage_token: token, files, expires_at: expiresAt };
-    res.status(201).json(created);
+  r.endpoint(
+    "POST /uploads",
+    async (input, req, res) => {
+      const policy = ctx.policy();
+      if (!policy.uploads_enabled)
+        throw new HttpError(
+          403,
+          "upload.disabled",
+          "Uploads are switched off by the administrator",
+        );
+      // The credential is judged before the manifest: without a session, nothing else is said.
+      const toInbox = isRecord(req.body) && req.body.inbox === true;
+      if (toInbox) requireInboxSession(ctx, readCookie(ctx, req, INBOX_COOKIE));
+      const manifest = checkManifest(policy, input.body);
+      const ip = clientIp(req);
+      const now = ctx.now();
+      const used = traffic.used(ip, now);
+      if (used + manifest.totalBytes > policy.daily_upload_bytes) {
+        const wait = secondsUntilUtcMidnight(now);
+        const refusal = new HttpError(
+          429,
+          "upload.daily_limit",
+          "Today's upload allowance for this address is used up",
+          {
+            headers: { "Retry-After": String(wait) },
+          },
+        );
+        noteLastingRefusal(ctx, res, ip, refusal);
+        throw refusal;
+      }
+      // An inbox upload belongs to no visitor: it is not the sender's parcel to list or share.
+      const visitor = manifest.inbox ? null : currentVisitor(ctx, req);
+      const passwordHash = manifest.password ? await hashPickupPassword(manifest.password) : null;
+      const id = randomId();
+      const token = issueManageToken(ctx.keys.cookie, id);
+      const files = manifest.files.map((f) => ({ id: randomId(), name: f.name, size: f.size }));
+      const expiresAt = ctx.now() + SESSION_SECONDS;
+      admitSession(ctx, {
+        id,
+        owner: visitor?.id ?? null,
+        tokenHash: sha256Hex(token),
+        passwordHash,
+        days: manifest.days,
+        downloads: manifest.downloads,
+        renew: manifest.renew,
+        now: ctx.now(),
+        expiresAt,
+        reservedBytes: manifest.totalBytes,
+        clientIp: ip,
+        searchNames: searchNames(files.map((f) => f.name)),
+        files,
+        inbox: manifest.inbox,
+      });
+      const actor: Actor = visitor ? { kind: "visitor", id: visitor.id } : { kind: "token" };
+      ctx.audit(req, actor, "upload.create", `parcel:${id}`, {
+        files: files.length,
+        bytes: manifest.totalBytes,
+        ...(manifest.inbox ? { inbox: true } : {}),
+      });
+      return { id, manage_token: token, files, expires_at: expiresAt };
+    },
+    { body: "as-is" },
+  );
+
+  r.endpoint("GET /uploads/:id", ({ params }, req) => {
+    requireOwner(ctx, req, params.id);
+    const p = ownedParcel(ctx, params.id);
+    return parcelView(p, parcels.files(p.id));
   });
 
-  r.get("/uploads/:id", (req, res) => {
-    requireOwner(ctx, req, req.params.id);
-    const p = ownedParcel(ctx, req.params.id);
-    res.json(parcelView(p, parcels.files(p.id)));
-  });
-
-  r.put("/uploads/:id/files/:file", putFileHandler(ctx));
+  r.raw("PUT /uploads/:id/files/:file", putFileHandler(ctx));
   // The sender leaves one file out while the upload is still open; the rest goes on.
-  r.delete("/uploads/:id/files/:file", (req, res) => {
-    const actor = requireOwner(ctx, req, req.params.id);
-    const { parcel, files, removed } = removeUploadFile(ctx, req.params.id, req.params.file);
+  r.endpoint("DELETE /uploads/:id/files/:file", ({ params }, req) => {
+    const actor = requireOwner(ctx, req, params.id);
+    const { parcel, files, removed } = removeUploadFile(ctx, params.id, params.file);
     ctx.audit(req, actor, "upload.remove", `file:${removed.id}`, {
       name: removed.name,
       size: removed.size,
       parcel: parcel.id,
     });
-    res.json(parcelView(parcel, files));
+    return parcelView(parcel, files);
   });
   const resume = resumeHandlers(ctx);
-  r.head("/uploads/:id/files/:file", resume.head);
-  r.patch("/uploads/:id/files/:file", resume.patch);
+  r.raw("HEAD /uploads/:id/files/:file", resume.head);
+  r.raw("PATCH /uploads/:id/files/:file", resume.patch);
 
-  r.post("/uploads/:id/publish", (req, res) => {
-    const { actor, token } = ownerOf(ctx, req, req.params.id);
-    const id = req.params.id;
+  r.endpoint("POST /uploads/:id/publish", ({ params }, req) => {
+    const { actor, token } = ownerOf(ctx, req, params.id);
+    const id = params.id;
     // Only the first publish hands out a code; later ones get the plain pickup page.
     const { parcel, code } = publishParcel(ctx, id, { from: clientIp(req), actor, token });
     const files = parcels.files(id);
@@ -134,8 +140,7 @@ export function uploadsRouter(ctx: ParcelContext): Router {
           at: ctx.clock.now(),
         });
       const delivered: Delivered = { ...parcelView(parcel, files), delivered: true };
-      res.json(delivered);
-      return;
+      return delivered;
     }
     // Only the first publish finishes an upload (it is the one that hands out a code).
     if (code !== null)
@@ -149,7 +154,7 @@ export function uploadsRouter(ctx: ParcelContext): Router {
       ...parcelView(parcel, files),
       ...shareFields(ctx, ctx.entryFor(req).origin, code, parcel),
     };
-    res.json(published);
+    return published;
   });
 
   return r;

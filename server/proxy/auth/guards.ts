@@ -153,9 +153,9 @@ const jsonBody = express.json({ limit: "2mb", type: () => true });
  * The proxy service's route table, made from its contract: the entries of `open` access
  * (health, the API document, the sign-in routes) need no session, every other one does.
  */
-export function proxyRouteTable(accounts: Accounts): RouteTable<ProxyAccess> {
+export function proxyRouteTable(accounts: Accounts): RouteTable<ProxyAccess, typeof PROXY_API> {
   const session = requireSession(accounts);
-  return new RouteTable<ProxyAccess>({
+  return new RouteTable({
     contract: PROXY_API,
     guard: (access, method: Method) => {
       const body = method === "GET" ? [] : [jsonBody];

@@ -21,14 +21,14 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
   const { backups } = deps;
   const router = deps.routes.router();
 
-  router.get("/system/backup", (_req, res) => {
+  router.endpoint("GET /system/backup", (_input, _req, res) => {
     const backup = backups.export();
     const date = backup.exportedAt.slice(0, 10);
     res.setHeader("Content-Disposition", `attachment; filename="gatehouse-proxy-${date}.json"`);
-    res.json(backup);
+    return backup;
   });
 
-  router.post("/system/restore", async (req, res) => {
+  router.raw("POST /system/restore", async (req, res) => {
     const backup = parseOr400(BackupFile, backupDocument(req.body));
     let settings;
     try {

@@ -5,8 +5,6 @@ import { coreUnavailable } from "../core/errors.js";
 import type { ProxyContext } from "../context.js";
 import { coreApi, type CoreApi } from "../core/index.js";
 import { CoreReaderFault } from "../core/core-reader.js";
-import { IdParam, type Ok } from "../../contract/proxy.js";
-import { parseOr400 } from "../../http/validate.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 const DEADLINE_MS = 5000;
@@ -36,7 +34,7 @@ export function connectionsRouter(deps: ProxyRouterDeps): Router {
 
   // Tens of thousands of connections make megabytes of JSON: the core reader fetches, parses,
   // labels and writes the answer in its own thread; this one only sends the bytes.
-  router.get("/connections", async (_req, res) => {
+  router.raw("GET /connections", async (_req, res) => {
     const subscriptions = deps.store.listSubscriptions();
     const { body, release } = await live(() =>
       api(deps).connectionsJson(subscriptions, DEADLINE_MS),
@@ -46,15 +44,15 @@ export function connectionsRouter(deps: ProxyRouterDeps): Router {
     res.set("Content-Type", "application/json; charset=utf-8").send(body);
   });
 
-  router.delete("/connections/:id", async (req, res) => {
-    const { id } = parseOr400(IdParam, req.params);
+  router.endpoint("DELETE /connections/:id", async (input) => {
+    const { id } = input.params;
     await live(() => api(deps).closeConnection(id, DEADLINE_MS));
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
-  router.delete("/connections", async (_req, res) => {
+  router.endpoint("DELETE /connections", async () => {
     await live(() => api(deps).closeConnections(DEADLINE_MS));
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
   return router;

@@ -1,11 +1,9 @@
 import type { Router } from "express";
 import { join } from "node:path";
-import { optionalObject } from "../../http/validate.js";
 import { geodataList } from "../core/geodata.js";
 import { FileFacts, previousPath, shownPath } from "../core/install-status.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { recordFailure } from "../../http/failed-action.js";
-import { NoFields, type CoreInfo, type CoreInstalled } from "../../contract/proxy.js";
 
 /** `GET /system/core`, `POST /system/core/install`, `POST /system/core/rollback`. */
 export function coreInstallRouter(deps: ProxyRouterDeps): Router {
@@ -13,14 +11,14 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
   const facts = new FileFacts();
 
-  router.get("/system/core", async (_req, res) => {
+  router.endpoint("GET /system/core", async () => {
     const where = locator.current();
     const shown = where ? shownPath(locator, where) : null;
     const [version, previousVersion] = await Promise.all([
       facts.version(where?.path),
       facts.version(previousPath(locator)),
     ]);
-    res.json({
+    return {
       installed: where !== null,
       version,
       // Never an absolute path: the data dir's layout is not the LAN's business.
@@ -32,31 +30,39 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
       progress: installer.progress,
       // The rules' data files in the core's home (kept by the geodata module).
       geodata: geodataList(join(deps.dir, "core")),
-    } satisfies CoreInfo);
+    };
   });
 
-  router.post("/system/core/install", async (req, res) => {
-    // An empty JSON object, or no body at all: these routes take no parameters.
-    optionalObject(NoFields, req.body);
-    const { version } = await installer.install().catch((err: unknown) => {
-      recordFailure(res, err, (f) =>
-        deps.log.warn("install.failed", "Installing the proxy core failed", f),
-      );
-      throw err;
-    });
-    res.json({ ok: true, version } satisfies CoreInstalled);
-  });
+  router.endpoint(
+    "POST /system/core/install",
+    async (input, _req, res) => {
+      // An empty JSON object, or no body at all: these routes take no parameters.
+      void input.body;
+      const { version } = await installer.install().catch((err: unknown) => {
+        recordFailure(res, err, (f) =>
+          deps.log.warn("install.failed", "Installing the proxy core failed", f),
+        );
+        throw err;
+      });
+      return { ok: true, version };
+    },
+    { body: "optional" },
+  );
 
-  router.post("/system/core/rollback", async (req, res) => {
-    optionalObject(NoFields, req.body);
-    const { version } = await installer.rollback().catch((err: unknown) => {
-      recordFailure(res, err, (f) =>
-        deps.log.warn("install.rollback_failed", "Going back to the previous core failed", f),
-      );
-      throw err;
-    });
-    res.json({ ok: true, version } satisfies CoreInstalled);
-  });
+  router.endpoint(
+    "POST /system/core/rollback",
+    async (input, _req, res) => {
+      void input.body;
+      const { version } = await installer.rollback().catch((err: unknown) => {
+        recordFailure(res, err, (f) =>
+          deps.log.warn("install.rollback_failed", "Going back to the previous core failed", f),
+        );
+        throw err;
+      });
+      return { ok: true, version };
+    },
+    { body: "optional" },
+  );
 
   return router;
 }

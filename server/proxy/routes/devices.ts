@@ -1,13 +1,4 @@
 import { type Router } from "express";
-import {
-  DevicePatch,
-  IdParam,
-  TrafficQuery,
-  type Device,
-  type Ok,
-  type TrafficView,
-} from "../../contract/proxy.js";
-import { jsonObject, parseOr400 } from "../../http/validate.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 /**
@@ -19,26 +10,26 @@ export function devicesRouter(deps: ProxyRouterDeps): Router {
   const { devices } = deps;
   const router = deps.routes.router();
 
-  router.get("/devices", (_req, res) => {
-    res.json(devices.list() satisfies Device[]);
+  router.endpoint("GET /devices", () => {
+    return devices.list();
   });
 
-  router.put("/devices/:id", async (req, res) => {
-    const { id } = parseOr400(IdParam, req.params);
-    const patch = parseOr400(DevicePatch, jsonObject(req.body));
+  router.endpoint("PUT /devices/:id", async (input) => {
+    const { id } = input.params;
+    const patch = input.body;
     await devices.update(id, patch);
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
-  router.delete("/devices/:id", async (req, res) => {
-    const { id } = parseOr400(IdParam, req.params);
+  router.endpoint("DELETE /devices/:id", async (input) => {
+    const { id } = input.params;
     await devices.remove(id);
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
-  router.get("/traffic", (req, res) => {
-    const { range, device } = parseOr400(TrafficQuery, req.query);
-    res.json(devices.traffic(range, device) satisfies TrafficView);
+  router.endpoint("GET /traffic", (input) => {
+    const { range, device } = input.query;
+    return devices.traffic(range, device);
   });
 
   return router;

@@ -1,6 +1,5 @@
 import { type Router } from "express";
-import { jsonObject, parseOr400 } from "../../http/validate.js";
-import { NodeSelect, NodeTest, type NodeTestResults, type Ok } from "../../contract/proxy.js";
+import { type NodeTestResults } from "../../contract/proxy.js";
 import { coreNodeName, parseNodeId, providerName } from "../types.js";
 import { coreApi } from "../core/index.js";
 import { LiveDelays, liveColumns, type LiveColumns, type LiveView } from "../domain/live-delays.js";
@@ -40,7 +39,7 @@ export function nodesRouter(deps: ProxyRouterDeps): Router {
     now: () => deps.clock.now(),
   });
 
-  router.get("/nodes", async (_req, res) => {
+  router.raw("GET /nodes", async (_req, res) => {
     const list = nodes.list();
     // The list is served without live data when the core cannot be reached. A stopped core's
     // cached data is dropped; the controller may still be up (systemd).
@@ -51,13 +50,13 @@ export function nodesRouter(deps: ProxyRouterDeps): Router {
     res.set("Content-Type", "application/json; charset=utf-8").send(body);
   });
 
-  router.post("/nodes/select", async (req, res) => {
-    await nodes.select(parseOr400(NodeSelect, jsonObject(req.body)));
-    res.json({ ok: true } satisfies Ok);
+  router.endpoint("POST /nodes/select", async (input) => {
+    await nodes.select(input.body);
+    return { ok: true };
   });
 
-  router.post("/nodes/test", async (req, res) => {
-    const { ids } = parseOr400(NodeTest, jsonObject(req.body));
+  router.endpoint("POST /nodes/test", async (input) => {
+    const { ids } = input.body;
     const { testURL, testTimeoutMS } = await nodes.testTarget(ids);
     const unique = [...new Set(ids)];
     const results: NodeTestResults = {};
@@ -87,7 +86,7 @@ export function nodesRouter(deps: ProxyRouterDeps): Router {
       }
     };
     await Promise.all(Array.from({ length: Math.min(TEST_BATCH, unique.length) }, worker));
-    res.json(results);
+    return results;
   });
 
   return router;

@@ -1,7 +1,6 @@
 import type { Router } from "express";
 import { PROXY_API } from "../../contract/proxy.js";
 import { serveOpenApi } from "../../http/openapi.js";
-import type { ProxyHealth } from "../../contract/proxy.js";
 import { VERSION } from "../../version.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
@@ -12,15 +11,15 @@ import type { ProxyRouterDeps } from "./router-deps.js";
  */
 export function openApiRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
-  router.get("/health", (_req, res) => {
-    res.json({
+  router.endpoint("GET /health", () => {
+    return {
       ok: true,
       initialized: deps.accounts.initialized(),
       version: VERSION,
-    } satisfies ProxyHealth);
+    };
   });
-  router.get(
-    "/openapi.json",
+  router.raw(
+    "GET /openapi.json",
     serveOpenApi(
       {
         title: "Gatehouse proxy API",

@@ -1,5 +1,5 @@
 import { type Router } from "express";
-import type { Ok, ProbationState } from "../../contract/proxy.js";
+
 import type { ProxyRouterDeps } from "./router-deps.js";
 
 /**
@@ -12,26 +12,26 @@ export function probationRouter(deps: ProxyRouterDeps): Router {
   const { probation } = deps;
   const router = deps.routes.router();
 
-  router.get("/system/probation", (_req, res) => {
-    res.json({
+  router.endpoint("GET /system/probation", () => {
+    return {
       probation: probation.status(),
       notice: probation.lastNotice(),
-    } satisfies ProbationState);
+    };
   });
 
-  router.post("/system/confirm", async (_req, res) => {
+  router.endpoint("POST /system/confirm", async () => {
     await probation.confirm();
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
-  router.post("/system/probation/revert", async (_req, res) => {
+  router.endpoint("POST /system/probation/revert", async () => {
     await probation.undo();
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
-  router.post("/system/probation/dismiss", (_req, res) => {
+  router.endpoint("POST /system/probation/dismiss", () => {
     probation.dismiss();
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
   return router;

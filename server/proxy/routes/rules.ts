@@ -1,6 +1,5 @@
 import { type Router } from "express";
-import { jsonObject, parseOr400 } from "../../http/validate.js";
-import { IdParam, RuleOrder, type Ok, type RuleSaved } from "../../contract/proxy.js";
+import { parseOr400 } from "../../http/validate.js";
 import { ruleInput } from "../domain/input-checks.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 
@@ -9,33 +8,31 @@ export function rulesRouter(deps: ProxyRouterDeps): Router {
   const { rules } = deps;
   const router = deps.routes.router();
 
-  router.get("/rules", (_req, res) => {
-    res.json(rules.view());
+  router.endpoint("GET /rules", () => {
+    return rules.view();
   });
 
-  router.post("/rules", async (req, res) => {
-    const input = parseOr400(ruleInput, jsonObject(req.body));
-    res.json({ id: await rules.create(input) } satisfies RuleSaved);
+  router.endpoint("POST /rules", async (input) => {
+    return { id: await rules.create(parseOr400(ruleInput, input.body)) };
   });
 
   // Registered before `/rules/:id` so `order` is never taken for a rule id.
-  router.put("/rules/order", async (req, res) => {
-    const { ids } = parseOr400(RuleOrder, jsonObject(req.body));
+  router.endpoint("PUT /rules/order", async (input) => {
+    const { ids } = input.body;
     await rules.reorder(ids);
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
-  router.put("/rules/:id", async (req, res) => {
-    const { id } = parseOr400(IdParam, req.params);
-    const input = parseOr400(ruleInput, jsonObject(req.body));
-    await rules.edit(id, input);
-    res.json({ id } satisfies RuleSaved);
+  router.endpoint("PUT /rules/:id", async (input) => {
+    const { id } = input.params;
+    await rules.edit(id, parseOr400(ruleInput, input.body));
+    return { id };
   });
 
-  router.delete("/rules/:id", async (req, res) => {
-    const { id } = parseOr400(IdParam, req.params);
+  router.endpoint("DELETE /rules/:id", async (input) => {
+    const { id } = input.params;
     await rules.remove(id);
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
   return router;

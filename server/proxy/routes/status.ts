@@ -20,7 +20,7 @@ function tunInterfaceExists(deps: ProxyContext): boolean {
 export function statusRouter(deps: ProxyRouterDeps): Router {
   const router = deps.routes.router();
 
-  router.get("/status", async (_req, res) => {
+  router.endpoint("GET /status", async () => {
     const settings = deps.store.getSettings();
     const controllerPort = deps.options.controllerPort ?? 9090;
     let version = "";
@@ -93,7 +93,7 @@ export function statusRouter(deps: ProxyRouterDeps): Router {
       body.coreError = coreError.message || "The proxy core is offline";
       body.coreErrorCode = coreError.code;
     }
-    res.json(body);
+    return body;
   });
 
   return router;

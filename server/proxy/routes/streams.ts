@@ -78,7 +78,7 @@ export function streamsRouter(deps: ProxyRouterDeps): Router {
     return { stream, sessionId };
   };
 
-  router.get("/events", (_req, res) => {
+  router.raw("GET /events", (_req, res) => {
     const { stream, sessionId } = open(res);
     const unwatch = metrics.watch((m) => {
       if (!deps.sessionAlive(sessionId)) {
@@ -91,7 +91,7 @@ export function streamsRouter(deps: ProxyRouterDeps): Router {
     stream.onClose(unwatch);
   });
 
-  router.get("/logs", (req, res) => {
+  router.raw("GET /logs", (req, res) => {
     const { level } = parseOr400(LogsQuery, req.query);
     const { stream, sessionId } = open(res);
     const abort = new AbortController();

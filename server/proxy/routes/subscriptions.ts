@@ -1,12 +1,4 @@
 import { type Router } from "express";
-import { jsonObject, parseOr400 } from "../../http/validate.js";
-import {
-  IdParam,
-  SubscriptionInput,
-  type Ok,
-  type Subscription,
-  type SubscriptionSaved,
-} from "../../contract/proxy.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { recordFailure } from "../../http/failed-action.js";
 
@@ -15,33 +7,31 @@ export function subscriptionsRouter(deps: ProxyRouterDeps): Router {
   const { subscriptions } = deps;
   const router = deps.routes.router();
 
-  router.get("/subscriptions", (_req, res) => {
-    res.json(subscriptions.list() satisfies Subscription[]);
+  router.endpoint("GET /subscriptions", () => {
+    return subscriptions.list();
   });
 
-  router.post("/subscriptions", (req, res) => {
-    const input = parseOr400(SubscriptionInput, jsonObject(req.body));
-    const id = subscriptions.create(input);
+  router.endpoint("POST /subscriptions", (input) => {
+    const id = subscriptions.create(input.body);
     // A new subscription has no nodes, so the core configuration does not change yet.
-    res.json({ id, ok: true } satisfies SubscriptionSaved);
+    return { id, ok: true };
   });
 
   // The id is checked before the body: an unknown subscription is said as such.
-  router.put("/subscriptions/:id", async (req, res) => {
-    const id = subscriptions.known(parseOr400(IdParam, req.params).id);
-    const input = parseOr400(SubscriptionInput, jsonObject(req.body));
-    await subscriptions.edit(id, input);
-    res.json({ id, ok: true } satisfies SubscriptionSaved);
+  router.endpoint("PUT /subscriptions/:id", async (input) => {
+    const id = subscriptions.known(input.params.id);
+    await subscriptions.edit(id, input.body);
+    return { id, ok: true };
   });
 
-  router.delete("/subscriptions/:id", async (req, res) => {
-    const id = subscriptions.known(parseOr400(IdParam, req.params).id);
+  router.endpoint("DELETE /subscriptions/:id", async (input) => {
+    const id = subscriptions.known(input.params.id);
     await subscriptions.remove(id);
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
-  router.post("/subscriptions/:id/refresh", async (req, res) => {
-    const id = subscriptions.known(parseOr400(IdParam, req.params).id);
+  router.endpoint("POST /subscriptions/:id/refresh", async (input, _req, res) => {
+    const id = subscriptions.known(input.params.id);
     try {
       await subscriptions.refresh(id);
     } catch (err) {
@@ -54,7 +44,7 @@ export function subscriptionsRouter(deps: ProxyRouterDeps): Router {
       );
       throw err;
     }
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
   return router;

@@ -1,5 +1,4 @@
 import { type Router } from "express";
-import { jsonObject, parseOr400 } from "../../http/validate.js";
 import type { ProxyContext } from "../context.js";
 import { binaryVersion } from "../core/check.js";
 import {
@@ -14,15 +13,7 @@ import { isoNow } from "../types.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import { recordFailure } from "../../http/failed-action.js";
 import { gatehousePorts } from "../domain/input-checks.js";
-import {
-  ConnectivityTest,
-  ServiceAction,
-  type ConnectivityResult,
-  type ConnectivitySite,
-  type NetworkReport,
-  type Ok,
-  type UpdateReport,
-} from "../../contract/proxy.js";
+import { type NetworkReport } from "../../contract/proxy.js";
 
 /** At most this many connectivity tests at once, service-wide (one router per service). */
 export const MAX_CONNECTIVITY_TESTS = 3;
@@ -41,8 +32,8 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
   const updates = new UpdateChecker(deps.options.coreReleaseURL ?? DEFAULT_RELEASE_URL, deps.clock);
   let testsRunning = 0;
 
-  router.post("/system/service", async (req, res) => {
-    const { action } = parseOr400(ServiceAction, jsonObject(req.body));
+  router.endpoint("POST /system/service", async (input, _req, res) => {
+    const { action } = input.body;
     try {
       await deps.coreService.control(action);
     } catch (err) {
@@ -54,21 +45,21 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
       );
       throw err;
     }
-    res.json({ ok: true } satisfies Ok);
+    return { ok: true };
   });
 
-  router.get("/system/network", async (_req, res) => {
+  router.endpoint("GET /system/network", async () => {
     const report: NetworkReport = {
       ...(await networkReport(deps)),
       gatehousePorts: gatehousePorts(deps.machine()),
     };
-    res.json(report);
+    return report;
   });
 
-  router.get("/system/updates", async (_req, res) => {
+  router.endpoint("GET /system/updates", async (_input, _req, res) => {
     const current = await currentVersion(deps);
     try {
-      res.json((await updates.check(current)) satisfies UpdateReport);
+      return await updates.check(current);
     } catch (cause) {
       const err = updateCheckFailed(cause);
       recordFailure(res, err, (f) =>
@@ -78,12 +69,12 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
     }
   });
 
-  router.get("/system/connectivity", (_req, res) => {
-    res.json(CONNECTIVITY_SITES satisfies readonly ConnectivitySite[]);
+  router.endpoint("GET /system/connectivity", () => {
+    return [...CONNECTIVITY_SITES];
   });
 
-  router.post("/system/connectivity/test", async (req, res) => {
-    const { siteId } = parseOr400(ConnectivityTest, jsonObject(req.body));
+  router.endpoint("POST /system/connectivity/test", async (input) => {
+    const { siteId } = input.body;
     const site = connectivitySite(siteId);
     if (testsRunning >= MAX_CONNECTIVITY_TESTS) throw connectivityBusy();
     testsRunning++;
@@ -94,7 +85,7 @@ export function systemRouter(deps: ProxyRouterDeps): Router {
         timeoutMs: deps.tuning.connectivityTimeoutMs,
         onFailure: (err) => deps.log.info(`Connectivity test of ${site.name} failed`, { err }),
       });
-      res.json({ ...result, checkedAt: isoNow(deps.clock.now()) } satisfies ConnectivityResult);
+      return { ...result, checkedAt: isoNow(deps.clock.now()) };
     } finally {
       testsRunning--;
     }
