@@ -16,6 +16,7 @@ import { parse, stringify } from "yaml";
 import { APP_ROOT } from "../../config.js";
 import { DomainError } from "../../domain-errors.js";
 import { writeAtomic } from "./files.js";
+import type { GeodataFile } from "../../contract/proxy-system.js";
 
 /**
  * The core's geodata: the files its GEOSITE and GEOIP rules read, kept in its home dir. mihomo
@@ -36,13 +37,7 @@ const STATE_FILE = "geodata.json";
 /** The set a successful update replaced. */
 export const PREVIOUS_DIR = "geodata.previous";
 
-export interface GeodataFile {
-  name: string;
-  size: number;
-  sha256: string;
-  /** When Gatehouse put this file there (RFC 3339). */
-  updatedAt: string;
-}
+export type { GeodataFile };
 
 interface StateEntry {
   sha256: string;

@@ -22,14 +22,11 @@ import { downloadAsset, fetchReleaseDocument, tooLarge, type Release } from "./i
 import { assetNames, type CoreLocator } from "./install-location.js";
 import { gunzipTo, unzipTo } from "./install-unpack.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
+import type { z } from "zod";
+import type { InstallProgress as InstallProgressSchema } from "../../contract/proxy-system.js";
 
 /** What the console shows while an install runs. */
-export interface InstallProgress {
-  phase: "release" | "download" | "unpack" | "verify" | "test" | "swap" | "restart";
-  bytesDone: number;
-  /** The asset's size as the release document gives it (null until known). */
-  bytesTotal: number | null;
-}
+export type InstallProgress = z.output<typeof InstallProgressSchema>;
 
 /** A core layer that can check the current configuration with another executable. */
 interface CandidateCheck {

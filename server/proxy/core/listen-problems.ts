@@ -1,21 +1,14 @@
 import type { Settings } from "../types.js";
 import { listeningPorts } from "./listen-ports.js";
 import { PORT_IN_USE } from "./port-check.js";
+import type { ListenProblem } from "../../contract/proxy-status.js";
 
 /**
  * A port the running core could not listen on because another program holds it. The core
  * keeps running (its other listeners and the controller work), so nothing fails loudly: the
  * only trace is one line in its log, which this module reads.
  */
-export interface ListenProblem {
-  code: typeof PORT_IN_USE;
-  port: number;
-  /** The address as the core names it; "*" for every address. */
-  address: string;
-  /** What the port serves: the mixed (HTTP and SOCKS) port or the DNS server. */
-  listener: "mixed" | "dns";
-  protocol: "tcp" | "udp";
-}
+export type { ListenProblem };
 
 /** What one log line says about one of the core's listeners. */
 export interface ListenLine {

@@ -19,6 +19,8 @@ import {
   type StateCopy,
 } from "./probation-steps.js";
 import { readPending, type Pending } from "./probation-file.js";
+import type { z } from "zod";
+import type { ProbationNotice as ProbationNoticeSchema } from "../../contract/proxy-status.js";
 
 /** How long a change that can cut the operator off waits for `POST /system/confirm`. */
 export const PROBATION_SECONDS = 60;
@@ -33,10 +35,7 @@ export const PROBATION_FILE = "probation.json";
 const WATCHED = ["tunEnabled", "proxyEnabled", "interface", "lanIP", "lanCIDR", "gateway"] as const;
 
 /** What `configError` says after a change was undone (`code` is its stable name). */
-export interface ProbationNotice {
-  code: "probation.rolled_back" | "probation.rolled_back_restart";
-  message: string;
-}
+export type ProbationNotice = z.output<typeof ProbationNoticeSchema>;
 
 const NOTICES: Record<ProbationNotice["code"], string> = {
   "probation.rolled_back": `The settings change was not confirmed within ${PROBATION_SECONDS} s, so the previous settings were restored and the core restarted`,

@@ -1,5 +1,7 @@
 import type { Db } from "../../db/open.js";
 import { isoNow, type SubscriptionRecord, type SubscriptionUsage } from "../types.js";
+import type { z } from "zod";
+import type { SubscriptionInput } from "../../contract/proxy-fields.js";
 
 interface Row {
   id: string;
@@ -21,12 +23,7 @@ interface Row {
 }
 
 /** The editable part of a subscription (what create, edit and restore set). */
-export interface SubscriptionFields {
-  name: string;
-  url: string;
-  enabled: boolean;
-  intervalHours: number;
-}
+export type SubscriptionFields = z.output<typeof SubscriptionInput>;
 
 function readParams(json: string): Record<string, string | number> {
   try {

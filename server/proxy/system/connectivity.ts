@@ -2,13 +2,12 @@ import { connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect, rootCertificates, type TLSSocket } from "node:tls";
 import { performance } from "node:perf_hooks";
 import { DomainError } from "../../domain-errors.js";
+import type {
+  ConnectivityResult as ConnectivityAnswer,
+  ConnectivitySite,
+} from "../../contract/proxy-system.js";
 
-export interface ConnectivitySite {
-  id: string;
-  name: string;
-  url: string;
-  category: "global" | "domestic";
-}
+export type { ConnectivitySite };
 
 export const CONNECTIVITY_SITES: readonly ConnectivitySite[] = [
   { id: "google", name: "Google", url: "https://www.google.com/", category: "global" },
@@ -40,16 +39,8 @@ export const connectivityBusy = () =>
     "Three connectivity tests are already running; try again shortly",
   );
 
-export interface ConnectivityResult {
-  status: "ok" | "failed" | "timeout";
-  /** A sentence a person understands (never the network library's own text). */
-  detail: string;
-  /** Stable code of `detail`, so the console can say it in the reader's language. */
-  code: string;
-  httpStatus: number;
-  durationMS: number;
-  tlsVerified: boolean;
-}
+/** One test's outcome; the route adds when it was checked. */
+export type ConnectivityResult = Omit<ConnectivityAnswer, "checkedAt">;
 
 export interface ConnectivityOptions {
   /** The core's mixed port on 127.0.0.1. */

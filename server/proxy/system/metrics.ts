@@ -1,3 +1,5 @@
+import type { Metrics as MetricsEvent } from "../../contract/proxy-system.js";
+
 /** One reading of the core's cumulative counters. */
 export interface CounterSample {
   upTotal: number;
@@ -7,14 +9,8 @@ export interface CounterSample {
   at: number;
 }
 
-export interface Metrics {
-  up: number;
-  down: number;
-  upTotal: number;
-  downTotal: number;
-  connections: number;
-  coreOnline: boolean;
-}
+/** One reading of the rates; the stream adds the time it is sent. */
+export type Metrics = Omit<MetricsEvent, "time">;
 
 function rate(cur: number, prev: number, seconds: number): number {
   if (seconds <= 0) return 0;

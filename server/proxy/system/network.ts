@@ -3,27 +3,13 @@ import { networkInterfaces, type NetworkInterfaceInfo } from "node:os";
 import { join } from "node:path";
 import type { ProxyContext } from "../context.js";
 import { runBounded } from "../core/child-group.js";
+import type { NetworkReport as NetworkReportView } from "../../contract/proxy-system.js";
 
-export interface InterfaceView {
-  name: string;
-  addresses: string[];
-  up: boolean;
-}
+/** One interface as the report lists it. */
+export type InterfaceView = NetworkReportView["interfaces"][number];
 
-export interface NetworkReport {
-  interfaces: InterfaceView[];
-  ipForward: boolean;
-  tunDevice: boolean;
-  rulesInstalled: boolean;
-  serviceControl: boolean;
-  dhcpManaged: false;
-  guidance: string;
-  /**
-   * The steps `guidance` names, as stable codes the console words in the reader's language:
-   * `ip_forward`, `tun_device`, `geodata`, `core_missing`, and always `no_dhcp` last.
-   */
-  guidanceCodes: string[];
-}
+/** The report as this module makes it; the route adds the ports this Gatehouse listens on. */
+export type NetworkReport = Omit<NetworkReportView, "gatehousePorts">;
 
 /** Paths the report reads; injectable so tests can point them at temp files. */
 export interface NetworkProbePaths {

@@ -4,19 +4,14 @@ import type { ProxyErrorCode } from "../../http/error-codes.js";
 import { isoNow } from "../types.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
 import { BodyTooLarge, discardBody, readLimited } from "./limited-body.js";
+import type { UpdateReport } from "../../contract/proxy-system.js";
 
 export const DEFAULT_RELEASE_URL = "https://api.github.com/repos/MetaCubeX/mihomo/releases/latest";
 export const UPDATE_CACHE_MS = 10 * MINUTE_MS;
 /** GitHub's release document, with every asset, is ~300 KB; more is not one. */
 export const RELEASE_ANSWER_LIMIT = 4 * 1024 * 1024;
 
-export interface UpdateReport {
-  current: string;
-  latest: string;
-  status: "latest" | "outdated" | null;
-  checkedAt: string;
-  releaseURL: string;
-}
+export type { UpdateReport };
 
 function parseVersion(v: string): number[] | null {
   const m = /^v?(\d+)\.(\d+)\.(\d+)(?:$|[^0-9A-Za-z])/.exec(v.trim());
