@@ -185,6 +185,62 @@ export async function historyRows(): Promise<Measure[]> {
   ];
 }
 
+/** What the counting phase measured in the service's process. */
+export interface CountingFigures {
+  maxMs: number;
+  p99Ms: number;
+  countingMs: number;
+  idleMaxMs: number;
+  idleP99Ms: number;
+  devices: number;
+  counting: number;
+}
+
+/**
+ * The counting's rows. The absolute worst delay includes whatever stalls an idle service on
+ * this machine (the scheduler of a busy machine, a collection of the heap), so the rows also
+ * say what the counting adds to the same span without connections, measured in the same run.
+ */
+export function countingRows(c: CountingFigures): Measure[] {
+  const idle = "the same 20 s with no connection";
+  return [
+    {
+      // Counting runs in the core reader's worker; the event loop only gets sums per address.
+      measure: `worst event-loop delay while counting 20,000 live connections moving bytes (20 s, no requests; ${c.counting} of ${c.devices} devices counted)`,
+      value: c.maxMs,
+      reference: c.idleMaxMs,
+      referenceName: idle,
+      unit: "ms",
+      target: { kind: "below", max: 10, unit: "ms" },
+    },
+    {
+      measure: "  what the counting adds to it (worst while counting − worst with no connection)",
+      value: Number(Math.max(0, c.maxMs - c.idleMaxMs).toFixed(1)),
+      reference: null,
+      referenceName: "",
+      unit: "ms",
+      target: { kind: "below", max: 10, unit: "ms" },
+    },
+    {
+      // Measured inside the service: the same figure without the busy machine's scheduling.
+      measure: "  the longest synchronous step of the counting on the event loop",
+      value: c.countingMs,
+      reference: null,
+      referenceName: "",
+      unit: "ms",
+      target: { kind: "below", max: 10, unit: "ms" },
+    },
+    {
+      measure: "  event-loop delay while counting, 99th percentile",
+      value: c.p99Ms,
+      reference: c.idleP99Ms,
+      referenceName: idle,
+      unit: "ms",
+      target: { kind: "info" },
+    },
+  ];
+}
+
 /**
  * The service (its own process) counts 20,000 live connections that move bytes every second,
  * with no request to answer: the worst event-loop delay while it does.
@@ -194,14 +250,7 @@ export async function accountingPhase(
   svc: ServiceProcess,
   controllerPort: number,
   secret: string,
-): Promise<{
-  maxMs: number;
-  p99Ms: number;
-  countingMs: number;
-  idleMaxMs: number;
-  devices: number;
-  counting: number;
-}> {
+): Promise<CountingFigures> {
   await simCall(controllerPort, secret, "DELETE", "/connections");
   // The reference: the same span with the core running and no connection to count (on a busy
   // machine the scheduler alone stalls an idle event loop by this much).
@@ -224,6 +273,7 @@ export async function accountingPhase(
     p99Ms: loop.p99Ms,
     countingMs: loop.countingMs,
     idleMaxMs: idle.maxMs,
+    idleP99Ms: idle.p99Ms,
     devices: list.length,
     counting: list.filter((d) => d.today.download > 0).length,
   };

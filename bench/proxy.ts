@@ -5,7 +5,7 @@ import { median, tableRow, type Measure } from "./bench-table.js";
 import { hostileFeedRows } from "./hostile-feeds.js";
 import { percentile, printTable } from "./lib.js";
 import { ApiClient, coreRequest, startService } from "./proxy-client.js";
-import { accountingPhase, blindSpotRows, historyRows } from "./proxy-devices.js";
+import { accountingPhase, blindSpotRows, countingRows, historyRows } from "./proxy-devices.js";
 import {
   CONNECTION_PHASE_MS,
   CONNECTIONS,
@@ -152,32 +152,7 @@ async function main(): Promise<void> {
         unit: "ms",
         target: LOOP_TARGET,
       },
-      {
-        // Counting runs in the core reader's worker; the event loop only gets sums per address.
-        measure: `worst event-loop delay while counting 20,000 live connections moving bytes (20 s, no requests; ${counting.counting} of ${counting.devices} devices counted)`,
-        value: counting.maxMs,
-        reference: counting.idleMaxMs,
-        referenceName: "the same 20 s with no connection",
-        unit: "ms",
-        target: { kind: "below", max: 10, unit: "ms" },
-      },
-      {
-        // Measured inside the service: the same figure without the busy machine's scheduling.
-        measure: "  the longest synchronous step of the counting on the event loop",
-        value: counting.countingMs,
-        reference: null,
-        referenceName: "",
-        unit: "ms",
-        target: { kind: "below", max: 10, unit: "ms" },
-      },
-      {
-        measure: "  event-loop delay while counting, 99th percentile",
-        value: counting.p99Ms,
-        reference: null,
-        referenceName: "",
-        unit: "ms",
-        target: { kind: "info" },
-      },
+      ...countingRows(counting),
     ];
     printTable("Proxy service (fake core running, service in its own process)", rows.map(tableRow));
     const hostile = hostileFeedRows();

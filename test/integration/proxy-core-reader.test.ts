@@ -1,7 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { CoreReader, CoreReaderFault } from "../../server/proxy/core/core-reader.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  CoreReader,
+  CoreReaderFault,
+  lookupNeighbours,
+} from "../../server/proxy/core/core-reader.js";
 import {
   CoreApiError,
   CoreTimeoutError,
@@ -261,5 +268,25 @@ describe("the core reader", () => {
       connections: [],
     });
     lent.release();
+  });
+
+  it("reads the neighbour table in its worker, off the service's event loop", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gatehouse-neigh-"));
+    try {
+      const file = join(dir, "arp");
+      writeFileSync(
+        file,
+        "IP address  HW type  Flags  HW address         Mask  Device\n" +
+          "192.168.1.20  0x1  0x2  A4:83:E7:11:22:33  *  br-lan\n",
+      );
+      reader = new CoreReader();
+      const table = await lookupNeighbours({ file }, reader);
+      expect([...table]).toEqual([["192.168.1.20", "a4:83:e7:11:22:33"]]);
+      expect((await lookupNeighbours({ file: null }, reader)).size).toBe(0);
+      // The system's own table (Linux: /proc/net/arp and `ip -6 neigh`, spawned by the worker).
+      expect(await lookupNeighbours({ system: "linux" }, reader)).toBeInstanceOf(Map);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,7 @@ import { parentPort } from "node:worker_threads";
 import { labelChainsInPlace } from "../domain/core-names.js";
 import { liveColumns, type LiveColumns } from "../domain/live-delays.js";
 import { MihomoClient } from "./mihomo-client.js";
+import { readNeighbourTable, type NeighbourSource } from "../system/neighbours.js";
 import { account, vendorsOf, type AccountingReading } from "./reader-accounting.js";
 
 /** Where the core's controller answers, and with which secret. */
@@ -27,7 +28,12 @@ export type ReaderJob =
   /** Bytes per source address since the previous reading of the count named `key`. */
   | { kind: "accounting"; target: ReaderTarget; timeoutMs: number; key: string }
   /** The makers of MAC addresses, from the IEEE registry the worker loads once. */
-  | { kind: "vendors"; macs: string[]; timeoutMs: number };
+  | { kind: "vendors"; macs: string[]; timeoutMs: number }
+  /**
+   * The neighbour table (IP → MAC): Linux's runs `ip -6 neigh`, whose spawn blocks the
+   * calling thread for 5-25 ms, so it is read here, not on the service's event loop.
+   */
+  | { kind: "neighbours"; source: NeighbourSource; timeoutMs: number };
 
 /**
  * What a read gives: the finished JSON answer as UTF-8 bytes (the first `length` of shared
@@ -38,7 +44,8 @@ export type ReaderResult =
   | { kind: "live-nodes"; columns: LiveColumns }
   | { kind: "counters"; counters: CoreCounters }
   | { kind: "accounting"; reading: AccountingReading }
-  | { kind: "vendors"; vendors: Array<string | null> };
+  | { kind: "vendors"; vendors: Array<string | null> }
+  | { kind: "neighbours"; table: Map<string, string> };
 
 /** The totals and the count of `GET /connections`, without the connections themselves. */
 export interface CoreCounters {
@@ -68,6 +75,12 @@ export type ReaderReply =
 async function run(job: ReaderMessage): Promise<{ result: ReaderResult; transfer: ArrayBuffer[] }> {
   if (job.kind === "vendors") {
     return { result: { kind: "vendors", vendors: await vendorsOf(job.macs) }, transfer: [] };
+  }
+  if (job.kind === "neighbours") {
+    return {
+      result: { kind: "neighbours", table: await readNeighbourTable(job.source) },
+      transfer: [],
+    };
   }
   const client = new MihomoClient({ ...job.target, maxAnswerBytes: job.maxBytes });
   if (job.kind === "accounting") {

@@ -8,6 +8,7 @@ import type {
   ReaderResult,
 } from "./core-reader-worker.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
+import type { NeighbourSource } from "../system/neighbours.js";
 
 export type { ReaderJob, ReaderResult } from "./core-reader-worker.js";
 
@@ -284,6 +285,16 @@ export async function lookupVendors(
   const result = await reader.read({ kind: "vendors", macs: [...macs], timeoutMs: 30_000 });
   if (result.kind !== "vendors") throw new CoreReaderFault("The reader answered another read");
   return result.vendors;
+}
+
+/** The neighbour table of `source`, read in the worker (Linux's spawns `ip`). */
+export async function lookupNeighbours(
+  source: NeighbourSource,
+  reader: CoreReader = sharedCoreReader(),
+): Promise<Map<string, string>> {
+  const result = await reader.read({ kind: "neighbours", source, timeoutMs: 10_000 });
+  if (result.kind !== "neighbours") throw new CoreReaderFault("The reader answered another read");
+  return result.table;
 }
 
 let shared: CoreReader | null = null;

@@ -6,7 +6,7 @@ import type { ServiceLog } from "../../log.js";
 import type { ProxyProblemCode } from "../../problem-codes.js";
 import type { CoreControl, ProxyServiceOptions } from "../context.js";
 import { coreApi, createCoreManager } from "../core/index.js";
-import { lookupVendors } from "../core/core-reader.js";
+import { lookupNeighbours, lookupVendors } from "../core/core-reader.js";
 import { CoreInstaller, type InstallerOptions } from "../core/install.js";
 import { CoreLocator } from "../core/install-location.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
@@ -22,7 +22,7 @@ import { Rules } from "./rules.js";
 import { ProxySettings } from "./settings.js";
 import { Scheduler } from "./scheduler.js";
 import { LeasesFile } from "../system/leases.js";
-import { readArpCommand, readLinuxNeighbours, readNeighbours } from "../system/neighbours.js";
+import type { NeighbourSource } from "../system/neighbours.js";
 import { TrafficAccounting } from "./devices-accounting.js";
 import { DeviceDiscovery } from "./devices-discovery.js";
 import { Devices } from "./devices.js";
@@ -151,14 +151,14 @@ function assembleDevices(
   changes: Changes,
 ): Pick<DomainParts, "devices" | "accounting"> {
   // Linux's table is /proc/net/arp and `ip -6 neigh`; elsewhere the `arp` command lists it;
-  // tests give a file (or null: none).
+  // tests give a file (or null: none). Read in the core reader's worker: spawning a command
+  // blocks the thread that does it for milliseconds.
   const table = options.neighbourTable;
-  const neighbours =
+  const source: NeighbourSource =
     table !== undefined
-      ? () => readNeighbours(table)
-      : process.platform === "linux"
-        ? readLinuxNeighbours
-        : readArpCommand;
+      ? { file: table }
+      : { system: process.platform === "linux" ? "linux" : "arp" };
+  const neighbours = () => lookupNeighbours(source);
   const discovery = new DeviceDiscovery({
     store,
     neighbours,

@@ -153,9 +153,14 @@ export class TrafficAccounting {
     this.timer = setTimeout(() => {
       const started = Date.now();
       void this.poll().finally(() => {
-        if (Date.now() - this.lastFlush >= (this.opts.flushMs ?? FLUSH_MS)) this.flush();
-        // Readings start every POLL_MS however long one takes (a slow one is followed at once).
-        this.schedule(Math.max(0, (this.opts.pollMs ?? POLL_MS) - (Date.now() - started)));
+        // The write in a task of its own: the reading's attribution has just run, and both
+        // in one stretch would add up on the event loop.
+        setImmediate(() => {
+          if (!this.running) return;
+          if (Date.now() - this.lastFlush >= (this.opts.flushMs ?? FLUSH_MS)) this.flush();
+          // Readings start every POLL_MS however long one takes (a slow one is followed at once).
+          this.schedule(Math.max(0, (this.opts.pollMs ?? POLL_MS) - (Date.now() - started)));
+        });
       });
     }, ms);
     this.timer.unref();

@@ -8,6 +8,8 @@ import { emptyLeases, type LeaseTable, type LeasesFile } from "../system/leases.
 export const TABLES_MS = 10 * SECOND_MS;
 /** An IPv6 address not used for this long is no longer the device's (privacy addresses rotate). */
 export const IPV6_KEEP_MS = DAY_MS;
+/** The longest one slice of binding addresses holds the event loop (ms), about. */
+const SLICE_MS = 2;
 
 export interface DiscoveryOptions {
   store: SqlProxyStore;
@@ -30,7 +32,7 @@ export interface Resolved {
   merged: Array<[number, number]>;
   /** Whether a device was added or an address moved, so the compiled policies may differ. */
   changed: boolean;
-  /** How long the synchronous binding took (ms): the event loop's share of a resolve. */
+  /** The longest slice of the binding (ms): the event loop's longest step in a resolve. */
   syncMs: number;
 }
 
@@ -54,34 +56,44 @@ export class DeviceDiscovery {
   /** Resolves the source addresses of one reading taken at `at` (ms). */
   async resolve(sources: readonly string[], at: number): Promise<Resolved> {
     const out: Resolved = { keys: new Map(), merged: [], changed: false, syncMs: 0 };
+    // No connection, nothing to bind: the tables are not read for nobody.
+    if (sources.length === 0) return out;
     const unknown = sources.some((s) => !this.cache.has(s));
     if (unknown || at - this.tablesAt >= TABLES_MS) {
-      this.neighbourTable = await this.opts.neighbours();
+      // A failed read (the reader's worker restarting) keeps the table read before.
+      this.neighbourTable = await this.opts.neighbours().catch(() => this.neighbourTable);
       this.leaseTable = await this.opts.leases.read(at);
       this.tablesAt = at;
       // What the tables say may have changed: every address is bound again.
       this.cache.clear();
     }
-    const started = performance.now();
     const own = this.opts.ownAddresses();
     const newMacs: string[] = [];
     const inUse = new Set(sources.map((s) => canonicalIp(s) ?? ""));
-    this.opts.store.transaction(() => {
-      for (const raw of sources) {
-        let device = this.cache.get(raw);
-        if (device === undefined) {
-          const ip = canonicalIp(raw);
-          device =
-            ip && !isGatewayItself(ip) && !own.has(ip)
-              ? { key: this.bind(ip, at, { out, newMacs, inUse }), ip }
-              : null;
-          this.cache.set(raw, device);
-        }
-        if (device !== null) out.keys.set(raw, device);
-      }
-    });
+    let i = 0;
+    while (i < sources.length && this.opts.store.open) {
+      // Binding 200 addresses anew takes several milliseconds (a few statements each): it
+      // goes in slices of SLICE_MS, each its own transaction, with other work let in between.
+      const started = performance.now();
+      this.opts.store.transaction(() => {
+        do {
+          const raw = sources[i++];
+          let device = this.cache.get(raw);
+          if (device === undefined) {
+            const ip = canonicalIp(raw);
+            device =
+              ip && !isGatewayItself(ip) && !own.has(ip)
+                ? { key: this.bind(ip, at, { out, newMacs, inUse }), ip }
+                : null;
+            this.cache.set(raw, device);
+          }
+          if (device !== null) out.keys.set(raw, device);
+        } while (i < sources.length && performance.now() - started < SLICE_MS);
+      });
+      out.syncMs = Math.max(out.syncMs, performance.now() - started);
+      if (i < sources.length) await new Promise((r) => setImmediate(r));
+    }
     if (newMacs.length > 0) void this.lookUpVendors(newMacs);
-    out.syncMs = performance.now() - started;
     return out;
   }
 

@@ -119,3 +119,12 @@ export async function readLinuxNeighbours(): Promise<Map<string, string>> {
   for (const [ip, mac] of v6) v4.set(ip, mac);
   return v4;
 }
+
+/** Where the neighbour table comes from: a file (tests; null: none), Linux's, or `arp`. */
+export type NeighbourSource = { file: string | null } | { system: "linux" | "arp" };
+
+/** The neighbour table of `source` (the core reader's worker calls it: see core-reader.ts). */
+export function readNeighbourTable(source: NeighbourSource): Promise<Map<string, string>> {
+  if ("file" in source) return readNeighbours(source.file);
+  return source.system === "linux" ? readLinuxNeighbours() : readArpCommand();
+}
