@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../server/clock.js";
 import { createCoreManager, type CoreManager } from "../../server/proxy/core/index.js";
 import type { ProcessSupervisor } from "../../server/proxy/core/supervisor.js";
@@ -30,6 +30,7 @@ beforeEach(() => {
   logs.length = 0;
 });
 afterEach(async () => {
+  vi.useRealTimers();
   await m?.close();
   m = null;
   rmSync(dir, { recursive: true, force: true });
@@ -106,13 +107,17 @@ describe("process supervision", () => {
   });
 
   it("stop stops without restarting; the controller is then unreachable", async () => {
+    // Timers that run with the clock and can be run ahead: a restart the supervisor scheduled
+    // for the stopped core would happen at once below.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout"] });
     const core = await manager();
     await core.start(input());
     const sup = core.supervisor as ProcessSupervisor;
     await core.stop();
     expect(core.running()).toBe(false);
     await expect(core.client.version(500)).rejects.toThrow(/cannot be reached/);
-    await new Promise((r) => setTimeout(r, 200));
+    // Past the longest back-off (30 s).
+    await vi.advanceTimersByTimeAsync(30_000);
     expect(sup.restarts).toBe(0);
     expect(await sup.active()).toBe(false);
   });
