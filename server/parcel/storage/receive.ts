@@ -3,8 +3,8 @@ import type { WriteStream } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import { Transform, type Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { crc32 } from "node:zlib";
 import { MINUTE_MS } from "../../contract/time-units.js";
+import { CrcStream } from "./crc-thread.js";
 
 export type ReceiveFailure =
   "too-long" | "too-short" | "aborted" | "slow" | "stopped" | "cut-off" | "io";
@@ -103,7 +103,6 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
   const floor = opts.floor ?? DEFAULT_FLOOR;
   const resume = opts.resume;
   const hash = resume?.hash ?? createHash("sha256");
-  let crc = resume?.crc ?? 0;
   let bytes = resume?.offset ?? 0;
   let syncedAt = bytes;
   let syncing: Promise<void> | null = null;
@@ -136,20 +135,32 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
         return;
       }
       hash.update(chunk);
-      crc = crc32(chunk, crc);
+      const behind = crc.update(chunk);
       if (bytes - syncedAt >= SYNC_EVERY && !syncing && handle) {
         syncedAt = bytes;
         // The hash state here becomes a checkpoint once the sync is done and the writer has
         // written up to it (it may still hold a piece or two).
-        const mark = checkpoint ? { offset: bytes, hash: hash.copy(), crc } : null;
-        syncing = handle
-          .datasync()
-          .then(() => {
-            if (mark && written() >= mark.offset) checkpoint?.(mark);
+        const mark = checkpoint ? { offset: bytes, hash: hash.copy(), crc: crc.value() } : null;
+        mark?.crc.catch(ignore);
+        syncing = Promise.all([handle.datasync(), mark?.crc])
+          .then(([, at]) => {
+            if (mark && at !== undefined && written() >= mark.offset)
+              checkpoint?.({ ...mark, crc: at });
           }, ignore)
           .finally(() => (syncing = null));
       }
-      done(null, chunk);
+      // The CRC thread is behind: the next piece waits for it (constant memory).
+      if (behind)
+        behind.then(
+          () => done(null, chunk),
+          (err: unknown) =>
+            done(
+              stopWith(
+                new ReceiveError("io", "The file could not be checked", bytes, { cause: err }),
+              ),
+            ),
+        );
+      else done(null, chunk);
     },
   });
   // The pipeline below reports the meter's failures; this listener covers the moments it is
@@ -223,6 +234,9 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
     if (!resume) await unlink(opts.tmpPath).catch(ignore);
     throw failure;
   }
+  // The CRC is computed on a thread of its own (crc-thread.ts); the sha256 stays here, where
+  // the checkpoints copy its state. Closed on every way out below.
+  const crc = new CrcStream(resume?.crc ?? 0);
   const out = handle.createWriteStream({ flush: true, highWaterMark: 256 * 1024 });
   sink = out;
   out.on("error", ignore);
@@ -238,8 +252,10 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
       await syncPart(opts.tmpPath);
       await syncing;
       // Every byte the hash holds is in the part: the next request starts right here.
-      if (written() === bytes) checkpoint?.({ offset: bytes, hash, crc });
+      const at = await crc.value().catch(() => null);
+      if (written() === bytes && at !== null) checkpoint?.({ offset: bytes, hash, crc: at });
     } else await unlink(opts.tmpPath).catch(ignore);
+    crc.close();
     if (failure) throw failure;
     throw new ReceiveError("io", "The file could not be written", bytes, { cause: err });
   } finally {
@@ -247,12 +263,21 @@ export async function receiveBody(source: Readable, opts: ReceiveOptions): Promi
     await syncing;
     checkpoint = undefined;
   }
-  if (resume && bytes < opts.declared) return { sha256: "", crc32: crc >>> 0, bytes };
+  let sum: number;
+  try {
+    sum = (await crc.value()) >>> 0;
+  } catch (err) {
+    if (!resume) await unlink(opts.tmpPath).catch(ignore);
+    throw new ReceiveError("io", "The file could not be checked", bytes, { cause: err });
+  } finally {
+    crc.close();
+  }
+  if (resume && bytes < opts.declared) return { sha256: "", crc32: sum, bytes };
   if (bytes < opts.declared) {
     await unlink(opts.tmpPath).catch(ignore);
     throw new ReceiveError("too-short", "The body is shorter than the declared size", bytes);
   }
-  return { sha256: hash.digest("hex"), crc32: crc >>> 0, bytes };
+  return { sha256: hash.digest("hex"), crc32: sum, bytes };
 }
 
 /** Syncs what a cut-off transfer left in a part, so its length is what is safely stored. */

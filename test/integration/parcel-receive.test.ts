@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { receiveBody, ReceiveError } from "../../server/parcel/storage/receive.js";
+import { CrcStream } from "../../server/parcel/storage/crc-thread.js";
+import {
+  receiveBody,
+  ReceiveError,
+  type ResumePoint,
+} from "../../server/parcel/storage/receive.js";
 
 let dir: string;
 beforeEach(() => {
@@ -177,5 +182,77 @@ describe("receiveBody", () => {
       receiveBody(Readable.from([Buffer.from("y")]), { tmpPath, declared: 1 }),
     );
     expect(err.kind).toBe("io");
+  });
+
+  it("answers the crc32 of bodies spanning many of the CRC thread's batches, resumed ones too", async () => {
+    // Pieces of odd sizes, so batch edges fall inside pieces; the CRC is computed on a thread.
+    const body = Buffer.alloc(3 * 1048576 + 12345);
+    for (let i = 0; i < body.length; i++) body[i] = (i * 7919) % 251;
+    const pieces: Buffer[] = [];
+    for (let at = 0, n = 1; at < body.length; at += n, n = (n * 31 + 17) % 200_000)
+      pieces.push(body.subarray(at, Math.min(body.length, at + n)));
+    const whole = await receiveBody(Readable.from(pieces), {
+      tmpPath: join(dir, "m.part"),
+      declared: body.length,
+    });
+    expect(whole.crc32).toBe(crc32(body));
+    // A resumed part: the CRC goes on from the one of the bytes already stored.
+    const head = body.subarray(0, 1048576 + 3);
+    const tail = body.subarray(head.length);
+    const got = await receiveBody(Readable.from([tail]), {
+      tmpPath: join(dir, "r.part"),
+      declared: body.length,
+      resume: {
+        offset: head.length,
+        hash: createHash("sha256").update(head),
+        crc: crc32(head),
+      },
+    });
+    expect(got.crc32).toBe(crc32(body));
+    expect(got.sha256).toBe(createHash("sha256").update(body).digest("hex"));
+  });
+
+  it("gives checkpoints the crc32 of exactly the bytes before their offset", async () => {
+    const size = 70 * 1048576;
+    const piece = Buffer.alloc(65536);
+    for (let i = 0; i < piece.length; i++) piece[i] = (i * 13) % 256;
+    const points: ResumePoint[] = [];
+    const got = await receiveBody(
+      Readable.from(Array.from({ length: size / piece.length }, () => piece)),
+      {
+        tmpPath: join(dir, "c.part"),
+        declared: size,
+        resume: { offset: 0, hash: createHash("sha256"), crc: 0 },
+        onCheckpoint: (p) => points.push(p),
+      },
+    );
+    expect(points.length).toBeGreaterThan(0);
+    for (const p of points) {
+      let want = 0;
+      for (let at = 0; at < p.offset; at += piece.length) want = crc32(piece, want);
+      expect(p.offset % piece.length).toBe(0);
+      expect(p.crc >>> 0).toBe(want >>> 0);
+    }
+    let all = 0;
+    for (let at = 0; at < size; at += piece.length) all = crc32(piece, all);
+    expect(got.crc32).toBe(all >>> 0);
+  });
+});
+
+describe("CrcStream", () => {
+  it("answers the running crc32 at any point, and nothing once closed", async () => {
+    const data = Buffer.alloc(1300 * 1024);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 101) % 253;
+    const c = new CrcStream(crc32("start"));
+    let at = 0;
+    for (const n of [1, 70_000, 600_000, 3, 524_288]) {
+      await c.update(data.subarray(at, at + n));
+      at += n;
+      expect(await c.value()).toBe(crc32(data.subarray(0, at), crc32("start")));
+    }
+    await c.update(data.subarray(at));
+    expect(await c.value()).toBe(crc32(data, crc32("start")));
+    c.close();
+    await expect(c.value()).rejects.toThrow(/closed/);
   });
 });
