@@ -48,6 +48,11 @@ export const SETTINGS_FIELDS = {
       .max(MAX_CHOSEN_ENTRIES)
       .refine((list) => new Set(list).size === list.length),
   ]),
+  /**
+   * The LAN name: the services announce themselves over mDNS/DNS-SD and offer
+   * `http://<hostname>.local:<port>` among the entries (off: `--no-mdns`).
+   */
+  lanName: z.boolean(),
   startAtLogin: z.boolean(),
   closeToTray: z.boolean(),
   startMinimized: z.boolean(),
@@ -93,6 +98,7 @@ export const DESKTOP_DEFAULTS: DesktopSettings = {
   proxyPort: 8080,
   host: "0.0.0.0",
   entries: "all",
+  lanName: true,
   startAtLogin: false,
   closeToTray: true,
   startMinimized: false,

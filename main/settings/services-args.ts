@@ -59,6 +59,9 @@ export function servicesArgs(
     for (const url of state.urls) args.push("--entry", url);
   }
 
+  // The services announce nothing over mDNS and offer no `<hostname>.local` entry.
+  if (!settings.lanName) args.push("--no-mdns");
+
   // The bundled core is not named here: `--core-bin` would always win over a core installed
   // from the console. It reaches the services as GATEHOUSE_BUNDLED_CORE (servicesEnv).
   const core = from(SETTINGS_ENV.coreBinary) ?? settings.coreBinary;

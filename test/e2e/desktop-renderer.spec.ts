@@ -282,12 +282,16 @@ keychainTest(
     await expect(page.getByText("Saved.", { exact: true })).toBeVisible();
     expect(readSettings(r.settings).closeToTray).toBe(false);
 
-    // Choosing networks restarts the services, and the page says so.
+    // Choosing networks and turning the LAN name off restart the services; the page says so.
+    const lanName = page.getByLabel("Announce this computer on the LAN by name");
+    await expect(lanName).toBeChecked();
+    await lanName.uncheck();
     await page.getByLabel("Only the networks chosen here").check();
     await page.getByRole("checkbox", { name: /wlan0/ }).check();
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByText(/The services restart to use it/)).toBeVisible();
     expect(readSettings(r.settings).entries).toEqual(["wlan0"]);
+    expect(readSettings(r.settings).lanName).toBe(false);
     await expect(qr).toHaveCount(1);
     await expect(qr.first()).toHaveAttribute("data-qr-text", `http://10.0.0.5:${port}`);
 

@@ -107,6 +107,15 @@ describe("servicesArgs", () => {
     expect(() => parsed(args)).toThrow(/--parcel-port must be a port number/);
   });
 
+  it("turns the LAN name off with --no-mdns, and leaves it on by default", () => {
+    expect(DESKTOP_DEFAULTS.lanName).toBe(true);
+    expect(servicesArgs(settings(), {}, ctx)).not.toContain("--no-mdns");
+    expect(parsed(servicesArgs(settings(), {}, ctx)).mdns).toBe(true);
+    const off = servicesArgs(settings({ lanName: false }), {}, ctx);
+    expect(off).toContain("--no-mdns");
+    expect(parsed(off).mdns).toBe(false);
+  });
+
   it("opens the window on the one address the services listen on", () => {
     const args = servicesArgs(settings({ host: "192.168.1.20" }), {}, ctx);
     expect(parsed(args).entries).toEqual(["http://192.168.1.20:8000"]);

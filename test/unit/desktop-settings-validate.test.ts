@@ -40,6 +40,7 @@ describe("validateSettingsPatch", () => {
     [{ coreServiceMode: "docker" }, "coreServiceMode", "choice"],
     [{ coreUnit: "mihomo" }, "coreUnit", "unit_name"],
     [{ startAtLogin: "yes" }, "startAtLogin", "boolean"],
+    [{ lanName: "off" }, "lanName", "boolean"],
     [{ window: { width: 800, height: 600, maximized: false } }, "window", "unknown"],
     [{ adminPassword: "x" }, "adminPassword", "unknown"],
   ])("refuses %j naming the field", (patch, field, code) => {
@@ -119,6 +120,7 @@ describe("restartNeeded", () => {
       { entries: ["192.168.1.20"] },
       { coreBinary: "/usr/bin/mihomo" },
       { coreServiceMode: "systemd" as const },
+      { lanName: false },
     ])
       expect(restartNeeded(base, after(patch))).toMatchObject({
         restart: true,

@@ -13,6 +13,7 @@ export interface Draft {
   entriesMode: "all" | "chosen";
   /** Chosen interfaces (or addresses), in the order they were chosen. */
   chosen: string[];
+  lanName: boolean;
   startAtLogin: boolean;
   closeToTray: boolean;
   startMinimized: boolean;
@@ -34,6 +35,7 @@ export function draftOf(s: DesktopSettingsView): Draft {
     parcelHttpsPort: String(s.parcelHttpsPort),
     entriesMode: s.entries === "all" ? "all" : "chosen",
     chosen: s.entries === "all" ? [] : [...s.entries],
+    lanName: s.lanName,
     startAtLogin: s.startAtLogin,
     closeToTray: s.closeToTray,
     startMinimized: s.startMinimized,
@@ -51,6 +53,7 @@ export const RESTARTS = new Set<keyof DesktopSettingsView>([
   "httpsEnabled",
   "parcelHttpsPort",
   "entries",
+  "lanName",
   "coreBinary",
   "coreServiceMode",
   "coreUnit",
@@ -78,6 +81,7 @@ export function patchOf(
     host: draft.host.trim(),
     httpsEnabled: draft.httpsEnabled,
     entries: draft.entriesMode === "all" ? "all" : draft.chosen,
+    lanName: draft.lanName,
     startAtLogin: draft.startAtLogin,
     closeToTray: draft.closeToTray,
     startMinimized: draft.startMinimized,

@@ -187,6 +187,13 @@ export function SettingsForm() {
           checked={draft.httpsEnabled}
           onChange={(v) => set({ httpsEnabled: v })}
         />
+        <Check
+          name="lanName"
+          label={t("lanNameSetting")}
+          hint={t("lanNameHint")}
+          checked={draft.lanName}
+          onChange={(v) => set({ lanName: v })}
+        />
         {draft.httpsEnabled ? (
           <div className="desktop-grid">
             <Field
