@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { useActionState } from "../shared/action.js";
+import { useActionState } from "../shared/ui/action.js";
 import { ApiError } from "./api.js";
 import { briefServiceText, isDetailCode } from "./brief-errors.js";
 import { useT, type Translate } from "./i18n.js";

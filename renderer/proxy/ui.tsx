@@ -1,5 +1,6 @@
-import { AlertText, useActionState, type AlertKind } from "../shared/action.js";
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { AlertText, useActionState, type AlertKind } from "../shared/ui/action.js";
+import { useCallback } from "react";
+import { useLoad as useSharedLoad } from "../shared/ui/use-load.js";
 import { ApiError } from "./api.js";
 import { serviceText } from "./errors-i18n.js";
 import { useT, type Translate } from "./i18n.js";
@@ -40,38 +41,15 @@ export interface Loaded<T> {
   reload(): Promise<void>;
 }
 
-/** Loads data on mount (and every `everyMs` when given); keeps the last good data on failure. */
+/**
+ * Loads data on mount (and every `everyMs` when given) through the pages' one loader
+ * (renderer/shared/ui/use-load.ts); keeps the last good data on failure and words the failure
+ * in the reader's language when shown.
+ */
 export function useLoad<T>(load: () => Promise<T>, everyMs = 0): Loaded<T> {
   const t = useT();
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState("");
-  const [loading, setLoading] = useState(true);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  const alive = useRef(true);
-  const reload = useCallback(async () => {
-    try {
-      const value = await loadRef.current();
-      if (!alive.current) return;
-      setData(value);
-      setError("");
-    } catch (err) {
-      if (alive.current) setError(errorText(err, t));
-    } finally {
-      if (alive.current) setLoading(false);
-    }
-  }, [t]);
-  useEffect(() => {
-    alive.current = true;
-    void reload();
-    if (everyMs <= 0) return () => void (alive.current = false);
-    const timer = setInterval(() => void reload(), everyMs);
-    return () => {
-      alive.current = false;
-      clearInterval(timer);
-    };
-  }, [reload, everyMs]);
-  return { data, error, loading, reload };
+  const { data, failure, loading, reload } = useSharedLoad(load, { everyMs });
+  return { data, error: failure === null ? "" : errorText(failure, t), loading, reload };
 }
 
 /** Runs an action, tracking busy state and its error/success text. */
@@ -84,25 +62,8 @@ export function Alert({ text, kind = "error" }: { text: string; kind?: AlertKind
   return <AlertText text={text} kind={kind} className="alert" />;
 }
 
-export function Card({
-  title,
-  children,
-  actions,
-}: {
-  title: string;
-  children: ReactNode;
-  actions?: ReactNode;
-}) {
-  return (
-    <section className="card" aria-label={title}>
-      <header className="card-head">
-        <h2>{title}</h2>
-        {actions ? <div className="card-actions">{actions}</div> : null}
-      </header>
-      {children}
-    </section>
-  );
-}
+/** The pages' one card (renderer/shared/ui/card.tsx). */
+export { Card } from "../shared/ui/card.js";
 
 /** The console's forms use the one form field of every page. */
 export { Field } from "../shared/field.js";

@@ -1,4 +1,4 @@
-import { AlertText, useActionState, type AlertKind } from "../../shared/action.js";
+import { AlertText, useActionState, type AlertKind } from "../../shared/ui/action.js";
 import {
   useCallback,
   useEffect,
@@ -9,6 +9,8 @@ import {
   type ReactNode,
 } from "react";
 import { Field as SharedField } from "../../shared/field.js";
+import { Card as SharedCard } from "../../shared/ui/card.js";
+import { useLoad as useSharedLoad } from "../../shared/ui/use-load.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { ParcelState } from "../../../server/contract/parcel-views.js";
@@ -27,10 +29,6 @@ export function useErrorText(): (err: unknown) => string {
   return useCallback((err: unknown) => errorText(err, t, ui, lang), [t, ui, lang]);
 }
 
-function aborted(err: unknown): boolean {
-  return err instanceof DOMException && err.name === "AbortError";
-}
-
 export interface Loaded<T> {
   data: T | null;
   error: string;
@@ -39,36 +37,13 @@ export interface Loaded<T> {
 }
 
 /**
- * Loads whenever `key` changes (the previous request is aborted, so a slow old answer never
- * overwrites a newer one) and keeps the last good data while the next one loads.
+ * Loads whenever `key` changes through the pages' one loader (renderer/shared/ui/use-load.ts):
+ * the previous request is aborted, so a slow old answer never overwrites a newer one, and the
+ * last good data stays while the next one loads.
  */
 export function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
   const describe = useErrorText();
-  const [data, setData] = useState<T | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [loading, setLoading] = useState(true);
-  const [tick, setTick] = useState(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    loadRef
-      .current(ctrl.signal)
-      .then((value) => {
-        if (ctrl.signal.aborted) return;
-        setData(value);
-        setFailure(null);
-      })
-      .catch((err: unknown) => {
-        if (!ctrl.signal.aborted && !aborted(err)) setFailure(err);
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [key, tick]);
-  const reload = useCallback(() => setTick((n) => n + 1), []);
+  const { data, failure, loading, reload } = useSharedLoad(load, { key });
   return { data, error: failure === null ? "" : describe(failure), loading, reload };
 }
 
@@ -86,27 +61,11 @@ export function Field(props: Omit<ComponentProps<typeof SharedField>, "look">) {
   return <SharedField {...props} look="adm-field" />;
 }
 
-export function Card({
-  title,
-  children,
-  actions,
-  className = "",
-}: {
-  title: string;
-  children: ReactNode;
-  actions?: ReactNode;
-  className?: string;
-}) {
-  const id = useId();
-  return (
-    <section className={`card adm-card ${className}`} aria-labelledby={id}>
-      <header className="card-head">
-        <h2 id={id}>{title}</h2>
-        {actions ? <div className="card-actions">{actions}</div> : null}
-      </header>
-      {children}
-    </section>
-  );
+/** The pages' one card (renderer/shared/ui/card.tsx), in the admin's look. */
+export function Card(
+  props: Omit<ComponentProps<typeof SharedCard>, "className"> & { className?: string },
+) {
+  return <SharedCard {...props} className={`adm-card ${props.className ?? ""}`.trim()} />;
 }
 
 const STATE_KIND: Record<ParcelState, string> = {

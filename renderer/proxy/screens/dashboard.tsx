@@ -1,6 +1,6 @@
 import { coreErrorText } from "../core-error-text.js";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useActionState } from "../../shared/action.js";
+import { useActionState } from "../../shared/ui/action.js";
 import { CoreOutput, coreFailure, coreOutputOf, statusFailure } from "../core-failure.js";
 import {
   Metrics,
