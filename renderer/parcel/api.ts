@@ -5,7 +5,16 @@
  * is, for owners, a `manage_token`.
  */
 
+import type { PARCEL_API } from "../../server/contract/parcel.js";
+import {
+  DeliveredCheck,
+  InboxGrantCheck,
+  PublicPolicyCheck,
+  RecipientViewCheck,
+  UploadCreatedCheck,
+} from "../../server/contract/parcel-public.js";
 import { createApiClient } from "../shared/api-client.js";
+import { forContract } from "../shared/contract-api.js";
 
 export { ApiError, type CallOptions } from "../shared/api-client.js";
 
@@ -20,11 +29,29 @@ export function serviceOrigin(): Record<string, string> {
   return origin && origin !== "null" ? { "X-Service-Origin": origin } : {};
 }
 
-const client = createApiClient({ base: BASE, headers: serviceOrigin });
+/** The parcel service's contract, as the pages' calls are typed from it (no value loaded). */
+export type ParcelApi = typeof PARCEL_API;
 
-/** One call whose JSON answer is checked with the route's response schema. */
-export const call = client.call;
-/** One call whose answer the page does not read. */
-export const send = client.send;
-/** One call, the raw response (a download's headers). */
-export const request = client.request;
+/** The pages' transport: the page's origin on every call; identity is in cookies. */
+export const client = createApiClient({ base: BASE, headers: serviceOrigin });
+
+/**
+ * The light pages' calls (the shell, pickup, the inbox's send page): checked with the small
+ * build's checks, so a recipient's page loads no more than it needs. The owner's and the
+ * administrator's pages call through `api-full.ts`, which checks with the contract itself.
+ */
+export const api = forContract<ParcelApi>()(client, {
+  "GET /policy": PublicPolicyCheck,
+  "POST /pickup/resolve": RecipientViewCheck,
+  "GET /pickup": RecipientViewCheck,
+  "GET /pickup/files/:file/download": null,
+  "GET /pickup/archive": null,
+  "POST /inbox/resolve": InboxGrantCheck,
+  "POST /uploads": UploadCreatedCheck,
+  // The inbox's send page: delivered, never a code to show.
+  "POST /uploads/:id/publish": DeliveredCheck,
+  // Sent by the uploader's own transport (progress, resuming); answers checked there.
+  "PUT /uploads/:id/files/:file": null,
+  "HEAD /uploads/:id/files/:file": null,
+  "PATCH /uploads/:id/files/:file": null,
+});

@@ -2,9 +2,8 @@ import { create } from "zustand";
 import { browserLanguages, initialLang, type Lang } from "../shared/lang.js";
 import { keep, stored, storedTheme, type ThemePref } from "../shared/storage.js";
 import type { PublicPolicy } from "../../server/contract/parcel-policy.js";
-// The small build's check: every page (a phone opening a pickup link too) loads this shell.
-import { PublicPolicyCheck } from "../../server/contract/parcel-public.js";
-import { ApiError, call } from "./api.js";
+// The small build's checks: every page (a phone opening a pickup link too) loads this shell.
+import { ApiError, api } from "./api.js";
 
 export type PolicyState =
   | { phase: "loading" }
@@ -27,7 +26,7 @@ export const useApp = create<AppState>((set) => ({
   policy: { phase: "loading" },
   async loadPolicy() {
     try {
-      const policy = await call(PublicPolicyCheck, "GET", "/policy");
+      const policy = await api("GET /policy");
       set({ policy: { phase: "ready", policy } });
     } catch (err) {
       const error = err instanceof ApiError ? err : new ApiError(0, String(err));

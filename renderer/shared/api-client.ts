@@ -73,6 +73,13 @@ export interface ApiClient {
   send(method: string, path: string, body?: unknown, options?: CallOptions): Promise<void>;
 }
 
+/** The service answered in a form the page does not understand (an older page cached, a bug). */
+export function unexpectedAnswer(status: number): ApiError {
+  return new ApiError(status, "The service answered in a form this page does not understand.", {
+    code: UNEXPECTED_ANSWER,
+  });
+}
+
 /** An ApiError from a non-2xx answer: its JSON body when there is one, else the status line. */
 export async function errorFrom(res: Response): Promise<ApiError> {
   let body: Record<string, unknown> = {};
@@ -142,12 +149,7 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
     } catch {
       // The page and the service disagree about the contract (an older page cached, a bug):
       // said as one sentence, never shown half-read.
-      throw fail(
-        new ApiError(res.status, "The service answered in a form this page does not understand.", {
-          code: UNEXPECTED_ANSWER,
-        }),
-        path,
-      );
+      throw fail(unexpectedAnswer(res.status), path);
     }
   };
 

@@ -4,13 +4,12 @@ import { AuditFilters } from "./audit-filters.js";
 import { actionName, detailText, sourceText, targetFacts, targetText } from "./audit-words.js";
 import { localToUnix, localToUnixEnd, useFilters, type AuditQuery } from "./filters.js";
 import { useA } from "./i18n.js";
-import { AuditPageSchema } from "../../../server/contract/parcel-admin.js";
-import { adminCall } from "./session.js";
+import { adminApi } from "./session.js";
 import { Alert, MatchCount, PageSizeSelect, Pager, formatTime, useLoad } from "./ui.js";
 
 const AUDIT_PAGE_SIZES = [20, 50, 100];
 
-function queryString(f: AuditQuery): string {
+function queryOf(f: AuditQuery): Record<string, string> {
   const p = new URLSearchParams({ page: String(f.page), page_size: String(f.pageSize) });
   if (f.action) p.set("action", f.action);
   if (f.source) p.set("source", f.source);
@@ -19,7 +18,7 @@ function queryString(f: AuditQuery): string {
   const to = f.to ? localToUnixEnd(f.to) : null;
   if (from !== null) p.set("from", String(from));
   if (to !== null) p.set("to", String(to));
-  return p.toString();
+  return Object.fromEntries(p);
 }
 
 /** Lets `Administrator root · 192.168.1.20` and long ids wrap after separators only. */
@@ -52,9 +51,9 @@ export function AuditTab() {
   const t = useA();
   const lang = useApp((s) => s.lang);
   const { audit: f, setAudit } = useFilters();
-  const key = queryString(f);
-  const list = useLoad(key, (signal) =>
-    adminCall(AuditPageSchema, "GET", `/audit?${key}`, undefined, signal),
+  const query = queryOf(f);
+  const list = useLoad(new URLSearchParams(query).toString(), (signal) =>
+    adminApi("GET /admin/audit", { query, signal }),
   );
   const data = list.data;
   const filtered = Boolean(f.action || f.source || f.target || f.from || f.to);

@@ -1,13 +1,7 @@
 import { useEffect, useId, useState } from "react";
-import {
-  InboxClosedSchema,
-  InboxOpenedSchema,
-  InboxViewSchema,
-  type InboxItem,
-  type InboxView,
-} from "../../../server/contract/parcel-inbox.js";
+import type { InboxItem, InboxView } from "../../../server/contract/parcel-inbox.js";
 import { formatBytes, formatDuration } from "../../shared/format.js";
-import { send } from "../api.js";
+import { parcelApi } from "../api-full.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import { CopyButton } from "../ui/copy-button.js";
@@ -16,7 +10,7 @@ import { entryLabel } from "../ui/entry-label.js";
 import { uiDict } from "../ui/i18n.js";
 import { QrCode } from "../ui/qr-code.js";
 import { adminInboxDict } from "./inbox-i18n.js";
-import { adminCall } from "./session.js";
+import { adminApi } from "./session.js";
 import { Alert, Card, Field, StateBadge, formatTime, useAction, useLoad } from "./ui.js";
 
 const REFRESH_MS = 10_000;
@@ -79,8 +73,8 @@ function OpenInbox({ view, onChange }: { view: Opened; onChange(): void }) {
               title={t("reopenHint")}
               onClick={() =>
                 void action.run(async () => {
-                  await adminCall(InboxOpenedSchema, "POST", "/inbox", {
-                    minutes: Math.max(1, Math.ceil((view.closes_at - now) / 60)),
+                  await adminApi("POST /admin/inbox", {
+                    body: { minutes: Math.max(1, Math.ceil((view.closes_at - now) / 60)) },
                   });
                   onChange();
                 })
@@ -94,7 +88,7 @@ function OpenInbox({ view, onChange }: { view: Opened; onChange(): void }) {
               disabled={action.busy}
               onClick={() =>
                 void action.run(async () => {
-                  await adminCall(InboxClosedSchema, "DELETE", "/inbox");
+                  await adminApi("DELETE /admin/inbox");
                   onChange();
                 })
               }
@@ -123,9 +117,8 @@ function OpenForm({ onChange }: { onChange(): void }) {
         e.preventDefault();
         if (bad) return;
         void action.run(async () => {
-          await adminCall(InboxOpenedSchema, "POST", "/inbox", {
-            minutes: n,
-            password: password || null,
+          await adminApi("POST /admin/inbox", {
+            body: { minutes: n, password: password || null },
           });
           onChange();
         });
@@ -168,9 +161,9 @@ function OpenForm({ onChange }: { onChange(): void }) {
 
 /** A file of a delivery, downloaded through the ordinary pickup routes with its code. */
 async function download(code: string, fileId: string): Promise<void> {
-  await send("POST", "/pickup/resolve", { code });
+  await parcelApi("POST /pickup/resolve", { body: { code } });
   const link = document.createElement("a");
-  link.href = `/api/v1/pickup/files/${encodeURIComponent(fileId)}/download`;
+  link.href = parcelApi.url("GET /pickup/files/:file/download", { params: { file: fileId } });
   link.download = "";
   document.body.append(link);
   link.click();
@@ -228,9 +221,7 @@ function Delivery({ item }: { item: InboxItem }) {
 export function InboxTab() {
   const t = useT(adminInboxDict);
   const [tick, setTick] = useState(0);
-  const inbox = useLoad(`inbox:${tick}`, (signal) =>
-    adminCall(InboxViewSchema, "GET", "/inbox", undefined, signal),
-  );
+  const inbox = useLoad(`inbox:${tick}`, (signal) => adminApi("GET /admin/inbox", { signal }));
   useEffect(() => {
     const timer = setInterval(() => {
       if (document.visibilityState === "visible") setTick((n) => n + 1);

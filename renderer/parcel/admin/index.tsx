@@ -7,7 +7,7 @@ import { InboxTab } from "./inbox-tab.js";
 import { useA, type AdminKey } from "./i18n.js";
 import { LoginForm } from "./login.js";
 import { ParcelsTab } from "./parcels.js";
-import { adminSend, useSession } from "./session.js";
+import { adminApi, useSession } from "./session.js";
 import { SettingsTab } from "./settings.js";
 import { StatsTab } from "./stats.js";
 import { Alert, useAction, useErrorText } from "./ui.js";
@@ -42,7 +42,7 @@ function Console({ tab }: { tab: Tab }) {
   }, [tab]);
   const signOut = () =>
     void logout.run(async () => {
-      await adminSend("POST", "/logout");
+      await adminApi("POST /admin/logout");
       signedOut();
     });
   return (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { LoggedInSchema, type LoginInput } from "../../../server/contract/parcel-admin.js";
-import { ApiError, call } from "../api.js";
+import type { LoginInput } from "../../../server/contract/parcel-admin.js";
+import { ApiError } from "../api.js";
+import { parcelApi } from "../api-full.js";
 import { useA } from "./i18n.js";
 import { useSession } from "./session.js";
 import { Alert, Field, useErrorText } from "./ui.js";
@@ -35,7 +36,7 @@ export function LoginForm() {
     setFailure(null);
     try {
       const body: LoginInput = { username: username.trim(), password };
-      const res = await call(LoggedInSchema, "POST", "/admin/login", body);
+      const res = await parcelApi("POST /admin/login", { body });
       signedIn(res.username);
     } catch (err) {
       setFailure({ err });

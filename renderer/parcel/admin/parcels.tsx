@@ -1,12 +1,8 @@
 import { useEffect, useState } from "react";
-import { AdminParcelPageSchema } from "../../../server/contract/parcel-admin.js";
-import { PolicySchema } from "../../../server/contract/parcel-policy.js";
-import {
-  AdminParcelViewSchema,
-  ReissuedSchema,
-  type AdminParcelView as AdminParcel,
-  type ParcelState,
-  type Share,
+import type {
+  AdminParcelView as AdminParcel,
+  ParcelState,
+  Share,
 } from "../../../server/contract/parcel-views.js";
 import { DAY_S } from "../../../server/contract/time-units.js";
 import { PAGE_SIZES, useFilters, type ParcelQuery } from "./filters.js";
@@ -14,7 +10,7 @@ import { useA } from "./i18n.js";
 import { parcelName } from "./parcel-name.js";
 import { ParcelRow } from "./parcel-row.js";
 import { ShareCard } from "./share.js";
-import { adminCall } from "./session.js";
+import { adminApi } from "./session.js";
 import { Alert, Pager, MatchCount, PageSizeSelect, useAction, useConfirm, useLoad } from "./ui.js";
 
 export { LIVE } from "./parcel-row.js";
@@ -39,11 +35,13 @@ interface Reissued {
   withdrawn: "deleted" | "ended" | null;
 }
 
-function queryString(f: ParcelQuery): string {
-  const p = new URLSearchParams({ page: String(f.page), page_size: String(f.pageSize) });
-  if (f.q) p.set("q", f.q);
-  if (f.state) p.set("state", f.state);
-  return p.toString();
+function queryOf(f: ParcelQuery) {
+  return {
+    page: String(f.page),
+    page_size: String(f.pageSize),
+    ...(f.q ? { q: f.q } : {}),
+    ...(f.state ? { state: f.state } : {}),
+  };
 }
 
 export function ParcelsTab() {
@@ -57,9 +55,9 @@ export function ParcelsTab() {
     const timer = setTimeout(() => setParcels({ q }), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [draft, f.q, setParcels]);
-  const key = queryString(f);
-  const list = useLoad(key, (signal) =>
-    adminCall(AdminParcelPageSchema, "GET", `/parcels?${key}`, undefined, signal),
+  const query = queryOf(f);
+  const list = useLoad(new URLSearchParams(query).toString(), (signal) =>
+    adminApi("GET /admin/parcels", { query, signal }),
   );
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [reissued, setReissued] = useState<Reissued | null>(null);
@@ -93,7 +91,7 @@ export function ParcelsTab() {
     const name = parcelName(p, t);
     if (!(await confirm.ask(t("parcels.confirmDelete", { name }), t("parcels.delete")))) return;
     const ok = await action.run(
-      () => adminCall(AdminParcelViewSchema, "POST", `/parcels/${encodeURIComponent(p.id)}/delete`),
+      () => adminApi("POST /admin/parcels/:id/delete", { params: { id: p.id } }),
       () => t("parcels.deleted", { name }),
     );
     if (ok) withdraw(p.id);
@@ -107,11 +105,7 @@ export function ParcelsTab() {
     if (!(await confirm.ask(text, t("parcels.deleteFile")))) return;
     await action.run(
       async () => {
-        const now = await adminCall(
-          AdminParcelViewSchema,
-          "POST",
-          `/files/${encodeURIComponent(file.id)}/delete`,
-        );
+        const now = await adminApi("POST /admin/files/:id/delete", { params: { id: file.id } });
         if (now.state !== "published") withdraw(p.id);
       },
       () => t("parcels.fileDeleted", { name: file.name }),
@@ -126,7 +120,7 @@ export function ParcelsTab() {
     const name = parcelName(p, t);
     let question = "";
     const read = await action.run(async () => {
-      const policy = await adminCall(PolicySchema, "GET", "/policy");
+      const policy = await adminApi("GET /admin/policy");
       const term = Math.max(1, Math.round((p.expires_at - (p.sent_at ?? p.created_at)) / DAY_S));
       question = t("parcels.confirmReissue", {
         name,
@@ -139,11 +133,7 @@ export function ParcelsTab() {
     if (!read || !(await confirm.ask(question, t("parcels.reissue")))) return;
     setReissued(null);
     await action.run(async () => {
-      const share = await adminCall(
-        ReissuedSchema,
-        "POST",
-        `/parcels/${encodeURIComponent(p.id)}/reissue`,
-      );
+      const share = await adminApi("POST /admin/parcels/:id/reissue", { params: { id: p.id } });
       setReissued({ id: p.id, name, share, withdrawn: null });
     });
     list.reload();

@@ -2,8 +2,7 @@ import { RecentProblemsList, type ProblemClasses } from "../../shared/recent-pro
 import { useApp } from "../store.js";
 import { useA } from "./i18n.js";
 import { parcelProblemText } from "./problem-words.js";
-import { RecentProblemsSchema } from "../../../server/contract/parcel-admin.js";
-import { adminCall } from "./session.js";
+import { adminApi } from "./session.js";
 import { Alert, Card, useLoad } from "./ui.js";
 
 const CLASSES: ProblemClasses = {
@@ -23,9 +22,7 @@ const CLASSES: ProblemClasses = {
 export function RecentProblemsCard({ tick }: { tick: number }) {
   const t = useA();
   const lang = useApp((s) => s.lang);
-  const problems = useLoad(String(tick), (signal) =>
-    adminCall(RecentProblemsSchema, "GET", "/errors", undefined, signal),
-  );
+  const problems = useLoad(String(tick), (signal) => adminApi("GET /admin/errors", { signal }));
   const items =
     problems.data?.items.map((p) => ({
       timeMs: p.time * 1000,

@@ -1,7 +1,9 @@
 import { create } from "zustand";
-import { createApiClient, type Parser } from "../../shared/api-client.js";
-import { SessionStatusSchema } from "../../../server/contract/parcel-admin.js";
-import { ApiError, BASE, call, serviceOrigin } from "../api.js";
+import { PARCEL_API } from "../../../server/contract/parcel.js";
+import { createApiClient } from "../../shared/api-client.js";
+import { wholeContractApi } from "../../shared/contract-api.js";
+import { ApiError, BASE, serviceOrigin } from "../api.js";
+import { parcelApi } from "../api-full.js";
 
 /** Why the login form is showing, when it is not the first visit. */
 export type SessionNote = "" | "expired" | "signedOut";
@@ -32,7 +34,7 @@ export const useSession = create<SessionState>((set, get) => ({
   async check() {
     set({ phase: "checking", error: null });
     try {
-      const status = await call(SessionStatusSchema, "GET", "/admin/status");
+      const status = await parcelApi("GET /admin/status");
       set(
         status.authenticated
           ? { phase: "in", username: status.username, lastUser: status.username ?? "admin" }
@@ -53,27 +55,18 @@ export const useSession = create<SessionState>((set, get) => ({
   },
 }));
 
-/** Admin calls: a 401 means the session is gone, so the console returns to the login form. */
-const admin = createApiClient({
-  base: `${BASE}/admin`,
-  headers: serviceOrigin,
-  onError: (err) => {
-    if (err.status === 401) useSession.getState().expired();
-  },
-});
-
-/** An admin call whose answer is checked with the route's response schema. */
-export function adminCall<T>(
-  schema: Parser<T>,
-  method: string,
-  path: string,
-  body?: unknown,
-  signal?: AbortSignal,
-): Promise<T> {
-  return admin.call(schema, method, path, body, { signal });
-}
-
-/** An admin call whose answer the console does not read. */
-export function adminSend(method: string, path: string, body?: unknown): Promise<void> {
-  return admin.send(method, path, body);
-}
+/**
+ * The signed-in administrator's calls (`adminApi("GET /admin/stats")`): a 401 means the session
+ * is gone, so the console returns to the login form. Sign-in and its status go through
+ * `parcelApi`, where a 401 is only a wrong password.
+ */
+export const adminApi = wholeContractApi(
+  createApiClient({
+    base: BASE,
+    headers: serviceOrigin,
+    onError: (err) => {
+      if (err.status === 401) useSession.getState().expired();
+    },
+  }),
+  PARCEL_API,
+);

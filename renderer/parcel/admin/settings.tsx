@@ -1,16 +1,8 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { formatBytes } from "../../shared/format.js";
 import { useA } from "./i18n.js";
-import {
-  PolicyPatchSchema,
-  PolicySchema,
-  RuntimePatchSchema,
-  RuntimeSchema,
-  type PolicyPatch,
-  type RuntimePatch,
-} from "../../../server/contract/parcel-policy.js";
-import type { Parser } from "../../shared/api-client.js";
-import { adminCall } from "./session.js";
+import { PARCEL_API } from "../../../server/contract/parcel.js";
+import { adminApi } from "./session.js";
 import {
   check,
   draftsOf,
@@ -121,24 +113,22 @@ function Input({
 function SettingsForm({
   title,
   intro,
-  path,
   groups,
-  answer,
-  patch,
+  load,
+  save: store,
   testId,
 }: {
   title: string;
   intro: string;
-  path: string;
   groups: Group[];
   /** The route's answer: the whole settings. */
-  answer: Parser<Settings>;
-  /** The route's request body: only members it takes, each within its range. */
-  patch: Parser<PolicyPatch | RuntimePatch>;
+  load(signal: AbortSignal): Promise<Settings>;
+  /** Saves the changed members and answers the whole settings. */
+  save(changes: Record<string, unknown>): Promise<Settings>;
   testId: string;
 }) {
   const t = useA();
-  const loaded = useLoad(path, (signal) => adminCall(answer, "GET", path, undefined, signal));
+  const loaded = useLoad(testId, load);
   const [saved, setSaved] = useState<Settings | null>(null);
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [tried, setTried] = useState(false);
@@ -181,9 +171,7 @@ function SettingsForm({
     if (invalid || changed === 0) return;
     void save.run(
       async () => {
-        // Checked against the route's own schema: a member it refuses never leaves the form.
-        const body = patch.parse(changes);
-        const next = await adminCall(answer, "PUT", path, body);
+        const next = await store(changes);
         setSaved(next);
         setDrafts(draftsOf(groups, next));
         setTried(false);
@@ -281,19 +269,26 @@ export function SettingsTab() {
       <SettingsForm
         title={t("policy.title")}
         intro={t("policy.intro")}
-        path="/policy"
         groups={POLICY_GROUPS}
-        answer={PolicySchema}
-        patch={PolicyPatchSchema}
+        load={(signal) => adminApi("GET /admin/policy", { signal })}
+        // Checked against the route's own schema: a member it refuses never leaves the form.
+        save={(changes) =>
+          adminApi("PUT /admin/policy", {
+            body: PARCEL_API["PUT /admin/policy"].body.parse(changes),
+          })
+        }
         testId="policy-form"
       />
       <SettingsForm
         title={t("runtime.title")}
         intro={t("runtime.intro")}
-        path="/runtime"
         groups={RUNTIME_GROUPS}
-        answer={RuntimeSchema}
-        patch={RuntimePatchSchema}
+        load={(signal) => adminApi("GET /admin/runtime", { signal })}
+        save={(changes) =>
+          adminApi("PUT /admin/runtime", {
+            body: PARCEL_API["PUT /admin/runtime"].body.parse(changes),
+          })
+        }
         testId="runtime-form"
       />
     </div>

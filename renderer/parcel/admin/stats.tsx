@@ -6,12 +6,8 @@ import { useFilters } from "./filters.js";
 import { RecentProblemsCard } from "./problems.js";
 import { VerifyCard } from "./verify-card.js";
 import { useA } from "./i18n.js";
-import {
-  CleanupResultSchema,
-  StatsSchema,
-  type CleanupResult,
-} from "../../../server/contract/parcel-admin.js";
-import { adminCall } from "./session.js";
+import type { CleanupResult } from "../../../server/contract/parcel-admin.js";
+import { adminApi } from "./session.js";
 import {
   Alert,
   Card,
@@ -52,7 +48,7 @@ function Cleanup({ onDone }: { onDone(): void }) {
   const run = () =>
     void action.run(async () => {
       setResult(null);
-      const r = await adminCall(CleanupResultSchema, "POST", "/cleanup");
+      const r = await adminApi("POST /admin/cleanup");
       setResult(r);
       onDone();
     });
@@ -82,9 +78,7 @@ export function StatsTab() {
   const t = useA();
   const lang = useApp((s) => s.lang);
   const [tick, setTick] = useState(0);
-  const stats = useLoad(String(tick), (signal) =>
-    adminCall(StatsSchema, "GET", "/stats", undefined, signal),
-  );
+  const stats = useLoad(String(tick), (signal) => adminApi("GET /admin/stats", { signal }));
   const [updated, setUpdated] = useState<number | null>(null);
   useEffect(() => {
     if (stats.data) setUpdated(Math.floor(Date.now() / 1000));

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useState } from "react";
 import type { Lang } from "../../shared/lang.js";
 import { useT, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
-import { VerifyStatusSchema, type VerifyStatus } from "../../../server/contract/parcel-verify.js";
+import type { VerifyStatus } from "../../../server/contract/parcel-verify.js";
 import { useFilters } from "./filters.js";
-import { adminCall } from "./session.js";
+import { adminApi } from "./session.js";
 import { Alert, Card, formatCount, formatTime, useAction, useErrorText } from "./ui.js";
 import { verifyDict } from "./verify-i18n.js";
 
@@ -134,7 +134,7 @@ export function VerifyCard({ tick, onFinished }: { tick: number; onFinished(): v
   const load = useCallback(
     async (signal?: AbortSignal) => {
       try {
-        setStatus(await adminCall(VerifyStatusSchema, "GET", "/verify", undefined, signal));
+        setStatus(await adminApi("GET /admin/verify", { signal }));
         setError("");
       } catch (err) {
         if (!signal?.aborted) setError(describe(err));
@@ -162,7 +162,7 @@ export function VerifyCard({ tick, onFinished }: { tick: number; onFinished(): v
   }, [running, wasRunning, onFinished]);
   const run = () =>
     void start.run(async () => {
-      setStatus(await adminCall(VerifyStatusSchema, "POST", "/verify"));
+      setStatus(await adminApi("POST /admin/verify"));
     });
   const s = status;
   const done = s !== null && !s.running && s.finished_at !== null;

@@ -1,11 +1,6 @@
 import { create } from "zustand";
 import type { InboxGrant } from "../../../server/contract/parcel-inbox.js";
-import {
-  DeliveredCheck,
-  InboxGrantCheck,
-  UploadCreatedCheck,
-} from "../../../server/contract/parcel-public.js";
-import { ApiError, call } from "../api.js";
+import { ApiError, api } from "../api.js";
 import { runFile } from "../send/file-runner.js";
 import { uniqueName } from "../send/picking.js";
 import type { Picked, Session, Upload } from "../send/send-types.js";
@@ -57,7 +52,7 @@ export const useInbox = create<InboxState>((set, get) => {
     if (!quiet) set({ busy: true, problem: null });
     try {
       const body = password ? { code, password } : { code };
-      const grant = await call(InboxGrantCheck, "POST", "/inbox/resolve", body);
+      const grant = await api("POST /inbox/resolve", { body });
       secret.code = code;
       secret.password = password;
       set((s) => ({
@@ -97,7 +92,7 @@ export const useInbox = create<InboxState>((set, get) => {
   /** `POST /uploads` for the chosen files, opening the inbox again once if its session lapsed. */
   const createSession = async (picked: Picked[]): Promise<Session> => {
     const body = { files: picked.map((p) => ({ name: p.name, size: p.file.size })), inbox: true };
-    const create = () => call(UploadCreatedCheck, "POST", "/uploads", body);
+    const create = () => api("POST /uploads", { body });
     let created;
     try {
       created = await create();
@@ -140,15 +135,7 @@ export const useInbox = create<InboxState>((set, get) => {
           running.delete(row.key);
         }
       }
-      await call(
-        DeliveredCheck,
-        "POST",
-        `/uploads/${encodeURIComponent(session.id)}/publish`,
-        undefined,
-        {
-          token: session.token,
-        },
-      );
+      await api("POST /uploads/:id/publish", { params: { id: session.id }, token: session.token });
       session = null;
       set((s) => ({ phase: "delivered", delivered: s.rows.length, picked: [], problem: null }));
     } catch (err) {

@@ -1,13 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, call } from "../api.js";
+import { ApiError } from "../api.js";
+import { parcelApi } from "../api-full.js";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
-import {
-  MineSchema,
-  ParcelViewSchema,
-  type ParcelView as Parcel,
-} from "../../../server/contract/parcel-views.js";
+import type { ParcelView as Parcel } from "../../../server/contract/parcel-views.js";
 import { useErrorText } from "../ui/errors.js";
 import { Notice } from "../ui/notice.js";
 import { KeychainNotice } from "../desktop/keychain-notice.js";
@@ -19,11 +16,11 @@ import "./mine.css";
 /** `GET /mine`; without a visitor cookie yet (401), `GET /policy` issues one first. */
 async function fetchMine(loadPolicy: () => Promise<void>): Promise<Parcel[]> {
   try {
-    return (await call(MineSchema, "GET", "/mine")).items;
+    return (await parcelApi("GET /mine")).items;
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) throw err;
     await loadPolicy();
-    return (await call(MineSchema, "GET", "/mine")).items;
+    return (await parcelApi("GET /mine")).items;
   }
 }
 
@@ -36,9 +33,7 @@ async function fetchMine(loadPolicy: () => Promise<void>): Promise<Parcel[]> {
 async function fetchKept(id: string): Promise<Parcel | null> {
   const token = await loadToken(id);
   try {
-    return await call(ParcelViewSchema, "GET", `/uploads/${encodeURIComponent(id)}`, undefined, {
-      token,
-    });
+    return await parcelApi("GET /uploads/:id", { params: { id }, token });
   } catch (err) {
     if (
       err instanceof ApiError &&

@@ -1,15 +1,13 @@
 import { useState } from "react";
 import { formatBytes, formatDateTime } from "../../shared/format.js";
-import { ApiError, call } from "../api.js";
+import { ApiError } from "../api.js";
+import { parcelApi } from "../api-full.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
-import type { Parser } from "../../shared/api-client.js";
-import {
-  ParcelViewSchema,
-  ShareSchema,
-  type ParcelState,
-  type ParcelView as Parcel,
-  type Share,
+import type {
+  ParcelState,
+  ParcelView as Parcel,
+  Share,
 } from "../../../server/contract/parcel-views.js";
 import { Countdown } from "../ui/countdown.js";
 import { useErrorText } from "../ui/errors.js";
@@ -28,9 +26,9 @@ const BADGE: Record<ParcelState, string> = {
 };
 
 /** Owner calls carry the stored manage_token too, in case the visitor cookie is gone. */
-async function ownerCall<T>(schema: Parser<T>, path: string, id: string): Promise<T> {
+async function ownerToken(id: string): Promise<{ token?: string }> {
   const token = await loadToken(id);
-  return call(schema, "POST", path, undefined, token ? { token } : {});
+  return token ? { token } : {};
 }
 
 /**
@@ -40,15 +38,9 @@ async function ownerCall<T>(schema: Parser<T>, path: string, id: string): Promis
  * request (403 owner.token_needed): this device holds no key to the code.
  */
 async function currentShare(id: string): Promise<Share | null> {
-  const token = await loadToken(id);
+  const token = await ownerToken(id);
   try {
-    return await call(
-      ShareSchema,
-      "GET",
-      `/parcels/${encodeURIComponent(id)}/code`,
-      undefined,
-      token ? { token } : {},
-    );
+    return await parcelApi("GET /parcels/:id/code", { params: { id }, ...token });
   } catch (err) {
     if (err instanceof ApiError && err.code === "owner.token_needed") return null;
     throw err;
@@ -114,19 +106,17 @@ export function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?
     setRefused(false);
     try {
       if (kind === "revoke") {
-        const p = await ownerCall(
-          ParcelViewSchema,
-          `/parcels/${encodeURIComponent(parcel.id)}/revoke`,
-          parcel.id,
-        );
+        const p = await parcelApi("POST /parcels/:id/revoke", {
+          params: { id: parcel.id },
+          ...(await ownerToken(parcel.id)),
+        });
         setPanel(null);
         onChanged(p);
       } else {
-        const s = await ownerCall(
-          ShareSchema,
-          `/parcels/${encodeURIComponent(parcel.id)}/code`,
-          parcel.id,
-        );
+        const s = await parcelApi("POST /parcels/:id/code", {
+          params: { id: parcel.id },
+          ...(await ownerToken(parcel.id)),
+        });
         setPanel({ kind: "new", share: s });
         onChanged();
       }

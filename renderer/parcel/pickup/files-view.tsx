@@ -1,6 +1,6 @@
 import { useState, type MouseEvent } from "react";
 import { formatBytes } from "../../shared/format.js";
-import { BASE } from "../api.js";
+import { api } from "../api.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { RecipientView as PickupView } from "../../../server/contract/parcel-views.js";
@@ -133,7 +133,7 @@ export function FilesView({
             {left > 0 ? (
               <a
                 className="button download"
-                href={`${BASE}/pickup/files/${encodeURIComponent(f.id)}/download`}
+                href={api.url("GET /pickup/files/:file/download", { params: { file: f.id } })}
                 download
                 aria-label={t("downloadName", { name: f.name })}
                 onClick={onDownload}
@@ -158,7 +158,9 @@ export function FilesView({
         {view.files.length > 1 && left > 0 ? (
           <a
             className="button primary-button big wide"
-            href={`${BASE}/pickup/archive?lang=${encodeURIComponent(lang)}&utc_offset=${-new Date().getTimezoneOffset()}`}
+            href={api.url("GET /pickup/archive", {
+              query: { lang, utc_offset: String(-new Date().getTimezoneOffset()) },
+            })}
             download
             onClick={onDownload}
           >

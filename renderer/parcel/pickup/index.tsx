@@ -1,11 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from "react";
-import { ApiError, call, request } from "../api.js";
+import { ApiError, api } from "../api.js";
 import { knowsCode } from "../errors-i18n.js";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { navigate } from "../route.js";
-// The small build's check: the page a recipient opens from a link stays light.
-import { RecipientViewCheck } from "../../../server/contract/parcel-public.js";
 import type {
   RecipientView as PickupView,
   ResolveInput,
@@ -53,7 +51,7 @@ export default function PickupScreen({ rest }: AreaProps) {
     if (!quiet) setProblem(null);
     try {
       const body: ResolveInput = pass ? { code: plain, password: pass } : { code: plain };
-      const answer = await call(RecipientViewCheck, "POST", "/pickup/resolve", body);
+      const answer = await api("POST /pickup/resolve", { body });
       rememberGrant(true);
       code.current = plain;
       password.current = pass;
@@ -124,7 +122,7 @@ export default function PickupScreen({ rest }: AreaProps) {
   /** `GET /pickup`; a lapsed authorisation (401) is renewed with the code kept in memory. */
   const refresh = useCallback(async () => {
     try {
-      const answer = await call(RecipientViewCheck, "GET", "/pickup");
+      const answer = await api("GET /pickup");
       setView(answer);
       if (answer.downloads_left > 0 && tookLast.current) {
         // The last download never started (no byte sent, so it was given back): not done.
@@ -172,7 +170,7 @@ export default function PickupScreen({ rest }: AreaProps) {
       return;
     }
     let alive = true;
-    call(RecipientViewCheck, "GET", "/pickup").then(
+    api("GET /pickup").then(
       (answer) => {
         if (!alive) return;
         grantedAt.current = Date.now();
@@ -234,12 +232,11 @@ export default function PickupScreen({ rest }: AreaProps) {
    * renewing a lapsed authorisation first like a download link does.
    */
   const readText = async (fileId: string): Promise<string> => {
-    const path = `/pickup/files/${encodeURIComponent(fileId)}/download`;
     if (Date.now() - grantedAt.current >= GRANT_MS && code.current) {
       if (!(await resolve(code.current, password.current, true))) throw new Error("lapsed");
     }
     const last = (view?.downloads_left ?? 0) <= 1;
-    const res = await request("GET", path);
+    const res = await api.raw("GET /pickup/files/:file/download", { params: { file: fileId } });
     const bytes = await res.arrayBuffer();
     if (last) {
       setNotice("lastDone");

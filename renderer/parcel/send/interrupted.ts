@@ -1,6 +1,6 @@
 import { create } from "zustand";
-import { ParcelViewSchema } from "../../../server/contract/parcel-views.js";
-import { ApiError, call, send } from "../api.js";
+import { ApiError } from "../api.js";
+import { parcelApi } from "../api-full.js";
 import { forgetToken, inDesktop, loadToken } from "../ui/tokens.js";
 import { forgetUpload, matchFiles, recallUpload, type Remembered } from "./remembered.js";
 import { leaveOut } from "./leave-out.js";
@@ -54,13 +54,7 @@ export const useInterrupted = create<InterruptedState>((set, get) => ({
     }
     let ready: Set<string> | null = null;
     try {
-      const view = await call(
-        ParcelViewSchema,
-        "GET",
-        `/uploads/${encodeURIComponent(upload.id)}`,
-        undefined,
-        { token },
-      );
+      const view = await parcelApi("GET /uploads/:id", { params: { id: upload.id }, token });
       // Published, revoked or ended meanwhile: nothing is left to go on with.
       if (view.state !== "uploading") {
         forgetUpload();
@@ -146,9 +140,7 @@ export const useInterrupted = create<InterruptedState>((set, get) => ({
     if (!upload) return;
     set({ busy: true, error: null });
     try {
-      await send("POST", `/parcels/${encodeURIComponent(upload.id)}/revoke`, undefined, {
-        token,
-      });
+      await parcelApi("POST /parcels/:id/revoke", { params: { id: upload.id }, token });
     } catch (err) {
       // Gone already: nothing is left to revoke.
       if (!(err instanceof ApiError && err.status === 404)) {

@@ -1,4 +1,5 @@
-import { ApiError, send } from "../api.js";
+import { ApiError } from "../api.js";
+import { parcelApi } from "../api-full.js";
 import { forgetFile } from "./remembered.js";
 
 /**
@@ -8,12 +9,10 @@ import { forgetFile } from "./remembered.js";
  */
 export async function leaveOut(parcelId: string, fileId: string, token: string): Promise<void> {
   try {
-    await send(
-      "DELETE",
-      `/uploads/${encodeURIComponent(parcelId)}/files/${encodeURIComponent(fileId)}`,
-      undefined,
-      { token },
-    );
+    await parcelApi("DELETE /uploads/:id/files/:file", {
+      params: { id: parcelId, file: fileId },
+      token,
+    });
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 404 && err.code === "parcel.file_not_found"))
       throw err;

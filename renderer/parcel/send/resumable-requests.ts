@@ -1,5 +1,5 @@
 import { UNEXPECTED_ANSWER } from "../../shared/api-client.js";
-import { ApiError, BASE, serviceOrigin } from "../api.js";
+import { ApiError, api, serviceOrigin } from "../api.js";
 import { errorOf } from "./uploader.js";
 
 /**
@@ -9,9 +9,6 @@ import { errorOf } from "./uploader.js";
 
 /** Whether the service keeps partly received files (`HEAD`/`PATCH`), or only takes whole ones. */
 export const NO_RESUME = Symbol("no-resume");
-
-const fileUrl = (parcelId: string, fileId: string) =>
-  `${BASE}/uploads/${encodeURIComponent(parcelId)}/files/${encodeURIComponent(fileId)}`;
 
 /**
  * An empty token sends no `Authorization`: in the desktop app a kept token never reaches the
@@ -45,12 +42,15 @@ export async function storedOffset(
 ): Promise<number | typeof NO_RESUME> {
   let res: Response;
   try {
-    res = await fetch(fileUrl(parcelId, fileId), {
-      method: "HEAD",
-      headers: ownerHeaders(token),
-      cache: "no-store",
-      signal,
-    });
+    res = await fetch(
+      api.url("HEAD /uploads/:id/files/:file", { params: { id: parcelId, file: fileId } }),
+      {
+        method: "HEAD",
+        headers: ownerHeaders(token),
+        cache: "no-store",
+        signal,
+      },
+    );
   } catch (err) {
     if (signal.aborted) throw new DOMException("Upload cancelled", "AbortError");
     throw new ApiError(0, err instanceof Error ? err.message : "The service could not be reached.");
@@ -112,7 +112,10 @@ export function patchFrom(
       clearTimeout(stall);
       signal.removeEventListener("abort", stop);
     };
-    xhr.open("PATCH", fileUrl(parcelId, fileId));
+    xhr.open(
+      "PATCH",
+      api.url("PATCH /uploads/:id/files/:file", { params: { id: parcelId, file: fileId } }),
+    );
     for (const [k, v] of Object.entries(ownerHeaders(token))) xhr.setRequestHeader(k, v);
     xhr.setRequestHeader("Upload-Offset", String(offset));
     xhr.setRequestHeader("Content-Type", "application/offset+octet-stream");

@@ -1,12 +1,12 @@
 import { create } from "zustand";
-import { ApiError, call, send } from "../api.js";
+import { unexpectedAnswer } from "../../shared/api-client.js";
+import { ApiError } from "../api.js";
+import { parcelApi } from "../api-full.js";
 import { useApp } from "../store.js";
-import {
-  PublishedSchema,
-  UploadCreatedSchema,
-  type ManifestInput,
-  type Published,
-  type UploadCreated,
+import type {
+  ManifestInput,
+  Published,
+  UploadCreated,
 } from "../../../server/contract/parcel-views.js";
 import type { PublicPolicy } from "../../../server/contract/parcel-policy.js";
 import { forgetToken, saveToken } from "../ui/tokens.js";
@@ -147,7 +147,8 @@ export const useSend = create<SendState>((set, get) => {
     set({ phase: "compose", uploads: [], totalRate: 0, error: null, session: null, sending: [] });
     if (!session) return true;
     try {
-      await send("POST", `/parcels/${encodeURIComponent(session.id)}/revoke`, undefined, {
+      await parcelApi("POST /parcels/:id/revoke", {
+        params: { id: session.id },
         token: session.token,
       });
       await forgetToken(session.id);
@@ -246,7 +247,7 @@ export const useSend = create<SendState>((set, get) => {
           ...(options.password ? { password: options.password } : {}),
           renew: options.renew,
         };
-        created = await call(UploadCreatedSchema, "POST", "/uploads", manifest);
+        created = await parcelApi("POST /uploads", { body: manifest });
       } catch (err) {
         set({ phase: "compose", error: err });
         // The limits may have changed since the page loaded them: show the current ones.
@@ -327,13 +328,12 @@ export const useSend = create<SendState>((set, get) => {
       if (!session) return;
       set({ phase: "publishing", error: null });
       try {
-        const result = await call(
-          PublishedSchema,
-          "POST",
-          `/uploads/${encodeURIComponent(session.id)}/publish`,
-          undefined,
-          { token: session.token },
-        );
+        const result = await parcelApi("POST /uploads/:id/publish", {
+          params: { id: session.id },
+          token: session.token,
+        });
+        // The send page's parcels are never sent to the inbox: a delivery answer is not ours.
+        if ("delivered" in result) throw unexpectedAnswer(200);
         // What was sent leaves the form: the next parcel starts empty.
         const sent = get().mode;
         forgetUpload();

@@ -1,7 +1,7 @@
 // The small build's check: the inbox page a phone opens sends with this uploader too.
 import { UploadedFileCheck } from "../../../server/contract/parcel-public.js";
 import { UNEXPECTED_ANSWER } from "../../shared/api-client.js";
-import { ApiError, BASE, serviceOrigin } from "../api.js";
+import { ApiError, api, serviceOrigin } from "../api.js";
 
 export interface PutHandle {
   abort(): void;
@@ -25,7 +25,7 @@ export function putFile(
   const done = new Promise<void>((resolve, reject) => {
     xhr.open(
       "PUT",
-      `${BASE}/uploads/${encodeURIComponent(parcelId)}/files/${encodeURIComponent(fileId)}`,
+      api.url("PUT /uploads/:id/files/:file", { params: { id: parcelId, file: fileId } }),
     );
     // Empty in the desktop app when the token is the app's to attach (see ui/tokens.ts).
     if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
