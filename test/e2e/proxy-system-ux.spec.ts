@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
 import { basename, join, resolve } from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
@@ -40,6 +41,21 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 test.describe.configure({ mode: "serial" });
+
+// The service runs in this worker's process: when a test fails, what it logged and the
+// longest stall of the event loop (a blocked loop stops the service and the test alike).
+let lag: IntervalHistogram;
+test.beforeEach(() => {
+  lag = monitorEventLoopDelay({ resolution: 20 });
+  lag.enable();
+});
+test.afterEach(async () => {
+  const info = test.info();
+  lag.disable();
+  if (info.status === info.expectedStatus) return;
+  const stall = `longest event-loop stall: ${Math.round(lag.max / 1e6)} ms`;
+  await info.attach("service-log.txt", { body: [stall, ...svc.log.slice(-200)].join("\n") });
+});
 
 /** Where the text of `el` breaks onto a new line: the character just before each break. */
 async function charsBeforeBreaks(el: Locator): Promise<string[]> {
@@ -194,29 +210,56 @@ test("restore reads the file before it asks: a photo or a stranger's JSON is ref
 test("a phone's empty connections list is one line, with no empty box above or below it", async ({
   page,
 }) => {
-  await page.setViewportSize(PHONE);
-  await signIn(page, svc, "#/connections");
+  // Each phase is a step with its own limit, so a run that hangs names the phase.
   const card = page.getByRole("region", { name: "Connections" });
-  // The core stopped: one sentence, no empty table.
-  await expect(card.getByRole("alert")).toContainText("not running");
-  await expect(card.getByRole("table")).toHaveCount(0);
-  const stopped = await card.boundingBox();
-  expect(stopped?.height ?? 999).toBeLessThan(320);
+  await test.step(
+    "the core stopped: one sentence, no empty table",
+    async () => {
+      await page.setViewportSize(PHONE);
+      await signIn(page, svc, "#/connections");
+      await expect(card.getByRole("alert")).toContainText("not running");
+      await expect(card.getByRole("table")).toHaveCount(0);
+      const stopped = await card.boundingBox();
+      expect(stopped?.height ?? 999).toBeLessThan(320);
+    },
+    { timeout: 20_000 },
+  );
 
-  // The core running with nothing open: the sentence, right under the search.
-  const started = await call(page, "POST", "/system/service", { action: "start" });
-  expect(started.status, JSON.stringify(started.json)).toBe(200);
-  await page.reload();
+  await test.step(
+    "POST /system/service start",
+    async () => {
+      const started = await call(page, "POST", "/system/service", { action: "start" });
+      expect(started.status, JSON.stringify(started.json)).toBe(200);
+    },
+    { timeout: 20_000 },
+  );
+
   const none = card.getByText("No active connections.");
-  await expect(none).toBeVisible({ timeout: 15_000 });
-  await expect(card.getByRole("table")).toHaveCount(0);
-  const [search, line] = [
-    await card.getByRole("searchbox").boundingBox(),
-    await none.boundingBox(),
-  ];
-  expect(line && search && line.y - (search.y + search.height)).toBeLessThan(80);
-  const box = await card.boundingBox();
-  expect(box?.height ?? 999).toBeLessThan(320);
-  await shootEverywhere(page, "connections-empty");
-  expect((await call(page, "POST", "/system/service", { action: "stop" })).status).toBe(200);
+  await test.step(
+    "reload: the sentence right under the search",
+    async () => {
+      await page.reload();
+      await expect(none).toBeVisible({ timeout: 15_000 });
+      await expect(card.getByRole("table")).toHaveCount(0);
+      const [search, line] = [
+        await card.getByRole("searchbox").boundingBox(),
+        await none.boundingBox(),
+      ];
+      expect(line && search && line.y - (search.y + search.height)).toBeLessThan(80);
+      const box = await card.boundingBox();
+      expect(box?.height ?? 999).toBeLessThan(320);
+    },
+    { timeout: 20_000 },
+  );
+
+  await test.step("screenshots", () => shootEverywhere(page, "connections-empty"), {
+    timeout: 40_000,
+  });
+  await test.step(
+    "POST /system/service stop",
+    async () => {
+      expect((await call(page, "POST", "/system/service", { action: "stop" })).status).toBe(200);
+    },
+    { timeout: 20_000 },
+  );
 });
