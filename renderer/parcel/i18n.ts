@@ -1,6 +1,5 @@
-import { useCallback } from "react";
-import { translate, type Dict, type Translate } from "../shared/i18n.js";
-import type { Lang } from "../shared/lang.js";
+import type { Dict, Translate } from "../shared/i18n.js";
+import { useDictT } from "../shared/ui/use-t.js";
 import { useApp } from "./store.js";
 
 /**
@@ -11,6 +10,8 @@ import { useApp } from "./store.js";
 export type { Dict, Translate } from "../shared/i18n.js";
 
 export function useT<K extends string>(dict: Dict<K>): Translate<K> {
-  const lang: Lang = useApp((s) => s.lang);
-  return useCallback((key, vars) => translate(dict, lang, key, vars), [lang, dict]);
+  return useDictT(
+    dict,
+    useApp((s) => s.lang),
+  );
 }

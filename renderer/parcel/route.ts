@@ -1,4 +1,6 @@
-import { useSyncExternalStore } from "react";
+import { hashRouter } from "../shared/ui/hash-route.js";
+
+export { navigate } from "../shared/ui/hash-route.js";
 
 /**
  * Hash routes of the parcel page: `#/` (send), `#/mine`, `#/pickup`, `#/pickup/<code>`,
@@ -22,27 +24,4 @@ export function parseHash(hash: string): Route {
   return { area: "send", rest: "" };
 }
 
-let cachedHash = "";
-let cached: Route = parseHash("");
-
-function current(): Route {
-  const hash = window.location.hash;
-  if (hash !== cachedHash) {
-    cachedHash = hash;
-    cached = parseHash(hash);
-  }
-  return cached;
-}
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener("hashchange", onChange);
-  return () => window.removeEventListener("hashchange", onChange);
-}
-
-export function useRoute(): Route {
-  return useSyncExternalStore(subscribe, current);
-}
-
-export function navigate(path: string): void {
-  window.location.hash = `#/${path.replace(/^\/+/, "")}`;
-}
+export const useRoute = hashRouter(parseHash);

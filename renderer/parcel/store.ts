@@ -1,6 +1,5 @@
 import { create } from "zustand";
-import { browserLanguages, initialLang, type Lang } from "../shared/lang.js";
-import { keep, stored, storedTheme, type ThemePref } from "../shared/storage.js";
+import { lookSlice, type LookState } from "../shared/ui/look-store.js";
 import type { PublicPolicy } from "../../server/contract/parcel-policy.js";
 // The small build's checks: every page (a phone opening a pickup link too) loads this shell.
 import { ApiError, api } from "./api.js";
@@ -10,19 +9,14 @@ export type PolicyState =
   | { phase: "ready"; policy: PublicPolicy }
   | { phase: "error"; error: ApiError };
 
-interface AppState {
-  lang: Lang;
-  theme: ThemePref;
+interface AppState extends LookState {
   /** `GET /policy`: limits for the send form, entry addresses, and the visitor cookie. */
   policy: PolicyState;
   loadPolicy(): Promise<void>;
-  setLang(lang: Lang): void;
-  setTheme(theme: ThemePref): void;
 }
 
 export const useApp = create<AppState>((set) => ({
-  lang: initialLang(stored("gatehouse.parcel.lang"), browserLanguages()),
-  theme: storedTheme("gatehouse.parcel.theme"),
+  ...lookSlice("parcel", set),
   policy: { phase: "loading" },
   async loadPolicy() {
     try {
@@ -32,13 +26,5 @@ export const useApp = create<AppState>((set) => ({
       const error = err instanceof ApiError ? err : new ApiError(0, String(err));
       set({ policy: { phase: "error", error } });
     }
-  },
-  setLang(lang) {
-    keep("gatehouse.parcel.lang", lang);
-    set({ lang });
-  },
-  setTheme(theme) {
-    keep("gatehouse.parcel.theme", theme);
-    set({ theme });
   },
 }));

@@ -1,8 +1,8 @@
-import { useCallback } from "react";
 import { translate as say, type Dict, type Vars } from "../shared/i18n.js";
 import type { Lang } from "../shared/lang.js";
 import { en } from "./i18n-en.js";
 import { zh } from "./i18n-zh.js";
+import { useDictT } from "../shared/ui/use-t.js";
 import { useApp } from "./store.js";
 
 export type { Lang } from "../shared/lang.js";
@@ -18,6 +18,8 @@ export function translate(lang: Lang, key: Key, vars?: Vars): string {
 }
 
 export function useT(): Translate {
-  const lang = useApp((s) => s.lang);
-  return useCallback((key, vars) => translate(lang, key, vars), [lang]);
+  return useDictT(
+    proxyDict,
+    useApp((s) => s.lang),
+  );
 }

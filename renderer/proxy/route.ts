@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { hashRouter } from "../shared/ui/hash-route.js";
 
 export const ROUTES = [
   "dashboard",
@@ -13,30 +13,18 @@ export const ROUTES = [
 ] as const;
 export type Route = (typeof ROUTES)[number];
 
-function current(): Route {
-  const name = window.location.hash.replace(/^#\/?/, "").split(/[/?]/)[0];
+/** The screen the address names (`#/rules`); the dashboard for anything else. */
+export const useRoute = hashRouter((hash): Route => {
+  const name = hash.replace(/^#\/?/, "").split(/[/?]/)[0];
   return (ROUTES as readonly string[]).includes(name) ? (name as Route) : "dashboard";
-}
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener("hashchange", onChange);
-  return () => window.removeEventListener("hashchange", onChange);
-}
-
-export function useRoute(): Route {
-  return useSyncExternalStore(subscribe, current);
-}
+});
 
 /** What follows the screen's name in the address (`#/devices/<id>` → the id), decoded. */
-function rest(): string {
-  const parts = window.location.hash.replace(/^#\/?/, "").split("/");
+export const useRouteRest = hashRouter((hash): string => {
+  const parts = hash.replace(/^#\/?/, "").split("/");
   try {
     return decodeURIComponent(parts.slice(1).join("/"));
   } catch {
     return "";
   }
-}
-
-export function useRouteRest(): string {
-  return useSyncExternalStore(subscribe, rest);
-}
+});

@@ -1,31 +1,25 @@
 import { create } from "zustand";
 import { AuthStatus } from "../../server/contract/proxy.js";
 import { call, send, setCsrf, setExpiredHandler } from "./api.js";
-import { initialLang, type Lang } from "../shared/lang.js";
-import { keep, stored, storedTheme, type ThemePref } from "../shared/storage.js";
+import { lookSlice, type LookState } from "../shared/ui/look-store.js";
 
 export type Phase = "loading" | "setup" | "login" | "ready" | "unreachable";
 export type { ThemePref } from "../shared/storage.js";
 
-interface AppState {
+interface AppState extends LookState {
   phase: Phase;
   /** Why the operator is looking at the login form again ("expired", "loggedOut"), or "". */
   notice: "" | "expired" | "loggedOut";
-  lang: Lang;
-  theme: ThemePref;
   boot(): Promise<void>;
   signedIn(csrf: string): void;
   expired(): void;
   logout(): Promise<void>;
-  setLang(lang: Lang): void;
-  setTheme(theme: ThemePref): void;
 }
 
 export const useApp = create<AppState>((set, get) => ({
   phase: "loading",
   notice: "",
-  lang: initialLang(stored("gatehouse.proxy.lang"), navigator.languages ?? [navigator.language]),
-  theme: storedTheme("gatehouse.proxy.theme"),
+  ...lookSlice("proxy", set),
   async boot() {
     set({ phase: "loading" });
     try {
@@ -53,14 +47,6 @@ export const useApp = create<AppState>((set, get) => ({
     }
     setCsrf("");
     set({ phase: "login", notice: "loggedOut" });
-  },
-  setLang(lang) {
-    keep("gatehouse.proxy.lang", lang);
-    set({ lang });
-  },
-  setTheme(theme) {
-    keep("gatehouse.proxy.theme", theme);
-    set({ theme });
   },
 }));
 
