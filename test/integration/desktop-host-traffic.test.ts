@@ -151,8 +151,20 @@ describe("a running service host", () => {
       headers: cookie,
     });
     expect(head.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(d.events.filter((e) => e.kind === "parcel.picked_up")).toHaveLength(2);
+    // A GET of the other file after it marks the end: its event comes after any the HEAD
+    // had wrongly made.
+    const after = await request(base, "GET", `/api/v1/pickup/files/${p.files[0].id}/download`, {
+      headers: cookie,
+    });
+    expect(after.status).toBe(200);
+    const all = await d.waitFor(() => {
+      const list = d.events.filter(
+        (e): e is Extract<ServiceEvent, { kind: "parcel.picked_up" }> =>
+          e.kind === "parcel.picked_up",
+      );
+      return list.filter((e) => e.file === "report.pdf").length === 2 ? list : undefined;
+    });
+    expect(all.map((e) => e.file)).toEqual(["report.pdf", null, "report.pdf"]);
   });
 
   it("puts new entries in place at once: shares, Host and Origin checks follow, the window's own address stays", async () => {
