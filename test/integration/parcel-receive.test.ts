@@ -240,10 +240,13 @@ describe("receiveBody", () => {
 });
 
 describe("CrcStream", () => {
-  it("answers the running crc32 at any point, and nothing once closed", async () => {
+  it.each([
+    ["on its thread", true],
+    ["inline (one processor)", false],
+  ])("answers the running crc32 at any point, and nothing once closed: %s", async (_, onThread) => {
     const data = Buffer.alloc(1300 * 1024);
     for (let i = 0; i < data.length; i++) data[i] = (i * 101) % 253;
-    const c = new CrcStream(crc32("start"));
+    const c = new CrcStream(crc32("start"), onThread);
     let at = 0;
     for (const n of [1, 70_000, 600_000, 3, 524_288]) {
       await c.update(data.subarray(at, at + n));

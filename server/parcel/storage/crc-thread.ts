@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { crc32 } from "node:zlib";
 
 /**
  * The CRC-32 of an upload (the ZIP entries need it), computed on a thread of its own instead
@@ -6,8 +8,10 @@ import { Worker } from "node:worker_threads";
  * ~2 GB/s here) and, with curl's 64 KiB pieces, it was what made an upload slower than a Node
  * server doing the rest of the same work (`npm run bench:transfer`, the curl row). Pieces are
  * copied into 512 KiB batches (one memcpy, far cheaper than the CRC) whose memory is handed to
- * the thread without a copy; the thread starts with the first upload and stops after a minute
- * without one.
+ * the thread and back without a copy (a few batches per upload, used over and over); the
+ * thread starts with the first upload and stops after a minute without one. A process allowed
+ * only one processor (a gateway pinned with `taskset`, a container of one CPU) computes it
+ * inline: there a thread only adds the copies.
  */
 const ENTRY = new URL("./crc-worker.mjs", import.meta.url);
 
@@ -18,6 +22,9 @@ const BATCH = 512 * 1024;
 const MAX_IN_FLIGHT = 2;
 
 const IDLE_MS = 60_000;
+
+/** Whether the CRC is worth a thread: another processor can run it beside the event loop. */
+export const CRC_ON_THREAD = availableParallelism() > 1;
 
 interface Waiting {
   /** Answered when the thread has taken in this many batches of the stream. */
@@ -32,6 +39,8 @@ interface StreamState {
   waiting: Waiting[];
   /** The thread failed: every answer still to come is this error. */
   error: Error | null;
+  /** Batches the thread has handed back, to be filled again (no garbage per batch). */
+  spare: ArrayBuffer[];
 }
 
 let worker: Worker | null = null;
@@ -44,11 +53,12 @@ function thread(): Worker {
   idleTimer = null;
   if (worker) return worker;
   const w = new Worker(ENTRY);
-  w.on("message", (msg: { id: number; crc: number }) => {
+  w.on("message", (msg: { id: number; crc: number; piece: ArrayBuffer }) => {
     const s = streams.get(msg.id);
     if (!s) return;
     s.answered++;
     s.crc = msg.crc;
+    s.spare.push(msg.piece);
     while (s.waiting.length > 0 && s.waiting[0].batch <= s.answered)
       (s.waiting.shift() as Waiting).resolve(s.crc);
   });
@@ -82,7 +92,8 @@ function idle(): void {
 /** The CRC-32 of one stream of pieces, continuing from `start`. */
 export class CrcStream {
   private readonly id = nextId++;
-  private readonly w: Worker;
+  /** Null when the CRC is computed inline. */
+  private readonly w: Worker | null;
   private readonly state: StreamState;
   /** Allocated when a piece arrives: a stalled upload holds no batch. */
   private batch: Buffer | null = null;
@@ -90,8 +101,12 @@ export class CrcStream {
   private sent = 0;
   private closed = false;
 
-  constructor(start: number) {
-    this.state = { answered: 0, crc: start, waiting: [], error: null };
+  constructor(start: number, onThread = CRC_ON_THREAD) {
+    this.state = { answered: 0, crc: start, waiting: [], error: null, spare: [] };
+    if (!onThread) {
+      this.w = null;
+      return;
+    }
     streams.set(this.id, this.state);
     this.w = thread();
     this.w.ref();
@@ -103,9 +118,16 @@ export class CrcStream {
    * behind (constant memory: at most a few batches in flight), otherwise null.
    */
   update(piece: Buffer): Promise<number> | null {
+    if (!this.w) {
+      if (!this.closed) this.state.crc = crc32(piece, this.state.crc);
+      return null;
+    }
     let at = 0;
     while (at < piece.length) {
-      this.batch ??= Buffer.allocUnsafeSlow(BATCH);
+      if (!this.batch) {
+        const spare = this.state.spare.pop();
+        this.batch = spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(BATCH);
+      }
       const n = piece.copy(this.batch, this.filled, at);
       this.filled += n;
       at += n;
@@ -125,8 +147,10 @@ export class CrcStream {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (!this.w) return;
     streams.delete(this.id);
     this.batch = null;
+    this.state.spare.length = 0;
     for (const x of this.state.waiting.splice(0)) x.reject(new Error("the CRC stream was closed"));
     this.w.postMessage({ id: this.id, end: true });
     idle();
@@ -134,7 +158,7 @@ export class CrcStream {
 
   private send(): void {
     const piece = (this.batch as Buffer).buffer as ArrayBuffer;
-    this.w.postMessage({ id: this.id, piece, length: this.filled }, [piece]);
+    this.w?.postMessage({ id: this.id, piece, length: this.filled }, [piece]);
     this.sent++;
     this.batch = null;
     this.filled = 0;

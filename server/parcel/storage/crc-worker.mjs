@@ -2,7 +2,8 @@
 // built app, `npm run serve` and the test runner all start it as it is.
 //
 // Each upload is a stream id; its pieces arrive in order (one port keeps the order), and each
-// one is answered with the CRC of everything that stream has received so far.
+// one is answered with the CRC of everything that stream has received so far, and the piece's
+// memory itself, to be used again.
 import { parentPort } from "node:worker_threads";
 import { crc32 } from "node:zlib";
 
@@ -20,7 +21,9 @@ port.on(
     else if (m.piece) {
       const crc = crc32(new Uint8Array(m.piece, 0, m.length), streams.get(m.id) ?? 0);
       streams.set(m.id, crc);
-      port.postMessage({ id: m.id, crc });
+      // The batch goes back to be filled again: left here, the batches would pile up until this
+      // thread's rare garbage collections (tens of MiB per upload).
+      port.postMessage({ id: m.id, crc, piece: m.piece }, [m.piece]);
     }
   },
 );
