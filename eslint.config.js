@@ -2,7 +2,15 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import boundaries from "eslint-plugin-boundaries";
-import { layerElements, layerRules } from "./scripts/eslint-layers.js";
+import {
+  domainFiles,
+  domainRules,
+  layerElements,
+  layerRules,
+  notDomainFiles,
+  parcelDomainFiles,
+  parcelDomainRules,
+} from "./scripts/eslint-layers.js";
 
 export default tseslint.config(
   {
@@ -49,4 +57,7 @@ export default tseslint.config(
     },
     rules: layerRules,
   },
+  // What a domain function may take: plain values, never a request (scripts/eslint-layers.js).
+  { files: domainFiles, ignores: notDomainFiles, rules: domainRules },
+  { files: parcelDomainFiles, rules: parcelDomainRules },
 );

@@ -205,3 +205,53 @@ export const layerRules = {
     },
   ],
 };
+
+/** Every file of the domain layer (both services). */
+export const domainFiles = layerElements.find((e) => e.type === "domain").pattern;
+/** Files a domain pattern matches that belong to an earlier element (the first match decides). */
+export const notDomainFiles = layerElements
+  .slice(
+    0,
+    layerElements.findIndex((e) => e.type === "domain"),
+  )
+  .flatMap((e) => e.pattern)
+  .filter((p) => domainFiles.some((d) => p.startsWith(d.replace("/**", "/"))));
+
+/** The parcel service's domain files: they name `server/parcel/domain/ports.ts`, not the context. */
+export const parcelDomainFiles = domainFiles.filter((p) => p.startsWith("server/parcel/"));
+
+// `Response` stays allowed: the proxy's core and update code read fetch's answers.
+const HTTP_TYPES = "/^(Request|NextFunction|Router|RequestHandler)$/";
+const NO_HTTP_VALUES =
+  "domain code takes plain values, not a request: the route reads what the domain needs from it";
+
+/** Rules beyond the import direction: what a domain function may take. */
+export const domainRules = {
+  "no-restricted-syntax": [
+    "error",
+    {
+      selector: `TSTypeReference > Identifier.typeName[name=${HTTP_TYPES}]`,
+      message: NO_HTTP_VALUES,
+    },
+    {
+      selector: `TSTypeReference > TSQualifiedName.typeName > Identifier.right[name=${HTTP_TYPES}]`,
+      message: NO_HTTP_VALUES,
+    },
+  ],
+};
+
+/** The parcel domain is given its ports; the routes' context (route table, options) stays above it. */
+export const parcelDomainRules = {
+  "no-restricted-imports": [
+    "error",
+    {
+      patterns: [
+        {
+          group: ["**/context.js", "**/http/*", "**/routes/*"],
+          message:
+            "parcel domain code names its ports (server/parcel/domain/ports.ts), not the routes' context or the HTTP layer",
+        },
+      ],
+    },
+  ],
+};

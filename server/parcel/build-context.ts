@@ -1,5 +1,5 @@
-import type { Request } from "express";
 import { statfsSync } from "node:fs";
+import { hostname } from "node:os";
 import { unixSeconds, type Clock } from "../clock.js";
 import { HttpError } from "../http/errors.js";
 import type { ServiceLog } from "../log.js";
@@ -11,7 +11,7 @@ import { DEFAULT_POLICY, DEFAULT_RUNTIME, type Policy, type Runtime } from "./do
 import { sweepInbox } from "./domain/inbox.js";
 import { sweepSessions } from "./domain/sessions.js";
 import type { Entries } from "./http/entries.js";
-import { auditSource, clientIp } from "./http/identity.js";
+import { auditSource } from "./http/identity.js";
 import { parcelRouteTable } from "./http/route-access.js";
 import type { ParcelRepos } from "./repos/index.js";
 import type { BlobStore } from "./storage/blob-store.js";
@@ -76,10 +76,10 @@ export function buildContext(parts: ContextParts): { ctx: ParcelContext; stop():
       repos.meta.setJson("runtime", next);
       runtimeCache = next;
     },
-    audit(from: Request | string | null, actor, action, target, detail = {}) {
-      const ip = from === null ? "local" : typeof from === "string" ? from : clientIp(from);
-      repos.audit.write(action, auditSource(actor, ip), target, ctx.now(), detail);
+    audit(actor, action, target, source, detail = {}) {
+      repos.audit.write(action, auditSource(actor, source), target, ctx.now(), detail);
     },
+    computerName: () => options.computerName ?? hostname(),
     sweep: () => {
       sweepSessions(ctx);
       sweepInbox(ctx);

@@ -1,6 +1,6 @@
 import type { CleanupResult } from "../contract/parcel-admin.js";
 import { faultPoint } from "../fault-points.js";
-import type { ParcelContext } from "./context.js";
+import type { ParcelDomain } from "./domain/ports.js";
 import { CLEANUP_BATCH } from "./repos/cleanup.js";
 import { utcDay } from "./repos/traffic.js";
 import { sweepSessions } from "./domain/sessions.js";
@@ -18,8 +18,8 @@ export const KEEP_QUARANTINED_MS = 7 * DAY_MS;
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** One run at a time per service: the timer and a manual run queue behind each other. */
-const queues = new WeakMap<ParcelContext, Promise<unknown>>();
-function serialized<T>(ctx: ParcelContext, job: () => Promise<T>): Promise<T> {
+const queues = new WeakMap<ParcelDomain, Promise<unknown>>();
+function serialized<T>(ctx: ParcelDomain, job: () => Promise<T>): Promise<T> {
   const prev = queues.get(ctx) ?? Promise.resolve();
   const next = prev.catch(() => undefined).then(job);
   queues.set(ctx, next);
@@ -27,7 +27,7 @@ function serialized<T>(ctx: ParcelContext, job: () => Promise<T>): Promise<T> {
 }
 
 /** JSON array of the blobs running downloads are reading (never released or deleted). */
-function readingJson(ctx: ParcelContext): string {
+function readingJson(ctx: ParcelDomain): string {
   return JSON.stringify([...ctx.activity.reading].filter(([, n]) => n > 0).map(([sha]) => sha));
 }
 
@@ -36,7 +36,7 @@ function readingJson(ctx: ParcelContext): string {
  * unreferenced blobs, prune the audit log and expire sessions; the periodic run (`full: false`)
  * keeps ended records for 24 hours, `full` removes every ended record now.
  */
-export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise<CleanupResult> {
+export function runCleanup(ctx: ParcelDomain, opts: { full: boolean }): Promise<CleanupResult> {
   return serialized(ctx, async () => {
     sweepSessions(ctx);
     await releaseEnded(ctx);
@@ -63,7 +63,7 @@ export function runCleanup(ctx: ParcelContext, opts: { full: boolean }): Promise
  * Ended parcels give up their blob references (`bytes_freed`), except files a running download
  * still reads; reference counting only ever looks at files of live parcels.
  */
-async function releaseEnded(ctx: ParcelContext): Promise<void> {
+async function releaseEnded(ctx: ParcelDomain): Promise<void> {
   const reading = readingJson(ctx);
   let after = "";
   for (;;) {
@@ -75,7 +75,7 @@ async function releaseEnded(ctx: ParcelContext): Promise<void> {
 }
 
 /** Background reclamation (scheduled by deletes): removes unreferenced blobs only. */
-export function reclaimBlobs(ctx: ParcelContext): Promise<number> {
+export function reclaimBlobs(ctx: ParcelDomain): Promise<number> {
   return serialized(ctx, () => reclaimNow(ctx));
 }
 
@@ -84,7 +84,7 @@ export function reclaimBlobs(ctx: ParcelContext): Promise<number> {
  * the same transaction as dropping the dead references to it), then the bytes, so a crash in
  * between leaves unreachable bytes rather than a row without bytes. Returns the bytes freed.
  */
-async function reclaimNow(ctx: ParcelContext): Promise<number> {
+async function reclaimNow(ctx: ParcelDomain): Promise<number> {
   const candidates = ctx.repos.cleanup.unreferencedBlobs();
   let bytes = 0;
   for (const [i, sha] of candidates.entries()) {
@@ -103,7 +103,7 @@ async function reclaimNow(ctx: ParcelContext): Promise<number> {
 }
 
 /** Expired visitor identities and admin sessions, stale failure and traffic counters. */
-function expireIdentities(ctx: ParcelContext): void {
+function expireIdentities(ctx: ParcelDomain): void {
   const now = ctx.now();
   // Rate-limit windows are minutes long; a day of failures is kept for inspection.
   ctx.repos.cleanup.expireIdentities(now, now - DAY_S, utcDay(now - DAY_S));

@@ -1,17 +1,15 @@
 import type { Request } from "express";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
-import type { ServiceLog } from "../log.js";
-import type { ParcelProblemCode } from "../problem-codes.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { Entries, Entry } from "./http/entries.js";
-import type { ParcelEvent, ParcelEventListener } from "./events.js";
+import type { ParcelEventListener } from "./events.js";
 import type { ParcelAccess } from "./http/access-kinds.js";
 import type { PARCEL_API } from "../contract/parcel.js";
-import type { VerifyStatus } from "../contract/parcel-verify.js";
 import type { Policy, Runtime } from "./domain/policy.js";
-import type { BlobStore } from "./storage/blob-store.js";
-import type { ParcelRepos } from "./repos/index.js";
+import type { BlobCheck, ParcelDomain, VerifyPace } from "./domain/ports.js";
+
+export type { Activity, Actor, BlobCheck, ParcelDomain, VerifyPace } from "./domain/ports.js";
 
 export interface ParcelServiceOptions {
   /** The Gatehouse data dir; this service keeps everything under `<dataDir>/parcel`. */
@@ -57,106 +55,24 @@ export interface ParcelServiceOptions {
   verifyCheckMs?: number;
 }
 
-/** In-memory activity counters (concurrency stats, blobs being read). */
-export interface Activity {
-  uploadsActive: number;
-  downloadsActive: number;
-  /** sha256 -> number of running downloads reading it; cleanup never deletes these. */
-  reading: Map<string, number>;
-  /** file ids with a PUT or PATCH in flight (one writer per file: another is refused). */
-  uploading: Set<string>;
-  /** file id -> stops its running PUT (used when the session ends under it). */
-  uploadStops: Map<string, () => void>;
-  /**
-   * Bytes of resumable parts read back to rebuild a hash state, since the start: a PATCH pays
-   * only for the bytes a cut request before it added (the hash is kept at synced offsets).
-   */
-  resumeRereadBytes: number;
-}
-
-export type Actor =
-  | { kind: "admin"; username: string }
-  | { kind: "visitor"; id: string }
-  | { kind: "token" }
-  | { kind: "anonymous" };
-
 /**
- * Everything a route module needs. The database is reached only through `repos`; routes
- * handle HTTP and call the domain, which uses the repositories.
+ * Everything a route module needs: the domain's ports (`domain/ports.ts`) and what only the
+ * HTTP side uses (options, entries, the route table). The database is reached only through
+ * `repos`; routes handle HTTP and call the domain, which uses the repositories.
  */
-export interface ParcelContext {
-  repos: ParcelRepos;
-  clock: Clock;
-  /** Structured log (`ctx.log.warn(code, "...", { requestId, err })`) and the plain `ctx.log("...")`. */
-  log: ServiceLog<ParcelProblemCode>;
+export interface ParcelContext extends ParcelDomain {
   /** `<dataDir>/parcel` */
   dir: string;
   options: ParcelServiceOptions;
   entries: Entries;
-  storage: BlobStore;
-  /**
-   * Keys kept in the database: pickup codes (HMAC), pickup and inbox cookies (HMAC), and the
-   * inbox's sealed codes (the inbox's own and its deliveries', shown to the administrator).
-   */
-  keys: { code: Buffer; cookie: Buffer; inbox: Buffer };
-  activity: Activity;
-  /** Unix seconds from the injected clock. */
-  now(): number;
-  policy(): Policy;
   setPolicy(next: Policy): void;
-  runtime(): Runtime;
   setRuntime(next: Runtime): void;
-  /**
-   * Appends an audit record (`source` = `<actor>@<client ip>`): `from` is the request, the
-   * client's address, or null for the service itself (`local`).
-   */
-  audit(
-    from: Request | string | null,
-    actor: Actor,
-    action: string,
-    target: string,
-    detail?: Record<string, unknown>,
-  ): void;
   /** Moves parcels whose time ran out: published -> expired, uploading -> revoked (releasing reservations). */
   sweep(): void;
-  /** Free bytes on the data dir's file system. */
-  diskFree(): number;
-  /** Schedules background reclamation of blobs no live parcel references. */
-  scheduleReclaim(): void;
   /** The entry the request came through (validated by the host middleware). */
   entryFor(req: Request): Entry;
   /** Every route of the service; routers are made from it (exact paths, guarded by access). */
   routes: RouteTable<ParcelAccess, typeof PARCEL_API>;
   /** The check of every stored blob against its name (`/admin/verify`, weekly). */
   verify: BlobCheck;
-  /** Hands an event to `options.onEvent`; a listener that throws does not affect the request. */
-  emit(event: ParcelEvent): void;
-}
-
-/** How hard a check reads. */
-export interface VerifyPace {
-  /** Bytes read (and hashed) at a time: small enough that the event loop turns between. */
-  chunkBytes: number;
-  /**
-   * After each piece the check rests this many times as long as the piece took (1: it uses at
-   * most half of the disk's time, and of the service's thread); `busy` while a transfer runs.
-   */
-  rest: number;
-  busyRest: number;
-  /** The least rest after a piece, in ms (0: a turn of the event loop). */
-  minRestMs?: number;
-}
-
-/**
- * The check of every stored blob (`server/parcel/domain/blob-verifier.ts`), as the routes and
- * the service use it; named here so the context imports no domain module that imports it.
- */
-export interface BlobCheck {
-  status(): VerifyStatus;
-  /** Starts a run now; false when one is running. */
-  start(): boolean;
-  /** Starts a run when the weekly one is due; false otherwise. */
-  startIfDue(): boolean;
-  /** Stops a running check and waits for it. */
-  stop(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { runCleanup } from "./cleanup.js";
 import type { ParcelContext, ParcelServiceOptions } from "./context.js";
 import { ensureAdmin } from "./domain/admin-account.js";
 import { finishQuarantines } from "./domain/blob-integrity.js";
+import { LOCAL_SOURCE } from "./domain/ports.js";
 import { recoverAtStart } from "./domain/sessions.js";
 import { Entries } from "./http/entries.js";
 import { openParcelStorage } from "./repos/open-storage.js";
@@ -57,7 +58,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
   if (orphans > 0) log(`removed ${orphans} stored file(s) no blob record refers to`);
   const quarantined = await finishQuarantines(ctx);
   if (quarantined > 0) log(`moved ${quarantined} damaged stored file(s) to quarantine`);
-  ctx.audit(null, { kind: "anonymous" }, "system.start", "system", { version: VERSION });
+  ctx.audit({ kind: "anonymous" }, "system.start", "system", LOCAL_SOURCE, { version: VERSION });
   const adminUser = options.adminUser ?? "admin";
   const generatedAdminPassword = await ensureAdmin(
     ctx.repos.identity,

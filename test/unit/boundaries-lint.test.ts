@@ -33,7 +33,16 @@ const TARGETS = [
   "renderer/shared/lang.ts",
   "server/parcel/repos/parcels.ts",
   "server/db/open.ts",
+  "server/parcel/context.ts",
+  "server/parcel/domain/ports.ts",
+  "server/parcel/http/identity.ts",
 ];
+
+/** Every message ESLint gives `code` placed at `filePath`, with its rule. */
+async function allErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
+  return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
 
 describe("layer lint (eslint-plugin-boundaries)", () => {
   it("finds every file the cases import", () => {
@@ -145,6 +154,45 @@ describe("layer lint (eslint-plugin-boundaries)", () => {
       'import Database from "better-sqlite3";\nexport const x = Database;\n',
     );
     expect(route).toEqual([expect.stringMatching(/^boundaries\/external: .*repositories/)]);
+  });
+
+  it("refuses a domain function that takes a request, however the type reaches it", async () => {
+    const refused = /^no-restricted-syntax: domain code takes plain values, not a request/;
+    // The type named without importing Express (a global, or through another module's type).
+    const global = "export function f(req: Request): string {\n  return req.url;\n}\n";
+    for (const place of [
+      "server/parcel/domain/lint-fixture.ts",
+      "server/parcel/cleanup.ts",
+      "server/proxy/domain/lint-fixture.ts",
+    ])
+      expect(await allErrors(place, global), place).toEqual([expect.stringMatching(refused)]);
+    const qualified =
+      'import type * as e from "./ports.js";\nexport type X = (r: e.Request) => void;\n';
+    expect(await allErrors("server/parcel/domain/lint-fixture.ts", qualified)).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    // A router does take one; a domain module may read fetch's Response.
+    expect(await allErrors("server/parcel/routes/lint-fixture.ts", global)).toEqual([]);
+    const fetched =
+      "export async function f(res: Response): Promise<string> {\n  return res.text();\n}\n";
+    expect(await allErrors("server/proxy/core/lint-fixture.ts", fetched)).toEqual([]);
+  });
+
+  it("gives the parcel domain its ports, not the routes' context or the HTTP layer", async () => {
+    const refused = /^no-restricted-imports: .*parcel domain code names its ports/;
+    const context =
+      'import type { ParcelContext } from "../context.js";\nexport type X = ParcelContext;\n';
+    expect(await allErrors("server/parcel/domain/lint-fixture.ts", context)).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    const http = 'import type { Actor } from "../http/identity.js";\nexport type X = Actor;\n';
+    const errors = await allErrors("server/parcel/domain/lint-fixture.ts", http);
+    expect(errors).toContainEqual(expect.stringMatching(refused));
+    const ports =
+      'import type { ParcelDomain } from "./ports.js";\nexport type X = ParcelDomain;\n';
+    expect(await allErrors("server/parcel/domain/lint-fixture.ts", ports)).toEqual([]);
+    // The routes do take the context.
+    expect(await allErrors("server/parcel/routes/lint-fixture.ts", context)).toEqual([]);
   });
 
   it("keeps a contract module to zod and other contract modules", async () => {

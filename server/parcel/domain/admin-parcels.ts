@@ -1,6 +1,6 @@
 import { pageResult, type PageRequest, type PageResult } from "../../paging.js";
 import { DomainError } from "../../domain-errors.js";
-import type { ParcelContext } from "../context.js";
+import type { ParcelDomain } from "./ports.js";
 import type { ParcelFilter } from "../repos/admin-parcels.js";
 import {
   LIVE_STATES,
@@ -14,7 +14,7 @@ import { issueCode } from "./share.js";
 
 /** `GET /admin/parcels`: one page of parcels with their files. */
 export function listParcels(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   filter: ParcelFilter,
   req: PageRequest,
 ): PageResult<AdminParcelView> {
@@ -23,21 +23,21 @@ export function listParcels(
   return pageResult(items, found.total, found.page, req.pageSize, found.pages);
 }
 
-function mustGetParcel(ctx: ParcelContext, id: string): ParcelRow {
+function mustGetParcel(ctx: ParcelDomain, id: string): ParcelRow {
   const row = ctx.repos.parcels.byId(id);
   if (!row) throw new DomainError("not_found", "parcel.not_found", "No such parcel");
   return row;
 }
 
 /** Drops the partial upload data of files not being written right now. */
-function clearPartials(ctx: ParcelContext, files: FileRow[]): void {
+function clearPartials(ctx: ParcelDomain, files: FileRow[]): void {
   for (const f of files) {
     if (f.state !== "ready" && !ctx.activity.uploading.has(f.id)) ctx.storage.clearTemp(f.id);
   }
 }
 
 /** Admin delete: the parcel becomes `revoked`; its bytes are reclaimed in the background. */
-export function deleteParcel(ctx: ParcelContext, id: string): AdminParcelView {
+export function deleteParcel(ctx: ParcelDomain, id: string): AdminParcelView {
   const { repos } = ctx;
   const view = repos.transaction(() => {
     const row = mustGetParcel(ctx, id);
@@ -54,7 +54,7 @@ export function deleteParcel(ctx: ParcelContext, id: string): AdminParcelView {
  * Admin delete of one file reference: the row goes, the parcel's names and open reservation
  * follow, and removing the last file revokes a live parcel. Answers the parcel as it now stands.
  */
-export function deleteFile(ctx: ParcelContext, fileId: string): AdminParcelView {
+export function deleteFile(ctx: ParcelDomain, fileId: string): AdminParcelView {
   const { repos } = ctx;
   const view = repos.transaction(() => {
     const file = repos.parcels.file(fileId);
@@ -81,7 +81,7 @@ export function deleteFile(ctx: ParcelContext, fileId: string): AdminParcelView 
  * wrong-password count reset, the password kept. Returns the row and the plain code.
  */
 export function reissueParcel(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   id: string,
 ): { row: ParcelRow; files: FileRow[]; code: string } {
   const { repos } = ctx;

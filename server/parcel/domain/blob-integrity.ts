@@ -1,7 +1,7 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { DomainError } from "../../domain-errors.js";
 import { crashPoint } from "../../fault-points.js";
-import type { ParcelContext } from "../context.js";
+import type { ParcelDomain } from "./ports.js";
 
 /** How a blob was found to be not what its name says. */
 export type BlobFault =
@@ -18,7 +18,7 @@ export type BlobFault =
  * afresh (domain/store-upload.ts), which also brings back the files that pointed at it.
  */
 export async function quarantineBlob(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   sha256: string,
   fault: BlobFault,
 ): Promise<void> {
@@ -70,7 +70,7 @@ export function damaged(name: string): DomainError {
  * download refused (`download.damaged`) before any byte.
  */
 export async function openVerified(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   sha256: string,
   size: number,
   name: string,
@@ -99,7 +99,7 @@ export async function openVerified(
 
 /** The same check for many blobs at once (a ZIP of a parcel), without keeping them open. */
 export async function verifyAll(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   blobs: Array<{ sha256: string; size: number; name: string }>,
 ): Promise<void> {
   for (const b of blobs) {
@@ -112,7 +112,7 @@ export async function verifyAll(
  * Completes quarantines a crash interrupted (the record marked, the file not yet moved), at
  * start, before any download can open the file. Returns how many files were moved.
  */
-export async function finishQuarantines(ctx: ParcelContext): Promise<number> {
+export async function finishQuarantines(ctx: ParcelDomain): Promise<number> {
   let moved = 0;
   for (const sha of ctx.repos.blobs.quarantined()) {
     if (await ctx.storage.quarantine(sha, ctx.clock.now())) moved++;

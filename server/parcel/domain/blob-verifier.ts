@@ -3,7 +3,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import type { VerifyReason, VerifyStatus } from "../../contract/parcel-verify.js";
 import { WEEK_S } from "../../contract/time-units.js";
 import { faultPoint } from "../../fault-points.js";
-import type { BlobCheck, ParcelContext, VerifyPace } from "../context.js";
+import type { BlobCheck, ParcelDomain, VerifyPace } from "./ports.js";
 
 export type { VerifyPace };
 import { quarantineBlob, type BlobFault } from "./blob-integrity.js";
@@ -56,7 +56,7 @@ export class BlobVerifier implements BlobCheck {
   private stopping = false;
 
   constructor(
-    private readonly ctx: () => ParcelContext,
+    private readonly ctx: () => ParcelDomain,
     private readonly pace: VerifyPace = DEFAULT_PACE,
   ) {}
 

@@ -1,10 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { hostname } from "node:os";
 import type { InboxGrant } from "../../contract/parcel-inbox.js";
 import { MINUTE_S } from "../../contract/time-units.js";
 import { DomainError } from "../../domain-errors.js";
 import { PasswordQueueFull, verifyPassword } from "../../password-hash.js";
-import type { Actor, ParcelContext } from "../context.js";
+import type { Actor, ParcelDomain } from "./ports.js";
 import { normalizeCode } from "./codes.js";
 import { liveInbox } from "./inbox.js";
 import { checkFailureLimit, checkServiceBudget, holdsPickup } from "./pickup.js";
@@ -49,7 +48,7 @@ const SHAPE = /^(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
  * Whether a cookie value is a current session: signed by this service, not expired, and of the
  * code now open (a closed or reopened inbox ends its sessions at once).
  */
-export function validInboxSession(ctx: ParcelContext, value: string | undefined): boolean {
+export function validInboxSession(ctx: ParcelDomain, value: string | undefined): boolean {
   const m = value ? SHAPE.exec(value) : null;
   if (!m) return false;
   const grant = { gen: Number(m[1]), expiresAt: Number(m[2]) };
@@ -62,7 +61,7 @@ export function validInboxSession(ctx: ParcelContext, value: string | undefined)
 }
 
 /** 403 unless the request carries a current inbox session. */
-export function requireInboxSession(ctx: ParcelContext, value: string | undefined): void {
+export function requireInboxSession(ctx: ParcelDomain, value: string | undefined): void {
   if (!validInboxSession(ctx, value))
     throw new DomainError(
       "forbidden",
@@ -72,8 +71,8 @@ export function requireInboxSession(ctx: ParcelContext, value: string | undefine
 }
 
 /** The computer's name as senders see it. */
-export function computerName(ctx: ParcelContext): string {
-  return ctx.options.computerName ?? hostname();
+export function computerName(ctx: ParcelDomain): string {
+  return ctx.computerName();
 }
 
 const passwordRefusal = (wrong: boolean) =>
@@ -92,7 +91,7 @@ const passwordRefusal = (wrong: boolean) =>
  * cannot slip past the limits. Answers what the sender may send and the session cookie's value.
  */
 export async function resolveInbox(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   caller: InboxCaller,
   input: { code: string; password?: string | null },
 ): Promise<{ grant: InboxGrant; session: string }> {
@@ -110,7 +109,7 @@ export async function resolveInbox(
   const row = liveInbox(ctx);
   if (!row || hash === null || hash !== row.code_hash) {
     repo.addFailure(ip, ctx.now());
-    ctx.audit(ip, actor, "inbox.deny", "system", { reason: "unknown_code" });
+    ctx.audit(actor, "inbox.deny", "system", ip, { reason: "unknown_code" });
     throw new DomainError("not_found", "inbox.code_unknown", "No open inbox has this code");
   }
   if (row.password_hash !== null) {
@@ -131,7 +130,7 @@ export async function resolveInbox(
       );
     }
     if (!ok) {
-      ctx.audit(ip, actor, "inbox.deny", "system", { reason: "wrong_password" });
+      ctx.audit(actor, "inbox.deny", "system", ip, { reason: "wrong_password" });
       throw passwordRefusal(true);
     }
     repo.dropFailure(pending);
@@ -140,7 +139,7 @@ export async function resolveInbox(
   const now = liveInbox(ctx);
   if (!now || now.code_gen !== row.code_gen || now.closes_at === null)
     throw new DomainError("not_found", "inbox.code_unknown", "No open inbox has this code");
-  ctx.audit(ip, actor, "inbox.resolve", "system");
+  ctx.audit(actor, "inbox.resolve", "system", ip);
   const policy = ctx.policy();
   const expiresAt = Math.min(ctx.now() + INBOX_SESSION_TTL, now.closes_at);
   return {

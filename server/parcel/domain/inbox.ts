@@ -1,7 +1,7 @@
 import { MINUTE_S } from "../../contract/time-units.js";
 import { DomainError } from "../../domain-errors.js";
 import { hashPickupPassword } from "../../password-hash.js";
-import type { Actor, ParcelContext } from "../context.js";
+import { LOCAL_SOURCE, type Actor, type ParcelDomain } from "./ports.js";
 import type { AdminParcelView, ParcelRow } from "../repos/parcels.js";
 import { adminParcelView } from "./parcel-views.js";
 import type { InboxRow } from "../repos/inbox.js";
@@ -28,14 +28,14 @@ export type InboxState =
   | { open: false };
 
 /** The stored row while the inbox is open and its time has not run out; else null. */
-export function liveInbox(ctx: ParcelContext): InboxRow | null {
+export function liveInbox(ctx: ParcelDomain): InboxRow | null {
   const row = ctx.repos.inbox.get();
   if (row.code_hash === null || row.closes_at === null || row.closes_at <= ctx.now()) return null;
   return row;
 }
 
 /** The inbox as the administrator sees it (its code in display form). */
-export function inboxState(ctx: ParcelContext): InboxState {
+export function inboxState(ctx: ParcelDomain): InboxState {
   const row = liveInbox(ctx);
   const plain = row?.code_box ? openCode(row.code_box, inboxKey(ctx), INBOX_BOX_ID) : null;
   if (!row || plain === null || row.closes_at === null) return { open: false };
@@ -50,8 +50,8 @@ export function inboxState(ctx: ParcelContext): InboxState {
 
 /** Who opened or closed the inbox, for the audit log. */
 export interface InboxActor {
-  /** The request (or client address) the audit record names; null for the service itself. */
-  from: Parameters<ParcelContext["audit"]>[0];
+  /** The client's address (or `LOCAL_SOURCE` for the service itself). */
+  source: string;
   actor: Actor;
 }
 
@@ -61,7 +61,7 @@ export interface InboxActor {
  * length, is no live parcel's code, and differs from the code before.
  */
 export async function openInbox(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   input: { minutes: number; password: string | null },
   by: InboxActor,
 ): Promise<InboxState & { open: true }> {
@@ -87,7 +87,7 @@ export async function openInbox(
   }, "immediate");
   const state = inboxState(ctx);
   if (!state.open) throw new Error("the inbox did not open");
-  ctx.audit(by.from, by.actor, "inbox.open", "system", {
+  ctx.audit(by.actor, "inbox.open", "system", by.source, {
     minutes: input.minutes,
     has_password: passwordHash !== null,
     closes_at: row.closes_at,
@@ -96,10 +96,10 @@ export async function openInbox(
 }
 
 /** Closes the inbox now; false when it was not open. */
-export function closeInbox(ctx: ParcelContext, by: InboxActor, reason = "closed"): boolean {
+export function closeInbox(ctx: ParcelDomain, by: InboxActor, reason = "closed"): boolean {
   const closed = ctx.repos.inbox.close();
   if (closed === null) return false;
-  ctx.audit(by.from, by.actor, "inbox.close", "system", { reason });
+  ctx.audit(by.actor, "inbox.close", "system", by.source, { reason });
   return true;
 }
 
@@ -107,17 +107,17 @@ export function closeInbox(ctx: ParcelContext, by: InboxActor, reason = "closed"
  * An inbox whose time ran out is closed (once, with its audit record); runs before every API
  * request with the other sweeps, one read of a one-row table.
  */
-export function sweepInbox(ctx: ParcelContext): void {
+export function sweepInbox(ctx: ParcelDomain): void {
   const row = ctx.repos.inbox.get();
   if (row.code_hash === null || row.closes_at === null || row.closes_at > ctx.now()) return;
-  closeInbox(ctx, { from: null, actor: { kind: "anonymous" } }, "time");
+  closeInbox(ctx, { source: LOCAL_SOURCE, actor: { kind: "anonymous" } }, "time");
 }
 
 /** One delivery as `GET /admin/inbox` lists it. */
 export type InboxDelivery = AdminParcelView & { from: string; received_at: number; code: string };
 
 /** The deliveries an operator can still fetch, newest first, each with its pickup code. */
-export function inboxDeliveries(ctx: ParcelContext): InboxDelivery[] {
+export function inboxDeliveries(ctx: ParcelDomain): InboxDelivery[] {
   const rows = ctx.repos.inbox.delivered(INBOX_ITEMS_LIMIT);
   const files = ctx.repos.parcels.filesOf(rows.map((p) => p.id));
   return rows.flatMap((p: ParcelRow) => {

@@ -1,6 +1,6 @@
 import { MINUTE_S } from "../../contract/time-units.js";
 import { DomainError } from "../../domain-errors.js";
-import type { Actor, ParcelContext } from "../context.js";
+import type { Actor, ParcelDomain } from "./ports.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { normalizeCode } from "./codes.js";
 import { signPickup, verifyPickup, type PickupGrant } from "./pickup-cookie.js";
@@ -55,7 +55,7 @@ export function stateError(p: Pick<ParcelRow, "state">): DomainError | null {
  * 429 when the client's pickup failures over the last 10 minutes reached the current
  * `pickup_failures_per_ip`; Retry-After is when enough of them have aged out of the window.
  */
-export function checkFailureLimit(ctx: ParcelContext, ip: string): void {
+export function checkFailureLimit(ctx: ParcelDomain, ip: string): void {
   const now = ctx.now();
   const limit = ctx.policy().pickup_failures_per_ip;
   const times = ctx.repos.pickup.recentFailures(ip, now, PICKUP_FAILURE_WINDOW);
@@ -78,7 +78,7 @@ export function checkFailureLimit(ctx: ParcelContext, ip: string): void {
  * the window.
  */
 export function checkServiceBudget(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   pickupCookie: string | undefined,
   budget = PICKUP_SERVICE_BUDGET,
   holds?: boolean,
@@ -99,7 +99,7 @@ export function checkServiceBudget(
 }
 
 /** Whether a pickup cookie's value still opens its parcel's current code. */
-export function holdsPickup(ctx: ParcelContext, value: string | undefined): boolean {
+export function holdsPickup(ctx: ParcelDomain, value: string | undefined): boolean {
   const grant = value ? verifyPickup(ctx.keys.cookie, value, ctx.now()) : null;
   if (!grant) return false;
   const parcel = ctx.repos.parcels.byId(grant.parcelId);
@@ -129,7 +129,7 @@ const passwordRequired = (message: string, attemptsLeft?: number) =>
  * Returns the parcel as it now stands.
  */
 export async function resolvePickup(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   caller: PickupCaller,
   input: { code: string; password?: string | null },
 ): Promise<ParcelRow> {
@@ -142,13 +142,13 @@ export async function resolvePickup(
   const found = hash === null ? undefined : repo.findByCodeHash(hash);
   if (!found || found.state === "uploading") {
     repo.addFailure(ip, ctx.now());
-    ctx.audit(ip, actor, "pickup.deny", "system", { reason: "unknown_code" });
+    ctx.audit(actor, "pickup.deny", "system", ip, { reason: "unknown_code" });
     throw new DomainError("not_found", "pickup.code_unknown", "No parcel has this code");
   }
   const target = `parcel:${found.id}`;
   const early = stateError(found);
   if (early) {
-    ctx.audit(ip, actor, "pickup.deny", target, { reason: found.state });
+    ctx.audit(actor, "pickup.deny", target, ip, { reason: found.state });
     throw early;
   }
   let p = found;
@@ -164,9 +164,9 @@ export async function resolvePickup(
     if (!ok) {
       const attempts = ctx.policy().password_attempts;
       const locked = repo.wrongPassword(found.id, attempts);
-      ctx.audit(ip, actor, "pickup.deny", target, { reason: "wrong_password" });
+      ctx.audit(actor, "pickup.deny", target, ip, { reason: "wrong_password" });
       if (locked) {
-        ctx.audit(ip, actor, "parcel.lock", target, { reason: "wrong_passwords" });
+        ctx.audit(actor, "parcel.lock", target, ip, { reason: "wrong_passwords" });
         // The sender cannot share it again until the administrator reissues it: said once.
         const files = ctx.repos.parcels.files(found.id);
         ctx.log.warn("pickup.parcel_locked", "A parcel was locked after wrong passwords", {
@@ -184,7 +184,7 @@ export async function resolvePickup(
       throw new DomainError("not_found", "pickup.code_unknown", "No parcel has this code");
     const late = stateError(now);
     if (late) {
-      ctx.audit(ip, actor, "pickup.deny", target, { reason: now.state });
+      ctx.audit(actor, "pickup.deny", target, ip, { reason: now.state });
       throw late;
     }
     p = now;
@@ -217,7 +217,7 @@ async function checkPickupPassword(
 }
 
 /** The value of the 10-minute `pt_pickup` cookie for a resolved parcel. */
-export function pickupGrant(ctx: ParcelContext, p: ParcelRow): string {
+export function pickupGrant(ctx: ParcelDomain, p: ParcelRow): string {
   return signPickup(ctx.keys.cookie, {
     parcelId: p.id,
     codeGen: p.code_gen,
@@ -231,7 +231,7 @@ export function pickupGrant(ctx: ParcelContext, p: ParcelRow): string {
  * that cannot be picked up.
  */
 export function grantedParcel(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   pickupCookie: string | undefined,
 ): { parcel: ParcelRow; grant: PickupGrant } {
   const grant = pickupCookie ? verifyPickup(ctx.keys.cookie, pickupCookie, ctx.now()) : null;

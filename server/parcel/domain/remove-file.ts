@@ -1,5 +1,5 @@
 import { DomainError } from "../../domain-errors.js";
-import type { ParcelContext } from "../context.js";
+import type { ParcelDomain } from "./ports.js";
 import type { FileRow, ParcelRow } from "../repos/parcels.js";
 import { searchNames } from "./parcel-views.js";
 
@@ -11,7 +11,7 @@ import { searchNames } from "./parcel-views.js";
  * store into, and removes its bytes as it ends).
  */
 export function removeUploadFile(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   parcelId: string,
   fileId: string,
 ): { parcel: ParcelRow; files: FileRow[]; removed: FileRow } {

@@ -1,11 +1,11 @@
-import type { ParcelContext } from "../context.js";
+import type { ParcelDomain } from "./ports.js";
 
 /**
  * Moves parcels whose time ran out: published -> expired, uploading -> revoked (releasing
  * their reservations). A revoked session's running PUTs are stopped; partial data of its
  * other files goes at once.
  */
-export function sweepSessions(ctx: ParcelContext): void {
+export function sweepSessions(ctx: ParcelDomain): void {
   const { sessions } = ctx.repos;
   const now = ctx.now();
   sessions.expirePublished(now);
@@ -31,7 +31,7 @@ export function sweepSessions(ctx: ParcelContext): void {
  * a blob: reachable by nothing, counted nowhere) are removed before any upload can start.
  * Returns how many such files were removed.
  */
-export function recoverAtStart(ctx: ParcelContext): number {
+export function recoverAtStart(ctx: ParcelDomain): number {
   ctx.repos.sessions.revokeAllSessions(ctx.now());
   ctx.storage.clearTemp();
   return ctx.storage.removeUnknown((prefix) => ctx.repos.blobs.withPrefix(prefix));
@@ -42,7 +42,7 @@ export function recoverAtStart(ctx: ParcelContext): number {
  * written right now goes at once; a running PUT or PATCH is stopped and removes its own
  * temporary file. Returns whether this call revoked it.
  */
-export function revokeParcel(ctx: ParcelContext, id: string): boolean {
+export function revokeParcel(ctx: ParcelDomain, id: string): boolean {
   if (!ctx.repos.sessions.revoke(id, ctx.now())) return false;
   for (const fileId of ctx.repos.sessions.pendingFileIds(id)) {
     // A running upload is stopped now (it removes its own data on the way out).

@@ -1,6 +1,6 @@
 import type { Share } from "../../contract/parcel-views.js";
 import { DomainError } from "../../domain-errors.js";
-import type { ParcelContext } from "../context.js";
+import type { ParcelDomain } from "./ports.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { formatCode, generateCode, normalizeCode } from "./codes.js";
 import { sealCode } from "./code-box.js";
@@ -13,12 +13,12 @@ export type ShareFields = Share;
  * Keyed hash stored in `parcels.code_hash`. Input is normalised first (case, `-`, spaces,
  * I/L/O); input that cannot be a code is hashed as given, which matches nothing.
  */
-export function codeHash(ctx: ParcelContext, code: string): string {
+export function codeHash(ctx: ParcelDomain, code: string): string {
   return hmacHex(ctx.keys.code, normalizeCode(code) ?? code);
 }
 
 /** The inbox key as the code box takes it (a secret string, never shown). */
-export function inboxKey(ctx: ParcelContext): string {
+export function inboxKey(ctx: ParcelDomain): string {
   return ctx.keys.inbox.toString("base64url");
 }
 
@@ -40,7 +40,7 @@ export const CODE_TAIL = 2;
  * (nestable) transaction.
  */
 export function issueCode(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   parcelId: string,
   ownerToken: string | null = null,
 ): string {
@@ -72,7 +72,7 @@ export function issueCode(
  * entry. With a code they point at `#/pickup/<code>`, without one at the pickup page.
  */
 export function shareFields(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   origin: string,
   code: string | null,
   parcel: Pick<ParcelRow, "expires_at" | "downloads_left">,

@@ -1,8 +1,8 @@
-import type { ParcelContext } from "../context.js";
+import type { ParcelDomain } from "./ports.js";
 import type { Stats } from "../repos/stats.js";
 
 /** `GET /admin/stats`: the stored counts with the budgets and the transfers running now. */
-export function readStats(ctx: ParcelContext): Stats {
+export function readStats(ctx: ParcelDomain): Stats {
   const stored = ctx.repos.stats();
   const runtime = ctx.runtime();
   const diskFree = ctx.diskFree();

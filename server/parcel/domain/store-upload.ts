@@ -1,5 +1,5 @@
 import { crashPoint } from "../../fault-points.js";
-import type { ParcelContext } from "../context.js";
+import type { ParcelDomain } from "./ports.js";
 import type { FileRow } from "../repos/parcels.js";
 import { quarantineBlob } from "./blob-integrity.js";
 import { holdBlobs } from "./transfer.js";
@@ -23,7 +23,7 @@ export interface ReceivedBytes {
  * removed again. The temporary file is the caller's to remove on failure.
  */
 export async function storeUpload(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   file: FileRow,
   tmpPath: string,
   got: ReceivedBytes,

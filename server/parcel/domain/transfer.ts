@@ -1,7 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { DomainError } from "../../domain-errors.js";
-import type { Actor, ParcelContext } from "../context.js";
+import type { Actor, ParcelDomain } from "./ports.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { renewedExpiry } from "./policy.js";
 import type { PickupGrant } from "./pickup-cookie.js";
@@ -41,12 +41,12 @@ export interface Downloader {
  * The deduction and its audit record commit together: a crash cannot leave one without the
  * other. Returns the downloads left; throws why none could be taken.
  */
-export function takeDownload(ctx: ParcelContext, plan: TransferPlan, who: Downloader): number {
+export function takeDownload(ctx: ParcelDomain, plan: TransferPlan, who: Downloader): number {
   const { parcel, grant } = plan;
   const left = ctx.repos.transaction(() => {
     const n = ctx.repos.pickup.deduct(parcel.id, grant.codeGen, ctx.now());
     if (n !== null)
-      ctx.audit(who.ip, who.actor, "download.start", plan.target, {
+      ctx.audit(who.actor, "download.start", plan.target, who.ip, {
         ...plan.detail,
         downloads_left: n,
       });
@@ -79,7 +79,7 @@ export function takeDownload(ctx: ParcelContext, plan: TransferPlan, who: Downlo
  * thrown (the database may already be closing on shutdown).
  */
 export function settleDownload(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   plan: TransferPlan,
   who: Downloader,
   outcome: { complete: boolean; sent: number; requestId: string | null },
@@ -98,7 +98,7 @@ export function settleDownload(
           policy.renew_cap_days,
         ),
       );
-      ctx.audit(who.ip, who.actor, "download.complete", plan.target, {
+      ctx.audit(who.actor, "download.complete", plan.target, who.ip, {
         ...plan.detail,
         bytes: outcome.sent,
         ...(expiry === null ? {} : { expires_at: expiry }),
@@ -128,7 +128,7 @@ export function settleDownload(
 }
 
 /** Counts running readers of blobs; cleanup never frees a blob with one. */
-export function holdBlobs(ctx: ParcelContext, blobs: string[], delta: number): void {
+export function holdBlobs(ctx: ParcelDomain, blobs: string[], delta: number): void {
   for (const sha of blobs) {
     const n = (ctx.activity.reading.get(sha) ?? 0) + delta;
     if (n > 0) ctx.activity.reading.set(sha, n);

@@ -1,5 +1,5 @@
 import { DomainError } from "../../domain-errors.js";
-import type { Actor, ParcelContext } from "../context.js";
+import type { Actor, ParcelDomain } from "./ports.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import type { NewSession } from "../repos/sessions.js";
 import { admissionRefusal, readUsage } from "./admission.js";
@@ -8,7 +8,7 @@ import { openCode } from "./code-box.js";
 import { issueCode } from "./share.js";
 
 /** The parcel of an owner request; not found when it vanished between auth and read. */
-export function ownedParcel(ctx: ParcelContext, id: string): ParcelRow {
+export function ownedParcel(ctx: ParcelDomain, id: string): ParcelRow {
   const p = ctx.repos.parcels.byId(id);
   if (!p) throw new DomainError("not_found", "parcel.not_found", "No such parcel");
   return p;
@@ -19,7 +19,7 @@ export function ownedParcel(ctx: ParcelContext, id: string): ParcelRow {
  * reserved in one write transaction, so two concurrent sessions can never both take the last
  * free space. Refused (507) when the file budget, the data budget or the disk would not hold it.
  */
-export function admitSession(ctx: ParcelContext, session: NewSession): void {
+export function admitSession(ctx: ParcelDomain, session: NewSession): void {
   const { repos } = ctx;
   repos.transaction(() => {
     const usage = readUsage(repos.sessions, ctx.diskFree(), ctx.now());
@@ -41,7 +41,7 @@ export function admitSession(ctx: ParcelContext, session: NewSession): void {
  * The publish, its code and its audit record commit together.
  */
 export function publishParcel(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   id: string,
   by: { from: string; actor: Actor; token: string | null },
 ): { parcel: ParcelRow; code: string | null } {
@@ -68,7 +68,7 @@ export function publishParcel(
     // An inbox parcel's code goes to the administrator only: never sealed for its sender.
     const inbox = p.inbox === 1;
     const issued = issueCode(ctx, id, inbox ? null : by.token);
-    ctx.audit(by.from, by.actor, "parcel.publish", `parcel:${id}`, inbox ? { inbox: true } : {});
+    ctx.audit(by.actor, "parcel.publish", `parcel:${id}`, by.from, inbox ? { inbox: true } : {});
     return { parcel: ownedParcel(ctx, id), code: issued };
   }, "immediate");
 }
@@ -78,7 +78,7 @@ export function publishParcel(
  * sealed for the owner when the request carried the manage token.
  */
 export function newCode(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   id: string,
   token: string | null,
 ): { parcel: ParcelRow; code: string } {
@@ -107,7 +107,7 @@ export function newCode(
  * administrator's reissue, a new code asked with the visitor cookie alone).
  */
 export function currentCode(
-  ctx: ParcelContext,
+  ctx: ParcelDomain,
   id: string,
   token: string,
 ): { parcel: ParcelRow; code: string } {

@@ -3,6 +3,7 @@ import { HttpError } from "../../http/errors.js";
 import { parsePageQuery } from "../../http/pagination.js";
 import type { Reissued } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
+import { clientIp } from "../http/identity.js";
 import { shareFields } from "../domain/share.js";
 import { deleteFile, deleteParcel, listParcels, reissueParcel } from "../domain/admin-parcels.js";
 import { readStats } from "../domain/stats.js";
@@ -37,7 +38,7 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
 
   router.endpoint("POST /admin/parcels/:id/delete", ({ params }, req, res) => {
     const view = deleteParcel(ctx, params.id);
-    ctx.audit(req, admin(res), "admin.parcel_delete", `parcel:${view.id}`);
+    ctx.audit(admin(res), "admin.parcel_delete", `parcel:${view.id}`, clientIp(req));
     return view;
   });
 
@@ -45,7 +46,7 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
     // The row goes with the file: its name is kept in the record for the audit view.
     const file = ctx.repos.parcels.file(params.id);
     const view = deleteFile(ctx, params.id);
-    ctx.audit(req, admin(res), "admin.file_delete", `file:${params.id}`, {
+    ctx.audit(admin(res), "admin.file_delete", `file:${params.id}`, clientIp(req), {
       name: file?.name,
       size: file?.size,
       parcel: view.id,
@@ -56,7 +57,7 @@ export function adminParcelsRouter(ctx: ParcelContext): Router {
 
   router.endpoint("POST /admin/parcels/:id/reissue", ({ params }, req, res) => {
     const { row, files, code } = reissueParcel(ctx, params.id);
-    ctx.audit(req, admin(res), "admin.reissue", `parcel:${row.id}`, {
+    ctx.audit(admin(res), "admin.reissue", `parcel:${row.id}`, clientIp(req), {
       expires_at: row.expires_at,
       downloads: row.downloads_left,
     });

@@ -30,7 +30,12 @@ export function adminPasswordRouter(ctx: ParcelContext): Router {
     const current = identity.adminHash(admin.username);
     if (!current || !(await verifyPassword(body.current_password, current))) {
       // Recorded like a failed sign-in: someone holding a session is guessing the password.
-      ctx.audit(req, { kind: "admin", username: admin.username }, "admin.password_fail", "system");
+      ctx.audit(
+        { kind: "admin", username: admin.username },
+        "admin.password_fail",
+        "system",
+        clientIp(req),
+      );
       throw new HttpError(401, "admin.current_password_wrong", "The current password is wrong");
     }
     identity.dropFailure(pending);
@@ -48,7 +53,12 @@ export function adminPasswordRouter(ctx: ParcelContext): Router {
     const hash = await hashPassword(body.password);
     const token = readCookie(ctx, req, ADMIN_COOKIE) ?? "";
     identity.changeAdminPassword(admin.username, hash, sha256Hex(token));
-    ctx.audit(req, { kind: "admin", username: admin.username }, "admin.password", "system");
+    ctx.audit(
+      { kind: "admin", username: admin.username },
+      "admin.password",
+      "system",
+      clientIp(req),
+    );
     return { ok: true };
   };
   router.endpoint("PUT /admin/password", change, { body: "as-is" });

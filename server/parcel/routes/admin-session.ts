@@ -33,7 +33,7 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
     const hash = identity.adminHash(username);
     const ok = (await verifyPassword(password, hash ?? (await decoy))) && hash !== undefined;
     if (!ok) {
-      ctx.audit(req, { kind: "anonymous" }, "admin.login_fail", "system", {
+      ctx.audit({ kind: "anonymous" }, "admin.login_fail", "system", clientIp(req), {
         username: username.slice(0, 64),
       });
       noteSignInBlock(ctx, res, ip);
@@ -43,7 +43,7 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
     const token = randomToken();
     identity.addAdminSession(sha256Hex(token), username, ctx.now() + ADMIN_TTL);
     setCookie(ctx, req, res, ADMIN_COOKIE, token, ADMIN_TTL);
-    ctx.audit(req, { kind: "admin", username }, "admin.login", "system");
+    ctx.audit({ kind: "admin", username }, "admin.login", "system", clientIp(req));
     return { username };
   };
   router.endpoint("POST /admin/login", login, { body: "as-is" });
@@ -53,7 +53,7 @@ export function adminSessionRouter(ctx: ParcelContext): Router {
     const token = readCookie(ctx, req, ADMIN_COOKIE);
     if (token) identity.endAdminSession(sha256Hex(token));
     clearCookie(ctx, req, res, ADMIN_COOKIE);
-    if (username) ctx.audit(req, { kind: "admin", username }, "admin.logout", "system");
+    if (username) ctx.audit({ kind: "admin", username }, "admin.logout", "system", clientIp(req));
     const status: SessionStatus = { authenticated: false, username: null };
     return status;
   });

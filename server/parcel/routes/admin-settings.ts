@@ -2,6 +2,7 @@ import { type Router, type Response } from "express";
 import { HttpError } from "../../http/errors.js";
 import { runCleanup } from "../cleanup.js";
 import type { Actor, ParcelContext } from "../context.js";
+import { clientIp } from "../http/identity.js";
 import type { CleanupResult } from "../../contract/parcel-admin.js";
 import type { Policy, Runtime } from "../../contract/parcel-policy.js";
 import { conflictSentence, policyConflicts } from "../domain/policy.js";
@@ -43,7 +44,9 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
         },
       });
     ctx.setPolicy(next);
-    ctx.audit(req, admin(res), "admin.policy", "policy", { changed: changes(before, next) });
+    ctx.audit(admin(res), "admin.policy", "policy", clientIp(req), {
+      changed: changes(before, next),
+    });
     return next;
   });
 
@@ -53,13 +56,15 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
     const before = ctx.runtime();
     const next: Runtime = { ...before, ...patch };
     ctx.setRuntime(next);
-    ctx.audit(req, admin(res), "admin.runtime", "runtime", { changed: changes(before, next) });
+    ctx.audit(admin(res), "admin.runtime", "runtime", clientIp(req), {
+      changed: changes(before, next),
+    });
     return next;
   });
 
   router.endpoint("POST /admin/cleanup", async (_input, req, res) => {
     const result: CleanupResult = await runCleanup(ctx, { full: true });
-    ctx.audit(req, admin(res), "admin.cleanup", "system", { ...result });
+    ctx.audit(admin(res), "admin.cleanup", "system", clientIp(req), { ...result });
     return result;
   });
   return router;

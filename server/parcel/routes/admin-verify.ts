@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import type { Actor, ParcelContext } from "../context.js";
+import { clientIp } from "../http/identity.js";
 
 /**
  * `GET /admin/verify` and `POST /admin/verify` (behind the administrator's session): the check
@@ -12,7 +13,8 @@ export function adminVerifyRouter(ctx: ParcelContext): Router {
   router.endpoint("GET /admin/verify", () => ctx.verify.status());
 
   router.endpoint("POST /admin/verify", (_input, req, res) => {
-    if (ctx.verify.start()) ctx.audit(req, res.locals.admin as Actor, "admin.verify", "system");
+    if (ctx.verify.start())
+      ctx.audit(res.locals.admin as Actor, "admin.verify", "system", clientIp(req));
     return ctx.verify.status();
   });
   return router;

@@ -83,7 +83,7 @@ export function adminInboxRouter(ctx: ParcelContext): Router {
     const state = await openInbox(
       ctx,
       { minutes: input.minutes ?? INBOX_DEFAULT_MINUTES, password: input.password || null },
-      { from: req, actor },
+      { source: clientIp(req), actor },
     );
     return openedView(ctx, req, state);
   };
@@ -107,7 +107,7 @@ export function adminInboxRouter(ctx: ParcelContext): Router {
   });
 
   r.endpoint("DELETE /admin/inbox", (_input, req, res) => {
-    closeInbox(ctx, { from: req, actor: res.locals.admin as Actor });
+    closeInbox(ctx, { source: clientIp(req), actor: res.locals.admin as Actor });
     const closed: InboxClosed = { open: false };
     return closed;
   });

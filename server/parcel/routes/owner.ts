@@ -4,7 +4,7 @@ import type { ParcelContext } from "../context.js";
 import { revokeParcel } from "../domain/sessions.js";
 import { shareFields } from "../domain/share.js";
 import { currentCode, newCode, ownedParcel } from "../domain/uploads.js";
-import { currentVisitor, ownerOf, requireOwner } from "../http/identity.js";
+import { clientIp, currentVisitor, ownerOf, requireOwner } from "../http/identity.js";
 import { parcelView } from "../domain/parcel-views.js";
 
 const MINE_LIMIT = 100;
@@ -26,7 +26,7 @@ export function ownerRouter(ctx: ParcelContext): Router {
   r.endpoint("POST /parcels/:id/revoke", ({ params }, req) => {
     const actor = requireOwner(ctx, req, params.id);
     const id = params.id;
-    if (revokeParcel(ctx, id)) ctx.audit(req, actor, "parcel.revoke", `parcel:${id}`);
+    if (revokeParcel(ctx, id)) ctx.audit(actor, "parcel.revoke", `parcel:${id}`, clientIp(req));
     const p = ownedParcel(ctx, id);
     return parcelView(p, parcels.files(id));
   });
@@ -35,7 +35,7 @@ export function ownerRouter(ctx: ParcelContext): Router {
     const { actor, token } = ownerOf(ctx, req, params.id);
     const id = params.id;
     const { parcel, code } = newCode(ctx, id, token);
-    ctx.audit(req, actor, "parcel.code", `parcel:${id}`);
+    ctx.audit(actor, "parcel.code", `parcel:${id}`, clientIp(req));
     return shareFields(ctx, ctx.entryFor(req).origin, code, parcel);
   });
 

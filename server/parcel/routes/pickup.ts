@@ -10,6 +10,7 @@ import {
   pickupCaller,
   readCookie,
   setCookie,
+  clientIp,
 } from "../http/identity.js";
 import { noteLastingRefusal } from "../http/lasting-refusals.js";
 import { sendTransfer } from "../http/transfer.js";
@@ -36,7 +37,7 @@ export function pickupRouter(ctx: ParcelContext): Router {
         throw err;
       });
       setCookie(ctx, req, res, PICKUP_COOKIE, pickupGrant(ctx, p), PICKUP_TTL);
-      ctx.audit(req, pickupActor(ctx, req), "pickup.resolve", `parcel:${p.id}`);
+      ctx.audit(pickupActor(ctx, req), "pickup.resolve", `parcel:${p.id}`, clientIp(req));
       return recipientView(p, parcels.files(p.id));
     },
     { body: "as-is" },

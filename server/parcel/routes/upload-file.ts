@@ -31,7 +31,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
 
   const fail = (req: Request, actor: Actor, file: FileRow, reason: string, bytes: number) => {
     sessions.failFile(file.id);
-    ctx.audit(req, actor, "upload.fail", `file:${file.id}`, {
+    ctx.audit(actor, "upload.fail", `file:${file.id}`, clientIp(req), {
       name: file.name,
       parcel: file.parcel_id,
       reason,

@@ -91,7 +91,7 @@ export function uploadsRouter(ctx: ParcelContext): Router {
         inbox: manifest.inbox,
       });
       const actor: Actor = visitor ? { kind: "visitor", id: visitor.id } : { kind: "token" };
-      ctx.audit(req, actor, "upload.create", `parcel:${id}`, {
+      ctx.audit(actor, "upload.create", `parcel:${id}`, clientIp(req), {
         files: files.length,
         bytes: manifest.totalBytes,
         ...(manifest.inbox ? { inbox: true } : {}),
@@ -112,7 +112,7 @@ export function uploadsRouter(ctx: ParcelContext): Router {
   r.endpoint("DELETE /uploads/:id/files/:file", ({ params }, req) => {
     const actor = requireOwner(ctx, req, params.id);
     const { parcel, files, removed } = removeUploadFile(ctx, params.id, params.file);
-    ctx.audit(req, actor, "upload.remove", `file:${removed.id}`, {
+    ctx.audit(actor, "upload.remove", `file:${removed.id}`, clientIp(req), {
       name: removed.name,
       size: removed.size,
       parcel: parcel.id,
