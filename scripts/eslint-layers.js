@@ -28,6 +28,7 @@ export const layerElements = [
     mode: "full",
     pattern: [
       "server/http/error-codes.ts",
+      "server/http/error-registry.ts",
       "server/parcel/error-codes.ts",
       "server/proxy/error-codes.ts",
       "server/problem-codes.ts",

@@ -1,5 +1,6 @@
 import type { PARCEL_ERRORS } from "../parcel/error-codes.js";
 import type { PROXY_ERRORS } from "../proxy/error-codes.js";
+import type { ErrorRegistry } from "./error-registry.js";
 
 /**
  * Every error answer carries a stable machine `code` beside its English sentence, so a page can
@@ -9,7 +10,7 @@ import type { PROXY_ERRORS } from "../proxy/error-codes.js";
  * The pages' translation tables are typed by these registries, so a code without a
  * translation, or a translation that names a value the service does not send, does not compile.
  */
-export type ErrorRegistry = Readonly<Record<string, readonly string[]>>;
+export type { ErrorRegistry } from "./error-registry.js";
 
 /** Codes both services send: the framework's own answers and the shared request checks. */
 export const COMMON_ERRORS = {

@@ -1,4 +1,4 @@
-import type { ErrorRegistry } from "../http/error-codes.js";
+import type { ErrorRegistry } from "../http/error-registry.js";
 
 /**
  * The parcel service's error codes and the values each sentence mentions (see

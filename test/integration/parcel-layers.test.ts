@@ -53,9 +53,12 @@ describe("parcel service layers", () => {
   });
 
   it("gives routes a context without the database", () => {
+    // The routes' context extends the domain's ports, which carry the repositories.
     const context = read("server/parcel/context.ts");
-    expect(context).not.toMatch(/\bdb\s*:/);
-    expect(context).toMatch(/\brepos\s*:\s*ParcelRepos/);
+    const ports = read("server/parcel/domain/ports.ts");
+    expect(context).toMatch(/interface ParcelContext extends ParcelDomain\b/);
+    for (const text of [context, ports]) expect(text).not.toMatch(/\bdb\s*:/);
+    expect(ports).toMatch(/\brepos\s*:\s*ParcelRepos/);
   });
 });
 

@@ -14,9 +14,6 @@ const DIRS = ["server", "main", "renderer", "preload"];
 
 /** The cycles through type-only imports the tree still has, each a group of modules. */
 const TYPE_CYCLES = [
-  // The shared registry's type is made from both services' code tables, whose entries are
-  // checked against it: one registry in three files.
-  ["server/http/error-codes.ts", "server/parcel/error-codes.ts", "server/proxy/error-codes.ts"],
   // The core reader's worker runs the controller client, whose answer types the worker's
   // helpers name; the client hands its big reads to the reader.
   [
