@@ -2,14 +2,12 @@ import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { curlUpload } from "./curl-upload.js";
 import { diskLimit } from "./disk-limit.js";
 import { blocks, request, resetPeak, rss, startChild } from "./lib.js";
 import { startNginx } from "./nginx.js";
 import {
   downloadFile,
   downloadZip,
-  openFile,
   pinned,
   publishParcel,
   startGatehouse,
@@ -101,8 +99,6 @@ export type Phase = (typeof PHASES)[number];
 
 export interface GateRound {
   upMs: number;
-  /** The same upload sent by `curl -T big.bin` (PUT). */
-  curlUpMs: number;
   downMs: number;
   zipMs: number;
   parMs: number;
@@ -147,12 +143,6 @@ export async function gatehouseRound(src: Source): Promise<GateRound> {
     endPhase("32 parallel downloads");
     const peak = Math.max(...Object.values(phases));
     const problems: string[] = [];
-    settleDisk(src.work);
-    const curled = await openFile(g, src.size, 1);
-    const curl = await curlUpload(curled.url, join(src.www, "curl.bin"), curled.auth);
-    if (curl.status !== 200) problems.push(`curl -T upload: ${curl.status} ${curl.body}`);
-    else if ((JSON.parse(curl.body) as { sha256: string }).sha256 !== src.curlSha256)
-      problems.push("the sha256 stored from curl -T differs from the source's");
     if (big.sha256 !== src.sha256) problems.push("the stored sha256 differs from the source's");
     if (down.bytes !== src.size) problems.push(`download: ${down.bytes} of ${src.size} bytes`);
     if (checkDown.sha256 !== src.sha256) problems.push("downloaded bytes differ (sha256)");
@@ -164,7 +154,6 @@ export async function gatehouseRound(src: Source): Promise<GateRound> {
     if (src.size >= 0xffffffff && !entry?.zip64) problems.push("no ZIP64 records past 4 GiB");
     return {
       upMs: big.upload.ms,
-      curlUpMs: curl.ms,
       downMs: down.ms,
       zipMs: zip.ms,
       parMs,
@@ -183,8 +172,6 @@ export async function gatehouseRound(src: Source): Promise<GateRound> {
 export interface NodeRound {
   plainUpMs: number;
   sameWorkUpMs: number;
-  /** The same work with the body sent by `curl -T big.bin`. */
-  curlSameWorkUpMs: number;
   /** The same work with the sha256 on a second thread. */
   threadUpMs: number;
   downMs: number;
@@ -226,14 +213,9 @@ export async function nodeRound(src: Source): Promise<NodeRound> {
     });
     if (thread.body.toString() !== src.sha256)
       throw new Error("the hashing thread of the Node server hashed other bytes than the source's");
-    settleDisk(src.work);
-    const curl = await curlUpload(`${srv.url}/curl?durable`, join(src.www, "curl.bin"));
-    if (curl.body !== src.curlSha256)
-      throw new Error(`the same-work Node server hashed other bytes from curl -T: ${curl.body}`);
     return {
       plainUpMs: plain.ms,
       sameWorkUpMs: same.ms,
-      curlSameWorkUpMs: curl.ms,
       threadUpMs: thread.ms,
       downMs: down.ms,
       peak,

@@ -13,6 +13,7 @@ import {
 import { allMet, mbps, median, tableRow, verdict, type Measure } from "./bench-table.js";
 import { printTable } from "./lib.js";
 import { ensureNginx } from "./nginx.js";
+import { curlPairs, type CurlPairs } from "./transfer-curl.js";
 import { lists } from "./transfer-lists.js";
 import {
   diskRound,
@@ -47,6 +48,7 @@ interface Rounds {
   node: NodeRound[];
   nginx: NginxRound[];
   disk: number[];
+  curl: CurlPairs;
 }
 
 function measures(o: TransferOptions, src: Source, r: Rounds, nginxName: string): Measure[] {
@@ -90,14 +92,8 @@ function measures(o: TransferOptions, src: Source, r: Rounds, nginxName: string)
     {
       // What people script: the file sent by curl, to both servers.
       measure: `upload ${size} sent by curl -T`,
-      value: rate(
-        o.size,
-        r.gate.map((g) => g.curlUpMs),
-      ),
-      reference: rate(
-        o.size,
-        r.node.map((n) => n.curlSameWorkUpMs),
-      ),
+      value: rate(o.size, r.curl.gateMs),
+      reference: rate(o.size, r.curl.nodeMs),
       referenceName: "Node, same work, sent by curl -T",
       unit: "MB/s",
       target: ratioTarget(1.0),
@@ -211,8 +207,9 @@ function measures(o: TransferOptions, src: Source, r: Rounds, nginxName: string)
       target: { kind: "info" },
     })),
     {
-      measure: "bytes intact (sha256 of upload, download, ZIP entry)",
-      value: r.gate.length > 0 && r.gate.every((g) => g.intact) ? 1 : 0,
+      measure: "bytes intact (sha256 of upload, curl -T upload, download, ZIP entry)",
+      value:
+        r.gate.length > 0 && r.gate.every((g) => g.intact) && r.curl.problems.length === 0 ? 1 : 0,
       reference: null,
       referenceName: "",
       unit: "",
@@ -267,7 +264,8 @@ async function main(): Promise<void> {
     console.log(
       `transfer benchmark: ${formatSize(o.size)} file, ${PARALLEL} x ${formatSize(mid)} parallel downloads, median of ${o.runs} run(s)${o.gateway ? ", services on core 0 and the client on core 1 (taskset)" : ", loopback"}`,
     );
-    const rounds: Rounds = { gate: [], node: [], nginx: [], disk: [] };
+    const curl: CurlPairs = { gateMs: [], nodeMs: [], problems: [] };
+    const rounds: Rounds = { gate: [], node: [], nginx: [], disk: [], curl };
     for (let i = 0; i < o.runs; i++) {
       const t0 = performance.now();
       rounds.disk.push(await diskRound(src));
@@ -280,6 +278,9 @@ async function main(): Promise<void> {
         `run ${i + 1} of ${o.runs} done in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
       );
     }
+    // The curl -T uploads of both servers side by side, after the rounds.
+    rounds.curl = await curlPairs(src, o.runs);
+    for (const p of rounds.curl.problems) console.error(`curl -T: ${p}`);
     const rows = measures(o, src, rounds, "nginx sendfile");
     printTable(
       `Transfers${o.gateway ? " (gateway class: one core for the service)" : " over loopback"} (MB/s = 10^6 bytes/s)`,
