@@ -219,6 +219,15 @@ function measures(o: TransferOptions, src: Source, r: Rounds, nginxName: string)
   return rows;
 }
 
+/** A failure of one part says which part failed (a socket error alone names none). */
+async function named<T>(what: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
+
 /** Pins this process (every thread: it is the client) to `cpu`. */
 function pinSelf(cpu: number): void {
   execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(process.pid)], {
@@ -269,9 +278,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < o.runs; i++) {
       const t0 = performance.now();
       rounds.disk.push(await diskRound(src));
-      rounds.node.push(await nodeRound(src));
-      if (nginxBin) rounds.nginx.push(await nginxRound(nginxBin, src));
-      const g = await gatehouseRound(src);
+      rounds.node.push(await named("the Node round", nodeRound(src)));
+      if (nginxBin) rounds.nginx.push(await named("the nginx round", nginxRound(nginxBin, src)));
+      const g = await named("the Gatehouse round", gatehouseRound(src));
       rounds.gate.push(g);
       for (const p of g.problems) console.error(`run ${i + 1}: ${p}`);
       console.log(
@@ -279,7 +288,7 @@ async function main(): Promise<void> {
       );
     }
     // The curl -T uploads of both servers side by side, after the rounds.
-    rounds.curl = await curlPairs(src, o.runs);
+    rounds.curl = await named("the curl -T pairs", curlPairs(src, o.runs));
     for (const p of rounds.curl.problems) console.error(`curl -T: ${p}`);
     const rows = measures(o, src, rounds, "nginx sendfile");
     printTable(
@@ -300,6 +309,6 @@ async function main(): Promise<void> {
 }
 
 void main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
   process.exit(1);
 });
