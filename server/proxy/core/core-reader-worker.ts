@@ -1,76 +1,15 @@
 import { parentPort } from "node:worker_threads";
 import { labelChainsInPlace } from "../domain/core-names.js";
-import { liveColumns, type LiveColumns } from "../domain/live-delays.js";
+import { liveColumns } from "../domain/live-delays.js";
 import { MihomoClient } from "./mihomo-client.js";
-import { readNeighbourTable, type NeighbourSource } from "../system/neighbours.js";
-import { account, vendorsOf, type AccountingReading } from "./reader-accounting.js";
-
-/** Where the core's controller answers, and with which secret. */
-export interface ReaderTarget {
-  host: string;
-  port: number;
-  secret: string;
-}
-
-/** One read the service asks of the worker. */
-export type ReaderJob =
-  | {
-      kind: "connections";
-      target: ReaderTarget;
-      timeoutMs: number;
-      /** Names the chains' node steps get (`chainLabels`). */
-      subscriptions: Array<{ id: string; name: string }>;
-      /** Memory to write the answer into, when it is large enough (reused between reads). */
-      out: SharedArrayBuffer | null;
-    }
-  | { kind: "live-nodes"; target: ReaderTarget; timeoutMs: number }
-  | { kind: "counters"; target: ReaderTarget; timeoutMs: number }
-  /** Bytes per source address since the previous reading of the count named `key`. */
-  | { kind: "accounting"; target: ReaderTarget; timeoutMs: number; key: string }
-  /** The makers of MAC addresses, from the IEEE registry the worker loads once. */
-  | { kind: "vendors"; macs: string[]; timeoutMs: number }
-  /**
-   * The neighbour table (IP → MAC): Linux's runs `ip -6 neigh`, whose spawn blocks the
-   * calling thread for 5-25 ms, so it is read here, not on the service's event loop.
-   */
-  | { kind: "neighbours"; source: NeighbourSource; timeoutMs: number };
-
-/**
- * What a read gives: the finished JSON answer as UTF-8 bytes (the first `length` of shared
- * memory: the job's own `out`, or a larger one), or the nodes' live columns.
- */
-export type ReaderResult =
-  | { kind: "connections"; shared: SharedArrayBuffer; length: number }
-  | { kind: "live-nodes"; columns: LiveColumns }
-  | { kind: "counters"; counters: CoreCounters }
-  | { kind: "accounting"; reading: AccountingReading }
-  | { kind: "vendors"; vendors: Array<string | null> }
-  | { kind: "neighbours"; table: Map<string, string> };
-
-/** The totals and the count of `GET /connections`, without the connections themselves. */
-export interface CoreCounters {
-  uploadTotal: number;
-  downloadTotal: number;
-  connections: number;
-}
+import { readNeighbourTable } from "../system/neighbours.js";
+import { account, vendorsOf } from "./reader-accounting.js";
+import type { ReaderFailure, ReaderMessage, ReaderReply, ReaderResult } from "./core-shapes.js";
 
 /** Room for answers that grow a little between reads, in whole MiB. */
 function roomFor(length: number): number {
   return Math.ceil((length * 1.25) / 1048576) * 1048576;
 }
-
-/** The client's error, by its class name, so the service can throw the same class. */
-export interface ReaderFailure {
-  name: string;
-  message: string;
-  status?: number;
-}
-
-/** A job as the worker gets it: numbered, with the longest answer it may read. */
-export type ReaderMessage = ReaderJob & { id: number; maxBytes: number };
-
-export type ReaderReply =
-  { id: number; ok: true; result: ReaderResult } | { id: number; ok: false; error: ReaderFailure };
 
 async function run(job: ReaderMessage): Promise<{ result: ReaderResult; transfer: ArrayBuffer[] }> {
   if (job.kind === "vendors") {

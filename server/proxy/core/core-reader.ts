@@ -6,11 +6,11 @@ import type {
   ReaderMessage,
   ReaderReply,
   ReaderResult,
-} from "./core-reader-worker.js";
+} from "./core-shapes.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
 import type { NeighbourSource } from "../system/neighbours.js";
 
-export type { ReaderJob, ReaderResult } from "./core-reader-worker.js";
+export type { ReaderJob, ReaderResult } from "./core-shapes.js";
 
 /** A JSON answer in the reader's reusable memory: call `release` once it has been sent. */
 export interface LentBody {

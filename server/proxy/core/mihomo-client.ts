@@ -1,31 +1,19 @@
 import type { CoreClient, CoreProxy } from "../context.js";
 import type { LiveColumns } from "../domain/live-delays.js";
 import { sharedCoreReader, type CoreReader, type LentBody } from "./core-reader.js";
-import type { CoreCounters, ReaderJob, ReaderResult } from "./core-reader-worker.js";
-import type { AccountingReading } from "./reader-accounting.js";
+import type {
+  AccountingReading,
+  CoreConnections,
+  CoreCounters,
+  ReaderJob,
+  ReaderResult,
+  StreamOptions,
+} from "./core-shapes.js";
 import { CoreApiError } from "./errors.js";
 import { apiError, limitedText, mapFetchError, num } from "./answers.js";
 import { readNdjson } from "./ndjson-stream.js";
 
-export interface CoreConnection {
-  id: string;
-  metadata: Record<string, unknown>;
-  upload: number;
-  download: number;
-  start: string;
-  chains: string[];
-  rule: string;
-  rulePayload: string;
-  [key: string]: unknown;
-}
-
-export interface CoreConnections {
-  downloadTotal: number;
-  uploadTotal: number;
-  memory?: number;
-  connections: CoreConnection[];
-  [key: string]: unknown;
-}
+export type { CoreConnection, CoreConnections, StreamOptions } from "./core-shapes.js";
 
 export interface CoreProvider {
   name: string;
@@ -34,12 +22,6 @@ export interface CoreProvider {
   proxies: CoreProxy[];
   updatedAt?: string;
   subscriptionInfo?: { Upload?: number; Download?: number; Total?: number; Expire?: number };
-}
-
-export interface StreamOptions {
-  signal?: AbortSignal;
-  /** Deadline for the response headers; the stream itself has none. */
-  connectTimeoutMs?: number;
 }
 
 /** Everything the core layer and the live routes use of the controller. */

@@ -1,6 +1,6 @@
 import { apiError, mapFetchError } from "./answers.js";
 import { CoreTimeoutError, CoreUnreachableError } from "./errors.js";
-import type { StreamOptions } from "./mihomo-client.js";
+import type { StreamOptions } from "./core-shapes.js";
 import { NdjsonSplitter } from "./ndjson.js";
 
 /**

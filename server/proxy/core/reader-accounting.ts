@@ -1,40 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import type { CoreConnections } from "./mihomo-client.js";
+import type { AccountingReading, CoreConnections, SourceSum } from "./core-shapes.js";
 
 /**
  * The parts of the core reader's worker that count traffic per source address and name the
  * makers of MAC addresses. They run in the worker thread only: the service's thread receives
  * the small per-address sums, never the connections.
  */
-
-/** One source address's bytes since the previous reading: `[ip, upload, download]`. */
-export type SourceSum = [string, number, number];
-
-/** What one accounting reading gives. */
-export interface AccountingReading {
-  /** The core's own totals and its connection count now. */
-  uploadTotal: number;
-  downloadTotal: number;
-  connections: number;
-  /**
-   * Each source address of an open connection (as the core writes it) with the bytes its
-   * connections moved since the previous reading; zeros for one that moved nothing.
-   */
-  sources: SourceSum[];
-  /**
-   * True for the first reading of a count (a new worker, a new service): it only learns the
-   * connections, and counts nothing, since they may have been counted before a restart.
-   */
-  baseline: boolean;
-  /**
-   * Bytes the core's totals grew by since the previous reading that no open connection
-   * accounts for: connections that closed since (their last bytes), or that opened and
-   * closed between two readings. 0 for a baseline.
-   */
-  missedUpload: number;
-  missedDownload: number;
-}
 
 interface CountState {
   /** Each open connection's byte counts at the previous reading. */

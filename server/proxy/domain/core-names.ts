@@ -1,6 +1,6 @@
 import type { ChainLabel } from "../../contract/proxy.js";
 import type { CoreProxy } from "../context.js";
-import type { CoreConnection, CoreConnections } from "../core/mihomo-client.js";
+import type { CoreConnection, CoreConnections } from "../core/core-shapes.js";
 import { coreNodePrefix, GROUP_PROXY, nodeId } from "../types.js";
 
 /** Inside the core a node is named `[<subscription id>] <name>`. */

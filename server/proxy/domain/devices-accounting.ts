@@ -1,6 +1,6 @@
 import type { Clock } from "../../clock.js";
 import { HOUR_MS, SECOND_MS } from "../../contract/time-units.js";
-import type { AccountingReading } from "../core/reader-accounting.js";
+import type { AccountingReading } from "../core/core-shapes.js";
 import type { SqlProxyStore } from "../store/proxy-store.js";
 import type { TrafficAdd } from "../store/traffic.js";
 import type { DeviceDiscovery } from "./devices-discovery.js";
