@@ -11,6 +11,11 @@ import {
   parcelDomainFiles,
   parcelDomainRules,
 } from "./scripts/eslint-layers.js";
+import {
+  functionLengthFiles,
+  functionLengthRules,
+  longFunctionFiles,
+} from "./scripts/eslint-function-length.js";
 
 export default tseslint.config(
   {
@@ -60,4 +65,6 @@ export default tseslint.config(
   // What a domain function may take: plain values, never a request (scripts/eslint-layers.js).
   { files: domainFiles, ignores: notDomainFiles, rules: domainRules },
   { files: parcelDomainFiles, rules: parcelDomainRules },
+  // No product function over 80 lines (scripts/eslint-function-length.js).
+  { files: functionLengthFiles, ignores: longFunctionFiles, rules: functionLengthRules },
 );

@@ -1,0 +1,67 @@
+// No product function runs over 80 lines (blank lines and comments not counted): a longer one
+// is split into named parts, each of which reads as one step. Benchmarks, scripts and tests
+// are tools, not the product, and are not held to it.
+
+/** Where the rule holds. */
+export const functionLengthFiles = [
+  "server/**/*.{ts,tsx}",
+  "renderer/**/*.{ts,tsx}",
+  "main/**/*.ts",
+  "preload/**/*.ts",
+];
+
+export const functionLengthRules = {
+  "max-lines-per-function": [
+    "error",
+    { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true },
+  ],
+};
+
+/**
+ * Files that still hold a function over the limit, each being split; the list only shrinks
+ * as they are split.
+ */
+export const longFunctionFiles = [
+  "main/index.ts",
+  "main/ipc/handlers.ts",
+  "main/operator/operator.ts",
+  "renderer/parcel/admin/audit-filters.tsx",
+  "renderer/parcel/admin/audit.tsx",
+  "renderer/parcel/admin/inbox-tab.tsx",
+  "renderer/parcel/admin/parcel-row.tsx",
+  "renderer/parcel/admin/parcels.tsx",
+  "renderer/parcel/admin/settings.tsx",
+  "renderer/parcel/admin/stats.tsx",
+  "renderer/parcel/desktop/passwords.tsx",
+  "renderer/parcel/desktop/settings-form.tsx",
+  "renderer/parcel/inbox/store.ts",
+  "renderer/parcel/mine/index.tsx",
+  "renderer/parcel/mine/parcel-card.tsx",
+  "renderer/parcel/pickup/files-view.tsx",
+  "renderer/parcel/pickup/index.tsx",
+  "renderer/parcel/send/index.tsx",
+  "renderer/parcel/send/interrupted.ts",
+  "renderer/parcel/send/options-form.tsx",
+  "renderer/parcel/send/progress-view.tsx",
+  "renderer/parcel/send/resumable.ts",
+  "renderer/parcel/send/store.ts",
+  // Being moved into folders by area as well as split.
+  "renderer/proxy/**/*.{ts,tsx}",
+  "server/config.ts",
+  "server/desktop/run.ts",
+  "server/host.ts",
+  "server/http/errors.ts",
+  "server/parcel/build-context.ts",
+  "server/parcel/domain/admission.ts",
+  "server/parcel/repos/admin-audit.ts",
+  "server/parcel/routes/pickup.ts",
+  "server/parcel/routes/upload-file.ts",
+  "server/parcel/routes/upload-resume.ts",
+  "server/parcel/routes/uploads.ts",
+  "server/parcel/storage/receive.ts",
+  "server/proxy/core/geodata-update.ts",
+  "server/proxy/domain/input-checks.ts",
+  "server/proxy/routes/streams.ts",
+  "server/proxy/subscriptions/fetch.ts",
+  "server/proxy/system/connectivity.ts",
+];
