@@ -58,7 +58,6 @@ export const longFunctionFiles = [
   "server/parcel/routes/upload-file.ts",
   "server/parcel/routes/upload-resume.ts",
   "server/parcel/routes/uploads.ts",
-  "server/parcel/storage/receive.ts",
   "server/proxy/core/geodata-update.ts",
   "server/proxy/domain/input-checks.ts",
   "server/proxy/routes/streams.ts",

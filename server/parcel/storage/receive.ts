@@ -110,184 +110,260 @@ const ignore = () => undefined;
  * transfer stopped is kept, so a late second event cannot replace or escape it.
  */
 export async function receiveBody(source: Readable, opts: ReceiveOptions): Promise<Received> {
-  const floor = opts.floor ?? DEFAULT_FLOOR;
-  const resume = opts.resume;
-  const hash = resume?.hash ?? createHash("sha256");
-  let bytes = resume?.offset ?? 0;
-  let syncedAt = bytes;
-  let syncing: Promise<void> | null = null;
-  let handle: FileHandle | null = null;
-  let failure: ReceiveError | null = null;
-  let checkpoint = resume ? opts.onCheckpoint : undefined;
-  let sink: WriteStream | null = null;
-  /** Bytes of the file written so far (the part's earlier bytes included). */
-  const written = () => (resume?.offset ?? 0) + (sink?.bytesWritten ?? 0);
+  return new Reception(source, opts).run();
+}
 
-  const meter = new Transform({
-    highWaterMark: 256 * 1024,
-    transform(chunk: Buffer, _enc, done) {
-      try {
-        opts.onBytes?.(chunk.length);
-      } catch (err) {
-        bytes += chunk.length;
-        done(
-          stopWith(new ReceiveError("cut-off", "The transfer was cut off", bytes, { cause: err })),
-        );
-        return;
-      }
-      bytes += chunk.length;
-      if (bytes > opts.declared) {
-        done(
-          stopWith(
-            new ReceiveError("too-long", "The body is longer than the declared size", bytes),
-          ),
-        );
-        return;
-      }
-      hash.update(chunk);
-      const behind = crc.update(chunk);
-      if (bytes - syncedAt >= SYNC_EVERY && !syncing && handle) {
-        syncedAt = bytes;
-        // The hash state here becomes a checkpoint once the sync is done and the writer has
-        // written up to it (it may still hold a piece or two).
-        const mark = checkpoint ? { offset: bytes, hash: hash.copy(), crc: crc.value() } : null;
-        mark?.crc.catch(ignore);
-        syncing = Promise.all([handle.datasync(), mark?.crc])
-          .then(([, at]) => {
-            if (mark && at !== undefined && written() >= mark.offset)
-              checkpoint?.({ ...mark, crc: at });
-          }, ignore)
-          .finally(() => (syncing = null));
-      }
-      // The CRC thread is behind: the next piece waits for it (constant memory).
-      if (behind)
-        behind.then(
-          () => done(null, chunk),
-          (err: unknown) =>
-            done(
-              stopWith(
-                new ReceiveError("io", "The file could not be checked", bytes, { cause: err }),
-              ),
-            ),
-        );
-      else done(null, chunk);
-    },
-  });
-  // The pipeline below reports the meter's failures; this listener covers the moments it is
-  // not attached yet (the temporary file is being opened) or no longer (it has settled).
-  meter.on("error", ignore);
+/** One body being received: its state, and the steps `receiveBody` takes. */
+class Reception {
+  private readonly resume: ResumePoint | undefined;
+  private readonly hash: Hash;
+  /** Bytes of the file so far, counted as they arrive (the part's earlier bytes included). */
+  private bytes: number;
+  private syncedAt: number;
+  private syncing: Promise<void> | null = null;
+  private handle: FileHandle | null = null;
+  private failure: ReceiveError | null = null;
+  private checkpoint: ((point: ResumePoint) => void) | undefined;
+  private sink: WriteStream | null = null;
+  /** Created once the file is open, before any byte flows through the meter. */
+  private crc: CrcStream | null = null;
+  private readonly meter: Transform;
+
+  constructor(
+    private readonly source: Readable,
+    private readonly opts: ReceiveOptions,
+  ) {
+    this.resume = opts.resume;
+    this.hash = this.resume?.hash ?? createHash("sha256");
+    this.bytes = this.resume?.offset ?? 0;
+    this.syncedAt = this.bytes;
+    this.checkpoint = this.resume ? opts.onCheckpoint : undefined;
+    this.meter = new Transform({
+      highWaterMark: 256 * 1024,
+      transform: (chunk: Buffer, _enc, done) => this.take(chunk, done),
+    });
+    // The pipeline reports the meter's failures; this listener covers the moments it is not
+    // attached yet (the temporary file is being opened) or no longer (it has settled).
+    this.meter.on("error", ignore);
+  }
+
+  async run(): Promise<Received> {
+    const detach = this.watch();
+    await this.open(detach);
+    try {
+      await this.pump();
+    } finally {
+      detach();
+      await this.syncing;
+      this.checkpoint = undefined;
+    }
+    return this.finish();
+  }
+
+  /** Bytes of the file written so far (the part's earlier bytes included). */
+  private written(): number {
+    return (this.resume?.offset ?? 0) + (this.sink?.bytesWritten ?? 0);
+  }
 
   /** Records the first reason the transfer stopped and returns the one in force. */
-  function stopWith(err: ReceiveError): ReceiveError {
-    failure ??= err;
-    return failure;
+  private stopWith(err: ReceiveError): ReceiveError {
+    this.failure ??= err;
+    return this.failure;
   }
-  const stop = (err: ReceiveError) => {
-    meter.destroy(stopWith(err));
-  };
 
-  // A connection closed before the end of the body (reset, half-close, abort) is an aborted
-  // upload, whether it is noticed through 'close' or 'error'.
-  const onClose = () => {
-    if (!source.readableEnded)
-      stop(new ReceiveError("aborted", "The client ended the transfer early", bytes));
-  };
-  const onError = (err: unknown) =>
-    stop(new ReceiveError("aborted", "The client ended the transfer early", bytes, { cause: err }));
-  const onSignal = () =>
-    stop(
-      new ReceiveError("stopped", "The transfer was stopped", bytes, {
-        cause: opts.signal?.reason,
-      }),
+  private stop(err: ReceiveError): void {
+    this.meter.destroy(this.stopWith(err));
+  }
+
+  /** The meter's step for each piece: count, check the size, hash, and sync as it goes. */
+  private take(chunk: Buffer, done: (err?: Error | null, data?: Buffer) => void): void {
+    try {
+      this.opts.onBytes?.(chunk.length);
+    } catch (err) {
+      this.bytes += chunk.length;
+      done(
+        this.stopWith(
+          new ReceiveError("cut-off", "The transfer was cut off", this.bytes, { cause: err }),
+        ),
+      );
+      return;
+    }
+    this.bytes += chunk.length;
+    if (this.bytes > this.opts.declared) {
+      done(
+        this.stopWith(
+          new ReceiveError("too-long", "The body is longer than the declared size", this.bytes),
+        ),
+      );
+      return;
+    }
+    this.hash.update(chunk);
+    const behind = (this.crc as CrcStream).update(chunk);
+    this.syncAlong();
+    // The CRC thread is behind: the next piece waits for it (constant memory).
+    if (behind)
+      behind.then(
+        () => done(null, chunk),
+        (err: unknown) =>
+          done(
+            this.stopWith(
+              new ReceiveError("io", "The file could not be checked", this.bytes, { cause: err }),
+            ),
+          ),
+      );
+    else done(null, chunk);
+  }
+
+  /** Every `SYNC_EVERY` bytes, syncs what is written in the background (one sync at a time). */
+  private syncAlong(): void {
+    const { bytes, handle } = this;
+    if (bytes - this.syncedAt < SYNC_EVERY || this.syncing || !handle) return;
+    this.syncedAt = bytes;
+    // The hash state here becomes a checkpoint once the sync is done and the writer has
+    // written up to it (it may still hold a piece or two).
+    const mark = this.checkpoint
+      ? { offset: bytes, hash: this.hash.copy(), crc: (this.crc as CrcStream).value() }
+      : null;
+    mark?.crc.catch(ignore);
+    this.syncing = Promise.all([handle.datasync(), mark?.crc])
+      .then(([, at]) => {
+        if (mark && at !== undefined && this.written() >= mark.offset)
+          this.checkpoint?.({ ...mark, crc: at });
+      }, ignore)
+      .finally(() => (this.syncing = null));
+  }
+
+  /**
+   * Watches the client and the clock: a connection closed before the end of the body (reset,
+   * half-close, abort), a stop asked for, a transfer under the rate floor. Answers the undo.
+   */
+  private watch(): () => void {
+    const { source, opts } = this;
+    const onClose = (): void => {
+      if (!source.readableEnded)
+        this.stop(new ReceiveError("aborted", "The client ended the transfer early", this.bytes));
+    };
+    const onError = (err: unknown): void =>
+      this.stop(
+        new ReceiveError("aborted", "The client ended the transfer early", this.bytes, {
+          cause: err,
+        }),
+      );
+    const onSignal = (): void =>
+      this.stop(
+        new ReceiveError("stopped", "The transfer was stopped", this.bytes, {
+          cause: opts.signal?.reason,
+        }),
+      );
+    const floorTimer = this.watchFloor(opts.floor ?? DEFAULT_FLOOR);
+    source.on("close", onClose);
+    source.on("error", onError);
+    opts.signal?.addEventListener("abort", onSignal, { once: true });
+    // A source that failed before this function was called sends no further event.
+    if (source.destroyed && !source.readableEnded) onClose();
+    if (opts.signal?.aborted) onSignal();
+    return () => {
+      clearInterval(floorTimer);
+      source.off("close", onClose);
+      source.off("error", onError);
+      opts.signal?.removeEventListener("abort", onSignal);
+    };
+  }
+
+  /** The rate floor: cumulative byte counts at the last checks; the oldest is one window ago. */
+  private watchFloor(floor: RateFloor): NodeJS.Timeout {
+    const marks: number[] = [this.bytes];
+    const timer = setInterval(
+      () => {
+        // Once the whole body is in, what remains (the final sync) is the disk's work.
+        if (this.source.readableEnded) return;
+        marks.push(this.bytes);
+        if (marks.length <= FLOOR_CHECKS_PER_WINDOW) return;
+        const windowStart = marks.shift() as number;
+        if (this.bytes - windowStart < floor.bytes)
+          this.stop(new ReceiveError("slow", "The transfer was too slow", this.bytes));
+      },
+      Math.max(1, floor.windowMs / FLOOR_CHECKS_PER_WINDOW),
     );
+    timer.unref();
+    return timer;
+  }
 
-  // The rate floor: cumulative byte counts at the last checks; the oldest is one window ago.
-  const marks: number[] = [bytes];
-  const floorTimer = setInterval(
-    () => {
-      // Once the whole body is in, what remains (the final sync) is the disk's work.
-      if (source.readableEnded) return;
-      marks.push(bytes);
-      if (marks.length <= FLOOR_CHECKS_PER_WINDOW) return;
-      const windowStart = marks.shift() as number;
-      if (bytes - windowStart < floor.bytes)
-        stop(new ReceiveError("slow", "The transfer was too slow", bytes));
-    },
-    Math.max(1, floor.windowMs / FLOOR_CHECKS_PER_WINDOW),
-  );
-  floorTimer.unref();
+  /** Opens the file before any byte flows, so a failure can never race its creation. */
+  private async open(detach: () => void): Promise<void> {
+    const { opts, resume } = this;
+    try {
+      this.handle = await open(opts.tmpPath, resume ? "a" : "wx", 0o600);
+    } catch (err) {
+      detach();
+      throw (
+        this.failure ?? new ReceiveError("io", "The file could not be created", 0, { cause: err })
+      );
+    }
+    if (this.failure) {
+      // The client went away while the file was being created.
+      detach();
+      await this.handle.close().catch(ignore);
+      if (!resume) await unlink(opts.tmpPath).catch(ignore);
+      throw this.failure;
+    }
+    // The CRC is computed on a thread of its own (crc-thread.ts); the sha256 stays here, where
+    // the checkpoints copy its state. Closed on every way out.
+    this.crc = new CrcStream(resume?.crc ?? 0);
+  }
 
-  source.on("close", onClose);
-  source.on("error", onError);
-  opts.signal?.addEventListener("abort", onSignal, { once: true });
-  const detach = () => {
-    clearInterval(floorTimer);
-    source.off("close", onClose);
-    source.off("error", onError);
-    opts.signal?.removeEventListener("abort", onSignal);
-  };
-  // A source that failed before this function was called sends no further event.
-  if (source.destroyed && !source.readableEnded) onClose();
-  if (opts.signal?.aborted) onSignal();
+  /** Pipes the body through the meter into the file; on failure, keeps or removes the file. */
+  private async pump(): Promise<void> {
+    const { source, meter, opts, resume } = this;
+    const crc = this.crc as CrcStream;
+    const out = (this.handle as FileHandle).createWriteStream({
+      flush: true,
+      highWaterMark: WRITE_BUFFER,
+    });
+    this.sink = out;
+    out.on("error", ignore);
+    try {
+      source.pipe(meter);
+      await pipeline(meter, out);
+      await settle(out);
+    } catch (err) {
+      source.unpipe(meter);
+      if (!out.destroyed) out.destroy();
+      await settle(out);
+      if (resume) {
+        await syncPart(opts.tmpPath);
+        await this.syncing;
+        // Every byte the hash holds is in the part: the next request starts right here.
+        const at = await crc.value().catch(() => null);
+        if (this.written() === this.bytes && at !== null)
+          this.checkpoint?.({ offset: this.bytes, hash: this.hash, crc: at });
+      } else await unlink(opts.tmpPath).catch(ignore);
+      crc.close();
+      if (this.failure) throw this.failure;
+      throw new ReceiveError("io", "The file could not be written", this.bytes, { cause: err });
+    }
+  }
 
-  // Opened before any byte flows so a failure can never race the file's creation.
-  try {
-    handle = await open(opts.tmpPath, resume ? "a" : "wx", 0o600);
-  } catch (err) {
-    detach();
-    throw failure ?? new ReceiveError("io", "The file could not be created", 0, { cause: err });
+  /** The body is in: its CRC, and whether it was as long as declared. */
+  private async finish(): Promise<Received> {
+    const { opts, resume, bytes } = this;
+    const crc = this.crc as CrcStream;
+    let sum: number;
+    try {
+      sum = (await crc.value()) >>> 0;
+    } catch (err) {
+      if (!resume) await unlink(opts.tmpPath).catch(ignore);
+      throw new ReceiveError("io", "The file could not be checked", bytes, { cause: err });
+    } finally {
+      crc.close();
+    }
+    if (resume && bytes < opts.declared) return { sha256: "", crc32: sum, bytes };
+    if (bytes < opts.declared) {
+      await unlink(opts.tmpPath).catch(ignore);
+      throw new ReceiveError("too-short", "The body is shorter than the declared size", bytes);
+    }
+    return { sha256: this.hash.digest("hex"), crc32: sum, bytes };
   }
-  if (failure) {
-    // The client went away while the file was being created.
-    detach();
-    await handle.close().catch(ignore);
-    if (!resume) await unlink(opts.tmpPath).catch(ignore);
-    throw failure;
-  }
-  // The CRC is computed on a thread of its own (crc-thread.ts); the sha256 stays here, where
-  // the checkpoints copy its state. Closed on every way out below.
-  const crc = new CrcStream(resume?.crc ?? 0);
-  const out = handle.createWriteStream({ flush: true, highWaterMark: WRITE_BUFFER });
-  sink = out;
-  out.on("error", ignore);
-  try {
-    source.pipe(meter);
-    await pipeline(meter, out);
-    await settle(out);
-  } catch (err) {
-    source.unpipe(meter);
-    if (!out.destroyed) out.destroy();
-    await settle(out);
-    if (resume) {
-      await syncPart(opts.tmpPath);
-      await syncing;
-      // Every byte the hash holds is in the part: the next request starts right here.
-      const at = await crc.value().catch(() => null);
-      if (written() === bytes && at !== null) checkpoint?.({ offset: bytes, hash, crc: at });
-    } else await unlink(opts.tmpPath).catch(ignore);
-    crc.close();
-    if (failure) throw failure;
-    throw new ReceiveError("io", "The file could not be written", bytes, { cause: err });
-  } finally {
-    detach();
-    await syncing;
-    checkpoint = undefined;
-  }
-  let sum: number;
-  try {
-    sum = (await crc.value()) >>> 0;
-  } catch (err) {
-    if (!resume) await unlink(opts.tmpPath).catch(ignore);
-    throw new ReceiveError("io", "The file could not be checked", bytes, { cause: err });
-  } finally {
-    crc.close();
-  }
-  if (resume && bytes < opts.declared) return { sha256: "", crc32: sum, bytes };
-  if (bytes < opts.declared) {
-    await unlink(opts.tmpPath).catch(ignore);
-    throw new ReceiveError("too-short", "The body is shorter than the declared size", bytes);
-  }
-  return { sha256: hash.digest("hex"), crc32: sum, bytes };
 }
 
 /** Syncs what a cut-off transfer left in a part, so its length is what is safely stored. */
