@@ -1,9 +1,9 @@
-import type { Router } from "express";
+import type { Request, Response, Router } from "express";
 import { join } from "node:path";
 import { geodataList } from "../core/geodata.js";
 import { FileFacts, previousPath, shownPath } from "../core/install-status.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
-import { recordFailure } from "../../http/failed-action.js";
+import { recordFailure, type FailureFields } from "../../http/failed-action.js";
 
 /** `GET /system/core`, `POST /system/core/install`, `POST /system/core/rollback`. */
 export function coreInstallRouter(deps: ProxyRouterDeps): Router {
@@ -33,34 +33,32 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
     };
   });
 
+  // Both take no parameters (an empty JSON object, or no body at all); a failure is logged
+  // and recorded for the console's recent problems before its error answers.
+  const step =
+    (run: () => Promise<{ version: string }>, logFailure: (f: FailureFields) => void) =>
+    async (input: { body: unknown }, _req: Request, res: Response) => {
+      void input.body;
+      const { version } = await run().catch((err: unknown) => {
+        recordFailure(res, err, logFailure);
+        throw err;
+      });
+      return { ok: true as const, version };
+    };
   router.endpoint(
     "POST /system/core/install",
-    async (input, _req, res) => {
-      // An empty JSON object, or no body at all: these routes take no parameters.
-      void input.body;
-      const { version } = await installer.install().catch((err: unknown) => {
-        recordFailure(res, err, (f) =>
-          deps.log.warn("install.failed", "Installing the proxy core failed", f),
-        );
-        throw err;
-      });
-      return { ok: true, version };
-    },
+    step(
+      () => installer.install(),
+      (f) => deps.log.warn("install.failed", "Installing the proxy core failed", f),
+    ),
     { body: "optional" },
   );
-
   router.endpoint(
     "POST /system/core/rollback",
-    async (input, _req, res) => {
-      void input.body;
-      const { version } = await installer.rollback().catch((err: unknown) => {
-        recordFailure(res, err, (f) =>
-          deps.log.warn("install.rollback_failed", "Going back to the previous core failed", f),
-        );
-        throw err;
-      });
-      return { ok: true, version };
-    },
+    step(
+      () => installer.rollback(),
+      (f) => deps.log.warn("install.rollback_failed", "Going back to the previous core failed", f),
+    ),
     { body: "optional" },
   );
 
