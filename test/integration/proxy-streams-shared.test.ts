@@ -55,30 +55,35 @@ function stalled(port: number, path: string, session: string): Promise<string> {
 
 describe("GET /events, many at once", () => {
   it("asks the core once per interval however many streams watch", async () => {
-    const { h, stub } = await withStub({ metricsIntervalMs: 100 });
+    const { h, stub } = await withStub({ metricsIntervalMs: 100, heartbeatIntervalMs: 100 });
     for (const s of ["s2", "s3"]) h.alive.add(s);
     const streams = ["s1", "s1", "s1", "s2", "s2", "s3"].map((s) =>
       openSse(`${h.url}/api/v1/events`, { "x-test-session": s }),
     );
     await waitFor(() => streams.every((s) => s.events.length >= 3), 10_000, "metrics for all");
-    const t0 = Date.now();
+    // The service's own clock is the yardstick, not the test's: a logs stream sends a
+    // heartbeat every metrics interval, and over five of them one shared poller asks the core
+    // about five times (six streams polling on their own would ask thirty).
+    const logs = openSse(`${h.url}/api/v1/logs`, { "x-test-session": "s1" });
+    const beats = () => logs.events.filter((e) => e.event === "heartbeat").length;
+    await waitFor(() => beats() >= 1, 10_000, "a heartbeat");
     const reads0 = stub.connectionReads;
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitFor(() => beats() >= 6, 10_000, "five more heartbeats");
     const reads = stub.connectionReads - reads0;
-    const intervals = (Date.now() - t0) / 100;
-    // One reading per interval (a busy machine makes fewer); six streams polling on their own
-    // made six.
-    expect(reads).toBeLessThanOrEqual(intervals + 2);
+    expect(reads).toBeLessThanOrEqual(5 + 2);
     expect(reads).toBeGreaterThan(0);
     // Every stream got the same readings.
     const last = streams.map((s) => s.events.at(-1)?.event);
     expect(new Set(last)).toEqual(new Set(["metrics"]));
     for (const s of streams) s.close();
-    // Nobody watches: no more readings.
-    await new Promise((r) => setTimeout(r, 300));
+    // Nobody watches: no more readings. Two heartbeats let the service see the closes (and a
+    // reading under way finish); over the next four a poller still running would ask four times.
+    const closedAt = beats();
+    await waitFor(() => beats() >= closedAt + 2, 10_000, "two heartbeats");
     const after = stub.connectionReads;
-    await new Promise((r) => setTimeout(r, 400));
+    await waitFor(() => beats() >= closedAt + 6, 10_000, "four more heartbeats");
     expect(stub.connectionReads).toBe(after);
+    logs.close();
   });
 });
 
