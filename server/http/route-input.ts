@@ -32,9 +32,10 @@ export type JsonHandler<E> = (
  * How a body that is not a JSON object is refused: `object` (the default) answers
  * `request.not_object` before the schema looks at it; `as-is` lets the schema judge whatever
  * came (a missing body is then the schema's `request.invalid`); `optional` takes a missing body
- * as `{}`.
+ * as `{}`; `none` is `optional` for a route that takes no parameters, checked before the
+ * handler runs (the handler never reads a body, so it is not left to its first read).
  */
-export type BodyMode = "object" | "as-is" | "optional";
+export type BodyMode = "object" | "as-is" | "optional" | "none";
 
 export interface JsonRouteOptions {
   body?: BodyMode;
@@ -58,9 +59,10 @@ export function routeInput<E>(
   };
   const body = (schema: z.ZodType): unknown => {
     const mode = options.body ?? "object";
-    if (mode === "optional") return optionalObject(schema, req.body);
+    if (mode === "optional" || mode === "none") return optionalObject(schema, req.body);
     return parseOr400(schema, mode === "object" ? jsonObject(req.body) : req.body);
   };
+  if (options.body === "none") once("body", () => (entry.body ? body(entry.body) : undefined));
   return {
     get params() {
       return once("params", () => (entry.params ? parseOr400(entry.params, req.params) : {}));

@@ -37,8 +37,7 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
   // and recorded for the console's recent problems before its error answers.
   const step =
     (run: () => Promise<{ version: string }>, logFailure: (f: FailureFields) => void) =>
-    async (input: { body: unknown }, _req: Request, res: Response) => {
-      void input.body;
+    async (_input: unknown, _req: Request, res: Response) => {
       const { version } = await run().catch((err: unknown) => {
         recordFailure(res, err, logFailure);
         throw err;
@@ -51,7 +50,7 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
       () => installer.install(),
       (f) => deps.log.warn("install.failed", "Installing the proxy core failed", f),
     ),
-    { body: "optional" },
+    { body: "none" },
   );
   router.endpoint(
     "POST /system/core/rollback",
@@ -59,7 +58,7 @@ export function coreInstallRouter(deps: ProxyRouterDeps): Router {
       () => installer.rollback(),
       (f) => deps.log.warn("install.rollback_failed", "Going back to the previous core failed", f),
     ),
-    { body: "optional" },
+    { body: "none" },
   );
 
   return router;

@@ -15,9 +15,7 @@ export function geodataRouter(deps: ProxyRouterDeps): Router {
 
   router.endpoint(
     "POST /system/geodata/update",
-    async (input, _req, res) => {
-      // Takes no parameters: an empty JSON object, or no body at all (as the install).
-      void input.body;
+    async (_input, _req, res) => {
       if (running)
         throw new DomainError("conflict", "geodata.busy", "A geodata update is already running");
       running = true;
@@ -45,7 +43,7 @@ export function geodataRouter(deps: ProxyRouterDeps): Router {
         running = false;
       }
     },
-    { body: "optional" },
+    { body: "none" },
   );
 
   return router;
