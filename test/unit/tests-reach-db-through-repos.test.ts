@@ -1,0 +1,103 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// Tests reach the database through the repositories (where the SQL lives) or the HTTP API, so a
+// schema change is made in one place and a test cannot pass on a row the service never writes.
+// Raw SQL belongs only in test/helpers/raw-db.ts, for damage no repository can express. The files
+// listed in NOT_YET_CONVERTED still use raw SQL from before this rule; the list may only shrink:
+// a file that no longer needs it must leave the list, and no new file may join it.
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const RAW_DB_HELPER = "test/helpers/raw-db.ts";
+
+const NOT_YET_CONVERTED = [
+  "bench/populate.ts",
+  "test/e2e/parcel-admin-verify.spec.ts",
+  "test/e2e/parcel-inbox.spec.ts",
+  "test/e2e/parcel-resume.spec.ts",
+  "test/e2e/recent-problems-actions.spec.ts",
+  "test/e2e/service-errors-i18n.spec.ts",
+  "test/helpers/fault-invariants.ts",
+  "test/helpers/fault-seed.ts",
+  "test/helpers/migration-history.ts",
+  "test/helpers/parcel-history-seed.ts",
+  "test/helpers/parcel-storage-setup.ts",
+  "test/integration/fault-kill-cleanup.test.ts",
+  "test/integration/fault-kill-integrity.test.ts",
+  "test/integration/fault-kill-transfers.test.ts",
+  "test/integration/hostile-matrix-parcel-races.test.ts",
+  "test/integration/parcel-admin-audit.test.ts",
+  "test/integration/parcel-admin-list.test.ts",
+  "test/integration/parcel-admin-password.test.ts",
+  "test/integration/parcel-admin-policy-conflicts.test.ts",
+  "test/integration/parcel-admin.test.ts",
+  "test/integration/parcel-codes.test.ts",
+  "test/integration/parcel-hostile-credentials.test.ts",
+  "test/integration/parcel-hostile-names.test.ts",
+  "test/integration/parcel-inbox.test.ts",
+  "test/integration/parcel-layers.test.ts",
+  "test/integration/parcel-one-writer.test.ts",
+  "test/integration/parcel-owner-code.test.ts",
+  "test/integration/parcel-pickup.test.ts",
+  "test/integration/parcel-quarantine.test.ts",
+  "test/integration/parcel-resume-cost.test.ts",
+  "test/integration/parcel-resume.test.ts",
+  "test/integration/password-costs.test.ts",
+  "test/unit/migrate-runner.test.ts",
+  "test/unit/migrations-history.test.ts",
+  "test/unit/parcel-audit.test.ts",
+  "test/unit/proxy-layers.test.ts",
+  "test/unit/proxy-migrations.test.ts",
+];
+
+/** What counts as reaching the database around the repositories. */
+const RAW_SQL: Array<[string, RegExp]> = [
+  ["a prepared statement", /\.prepare\(/],
+  ["SQL handed to exec", /\.exec\(\s*["'`]/],
+  ["the SQLite driver itself", /^\s*import\s[^'\n]*\sfrom\s+"better-sqlite3"/m],
+];
+
+/** Why `source` bypasses the repositories, or [] when it does not. */
+function rawSqlUses(source: string): string[] {
+  return RAW_SQL.filter(([, re]) => re.test(source)).map(([what]) => what);
+}
+
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(c|m)?[jt]s$/.test(e.name))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+    .filter((p) => !p.includes("node_modules"));
+}
+
+describe("tests reach the database through the repositories or the API", () => {
+  const files = [...sourcesUnder("test"), ...sourcesUnder("bench")].filter(
+    (p) => p !== RAW_DB_HELPER && p !== "test/unit/tests-reach-db-through-repos.test.ts",
+  );
+
+  it("sees raw SQL where it is (the rule is not blind)", () => {
+    expect(rawSqlUses('db.prepare("SELECT 1").get()')).toEqual(["a prepared statement"]);
+    expect(rawSqlUses('lock.exec("BEGIN IMMEDIATE")')).toEqual(["SQL handed to exec"]);
+    expect(rawSqlUses('import Database from "better-sqlite3";')).toEqual([
+      "the SQLite driver itself",
+    ]);
+    expect(rawSqlUses("const m = /x/.exec(line);")).toEqual([]);
+    expect(rawSqlUses("const repo = new ParcelsRepo(db); repo.byId(id);")).toEqual([]);
+  });
+
+  it("finds no raw SQL outside the raw-db helper and the files not converted yet", () => {
+    const offenders = files
+      .filter((p) => !NOT_YET_CONVERTED.includes(p))
+      .map((p) => ({ p, uses: rawSqlUses(readFileSync(join(ROOT, p), "utf8")) }))
+      .filter((o) => o.uses.length > 0)
+      .map((o) => `${o.p}: ${o.uses.join(", ")}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("lists only files that still need raw SQL (the list only shrinks)", () => {
+    const stale = NOT_YET_CONVERTED.filter(
+      (p) => !files.includes(p) || rawSqlUses(readFileSync(join(ROOT, p), "utf8")).length === 0,
+    );
+    expect(stale).toEqual([]);
+  });
+});
