@@ -137,6 +137,107 @@ async function publishedSum(url: string, name: string, timeoutMs: number): Promi
   return m[1].toLowerCase();
 }
 
+/** Downloads each needed file into staging and checks it against its published checksum. */
+async function downloadChecked(
+  opts: GeodataUpdateOptions,
+  staging: string,
+): Promise<Array<{ name: string; sha256: string }>> {
+  const timeoutMs = opts.timeoutMs ?? GEODATA_TIMEOUT_MS;
+  const maxBytes = opts.maxBytes ?? GEODATA_MAX_BYTES;
+  const files: Array<{ name: string; sha256: string }> = [];
+  for (const name of opts.needed) {
+    const expected = await publishedSum(`${opts.baseURL}/${name}.sha256sum`, name, timeoutMs);
+    const actual = await download(
+      `${opts.baseURL}/${name}`,
+      join(staging, name),
+      name,
+      timeoutMs,
+      maxBytes,
+    );
+    if (actual !== expected)
+      throw new DomainError(
+        "invalid",
+        "geodata.checksum",
+        `${name} does not match its published checksum`,
+        { params: { file: name } },
+      );
+    files.push({ name, sha256: actual });
+  }
+  return files;
+}
+
+/** Has the core (`-t`) load the staged set with the rules that read it; throws if refused. */
+async function coreAccepts(
+  coreBin: string,
+  geoRules: readonly string[],
+  staging: string,
+): Promise<void> {
+  // The staging folder is the core's home for the check: the new files, and a
+  // configuration holding only the rules that read them.
+  const config = join(staging, "config.yaml");
+  writeAtomic(
+    config,
+    stringify({
+      "mixed-port": 0,
+      mode: "rule",
+      "geo-auto-update": false,
+      "geodata-mode": false,
+      "geox-url": {
+        geoip: NO_DOWNLOAD,
+        geosite: NO_DOWNLOAD,
+        mmdb: NO_DOWNLOAD,
+        asn: NO_DOWNLOAD,
+      },
+      rules: [...geoRules, "MATCH,DIRECT"],
+    }),
+  );
+  const result = await checkConfig(coreBin, staging, config);
+  if (!result.ok)
+    throw new DomainError(
+      "invalid",
+      "geodata.rejected",
+      `The core refused the new geodata: ${result.message}`,
+      { params: { detail: result.message } },
+    );
+}
+
+/** Moves the staged files into the core's home, keeping the set it replaces aside. */
+function installSet(
+  homeDir: string,
+  staging: string,
+  previous: string,
+  files: Array<{ name: string; sha256: string }>,
+): void {
+  // The set in force is copied aside first, then each new file renamed over its old one;
+  // a rename that fails puts the ones already moved back.
+  mkdirSync(previous, { mode: 0o700 });
+  const kept: string[] = [];
+  for (const { name } of files) {
+    const current = findGeodata(homeDir, name);
+    if (current) {
+      copyFileSync(current, join(previous, name));
+      kept.push(name);
+    }
+  }
+  const moved: string[] = [];
+  try {
+    for (const { name } of files) {
+      renameSync(join(staging, name), join(homeDir, name));
+      moved.push(name);
+    }
+  } catch (err) {
+    for (const name of moved) {
+      if (kept.includes(name)) copyFileSync(join(previous, name), join(homeDir, name));
+      else rmSync(join(homeDir, name), { force: true });
+    }
+    throw err;
+  }
+  if (kept.length > 0) {
+    rmSync(join(homeDir, PREVIOUS_DIR), { recursive: true, force: true });
+    renameSync(previous, join(homeDir, PREVIOUS_DIR));
+  }
+}
+
 /**
  * Downloads the needed files into a staging folder, checks each against its published
  * checksum and the whole set with the core's `-t`, then puts it in the core's home, keeping
@@ -145,91 +246,14 @@ async function publishedSum(url: string, name: string, timeoutMs: number): Promi
 export async function updateGeodata(
   opts: GeodataUpdateOptions,
 ): Promise<Array<{ name: string; sha256: string }>> {
-  const timeoutMs = opts.timeoutMs ?? GEODATA_TIMEOUT_MS;
-  const maxBytes = opts.maxBytes ?? GEODATA_MAX_BYTES;
   const tag = randomBytes(4).toString("hex");
   const staging = join(opts.homeDir, `geodata.staging-${tag}`);
   const previous = join(opts.homeDir, `geodata.previous-${tag}`);
   mkdirSync(staging, { recursive: true, mode: 0o700 });
   try {
-    const files: Array<{ name: string; sha256: string }> = [];
-    for (const name of opts.needed) {
-      const expected = await publishedSum(`${opts.baseURL}/${name}.sha256sum`, name, timeoutMs);
-      const actual = await download(
-        `${opts.baseURL}/${name}`,
-        join(staging, name),
-        name,
-        timeoutMs,
-        maxBytes,
-      );
-      if (actual !== expected)
-        throw new DomainError(
-          "invalid",
-          "geodata.checksum",
-          `${name} does not match its published checksum`,
-          { params: { file: name } },
-        );
-      files.push({ name, sha256: actual });
-    }
-
-    if (opts.coreBin) {
-      // The staging folder is the core's home for the check: the new files, and a
-      // configuration holding only the rules that read them.
-      const config = join(staging, "config.yaml");
-      writeAtomic(
-        config,
-        stringify({
-          "mixed-port": 0,
-          mode: "rule",
-          "geo-auto-update": false,
-          "geodata-mode": false,
-          "geox-url": {
-            geoip: NO_DOWNLOAD,
-            geosite: NO_DOWNLOAD,
-            mmdb: NO_DOWNLOAD,
-            asn: NO_DOWNLOAD,
-          },
-          rules: [...opts.geoRules, "MATCH,DIRECT"],
-        }),
-      );
-      const result = await checkConfig(opts.coreBin, staging, config);
-      if (!result.ok)
-        throw new DomainError(
-          "invalid",
-          "geodata.rejected",
-          `The core refused the new geodata: ${result.message}`,
-          { params: { detail: result.message } },
-        );
-    }
-
-    // The set in force is copied aside first, then each new file renamed over its old one;
-    // a rename that fails puts the ones already moved back.
-    mkdirSync(previous, { mode: 0o700 });
-    const kept: string[] = [];
-    for (const { name } of files) {
-      const current = findGeodata(opts.homeDir, name);
-      if (current) {
-        copyFileSync(current, join(previous, name));
-        kept.push(name);
-      }
-    }
-    const moved: string[] = [];
-    try {
-      for (const { name } of files) {
-        renameSync(join(staging, name), join(opts.homeDir, name));
-        moved.push(name);
-      }
-    } catch (err) {
-      for (const name of moved) {
-        if (kept.includes(name)) copyFileSync(join(previous, name), join(opts.homeDir, name));
-        else rmSync(join(opts.homeDir, name), { force: true });
-      }
-      throw err;
-    }
-    if (kept.length > 0) {
-      rmSync(join(opts.homeDir, PREVIOUS_DIR), { recursive: true, force: true });
-      renameSync(previous, join(opts.homeDir, PREVIOUS_DIR));
-    }
+    const files = await downloadChecked(opts, staging);
+    if (opts.coreBin) await coreAccepts(opts.coreBin, opts.geoRules, staging);
+    installSet(opts.homeDir, staging, previous, files);
     recordGeodata(
       opts.homeDir,
       files.map((f) => ({ ...f, source: "download" as const })),

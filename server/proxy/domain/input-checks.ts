@@ -50,13 +50,6 @@ const TAKEN_BY = {
  */
 export function checkSettings(settings: Settings, machine: MachineContext): Settings {
   const s = { ...settings };
-  const bad = (refusal: DomainError): never => {
-    throw refusal;
-  };
-  const conflict = (found: SettingsConflict[]): void => {
-    const first = found[0];
-    if (first) bad(new DomainError("invalid", first.code, first.message));
-  };
   conflict(portConflicts(s));
   // The ports Gatehouse really uses here, not fixed numbers: a console on 18080 leaves 8080 free.
   const taken = gatehousePortTaken(s, gatehousePorts(machine));
@@ -64,6 +57,24 @@ export function checkSettings(settings: Settings, machine: MachineContext): Sett
     const [code, message] = TAKEN_BY[taken.use];
     bad(new DomainError("invalid", code, message, { params: { port: s.mixedPort } }));
   }
+  checkLanAddresses(s);
+  if (s.tunEnabled) checkTun(s, machine);
+  return s;
+}
+
+/** Throws the refusal: lets a one-line condition refuse in place. */
+function bad(refusal: DomainError): never {
+  throw refusal;
+}
+
+/** Throws the first conflict found, if any. */
+function conflict(found: SettingsConflict[]): void {
+  const first = found[0];
+  if (first) bad(new DomainError("invalid", first.code, first.message));
+}
+
+/** lanIP, gateway and lanCIDR: their format and how they fit together; normalises s.lanCIDR. */
+function checkLanAddresses(s: Settings): void {
   if (s.lanIP && !isIPv4(s.lanIP))
     bad(new DomainError("invalid", "settings.lan_ip_format", "lanIP must be an IPv4 address"));
   if (s.gateway && !isIp(s.gateway))
@@ -110,30 +121,31 @@ export function checkSettings(settings: Settings, machine: MachineContext): Sett
     if (normaliseCidr(`${s.lanIP}/${bits}`) !== s.lanCIDR)
       bad(new DomainError("invalid", "settings.lan_ip_outside", "lanIP must lie inside lanCIDR"));
   }
-  if (s.tunEnabled) {
-    conflict(tunConflicts(s));
-    const addrs = machine.interfaces()[s.interface];
-    if (!addrs)
-      bad(
-        new DomainError(
-          "invalid",
-          "settings.interface_missing",
-          `The network interface ${s.interface} does not exist on this machine`,
-          { params: { interface: s.interface } },
-        ),
-      );
-    if (!addrs?.some((a) => a.address === s.lanIP)) {
-      bad(
-        new DomainError(
-          "invalid",
-          "settings.interface_address",
-          `${s.lanIP} is not an address of the network interface ${s.interface}`,
-          { params: { address: s.lanIP, interface: s.interface } },
-        ),
-      );
-    }
+}
+
+/** With TUN on: no port conflict, and lanIP is an address of the chosen interface. */
+function checkTun(s: Settings, machine: MachineContext): void {
+  conflict(tunConflicts(s));
+  const addrs = machine.interfaces()[s.interface];
+  if (!addrs)
+    bad(
+      new DomainError(
+        "invalid",
+        "settings.interface_missing",
+        `The network interface ${s.interface} does not exist on this machine`,
+        { params: { interface: s.interface } },
+      ),
+    );
+  if (!addrs?.some((a) => a.address === s.lanIP)) {
+    bad(
+      new DomainError(
+        "invalid",
+        "settings.interface_address",
+        `${s.lanIP} is not an address of the network interface ${s.interface}`,
+        { params: { address: s.lanIP, interface: s.interface } },
+      ),
+    );
   }
-  return s;
 }
 
 /**

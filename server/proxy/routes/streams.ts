@@ -1,4 +1,4 @@
-import { type Response, type Router } from "express";
+import { type Request, type Response, type Router } from "express";
 import { parseOr400 } from "../../http/validate.js";
 import { SseStream } from "../../http/sse.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
@@ -44,12 +44,12 @@ function sessionOf(res: Response): string {
   return typeof id === "string" ? id : "";
 }
 
-export function streamsRouter(deps: ProxyRouterDeps): Router {
-  const timings = deps.tuning.streams ?? streamTimings;
-  const router = deps.routes.router();
-  const slots = new StreamSlots();
-  // One reading of the core's counters per interval for every console watching.
-  const metrics = new MetricsPoller({
+type Timings = typeof streamTimings;
+type Opener = (res: Response) => { stream: SseStream; sessionId: string };
+
+/** Samples the core's counters for the metrics stream (null while the core cannot say). */
+function counterPoller(deps: ProxyRouterDeps, timings: Timings): MetricsPoller {
+  return new MetricsPoller({
     clock: deps.clock,
     intervalMs: () => timings.metricsIntervalMs,
     sample: async (): Promise<CounterSample | null> => {
@@ -68,108 +68,129 @@ export function streamsRouter(deps: ProxyRouterDeps): Router {
       }
     },
   });
+}
 
-  /** A stream of the caller's session, once it has a free slot (429 otherwise). */
-  const open = (res: Response): { stream: SseStream; sessionId: string } => {
+/** A stream of the caller's session, once it has a free slot (429 otherwise). */
+function opener(slots: StreamSlots, timings: Timings): Opener {
+  return (res) => {
     const sessionId = sessionOf(res);
     const release = slots.take(sessionId);
     const stream = new SseStream(res, timings.writeDeadlineMs);
     stream.onClose(release);
     return { stream, sessionId };
   };
+}
 
-  router.raw("GET /events", (_req, res) => {
-    const { stream, sessionId } = open(res);
-    const unwatch = metrics.watch((m) => {
-      if (!deps.sessionAlive(sessionId)) {
-        stream.send("expired");
-        stream.close();
-        return;
-      }
-      stream.send("metrics", m satisfies Metrics);
-    });
-    stream.onClose(unwatch);
+/** GET /events: the metrics, until the session ends. */
+function serveEvents(
+  deps: ProxyRouterDeps,
+  metrics: MetricsPoller,
+  { stream, sessionId }: { stream: SseStream; sessionId: string },
+): void {
+  const unwatch = metrics.watch((m) => {
+    if (!deps.sessionAlive(sessionId)) {
+      stream.send("expired");
+      stream.close();
+      return;
+    }
+    stream.send("metrics", m satisfies Metrics);
   });
+  stream.onClose(unwatch);
+}
 
-  router.raw("GET /logs", (req, res) => {
-    const { level } = parseOr400(LogsQuery, req.query);
-    const { stream, sessionId } = open(res);
-    const abort = new AbortController();
-    const heartbeat = setInterval(() => {
-      if (!deps.sessionAlive(sessionId)) {
-        stream.send("expired");
-        stream.close();
-      } else {
-        stream.send("heartbeat");
-      }
-    }, timings.heartbeatIntervalMs);
-    stream.onClose(() => {
-      clearInterval(heartbeat);
-      abort.abort();
-    });
-    const disconnected = (err: unknown) => {
-      if (stream.isClosed) return;
-      const problem =
-        err === null
-          ? { message: "The proxy core ended the log stream", code: "core.logs_ended" }
-          : coreProblem(err, deps.options.controllerPort ?? 9090);
-      // The port goes beside the code, so the page can name it in the reader's language.
-      const params: Record<string, number> =
-        problem.code === "core.port_in_use" ? { port: deps.options.controllerPort ?? 9090 } : {};
-      stream.send("disconnected", {
-        error: problem.message,
-        code: problem.code,
-        params,
-      } satisfies LogsEnded);
+/** GET /logs: the kept lines the browser has not seen, then the live ones at its level. */
+function serveLogs(
+  deps: ProxyRouterDeps,
+  timings: Timings,
+  open: Opener,
+  req: Request,
+  res: Response,
+): void {
+  const { level } = parseOr400(LogsQuery, req.query);
+  const { stream, sessionId } = open(res);
+  const abort = new AbortController();
+  const heartbeat = setInterval(() => {
+    if (!deps.sessionAlive(sessionId)) {
+      stream.send("expired");
       stream.close();
-    };
-    const feed = coreLogFeed(deps.core);
-    const client = coreApi(deps.core);
-    if (!feed || !client) {
-      stream.send("disconnected", {
-        error: "The proxy core is not connected",
-        code: "core.unreachable",
-      } satisfies LogsEnded);
-      stream.close();
-      return;
+    } else {
+      stream.send("heartbeat");
     }
-    const min = rank(level);
-    const send = (line: CoreLogLine) => {
-      if (rank(line.type) >= min) {
-        const { type, payload, time } = line;
-        // Lines of a debug viewer's own stream are not kept, so they have no id to resume from.
-        stream.send(
-          "log",
-          { type, payload, time } satisfies LogItem,
-          line.seq ? `${feed.epoch}.${line.seq}` : undefined,
-        );
-      }
-    };
-    // The kept lines first (those a reconnecting browser has not seen), then the live ones:
-    // both come from the one feed, in order, so no line is sent twice.
-    const since = seenUpTo(req.get("last-event-id"), feed.epoch);
-    for (const line of feed.recent()) if (line.seq > since) send(line);
-    if (level !== "debug") {
-      const unwatch = feed.watch({ line: send, ended: disconnected });
-      stream.onClose(unwatch);
-      return;
-    }
-    // The feed follows at info; debug lines come from a stream of this viewer's own, which
-    // starts after the kept lines were sent (so none of them can arrive twice).
-    client
-      .logs(
-        level,
-        (item) => send({ ...feed.clean(item), seq: 0, time: isoNow(deps.clock.now()) }),
-        {
-          signal: abort.signal,
-          connectTimeoutMs: timings.coreDeadlineMs,
-        },
-      )
-      .then(
-        () => disconnected(null),
-        (err: unknown) => disconnected(err),
+  }, timings.heartbeatIntervalMs);
+  stream.onClose(() => {
+    clearInterval(heartbeat);
+    abort.abort();
+  });
+  const disconnected = (err: unknown) => {
+    if (stream.isClosed) return;
+    const problem =
+      err === null
+        ? { message: "The proxy core ended the log stream", code: "core.logs_ended" }
+        : coreProblem(err, deps.options.controllerPort ?? 9090);
+    // The port goes beside the code, so the page can name it in the reader's language.
+    const params: Record<string, number> =
+      problem.code === "core.port_in_use" ? { port: deps.options.controllerPort ?? 9090 } : {};
+    stream.send("disconnected", {
+      error: problem.message,
+      code: problem.code,
+      params,
+    } satisfies LogsEnded);
+    stream.close();
+  };
+  const feed = coreLogFeed(deps.core);
+  const client = coreApi(deps.core);
+  if (!feed || !client) {
+    stream.send("disconnected", {
+      error: "The proxy core is not connected",
+      code: "core.unreachable",
+    } satisfies LogsEnded);
+    stream.close();
+    return;
+  }
+  const min = rank(level);
+  const send = (line: CoreLogLine) => {
+    if (rank(line.type) >= min) {
+      const { type, payload, time } = line;
+      // Lines of a debug viewer's own stream are not kept, so they have no id to resume from.
+      stream.send(
+        "log",
+        { type, payload, time } satisfies LogItem,
+        line.seq ? `${feed.epoch}.${line.seq}` : undefined,
       );
-  });
+    }
+  };
+  // The kept lines first (those a reconnecting browser has not seen), then the live ones:
+  // both come from the one feed, in order, so no line is sent twice.
+  const since = seenUpTo(req.get("last-event-id"), feed.epoch);
+  for (const line of feed.recent()) if (line.seq > since) send(line);
+  if (level !== "debug") {
+    const unwatch = feed.watch({ line: send, ended: disconnected });
+    stream.onClose(unwatch);
+    return;
+  }
+  // The feed follows at info; debug lines come from a stream of this viewer's own, which
+  // starts after the kept lines were sent (so none of them can arrive twice).
+  client
+    .logs(level, (item) => send({ ...feed.clean(item), seq: 0, time: isoNow(deps.clock.now()) }), {
+      signal: abort.signal,
+      connectTimeoutMs: timings.coreDeadlineMs,
+    })
+    .then(
+      () => disconnected(null),
+      (err: unknown) => disconnected(err),
+    );
+}
+
+export function streamsRouter(deps: ProxyRouterDeps): Router {
+  const timings = deps.tuning.streams ?? streamTimings;
+  const router = deps.routes.router();
+  const open = opener(new StreamSlots(), timings);
+  // One reading of the core's counters per interval for every console watching.
+  const metrics = counterPoller(deps, timings);
+
+  router.raw("GET /events", (_req, res) => serveEvents(deps, metrics, open(res)));
+
+  router.raw("GET /logs", (req, res) => serveLogs(deps, timings, open, req, res));
 
   return router;
 }

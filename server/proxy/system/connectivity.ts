@@ -148,6 +148,50 @@ function readHead(socket: Socket | TLSSocket): Promise<number> {
   });
 }
 
+/** What one attempt leaves for its caller: the sockets to close and whether TLS verified. */
+interface AttemptState {
+  sockets: Socket[];
+  tlsVerified: boolean;
+}
+
+/** One attempt: CONNECT through the mixed port, TLS, one GET; answers the HTTP status. */
+async function fetchThroughProxy(
+  url: URL,
+  opts: ConnectivityOptions,
+  state: AttemptState,
+): Promise<number> {
+  const host = url.hostname;
+  const port = Number(url.port || 443);
+  const raw = netConnect({ host: "127.0.0.1", port: opts.proxyPort });
+  state.sockets.push(raw);
+  // Each phase below listens for errors itself; this keeps a late one from going unheard.
+  raw.on("error", () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    const down = (err: Error) => reject(new ProxyDown(err));
+    raw.once("error", down);
+    raw.once("connect", () => {
+      raw.off("error", down);
+      resolve();
+    });
+  });
+  raw.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`);
+  const tunnel = await readHead(raw);
+  if (tunnel !== 200) throw new TunnelRefused(tunnel);
+  const ca = opts.extraCA ? [...rootCertificates, opts.extraCA] : undefined;
+  const tls = tlsConnect({ socket: raw, servername: host, ca, rejectUnauthorized: true });
+  state.sockets.push(tls);
+  tls.on("error", () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    tls.once("secureConnect", () => resolve());
+    tls.once("error", reject);
+  });
+  state.tlsVerified = tls.authorized;
+  tls.write(
+    `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: Gatehouse-connectivity/1\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
+  );
+  return readHead(tls);
+}
+
 /**
  * Fetches the site through the core's mixed port: an HTTP CONNECT tunnel, then TLS
  * with certificate verification, then one GET. Any HTTP answer below 500 means the
@@ -158,48 +202,15 @@ export async function testSite(
   opts: ConnectivityOptions,
 ): Promise<ConnectivityResult> {
   const url = new URL(site.url);
-  const host = url.hostname;
-  const port = Number(url.port || 443);
   const started = performance.now();
-  const sockets: Socket[] = [];
-  let tlsVerified = false;
+  const state: AttemptState = { sockets: [], tlsVerified: false };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Timeout()), opts.timeoutMs ?? 10_000);
   });
-  const attempt = async (): Promise<number> => {
-    const raw = netConnect({ host: "127.0.0.1", port: opts.proxyPort });
-    sockets.push(raw);
-    // Each phase below listens for errors itself; this keeps a late one from going unheard.
-    raw.on("error", () => undefined);
-    await new Promise<void>((resolve, reject) => {
-      const down = (err: Error) => reject(new ProxyDown(err));
-      raw.once("error", down);
-      raw.once("connect", () => {
-        raw.off("error", down);
-        resolve();
-      });
-    });
-    raw.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`);
-    const tunnel = await readHead(raw);
-    if (tunnel !== 200) throw new TunnelRefused(tunnel);
-    const ca = opts.extraCA ? [...rootCertificates, opts.extraCA] : undefined;
-    const tls = tlsConnect({ socket: raw, servername: host, ca, rejectUnauthorized: true });
-    sockets.push(tls);
-    tls.on("error", () => undefined);
-    await new Promise<void>((resolve, reject) => {
-      tls.once("secureConnect", () => resolve());
-      tls.once("error", reject);
-    });
-    tlsVerified = tls.authorized;
-    tls.write(
-      `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: Gatehouse-connectivity/1\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
-    );
-    return readHead(tls);
-  };
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const work = attempt();
+    const work = fetchThroughProxy(url, opts, state);
     // The loser of the race must not surface as an unhandled rejection.
     work.catch(() => undefined);
     deadline.catch(() => undefined);
@@ -211,7 +222,7 @@ export async function testSite(
       code: "connectivity.answered",
       httpStatus,
       durationMS: elapsed(),
-      tlsVerified,
+      tlsVerified: state.tlsVerified,
     };
   } catch (err) {
     if (err instanceof Timeout) {
@@ -221,7 +232,7 @@ export async function testSite(
         code: "connectivity.timeout",
         httpStatus: 0,
         durationMS: elapsed(),
-        tlsVerified,
+        tlsVerified: state.tlsVerified,
       };
     }
     opts.onFailure?.(err instanceof ProxyDown ? err.cause : err);
@@ -234,6 +245,6 @@ export async function testSite(
     };
   } finally {
     clearTimeout(timer);
-    for (const s of sockets) s.destroy();
+    for (const s of state.sockets) s.destroy();
   }
 }
