@@ -169,11 +169,11 @@ test("a phone sends three files, one cut off and resumed; the admin's Inbox tab 
   const item = view.json.items[0] as { files: Array<{ name: string; id: string }>; code: string };
   expect(item.files.map((f) => f.name).sort()).toEqual(files.map((f) => f.name).sort());
   for (const f of files) {
-    const row = site.harness.db
-      .prepare("SELECT sha256 FROM files WHERE id = ?")
-      .get(item.files.find((x) => x.name === f.name)?.id) as { sha256: string };
-    expect(row.sha256).toBe(sha256(f.data));
-    const stored = readFileSync(site.harness.service.ctx.storage.pathOf(row.sha256));
+    const row = site.harness.repos.parcels.file(
+      item.files.find((x) => x.name === f.name)?.id ?? "",
+    );
+    expect(row?.sha256).toBe(sha256(f.data));
+    const stored = readFileSync(site.harness.service.ctx.storage.pathOf(row?.sha256 ?? ""));
     expect(stored.equals(f.data)).toBe(true);
   }
   await console.close();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
@@ -48,9 +48,10 @@ describe("PUT /admin/password", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     // Each wrong current password is audited, naming the signed-in administrator; the refusal
     // by the limit is not a guess that reached the check.
-    const fails = h.db
-      .prepare("SELECT source, target FROM audit WHERE action = 'admin.password_fail' ORDER BY id")
-      .all();
+    const fails = auditOf(h, "admin.password_fail").map(({ source, target }) => ({
+      source,
+      target,
+    }));
     expect(fails).toEqual(Array(5).fill({ source: "admin:admin@127.0.0.1", target: "system" }));
     expect((await signIn(new CookieJar(), OLD)).status).toBe(429);
     h.clock.advance(16 * 60 * 1000);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 
 let h: Harness;
@@ -13,12 +13,7 @@ async function admin(): Promise<void> {
 }
 
 const putPolicy = (body: unknown) => h.request("PUT", "/admin/policy", { body });
-const policyAudits = () =>
-  (
-    h.db.prepare("SELECT COUNT(*) AS n FROM audit WHERE action = 'admin.policy'").get() as {
-      n: number;
-    }
-  ).n;
+const policyAudits = () => auditOf(h, "admin.policy").length;
 
 describe("PUT /admin/policy refuses members that contradict each other", () => {
   it("answers 400 naming both fields when the default term is longer than the longest", async () => {

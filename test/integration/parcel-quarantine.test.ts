@@ -184,7 +184,7 @@ describe("an upload of quarantined content", () => {
     h = await startPickup();
     const p = await shareParcel(h, { "half.bin": 300 });
     const sha = fileSha(p.files[0].id);
-    h.db.prepare("UPDATE blobs SET quarantined_at = 1 WHERE sha256 = ?").run(sha);
+    expect(h.repos.blobs.quarantine(sha, 1)).toBe(true);
     h = await h.restart();
     expect(existsSync(blobPath(sha))).toBe(false);
     expect(quarantined()).toHaveLength(1);
