@@ -18,10 +18,9 @@ let twin: Created;
 const SIZE = 320 * 1024;
 
 function blobPath(up: Created): string {
-  const row = site.harness.db
-    .prepare("SELECT sha256 FROM files WHERE id = ?")
-    .get(up.files[0].id) as { sha256: string };
-  return join(site.harness.dataDir, "parcel", "blobs", row.sha256.slice(0, 2), row.sha256);
+  const sha = site.harness.repos.parcels.file(up.files[0].id)?.sha256;
+  if (!sha) throw new Error(`file ${up.files[0].id} has no stored content`);
+  return join(site.harness.dataDir, "parcel", "blobs", sha.slice(0, 2), sha);
 }
 
 function sha(up: Created): string {

@@ -79,9 +79,7 @@ describe("owner credentials are judged before the parcel id", () => {
     await expectStatus({ jar: strangerJar }, mine.id, 403);
     // A presented Bearer token decides even next to the owner's own cookie.
     await expectStatus({ jar: visitorJar, headers: bearer("wrong") }, mine.id, 401);
-    expect(h.db.prepare("SELECT state FROM parcels WHERE id = ?").get(mine.id)).toEqual({
-      state: "uploading",
-    });
+    expect(h.repos.parcels.byId(mine.id)?.state).toBe("uploading");
   });
 
   it("answers 404 to the owner's token once cleanup removed the parcel, and 401 to tokens issued for nothing", async () => {
@@ -193,6 +191,6 @@ describe("origin and fetch-site headers are compared the way HTTP defines them",
     });
     expect(policy.status).toBe(200);
     expect(policy.json.public_url).toBe(`http://127.0.0.1:${port}`);
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcels").get()).toEqual({ n: 0 });
+    expect(h.repos.stats().parcels.total).toBe(0);
   });
 });

@@ -107,10 +107,9 @@ const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 
 /** The file's row and the bytes stored under its sha256. */
 function stored(up: Created, i: number): { state: string; sha256: string | null; bytes: Buffer } {
-  const row = h.db.prepare("SELECT state, sha256 FROM files WHERE id = ?").get(up.files[i].id) as {
-    state: string;
-    sha256: string | null;
-  };
+  const file = h.repos.parcels.file(up.files[i].id);
+  if (!file) throw new Error(`no file ${up.files[i].id} in storage`);
+  const row = { state: file.state, sha256: file.sha256 };
   const bytes = row.sha256
     ? readFileSync(join(h.dataDir, "parcel", "blobs", row.sha256.slice(0, 2), row.sha256))
     : Buffer.alloc(0);

@@ -13,7 +13,6 @@ const RAW_DB_HELPER = "test/helpers/raw-db.ts";
 
 const NOT_YET_CONVERTED = [
   "bench/populate.ts",
-  "test/e2e/parcel-admin-verify.spec.ts",
   "test/e2e/parcel-resume.spec.ts",
   "test/e2e/recent-problems-actions.spec.ts",
   "test/e2e/service-errors-i18n.spec.ts",
@@ -30,7 +29,6 @@ const NOT_YET_CONVERTED = [
   "test/integration/parcel-admin-list.test.ts",
   "test/integration/parcel-admin.test.ts",
   "test/integration/parcel-codes.test.ts",
-  "test/integration/parcel-hostile-credentials.test.ts",
   "test/integration/parcel-inbox.test.ts",
   "test/integration/parcel-layers.test.ts",
   "test/integration/parcel-one-writer.test.ts",
