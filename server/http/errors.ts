@@ -150,16 +150,7 @@ export function errorHandler(
         problem("warn", "request.no_room", `${where} was refused: ${message}`, res, undefined, err);
     } else if (isBodyParserError(err)) {
       status = err.status;
-      if (err.type === "entity.parse.failed") {
-        message = "The request body is not valid JSON";
-        code = "request.bad_json";
-      } else if (err.type === "entity.too.large") {
-        message = "The request body is too large";
-        code = "request.too_large";
-      } else {
-        message = "The request body could not be read";
-        code = "request.unreadable";
-      }
+      ({ message, code } = bodyParserAnswer(err.type));
     } else if (err instanceof URIError) {
       // The router could not percent-decode a path parameter (`/uploads/%ZZ`).
       status = 400;
@@ -182,6 +173,15 @@ export function errorHandler(
     res.status(status).json({ ...body, ...extra });
     void next;
   };
+}
+
+/** The sentence and code for a body-parser error of this type. */
+function bodyParserAnswer(type: string): { message: string; code: ErrorCode } {
+  if (type === "entity.parse.failed")
+    return { message: "The request body is not valid JSON", code: "request.bad_json" };
+  if (type === "entity.too.large")
+    return { message: "The request body is too large", code: "request.too_large" };
+  return { message: "The request body could not be read", code: "request.unreadable" };
 }
 
 function isBodyParserError(err: unknown): err is { status: number; type: string } {

@@ -32,6 +32,30 @@ export interface ContextParts {
   entries: Entries;
 }
 
+/** No transfer running yet. */
+function idleActivity(): Activity {
+  return {
+    uploadsActive: 0,
+    downloadsActive: 0,
+    reading: new Map(),
+    uploading: new Set(),
+    uploadStops: new Map(),
+    resumeRereadBytes: 0,
+  };
+}
+
+/** The entry address the request came in on; 421 when it is none of the service's. */
+function entryOrRefuse(entries: Entries, req: Parameters<Entries["forRequest"]>[0]) {
+  const e = entries.forRequest(req);
+  if (!e)
+    throw new HttpError(
+      421,
+      "request.wrong_host",
+      "This address is not one of the service's entry addresses",
+    );
+  return e;
+}
+
 /**
  * The context every route and domain function gets: the repositories, the settings cached in
  * memory, the running transfers, and the service's own timers. `stop()` ends the timers.
@@ -40,14 +64,7 @@ export function buildContext(parts: ContextParts): { ctx: ParcelContext; stop():
   const { options, clock, log, dir, repos, storage, entries } = parts;
   let policyCache: Policy = repos.meta.json("policy", DEFAULT_POLICY);
   let runtimeCache: Runtime = repos.meta.json("runtime", DEFAULT_RUNTIME);
-  const activity: Activity = {
-    uploadsActive: 0,
-    downloadsActive: 0,
-    reading: new Map(),
-    uploading: new Set(),
-    uploadStops: new Map(),
-    resumeRereadBytes: 0,
-  };
+  const activity = idleActivity();
   let reclaimTimer: NodeJS.Timeout | null = null;
   let stopped = false;
 
@@ -95,16 +112,7 @@ export function buildContext(parts: ContextParts): { ctx: ParcelContext; stop():
       }, options.reclaimDelayMs ?? 1000);
       reclaimTimer.unref();
     },
-    entryFor(req) {
-      const e = entries.forRequest(req);
-      if (!e)
-        throw new HttpError(
-          421,
-          "request.wrong_host",
-          "This address is not one of the service's entry addresses",
-        );
-      return e;
-    },
+    entryFor: (req) => entryOrRefuse(entries, req),
     routes: parcelRouteTable(() => ctx),
     verify: new BlobVerifier(() => ctx, options.verifyPace),
     emit(event) {

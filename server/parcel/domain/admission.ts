@@ -84,6 +84,31 @@ export function nameKey(name: string): string {
   return name.normalize("NFC").toUpperCase().toLowerCase().normalize("NFC");
 }
 
+/** Each name acceptable on every system, and no two the same name written differently. */
+function checkFileNames(files: ReadonlyArray<{ name: string }>): void {
+  const seen = new Map<string, string>();
+  for (const [i, f] of files.entries()) {
+    const problem = fileNameIssue(f.name);
+    if (problem)
+      throw new DomainError(
+        "invalid",
+        "upload.file_name",
+        `The name of file ${i + 1} ("${printableName(f.name)}") is refused: ${problem.text}.`,
+        { params: { index: i + 1, name: printableName(f.name), reason: problem.reason } },
+      );
+    const key = nameKey(f.name);
+    const earlier = seen.get(key);
+    if (earlier !== undefined)
+      throw new DomainError(
+        "invalid",
+        "upload.same_name",
+        `The file names "${printableName(earlier)}" and "${printableName(f.name)}" are the same name written differently; every file needs its own name.`,
+        { params: { first: printableName(earlier), second: printableName(f.name) } },
+      );
+    seen.set(key, f.name);
+  }
+}
+
 /**
  * Checks a `POST /uploads` body of the right shape against the policy and applies its
  * defaults: names, counts and terms -> invalid (400), a size over `max_file_bytes` or a total
@@ -111,27 +136,7 @@ export function checkManifest(policy: Policy, m: z.infer<typeof ManifestSchema>)
       `A parcel may hold at most ${policy.max_files} files`,
       { params: { limit: policy.max_files } },
     );
-  const seen = new Map<string, string>();
-  for (const [i, f] of m.files.entries()) {
-    const problem = fileNameIssue(f.name);
-    if (problem)
-      throw new DomainError(
-        "invalid",
-        "upload.file_name",
-        `The name of file ${i + 1} ("${printableName(f.name)}") is refused: ${problem.text}.`,
-        { params: { index: i + 1, name: printableName(f.name), reason: problem.reason } },
-      );
-    const key = nameKey(f.name);
-    const earlier = seen.get(key);
-    if (earlier !== undefined)
-      throw new DomainError(
-        "invalid",
-        "upload.same_name",
-        `The file names "${printableName(earlier)}" and "${printableName(f.name)}" are the same name written differently; every file needs its own name.`,
-        { params: { first: printableName(earlier), second: printableName(f.name) } },
-      );
-    seen.set(key, f.name);
-  }
+  checkFileNames(m.files);
   const days = m.days ?? policy.default_days;
   if (days > policy.max_days)
     throw new DomainError(

@@ -67,16 +67,8 @@ function timeWindow(db: Db, from: number | undefined, to: number | undefined): W
   };
 }
 
-/**
- * `GET /admin/audit`, newest first by id, built to stay fast on a log of a
- * million rows: the time filter becomes an id window counted from hourly totals (the log is
- * appended in time order, so the window is normally one dense run of ids and a page is plain id
- * arithmetic); fragments are
- * narrowed with a trigram index (see admin-audit-plan.ts); counts are kept up to date rather than recounted
- * per page; pages past the middle are read from the oldest end.
- */
-export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageResult<AuditRecord> {
-  const empty = () => pageResult<AuditRecord>([], 0, 1, req.pageSize, 1);
+/** The time filter as SQL conditions and their values. */
+function timeConditions(filter: AuditFilter): { timeSql: string[]; timeParams: number[] } {
   const timeSql: string[] = [];
   const timeParams: number[] = [];
   if (filter.from !== undefined) {
@@ -87,6 +79,45 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
     timeSql.push("time <= ?");
     timeParams.push(filter.to);
   }
+  return { timeSql, timeParams };
+}
+
+/**
+ * Fragment narrowing: the trigram index yields candidate rowids in order, so when it is used
+ * it drives the query (joined, not `IN (...)`, which would build and probe a temporary table).
+ */
+function fragmentFilters(
+  db: Db,
+  filter: AuditFilter,
+  windowRows: number,
+): { fts: string[]; fragments: string[]; fragmentParams: string[] } {
+  const fts: string[] = [];
+  const fragments: string[] = [];
+  const fragmentParams: string[] = [];
+  for (const column of ["source", "target"] as const) {
+    const fragment = filter[column];
+    if (fragment === undefined || fragment === "") continue;
+    const match = fragmentIndexQuery(db, column, fragment, windowRows);
+    if (match !== null) fts.push(match);
+    // instr() takes the fragment literally (% and _ are plain characters) and makes the
+    // index's superset (rows holding the rarest trigrams) exact.
+    fragments.push(`instr(a.${column}, ?) > 0`);
+    fragmentParams.push(fragment);
+  }
+  return { fts, fragments, fragmentParams };
+}
+
+/**
+ * `GET /admin/audit`, newest first by id, built to stay fast on a log of a
+ * million rows: the time filter becomes an id window counted from hourly totals (the log is
+ * appended in time order, so the window is normally one dense run of ids and a page is plain id
+ * arithmetic); fragments are
+ * narrowed with a trigram index (see admin-audit-plan.ts); counts are kept up to date rather than recounted
+ * per page; pages past the middle are read from the oldest end.
+ */
+export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageResult<AuditRecord> {
+  const empty = () => pageResult<AuditRecord>([], 0, 1, req.pageSize, 1);
+  const { timeSql, timeParams } = timeConditions(filter);
   const window = timeWindow(db, filter.from, filter.to);
   if (window.n === 0 || window.lo === null || window.hi === null) return empty();
   const { lo, hi } = window;
@@ -94,21 +125,7 @@ export function listAudit(db: Db, filter: AuditFilter, req: PageRequest): PageRe
   // window is the exact answer for the time filter and replaces it.
   const dense = hi - lo + 1 === window.n;
 
-  // Fragment narrowing: the trigram index yields candidate rowids in order, so when it is used
-  // it drives the query (joined, not `IN (...)`, which would build and probe a temporary table).
-  const fts: string[] = [];
-  const fragments: string[] = [];
-  const fragmentParams: string[] = [];
-  for (const column of ["source", "target"] as const) {
-    const fragment = filter[column];
-    if (fragment === undefined || fragment === "") continue;
-    const match = fragmentIndexQuery(db, column, fragment, window.n);
-    if (match !== null) fts.push(match);
-    // instr() takes the fragment literally (% and _ are plain characters) and makes the
-    // index's superset (rows holding the rarest trigrams) exact.
-    fragments.push(`instr(a.${column}, ?) > 0`);
-    fragmentParams.push(fragment);
-  }
+  const { fts, fragments, fragmentParams } = fragmentFilters(db, filter, window.n);
   const key = fts.length > 0 ? "f0.rowid" : "a.id";
   const from =
     fts.length === 0
