@@ -151,9 +151,9 @@ test("devices: discovered, named, renamed in place, a policy in one control, cha
   await expect(rows).toHaveCount(3);
   const tablet = page.locator(`.dev-row[data-device="${TABLET.mac}"]`);
   await expect(tablet.locator(".dev-name a")).toHaveText("kids-tablet");
-  // The maker is looked up in the reader's thread after the device is found, and a lookup
-  // that fails (that thread restarted under load) is asked again when the tables are next
-  // read (every 10 s): a busy machine gets that long and one more lookup.
+  // The maker is looked up in the reader's thread after the device is found; when that ends
+  // after the reload (a busy machine), the list shows it at its next refresh (every 10 s), and
+  // a lookup that failed is asked again at the next table read (every 10 s).
   await expect(tablet.locator(".dev-mac")).toContainText(`${TABLET.mac} · Apple`, {
     timeout: 30_000,
   });
