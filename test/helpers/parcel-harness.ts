@@ -186,6 +186,15 @@ export async function startParcel(
   return harness;
 }
 
+/** A file's state and content hash as stored, read through the parcels repository. */
+export function fileState(
+  h: Harness,
+  fileId: string,
+): { state: string; sha256: string | null } | undefined {
+  const f = h.repos.parcels.file(fileId);
+  return f && { state: f.state, sha256: f.sha256 };
+}
+
 /** The audit records of one action, oldest first, read through the audit repository. */
 export function auditOf(h: Harness, action: string): AuditRecord[] {
   return h.repos.audit.page({ action }, { page: 1, pageSize: 1000 }).items.slice().reverse();

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkParcelStore } from "../helpers/fault-invariants.js";
 import { HeldRequest, headsTogether, type HeldAnswer } from "../helpers/held-request.js";
-import { startParcel } from "../helpers/parcel-harness.js";
+import { fileState, startParcel } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, waitFor, type Created } from "../helpers/parcel-uploads.js";
 
 /**
@@ -45,17 +45,12 @@ const post = (path: string, up: Created) =>
   });
 
 function fileRow(up: Created) {
-  return h.db.prepare("SELECT state, sha256 FROM files WHERE id = ?").get(up.files[0].id) as {
-    state: string;
-    sha256: string | null;
-  };
+  return fileState(h, up.files[0].id);
 }
 
 function parcelRow(up: Created) {
-  return h.db.prepare("SELECT state, reserved_bytes FROM parcels WHERE id = ?").get(up.id) as {
-    state: string;
-    reserved_bytes: number;
-  };
+  const p = h.repos.parcels.byId(up.id);
+  return p && { state: p.state, reserved_bytes: p.reserved_bytes };
 }
 
 /** The store holds only true blobs and no leftover of an ended upload. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkParcelStore } from "../helpers/fault-invariants.js";
 import { HeldRequest, type HeldAnswer } from "../helpers/held-request.js";
-import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { CookieJar, fileState, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import {
   bearer,
   createUpload,
@@ -146,7 +146,7 @@ describe("one writer per file", () => {
       u.close();
       expect(answers.filter(busy)).toHaveLength(1);
       await waitFor(() => h.service.ctx.activity.uploadsActive === 0, 10_000);
-      const row = h.db.prepare("SELECT state, sha256 FROM files WHERE id = ?").get(up.files[0].id);
+      const row = fileState(h, up.files[0].id);
       expect(row).toEqual({ state: "ready", sha256: sha256(content) });
       expectTrueBlobs();
     }
@@ -177,7 +177,7 @@ describe("one writer per file", () => {
       await waitFor(() => h.service.ctx.activity.uploadsActive === 0, 10_000);
       expect(existsSync(blobPath(sha256(x)))).toBe(false);
       expect(part()).toBeUndefined();
-      const row = h.db.prepare("SELECT state, sha256 FROM files WHERE id = ?").get(up.files[0].id);
+      const row = fileState(h, up.files[0].id);
       expect(row).toEqual({ state: "failed", sha256: null });
       expectTrueBlobs();
       // The file can be sent again in full, and then it is stored.

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HeldRequest } from "../helpers/held-request.js";
-import { startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { fileState, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { createUpload, waitFor, type Created } from "../helpers/parcel-uploads.js";
 
 /**
@@ -86,7 +86,7 @@ describe("resuming costs what it adds", () => {
       offset: data.length,
     });
     expect(reread()).toBe(0);
-    const row = h.db.prepare("SELECT state, sha256 FROM files WHERE id = ?").get(up.files[0].id);
+    const row = fileState(h, up.files[0].id);
     expect(row).toEqual({ state: "ready", sha256: sha256(data) });
   });
 
@@ -116,14 +116,10 @@ describe("resuming costs what it adds", () => {
       status: 204,
       offset: data.length,
     });
-    const row = h.db
-      .prepare("SELECT state, sha256 FROM files WHERE id = ?")
-      .get(up.files[0].id) as {
-      state: string;
-      sha256: string;
-    };
+    const row = fileState(h, up.files[0].id);
     expect(row).toEqual({ state: "ready", sha256: sha256(data) });
-    const blob = join(h.dataDir, "parcel", "blobs", row.sha256.slice(0, 2), row.sha256);
+    const sha = sha256(data);
+    const blob = join(h.dataDir, "parcel", "blobs", sha.slice(0, 2), sha);
     expect(readFileSync(blob).equals(data)).toBe(true);
   });
 });
