@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { auditOf, CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
@@ -7,12 +8,7 @@ afterEach(async () => h?.close(true));
 const login = (password = "admin-password-1", jar?: CookieJar) =>
   h.request("POST", "/admin/login", { body: { username: "admin", password }, jar });
 
-const auditActions = (action: string) =>
-  h.db.prepare("SELECT source, target, detail FROM audit WHERE action = ?").all(action) as Array<{
-    source: string;
-    target: string;
-    detail: string;
-  }>;
+const auditActions = (action: string) => auditOf(h, action);
 
 describe("POST /admin/login, /admin/logout, GET /admin/status", () => {
   it("signs in with an 8-hour fixed cookie, reports status and signs out", async () => {
@@ -28,12 +24,10 @@ describe("POST /admin/login, /admin/logout, GET /admin/status", () => {
     expect(cookie).toMatch(/^pt_admin=[^;]+; Max-Age=28800; Path=\/; HttpOnly; SameSite=Strict/);
     // Only a hash of the token is stored.
     const token = h.jar.cookies.get("pt_admin") ?? "";
-    const stored = h.db.prepare("SELECT token_hash FROM admin_sessions").all() as Array<{
-      token_hash: string;
-    }>;
-    expect(stored).toHaveLength(1);
-    expect(stored[0].token_hash).not.toBe(token);
-    expect(stored[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+    // The token itself finds no session; its SHA-256 does.
+    expect(h.repos.identity.adminSession(token)).toBeUndefined();
+    const hashed = createHash("sha256").update(token).digest("hex");
+    expect(h.repos.identity.adminSession(hashed)).toMatchObject({ username: "admin" });
 
     expect((await h.request("GET", "/admin/status")).json).toEqual({
       authenticated: true,
@@ -182,7 +176,7 @@ describe("GET/PUT /admin/policy and /admin/runtime", () => {
     expect((await h.request("GET", "/policy")).json.max_files).toBe(3);
     const audit = auditActions("admin.policy");
     expect(audit[0].target).toBe("policy");
-    expect(JSON.parse(audit[0].detail)).toEqual({ changed: { max_files: 3, code_length: 8 } });
+    expect(audit[0].detail).toEqual({ changed: { max_files: 3, code_length: 8 } });
 
     const rt = await h.request("PUT", "/admin/runtime", { body: { file_budget: 0 } });
     expect(rt.status).toBe(200);
@@ -194,7 +188,7 @@ describe("GET/PUT /admin/policy and /admin/runtime", () => {
       audit_retention_rows: 100000,
       audit_content_budget_bytes: 67108864,
     });
-    expect(JSON.parse(auditActions("admin.runtime")[0].detail)).toEqual({
+    expect(auditActions("admin.runtime")[0].detail).toEqual({
       changed: { file_budget: 0 },
     });
     // Settings survive a restart.

@@ -26,7 +26,6 @@ const NOT_YET_CONVERTED = [
   "test/integration/fault-kill-transfers.test.ts",
   "test/integration/parcel-admin-audit.test.ts",
   "test/integration/parcel-admin-list.test.ts",
-  "test/integration/parcel-admin.test.ts",
   "test/integration/parcel-codes.test.ts",
   "test/integration/parcel-inbox.test.ts",
   "test/integration/parcel-layers.test.ts",
