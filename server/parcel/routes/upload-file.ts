@@ -15,6 +15,50 @@ function fileView(f: FileRow): UploadedFile {
   return { id: f.id, name: f.name, size: f.size, state: f.state, sha256: f.sha256 };
 }
 
+/** Marks the file failed and records why, with the bytes that had arrived. */
+function fail(
+  ctx: ParcelContext,
+  req: Request,
+  actor: Actor,
+  file: FileRow,
+  reason: string,
+  bytes: number,
+): void {
+  ctx.repos.sessions.failFile(file.id);
+  ctx.audit(actor, "upload.fail", `file:${file.id}`, clientIp(req), {
+    name: file.name,
+    parcel: file.parcel_id,
+    reason,
+    bytes,
+  });
+}
+
+/** A declared body length other than the file's size is refused before a byte is read. */
+function refuseLength(
+  ctx: ParcelContext,
+  req: Request,
+  res: Response,
+  actor: Actor,
+  file: FileRow,
+): void {
+  const length = req.get("content-length");
+  if (length === undefined) return;
+  const n = Number(length);
+  if (n === file.size) return;
+  // The body is not read on these answers: close the connection instead of draining it.
+  res.setHeader("Connection", "close");
+  if (n > file.size) {
+    fail(ctx, req, actor, file, "too-long", 0);
+    throw new HttpError(413, "upload.too_long", "The body is longer than the declared size");
+  }
+  fail(ctx, req, actor, file, "too-short", 0);
+  throw new HttpError(
+    400,
+    "upload.length_mismatch",
+    "The body length does not match the declared size",
+  );
+}
+
 /**
  * `PUT /uploads/:id/files/:file`: streams the raw body (no body parser) to a temporary file,
  * counts every incoming byte toward the client's daily traffic, then commits the blob (dedup)
@@ -24,20 +68,9 @@ function fileView(f: FileRow): UploadedFile {
  */
 export function putFileHandler(ctx: ParcelContext): RequestHandler {
   const { sessions, traffic } = ctx.repos;
-
   const floor = ctx.options.uploadFloor ?? DEFAULT_FLOOR;
 
   const sessionOpen = (parcelId: string): boolean => sessions.isOpen(parcelId, ctx.now());
-
-  const fail = (req: Request, actor: Actor, file: FileRow, reason: string, bytes: number) => {
-    sessions.failFile(file.id);
-    ctx.audit(actor, "upload.fail", `file:${file.id}`, clientIp(req), {
-      name: file.name,
-      parcel: file.parcel_id,
-      reason,
-      bytes,
-    });
-  };
 
   return async (req: Request, res: Response) => {
     const parcelId = req.params.id as string;
@@ -57,7 +90,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       throw uploadBusy();
     }
     try {
-      refuseLength(req, res, actor, file);
+      refuseLength(ctx, req, res, actor, file);
     } catch (err) {
       // Answered at once, in this turn: a client that half-closes next must still read it.
       watch.end();
@@ -79,7 +112,7 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
         traffic.flush();
         if (!(err instanceof ReceiveError)) throw err;
         const reason = err.kind === "stopped" ? "session-ended" : err.kind;
-        fail(req, actor, file, reason, err.bytes);
+        fail(ctx, req, actor, file, reason, err.bytes);
         // The rest of the body is not read: the connection is closed after the answer.
         res.setHeader("Connection", "close");
         throw refusal(ctx, file, err, requestIdOf(res) || null);
@@ -87,18 +120,18 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       watch.stop();
       traffic.flush();
       if (!sessionOpen(parcelId)) {
-        fail(req, actor, file, "session-ended", got.bytes);
+        fail(ctx, req, actor, file, "session-ended", got.bytes);
         throw uploadClosed();
       }
       let stored: boolean;
       try {
         stored = await storeUpload(ctx, file, tmpPath, got);
       } catch (err) {
-        fail(req, actor, file, "io", got.bytes);
+        fail(ctx, req, actor, file, "io", got.bytes);
         throw notStored(ctx, file, err, requestIdOf(res) || null);
       }
       if (!stored) {
-        fail(req, actor, file, "session-ended", got.bytes);
+        fail(ctx, req, actor, file, "session-ended", got.bytes);
         throw uploadClosed();
       }
       // A part an earlier resumable upload of this file left is of no use any more.
@@ -110,26 +143,6 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
       await ctx.storage.discard(tmpPath);
     }
   };
-
-  /** A declared body length other than the file's size is refused before a byte is read. */
-  function refuseLength(req: Request, res: Response, actor: Actor, file: FileRow): void {
-    const length = req.get("content-length");
-    if (length === undefined) return;
-    const n = Number(length);
-    if (n === file.size) return;
-    // The body is not read on these answers: close the connection instead of draining it.
-    res.setHeader("Connection", "close");
-    if (n > file.size) {
-      fail(req, actor, file, "too-long", 0);
-      throw new HttpError(413, "upload.too_long", "The body is longer than the declared size");
-    }
-    fail(req, actor, file, "too-short", 0);
-    throw new HttpError(
-      400,
-      "upload.length_mismatch",
-      "The body length does not match the declared size",
-    );
-  }
 }
 
 /**
