@@ -1,4 +1,7 @@
 import { vitestSettings } from "./test/vitest-settings.js";
 
 // Tests that start services, open sockets or spawn processes.
-export default vitestSettings(["test/integration/**/*.test.ts"]);
+export default vitestSettings(["test/integration/**/*.test.ts"], {
+  // The service the tests spawn runs compiled (test/helpers/service-entry.ts).
+  globalSetup: ["./test/compiled-server-global.ts"],
+});

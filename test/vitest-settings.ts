@@ -7,7 +7,7 @@ import { defineConfig, type ViteUserConfig } from "vitest/config";
  */
 export function vitestSettings(
   include: string[],
-  extra: { setupFiles?: string[]; testTimeout?: number } = {},
+  extra: { setupFiles?: string[]; testTimeout?: number; globalSetup?: string[] } = {},
 ): ViteUserConfig {
   const timeout = extra.testTimeout ?? 30_000;
   return defineConfig({
@@ -17,7 +17,7 @@ export function vitestSettings(
       hookTimeout: timeout,
       pool: "forks",
       // Holds 7890, 9090, 8080, … on loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
-      globalSetup: ["./test/held-ports-global.ts"],
+      globalSetup: ["./test/held-ports-global.ts", ...(extra.globalSetup ?? [])],
       // Names the test that dialled a held port in the run's final message.
       setupFiles: ["./test/held-ports-setup.ts", ...(extra.setupFiles ?? [])],
       // The 15 slowest tests, then the closing count line.

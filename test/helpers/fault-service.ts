@@ -3,6 +3,7 @@ import http from "node:http";
 import type { Readable } from "node:stream";
 import { freePort } from "./free-ports.js";
 import { CookieJar } from "./parcel-harness.js";
+import { serviceEntryArgs } from "./service-entry.js";
 
 /** The parcel administrator's password every fault test starts the service with. */
 export const ADMIN_PASSWORD = "fault-admin-password-1";
@@ -18,7 +19,7 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The headless service (`server/cli.ts` under tsx) as a real child process. */
+/** The headless service (compiled, or `server/cli.ts` under tsx) as a real child process. */
 export interface ServiceProcess {
   pid: number;
   parcelUrl: string | null;
@@ -54,12 +55,12 @@ const START_TIMEOUT_MS = 60_000;
 export const FAULT_TEST_TIMEOUT_MS = 180_000;
 
 /**
- * Starts `tsx server/cli.ts` on 127.0.0.1 with port 0 for each service (and a free port for
+ * Starts the service (test/helpers/service-entry.ts) on 127.0.0.1 with port 0 for each service (and a free port for
  * the core's controller unless `args` names one), and resolves once every listening line was
  * printed. Rejects (with the output) when it exits first.
  */
 export async function startService(opts: ServiceOptions): Promise<ServiceProcess> {
-  const args = ["--import", "tsx", "server/cli.ts", "--host", "127.0.0.1"];
+  const args = [...serviceEntryArgs(), "--host", "127.0.0.1"];
   args.push("--data-dir", opts.dataDir);
   if (opts.only === "parcel") args.push("--parcel-only", "--parcel-port", "0");
   else if (opts.only === "proxy") args.push("--proxy-only", "--proxy-port", "0");

@@ -4,13 +4,14 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { serviceEntryArgs } from "../helpers/service-entry.js";
 
 /** `server/cli.ts` as `npm run serve` runs it, with stdout and stderr kept apart. */
 function serve(args: string[]) {
   const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-log-"));
   const proc = spawn(
     process.execPath,
-    ["--import", "tsx", "server/cli.ts", "--host", "127.0.0.1", "--data-dir", dataDir, ...args],
+    [...serviceEntryArgs(), "--host", "127.0.0.1", "--data-dir", dataDir, ...args],
     {
       env: { ...process.env, GATEHOUSE_ADMIN_PASSWORD: "", GATEHOUSE_LOG_LEVEL: "" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/free-ports.js";
+import { serviceEntryArgs } from "../helpers/service-entry.js";
 
-/** Runs `server/cli.ts` the way `npm run serve` does (tsx), as a real child process. */
+/** Runs the headless service as `npm run serve` does (compiled), as a real child process. */
 function serve(args: string[]) {
-  const proc = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], {
+  const proc = spawn(process.execPath, [...serviceEntryArgs(), ...args], {
     env: { ...process.env, GATEHOUSE_LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "pipe"],
   });

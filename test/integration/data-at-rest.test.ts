@@ -16,6 +16,7 @@ import { loadOrCreateCertificate } from "../../server/tls.js";
 import { startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { createUpload, putBytes } from "../helpers/parcel-uploads.js";
 import { FakeFeeds, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
+import { serviceEntryArgs } from "../helpers/service-entry.js";
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 
@@ -205,7 +206,7 @@ describe.skipIf(process.platform === "win32")("data at rest: headless command", 
     const dataDir = join(base, "cli", "data");
     const args = ["--parcel-only", "--host", "127.0.0.1", "--parcel-port", "0"];
     args.push("--parcel-https-port", "0", "--data-dir", dataDir);
-    const proc = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], {
+    const proc = spawn(process.execPath, [...serviceEntryArgs(), ...args], {
       env: { ...process.env, GATEHOUSE_ADMIN_PASSWORD: "admin-password-1" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePort } from "./proxy-core-harness.js";
+import { serviceEntryArgs } from "../helpers/service-entry.js";
 
-/** `npm run serve -- ...` as a real child process (tsx), with its output collected. */
+/** `npm run serve -- ...` as a real child process, with its output collected. */
 function serve(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const proc = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], {
+  const proc = spawn(process.execPath, [...serviceEntryArgs(), ...args], {
     env: { ...process.env, GATEHOUSE_CORE_CONTROLLER_PORT: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

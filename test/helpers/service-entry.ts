@@ -1,0 +1,18 @@
+/**
+ * How a test starts the headless service as a child process: the compiled JavaScript under
+ * dist/serve (what `npm run serve` runs) when the run's global set-up built it, otherwise the
+ * sources under tsx. The compiled start is about half as long (no TypeScript loader), and the
+ * integration suite starts the service a few hundred times. A test about running from the
+ * sources spawns `--import tsx server/cli.ts` itself.
+ */
+import { join } from "node:path";
+
+/** Set by test/compiled-server-global.ts once dist/serve matches server/. */
+export const COMPILED_SERVER_ENV = "GATEHOUSE_TEST_COMPILED_SERVER";
+
+/** The Node arguments before the service's own options. */
+export function serviceEntryArgs(): string[] {
+  return process.env[COMPILED_SERVER_ENV] === "1"
+    ? [join("dist", "serve", "server", "cli.js")]
+    : ["--import", "tsx", "server/cli.ts"];
+}
