@@ -1,7 +1,7 @@
 import type { EntriesView } from "../../../preload/contract.js";
 import { useT } from "../i18n.js";
 import { CopyButton } from "../ui/copy-button.js";
-import { Notice } from "../ui/notice.js";
+import { Notice, RetryNotice } from "../ui/notice.js";
 import { QrCode } from "../ui/qr-code.js";
 import { desktopDict } from "./i18n.js";
 import { useDesktopLoad } from "./use-desktop.js";
@@ -45,16 +45,9 @@ export function Addresses() {
       <h2 id="desktop-addresses">{t("addressesTitle")}</h2>
       <p className="muted">{t("addressesLead")}</p>
       {entries.error && !view ? (
-        <Notice
-          kind="error"
-          action={
-            <button type="button" onClick={entries.reload}>
-              {t("retry")}
-            </button>
-          }
-        >
+        <RetryNotice retry={t("retry")} onRetry={entries.reload}>
           {t("addressesFailed")}
-        </Notice>
+        </RetryNotice>
       ) : null}
       {view && urls.length === 0 ? <Notice kind="info">{t("addressesNone")}</Notice> : null}
       {urls.length > 0 ? (

@@ -57,27 +57,56 @@ function Secret({ value, onHide }: { value: string; onHide(): void }) {
 
 type Shown = { kind: "hidden" } | { kind: "value"; value: string } | { kind: "none" };
 
-function ChangeForm({
-  service,
-  knowsCurrent,
-  onDone,
+/** One password box with its label, its refusal (once a save was tried) and a standing hint. */
+function PasswordRow({
+  id,
+  label,
+  autoComplete,
+  value,
+  onChange,
+  error,
+  hint,
 }: {
-  service: OperatorService;
-  /** The app keeps the current password: the form does not ask for it. */
-  knowsCurrent: boolean;
-  onDone(message: string): void;
+  id: string;
+  label: string;
+  autoComplete: "current-password" | "new-password";
+  value: string;
+  onChange(value: string): void;
+  error: string | null;
+  hint?: string;
 }) {
+  return (
+    <div className={`field${error ? " field-bad" : ""}`}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="password"
+        autoComplete={autoComplete}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? <span className="field-error">{error}</span> : null}
+      {hint ? <span className="field-hint">{hint}</span> : null}
+    </div>
+  );
+}
+
+/**
+ * The change form's state: the three values, whether a save was tried (refusals show from
+ * then on), and `submit`, which reads the kept password when the app knows it.
+ */
+function usePasswordChange(
+  service: OperatorService,
+  knowsCurrent: boolean,
+  onDone: (m: string) => void,
+) {
   const t = useT(desktopDict);
-  const id = useId();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [repeat, setRepeat] = useState("");
   const [tried, setTried] = useState(false);
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
-  const rule = tried ? ruleProblem(next) : null;
-  const mismatch = tried && repeat !== next;
-  const missing = tried && !knowsCurrent && !current;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -97,45 +126,64 @@ function ChangeForm({
       setBusy(false);
     }
   };
+  const rule = tried ? ruleProblem(next) : null;
+  const refusals = {
+    current: tried && !knowsCurrent && !current ? t("missingCurrent") : null,
+    next: rule ? t(rule) : null,
+    repeat: tried && repeat !== next ? t("mismatch") : null,
+  };
+  const values = { current, next, repeat, setCurrent, setNext, setRepeat };
+  return { values, refusals, error, busy, submit };
+}
 
+function ChangeForm({
+  service,
+  knowsCurrent,
+  onDone,
+}: {
+  service: OperatorService;
+  /** The app keeps the current password: the form does not ask for it. */
+  knowsCurrent: boolean;
+  onDone(message: string): void;
+}) {
+  const t = useT(desktopDict);
+  const id = useId();
+  const {
+    values: v,
+    refusals,
+    error,
+    busy,
+    submit,
+  } = usePasswordChange(service, knowsCurrent, onDone);
   return (
     <form className="desktop-change" onSubmit={(e) => void submit(e)} noValidate>
       {knowsCurrent ? null : (
-        <div className={`field${missing ? " field-bad" : ""}`}>
-          <label htmlFor={`${id}-current`}>{t("currentPassword")}</label>
-          <input
-            id={`${id}-current`}
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-          {missing ? <span className="field-error">{t("missingCurrent")}</span> : null}
-        </div>
+        <PasswordRow
+          id={`${id}-current`}
+          label={t("currentPassword")}
+          autoComplete="current-password"
+          value={v.current}
+          onChange={v.setCurrent}
+          error={refusals.current}
+        />
       )}
-      <div className={`field${rule ? " field-bad" : ""}`}>
-        <label htmlFor={`${id}-new`}>{t("newPassword")}</label>
-        <input
-          id={`${id}-new`}
-          type="password"
-          autoComplete="new-password"
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
-        />
-        {rule ? <span className="field-error">{t(rule)}</span> : null}
-        <span className="field-hint">{t("passwordRule")}</span>
-      </div>
-      <div className={`field${mismatch ? " field-bad" : ""}`}>
-        <label htmlFor={`${id}-repeat`}>{t("repeatPassword")}</label>
-        <input
-          id={`${id}-repeat`}
-          type="password"
-          autoComplete="new-password"
-          value={repeat}
-          onChange={(e) => setRepeat(e.target.value)}
-        />
-        {mismatch ? <span className="field-error">{t("mismatch")}</span> : null}
-      </div>
+      <PasswordRow
+        id={`${id}-new`}
+        label={t("newPassword")}
+        autoComplete="new-password"
+        value={v.next}
+        onChange={v.setNext}
+        error={refusals.next}
+        hint={t("passwordRule")}
+      />
+      <PasswordRow
+        id={`${id}-repeat`}
+        label={t("repeatPassword")}
+        autoComplete="new-password"
+        value={v.repeat}
+        onChange={v.setRepeat}
+        error={refusals.repeat}
+      />
       <Notice kind="error">{error}</Notice>
       <button type="submit" className="primary" disabled={busy}>
         {t("changeButton")}

@@ -23,3 +23,27 @@ export function Notice({
     </div>
   );
 }
+
+/** An error with a button that tries again (its label in the page's words). */
+export function RetryNotice({
+  retry,
+  onRetry,
+  children,
+}: {
+  retry: string;
+  onRetry(): void;
+  children: ReactNode;
+}) {
+  return (
+    <Notice
+      kind="error"
+      action={
+        <button type="button" onClick={onRetry}>
+          {retry}
+        </button>
+      }
+    >
+      {children}
+    </Notice>
+  );
+}
