@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chunk, putHead, rawExchange, type RawStep } from "../helpers/raw-http.js";
+import { serviceEntryArgs } from "../helpers/service-entry.js";
 
 /**
  * The real headless service as a child process (`server/cli.ts`, parcel only): a client that
@@ -109,9 +110,7 @@ beforeAll(async () => {
   proc = spawn(
     process.execPath,
     [
-      "--import",
-      "tsx",
-      "server/cli.ts",
+      ...serviceEntryArgs(),
       "--parcel-only",
       "--host",
       "127.0.0.1",
