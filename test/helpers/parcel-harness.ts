@@ -69,6 +69,8 @@ export interface Harness {
   port: number;
   /** The entry origin the harness talks through (`http://127.0.0.1:<port>`). */
   origin: string;
+  /** How many client connections the service's server holds open now. */
+  openConnections(): Promise<number>;
   jar: CookieJar;
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
   /** Stops the service (keeps the data dir unless `wipe`). */
@@ -169,6 +171,10 @@ export async function startParcel(
     dataDir,
     port,
     origin,
+    openConnections: () =>
+      new Promise((resolve, reject) =>
+        server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+      ),
     jar,
     request,
     async close(wipe = false) {

@@ -246,7 +246,11 @@ describe("GET /pickup/files/:file/download", () => {
     await waitFor(() => parcelRow(h, p.id).downloads_left === 1);
     expect(h.service.ctx.activity.downloadsActive).toBe(1);
     req.destroy();
-    await new Promise((r) => setTimeout(r, 100));
+    // The service has seen the client leave (its socket is gone) before the first byte.
+    const end = Date.now() + 10_000;
+    while ((await h.openConnections()) > 0 && Date.now() < end)
+      await new Promise((r) => setImmediate(r));
+    expect(await h.openConnections()).toBe(0);
     const writer = await open(path, "w");
     await writer.close();
     await waitFor(() => h.service.ctx.activity.downloadsActive === 0);
