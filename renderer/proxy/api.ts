@@ -4,8 +4,9 @@
  * Answers are checked against the route's response schema from the contract.
  */
 
-import type { z } from "zod";
+import { PROXY_API } from "../../server/contract/proxy-api.js";
 import { ApiError, createApiClient } from "../shared/api-client.js";
+import { wholeContractApi } from "../shared/contract-api.js";
 
 export { ApiError };
 
@@ -38,31 +39,10 @@ const client = createApiClient({
   onError: failed,
 });
 
-export const BASE = client.base;
-/** One call whose JSON answer is checked with the route's response schema. */
-export const call = client.call;
-/** One call whose answer the console does not read. */
-export const send = client.send;
-/** One call answered with bytes (a backup file). */
-export const request = client.request;
-
 /**
- * A request body exactly as its route's schema takes it: a member the schema does not name
- * (a stored rule's `id`, say) is a compile error here, not a 400 from the service.
+ * One call of a route of the proxy service, named by its contract key
+ * (`api("PUT /rules/:id", { params: { id }, body })`): the body is checked at compile time
+ * against the entry's schema (a member it does not name is an error, not a 400 from the
+ * service) and the answer at run time against its 2xx schema.
  */
-export type Exact<T, B> = B & Record<Exclude<keyof B, KeysOf<T>>, never>;
-/** Every member name of each case of a union (`keyof` of a union keeps only the common ones). */
-type KeysOf<T> = T extends unknown ? keyof T : never;
-
-/** `body`, checked at compile time against `schema`'s input. */
-export function bodyOf<S extends z.ZodType, B extends z.input<S>>(
-  _schema: S,
-  body: Exact<z.input<S>, B>,
-): z.input<S> {
-  return body;
-}
-
-/** Node ids contain `/`; each path segment is encoded. */
-export function nodePath(id: string): string {
-  return encodeURIComponent(id);
-}
+export const api = wholeContractApi(client, PROXY_API);

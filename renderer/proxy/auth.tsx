@@ -1,12 +1,5 @@
 import { useState, type FormEvent } from "react";
-import {
-  AuthStatus,
-  LoginBody,
-  PasswordBody,
-  SessionOpened,
-  SetupBody,
-} from "../../server/contract/proxy.js";
-import { ApiError, bodyOf, call } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { useLoginWait } from "./login-wait.js";
 import { useT } from "./i18n.js";
 import { useApp } from "./store.js";
@@ -121,12 +114,7 @@ export function SetupScreen() {
     setBusy(true);
     setError("");
     try {
-      const res = await call(
-        SessionOpened,
-        "POST",
-        "/auth/setup",
-        bodyOf(SetupBody, { token: token.trim(), password }),
-      );
+      const res = await api("POST /auth/setup", { body: { token: token.trim(), password } });
       signedIn(res.csrf);
     } catch (err) {
       setError(sayError(err));
@@ -204,7 +192,7 @@ function RememberOffer({ password, csrf }: { password: string; csrf: string }) {
     try {
       const result = await window.gatehouse?.operator.rememberPassword("proxy", password);
       if (!result?.ok) throw new Error(result?.code ?? "not in the desktop app");
-      const status = await call(AuthStatus, "GET", "/auth/status");
+      const status = await api("GET /auth/status");
       signedIn(status.csrf);
     } catch {
       setFailed(true);
@@ -247,7 +235,7 @@ export function LoginScreen() {
     setBusy(true);
     setError("");
     try {
-      const res = await call(SessionOpened, "POST", "/auth/login", bodyOf(LoginBody, { password }));
+      const res = await api("POST /auth/login", { body: { password } });
       if (await offerToRemember(password)) setOffer({ password, csrf: res.csrf });
       else signedIn(res.csrf);
     } catch (err) {
@@ -307,12 +295,7 @@ export function PasswordForm() {
     setBusy(true);
     setError("");
     try {
-      const res = await call(
-        SessionOpened,
-        "PUT",
-        "/auth/password",
-        bodyOf(PasswordBody, { currentPassword: current, password }),
-      );
+      const res = await api("PUT /auth/password", { body: { currentPassword: current, password } });
       signedIn(res.csrf);
       setCurrent("");
       setPassword("");

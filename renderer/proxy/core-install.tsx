@@ -1,7 +1,7 @@
 import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { formatBytes } from "../shared/format.js";
-import { CoreInfo, CoreInstalled, ServiceAction, Status } from "../../server/contract/proxy.js";
-import { bodyOf, call, send } from "./api.js";
+import { CoreInfo } from "../../server/contract/proxy.js";
+import { api } from "./api.js";
 import { CoreOutput, useCoreAction } from "./core-failure.js";
 import { useT, type Key, type Translate } from "./i18n.js";
 import { Alert, Card } from "./ui.js";
@@ -18,7 +18,7 @@ export function useCoreInfo(active: boolean) {
   const alive = useRef(true);
   const reload = useCallback(async () => {
     try {
-      const next = await call(CoreInfo, "GET", "/system/core");
+      const next = await api("GET /system/core");
       if (alive.current) setInfo(next);
     } catch {
       // The card keeps what it showed; the action's own error says what went wrong.
@@ -83,13 +83,13 @@ export function InstallCorePanel({ onDone }: { onDone: () => void }) {
     void action
       .run(
         async () => {
-          const done = await call(CoreInstalled, "POST", "/system/core/install", {});
+          const done = await api("POST /system/core/install", { body: {} });
           setStarting(true);
           try {
             // A core that already runs (started elsewhere) was restarted by the install.
-            const status = await call(Status, "GET", "/status");
+            const status = await api("GET /status");
             if (!status.coreOnline)
-              await send("POST", "/system/service", bodyOf(ServiceAction, { action: "start" }));
+              await api("POST /system/service", { body: { action: "start" } });
           } finally {
             setStarting(false);
           }
@@ -179,7 +179,7 @@ export function CoreProgramCard({ onChanged }: { onChanged?: () => void }) {
     setCancelled(false);
     void action
       .run(
-        () => call(CoreInstalled, "POST", "/system/core/install", {}),
+        () => api("POST /system/core/install", { body: {} }),
         (done) => t("install.installed", { version: done.version }),
       )
       .then(after);
@@ -188,7 +188,7 @@ export function CoreProgramCard({ onChanged }: { onChanged?: () => void }) {
     setAsking(false);
     void action
       .run(
-        () => call(CoreInstalled, "POST", "/system/core/rollback", {}),
+        () => api("POST /system/core/rollback", { body: {} }),
         (done) => t("install.rolledBack", { version: done.version || "—" }),
       )
       .then(after);

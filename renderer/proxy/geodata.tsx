@@ -1,5 +1,5 @@
-import { CoreInfo, GeodataUpdated, NoFields, Status } from "../../server/contract/proxy.js";
-import { bodyOf, call } from "./api.js";
+import { Status } from "../../server/contract/proxy.js";
+import { api } from "./api.js";
 import { formatBytes, formatDateTime } from "./format.js";
 import type { Translate } from "./i18n.js";
 import { useT } from "./i18n.js";
@@ -46,19 +46,14 @@ export function StaleSubscriptions({ subs, t }: { subs: Subscription[] | null; t
 export function GeodataCard({ onUpdated }: { onUpdated?: () => void }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const core = useLoad(() => call(CoreInfo, "GET", "/system/core"));
-  const status = useLoad(() => call(Status, "GET", "/status"));
+  const core = useLoad(() => api("GET /system/core"));
+  const status = useLoad(() => api("GET /status"));
   const update = useAction();
   const files = core.data?.geodata ?? [];
   const run = () =>
     update.run(
       async () => {
-        const r = await call(
-          GeodataUpdated,
-          "POST",
-          "/system/geodata/update",
-          bodyOf(NoFields, {}),
-        );
+        const r = await api("POST /system/geodata/update", { body: {} });
         await Promise.all([core.reload(), status.reload()]);
         onUpdated?.();
         return r;

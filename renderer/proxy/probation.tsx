@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ProbationState } from "../../server/contract/proxy.js";
-import { call, send } from "./api.js";
+import { api } from "./api.js";
 import { serviceText } from "./errors-i18n.js";
 import { useT } from "./i18n.js";
 import { useApp } from "./store.js";
@@ -34,7 +34,7 @@ export function ProbationBanner() {
 
   const load = useCallback(async () => {
     try {
-      const s = await call(ProbationState, "GET", "/system/probation");
+      const s = await api("GET /system/probation");
       setState(s);
       // Kept, undone or rolled back: screens showing the settings read them again.
       if (pending.current && !s.probation) window.dispatchEvent(new Event(SETTINGS_CHANGED));
@@ -69,7 +69,7 @@ export function ProbationBanner() {
     setBusy(kind);
     setSaid(null);
     try {
-      await send("POST", kind === "keep" ? "/system/confirm" : "/system/probation/revert", {});
+      await api(kind === "keep" ? "POST /system/confirm" : "POST /system/probation/revert");
       setSaid({ text: t(kind === "keep" ? "probation.kept" : "probation.undone"), kind: "ok" });
     } catch (err) {
       setSaid({ text: errorText(err, t), kind: "error" });
@@ -81,7 +81,7 @@ export function ProbationBanner() {
 
   const dismiss = async () => {
     try {
-      await send("POST", "/system/probation/dismiss", {});
+      await api("POST /system/probation/dismiss");
     } finally {
       await load();
     }

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { BASE } from "./api.js";
+import { api } from "./api.js";
 import { useApp } from "./store.js";
 
 export type StreamState = "connecting" | "open" | "error";
@@ -9,7 +9,8 @@ export type StreamState = "connecting" | "open" | "error";
  * to the login form; the browser's own reconnection covers dropped connections.
  */
 export function useEventStream(
-  path: string,
+  /** The contract's key of the stream. */
+  key: "GET /events" | "GET /logs",
   /** Per event name; `id` is the event's id ("" when it has none). */
   handlers: Record<string, (data: string, id: string) => void>,
   onState: (state: StreamState) => void,
@@ -21,7 +22,7 @@ export function useEventStream(
   stateRef.current = onState;
   useEffect(() => {
     if (!enabled) return;
-    const source = new EventSource(BASE + path);
+    const source = new EventSource(api.url(key));
     stateRef.current("connecting");
     source.onopen = () => stateRef.current("open");
     source.onerror = () =>
@@ -44,5 +45,5 @@ export function useEventStream(
       names.forEach((name, i) => source.removeEventListener(name, listeners[i]));
       source.close();
     };
-  }, [path, enabled]);
+  }, [key, enabled]);
 }

@@ -1,6 +1,5 @@
 import { create } from "zustand";
-import { AuthStatus } from "../../server/contract/proxy.js";
-import { call, send, setCsrf, setExpiredHandler } from "./api.js";
+import { api, setCsrf, setExpiredHandler } from "./api.js";
 import { lookSlice, type LookState } from "../shared/ui/look-store.js";
 
 export type Phase = "loading" | "setup" | "login" | "ready" | "unreachable";
@@ -23,7 +22,7 @@ export const useApp = create<AppState>((set, get) => ({
   async boot() {
     set({ phase: "loading" });
     try {
-      const s = await call(AuthStatus, "GET", "/auth/status");
+      const s = await api("GET /auth/status");
       setCsrf(s.csrf);
       set({ phase: !s.initialized ? "setup" : s.authenticated ? "ready" : "login" });
     } catch {
@@ -41,7 +40,7 @@ export const useApp = create<AppState>((set, get) => ({
   },
   async logout() {
     try {
-      await send("POST", "/auth/logout");
+      await api("POST /auth/logout");
     } catch {
       // the session is dropped locally either way
     }

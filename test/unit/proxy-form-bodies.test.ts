@@ -8,14 +8,15 @@ import {
   type Rule,
   type Subscription,
 } from "../../server/contract/proxy.js";
-import { bodyOf } from "../../renderer/proxy/api.js";
+import { api } from "../../renderer/proxy/api.js";
 import { ruleInputOf } from "../../renderer/proxy/screens/rule-body.js";
 import { fromDraft, toDraft } from "../../renderer/proxy/screens/settings-check.js";
 import { DEFAULT_SETTINGS } from "../../server/proxy/types.js";
 
-// The console builds every request body through bodyOf(schema, body): a member the route's
-// schema does not name fails to compile (the `@ts-expect-error` lines below prove it under
-// `tsc`), and the runtime checks show the route would refuse the same body.
+// The console sends every request body through api(key, { body }): a member the route's schema
+// does not name fails to compile (the `@ts-expect-error` lines below prove it under `tsc`; the
+// calls sit in functions that never run, so no request is made), and the runtime checks show
+// the route would refuse the same body.
 
 const stored: Rule = {
   id: "0123456789abcdef01234567",
@@ -27,15 +28,19 @@ const stored: Rule = {
 
 describe("rule bodies", () => {
   it("refuses a stored rule sent back (its id), at compile time and in the route's schema", () => {
-    // @ts-expect-error a stored rule carries `id`, which PUT /rules/:id does not take
-    bodyOf(RuleInput, stored);
+    const never = () =>
+      // @ts-expect-error a stored rule carries `id`, which PUT /rules/:id does not take
+      api("PUT /rules/:id", { params: { id: stored.id }, body: stored });
+    expect(typeof never).toBe("function");
     const refused = RuleInput.safeParse(stored);
     expect(refused.success).toBe(false);
     expect(refused.error?.issues[0]).toMatchObject({ code: "unrecognized_keys", keys: ["id"] });
   });
 
   it("takes the rule form's body: exactly the rule's fields, which the schema accepts", () => {
-    const body = bodyOf(RuleInput, ruleInputOf({ ...stored, enabled: false }));
+    const body = ruleInputOf({ ...stored, enabled: false });
+    const typed = () => api("PUT /rules/:id", { params: { id: stored.id }, body });
+    expect(typeof typed).toBe("function");
     expect(body).toEqual({
       type: "DOMAIN-SUFFIX",
       value: "example.com",
@@ -43,7 +48,7 @@ describe("rule bodies", () => {
       enabled: false,
     });
     expect(RuleInput.parse(body)).toEqual(body);
-    expectTypeOf(body).toEqualTypeOf<z.input<typeof RuleInput>>();
+    expectTypeOf(body).toMatchTypeOf<z.input<typeof RuleInput>>();
   });
 });
 
@@ -65,28 +70,39 @@ describe("other form bodies", () => {
       refreshing: false,
       stale: false,
     };
-    // @ts-expect-error the listed subscription carries members PUT /subscriptions/:id refuses
-    bodyOf(SubscriptionInput, listed);
+    const never = () =>
+      // @ts-expect-error the listed subscription carries members PUT /subscriptions/:id refuses
+      api("PUT /subscriptions/:id", { params: { id: listed.id }, body: listed });
+    expect(typeof never).toBe("function");
     expect(SubscriptionInput.safeParse(listed).success).toBe(false);
     const { name, url, enabled, intervalHours } = listed;
-    expect(
-      SubscriptionInput.parse(bodyOf(SubscriptionInput, { name, url, enabled, intervalHours })),
-    ).toEqual({ name, url, enabled, intervalHours });
+    const body = { name, url, enabled, intervalHours };
+    const typed = () => api("PUT /subscriptions/:id", { params: { id: listed.id }, body });
+    expect(typeof typed).toBe("function");
+    expect(SubscriptionInput.parse(body)).toEqual(body);
   });
 
   it("knows each case of a choice: a manual selection names its node, auto names none", () => {
-    expect(NodeSelect.parse(bodyOf(NodeSelect, { mode: "manual", id: "a/sub-a/x" }))).toEqual({
+    expect(NodeSelect.parse({ mode: "manual", id: "a/sub-a/x" })).toEqual({
       mode: "manual",
       id: "a/sub-a/x",
     });
-    // @ts-expect-error a member neither case of the choice names
-    bodyOf(NodeSelect, { mode: "auto", node: "x" });
+    const never = () => {
+      void api("POST /nodes/select", { body: { mode: "manual", id: "a/sub-a/x" } });
+      // @ts-expect-error a member neither case of the choice names
+      void api("POST /nodes/select", { body: { mode: "auto", node: "x" } });
+    };
+    expect(typeof never).toBe("function");
   });
 
   it("sends back the settings form's values in the shape PUT /settings takes", () => {
-    const body = bodyOf(Settings, fromDraft(toDraft(DEFAULT_SETTINGS)));
+    const body = fromDraft(toDraft(DEFAULT_SETTINGS));
     expect(Settings.parse(body)).toEqual(DEFAULT_SETTINGS);
-    // @ts-expect-error a settings body with a member the service does not know
-    bodyOf(Settings, { ...DEFAULT_SETTINGS, lanMask: "255.255.255.0" });
+    const never = () => {
+      void api("PUT /settings", { body });
+      // @ts-expect-error a settings body with a member the service does not know
+      void api("PUT /settings", { body: { ...DEFAULT_SETTINGS, lanMask: "255.255.255.0" } });
+    };
+    expect(typeof never).toBe("function");
   });
 });

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { request, send } from "../api.js";
+import { api } from "../api.js";
 import { formatDateTime } from "../format.js";
 import { useT, type Lang, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
@@ -73,13 +73,13 @@ export function BackupCard() {
     const chosen = pending;
     setPending(null);
     if (chosen)
-      void restore.run(() => send("POST", "/system/restore", chosen.body), t("sys.restored"));
+      void restore.run(() => api("POST /system/restore", { body: chosen.body }), t("sys.restored"));
   };
 
   const save = () => {
     forget();
     return download.run(async () => {
-      const res = await request("GET", "/system/backup");
+      const res = await api.raw("GET /system/backup");
       const blob = await res.blob();
       const url = URL.createObjectURL(blob);
       const a = document.createElement("a");

@@ -1,11 +1,12 @@
+import type { z } from "zod";
 import { BackupFile } from "../../../server/contract/proxy.js";
 
 /** What a file chosen for restoring holds, read on this device before anything is asked. */
 export type BackupCheck =
   | {
       kind: "backup";
-      /** The backup as it will be sent. */
-      body: unknown;
+      /** The backup as it will be sent: the file's own JSON, which the schema took. */
+      body: z.input<typeof BackupFile>;
       /** When it was made (RFC 3339), when the file says. */
       exportedAt: string | null;
       subscriptions: number;
@@ -31,7 +32,7 @@ export function checkBackup(text: string): BackupCheck {
   if (read.success) {
     return {
       kind: "backup",
-      body,
+      body: body as z.input<typeof BackupFile>,
       exportedAt: read.data.exportedAt ?? null,
       subscriptions: read.data.state.subscriptions.length,
       rules: read.data.state.rules.length,

@@ -1,4 +1,6 @@
+import type { PROXY_API } from "../../../server/contract/proxy-api.js";
 import { ApiError, createApiClient } from "../../shared/api-client.js";
+import { forContract } from "../../shared/contract-api.js";
 import { ConnectionsChecker } from "./connections-check.js";
 import type { FailureData, FromWorker, ToWorker, ViewRequest } from "./connections-protocol.js";
 import { ConnectionTable } from "./connections-table.js";
@@ -21,8 +23,9 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 // Only GETs: no CSRF token to add. A 401 is told to the page, which ends the session.
-const client = createApiClient();
 const checker = new ConnectionsChecker();
+// The list's own check: it keeps the rows that did not change from one answer to the next.
+const api = forContract<typeof PROXY_API>()(createApiClient(), { "GET /connections": checker });
 const table = new ConnectionTable();
 let view: ViewRequest | null = null;
 let visible = true;
@@ -73,7 +76,7 @@ async function poll(): Promise<void> {
   waiting = [];
   const began = Date.now();
   try {
-    const view = await client.call(checker, "GET", "/connections");
+    const view = await api("GET /connections");
     table.setData(view, checker.unchanged);
     answer(refreshed);
   } catch (err) {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Connection } from "../../../server/contract/proxy.js";
-import { send } from "../api.js";
+import { api } from "../api.js";
 import { formatBytes, formatDuration } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import { useApp } from "../store.js";
@@ -68,13 +68,13 @@ export function ConnectionsScreen() {
   const closeOne = (c: Connection) =>
     void close.run(
       async () => (
-        await send("DELETE", `/connections/${encodeURIComponent(c.id)}`),
+        await api("DELETE /connections/:id", { params: { id: c.id } }),
         await feed.refresh()
       ),
     );
   const closeAll = () =>
     void close.run(
-      async () => (await send("DELETE", "/connections"), await feed.refresh()),
+      async () => (await api("DELETE /connections"), await feed.refresh()),
       t("conn.closedAll"),
     );
 

@@ -1,11 +1,6 @@
 import { useRef, useState } from "react";
-import {
-  ConnectivityResult,
-  ConnectivitySites,
-  ConnectivityTest,
-  type ConnectivitySite,
-} from "../../../server/contract/proxy.js";
-import { bodyOf, call } from "../api.js";
+import { ConnectivityResult, type ConnectivitySite } from "../../../server/contract/proxy.js";
+import { api } from "../api.js";
 import { siteDetail } from "../core-words.js";
 import { useT, type Key, type Translate } from "../i18n.js";
 import { Alert, Card, errorText, Loading, useLoad } from "../ui.js";
@@ -32,7 +27,7 @@ type Entry =
 
 export function ConnectivityCard() {
   const t = useT();
-  const sites = useLoad(() => call(ConnectivitySites, "GET", "/system/connectivity"));
+  const sites = useLoad(() => api("GET /system/connectivity"));
   const [entries, setEntries] = useState<Record<string, Entry>>({});
   const queue = useRef<string[]>([]);
   const running = useRef(0);
@@ -42,12 +37,7 @@ export function ConnectivityCard() {
       const id = queue.current.shift() as string;
       running.current++;
       setEntries((e) => ({ ...e, [id]: { state: "running" } }));
-      call(
-        ConnectivityResult,
-        "POST",
-        "/system/connectivity/test",
-        bodyOf(ConnectivityTest, { siteId: id }),
-      )
+      api("POST /system/connectivity/test", { body: { siteId: id } })
         .then((result) => setEntries((e) => ({ ...e, [id]: { state: "done", result } })))
         .catch((err: unknown) =>
           setEntries((e) => ({ ...e, [id]: { state: "error", text: errorText(err, t) } })),

@@ -2,13 +2,8 @@ import { coreErrorText } from "../core-error-text.js";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useActionState } from "../../shared/ui/action.js";
 import { CoreOutput, coreFailure, coreOutputOf, statusFailure } from "../core-failure.js";
-import {
-  Metrics,
-  ServiceAction,
-  Status,
-  SubscriptionList,
-} from "../../../server/contract/proxy.js";
-import { bodyOf, call, send } from "../api.js";
+import { Metrics, Status } from "../../../server/contract/proxy.js";
+import { api } from "../api.js";
 import { formatBytes, formatDuration, formatRate } from "../format.js";
 import { heldPorts, ListenProblems } from "../listen-problems.js";
 import { builtInNodeWord } from "../node-words.js";
@@ -65,12 +60,10 @@ export function ServiceButtons({
     // The action's name, worded when shown (so it follows a change of language).
     await action.run(
       () =>
-        send("POST", "/system/service", bodyOf(ServiceAction, { action: name })).catch(
-          (err: unknown) => {
-            setOutput(coreOutputOf(err));
-            throw err;
-          },
-        ),
+        api("POST /system/service", { body: { action: name } }).catch((err: unknown) => {
+          setOutput(coreOutputOf(err));
+          throw err;
+        }),
       name,
     );
     onDone?.();
@@ -195,8 +188,8 @@ function StatusCard({
 
 export function DashboardScreen() {
   const t = useT();
-  const status = useLoad(() => call(Status, "GET", "/status"), 5000);
-  const subscriptions = useLoad(() => call(SubscriptionList, "GET", "/subscriptions"));
+  const status = useLoad(() => api("GET /status"), 5000);
+  const subscriptions = useLoad(() => api("GET /subscriptions"));
   // A node of a subscription added since the page opened: fetch the names again, once per id.
   const askedFor = useRef("");
   const usedSub = nodeSubscriptionId(status.data?.actualNode ?? "");
@@ -211,7 +204,7 @@ export function DashboardScreen() {
   const [stream, setStream] = useState<StreamState>("connecting");
 
   useEventStream(
-    "/events",
+    "GET /events",
     {
       metrics: (raw) => {
         const read = Metrics.safeParse(JSON.parse(raw));

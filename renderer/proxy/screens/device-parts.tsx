@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { DevicePatch, Ok, type Device, type DevicePolicy } from "../../../server/contract/proxy.js";
-import { bodyOf, call } from "../api.js";
+import { type Device, type DevicePolicy } from "../../../server/contract/proxy.js";
+import { api } from "../api.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
 import { useT, type Translate } from "../i18n.js";
 import { Alert } from "../ui.js";
@@ -49,7 +49,7 @@ export function DeviceName({
     e.preventDefault();
     const name = value.trim();
     const ok = await action.run(() =>
-      call(Ok, "PUT", devicePath(device.id), bodyOf(DevicePatch, { name })),
+      api("PUT /devices/:id", { params: { id: device.id }, body: { name } }),
     );
     if (!ok) return;
     setEditing(false);
@@ -115,7 +115,7 @@ export function PolicySelect({
   const choose = async (policy: DevicePolicy) => {
     setChoosing(policy);
     const ok = await action.run(() =>
-      call(Ok, "PUT", devicePath(device.id), bodyOf(DevicePatch, { policy })),
+      api("PUT /devices/:id", { params: { id: device.id }, body: { policy } }),
     );
     if (ok) {
       await onSaved(t("dev.policySaved", { name: device.name, policy: policyWord(policy, t) }));

@@ -1,19 +1,13 @@
 import { useEffect, useState } from "react";
-import {
-  DeviceList,
-  Ok,
-  TRAFFIC_RANGES,
-  TrafficView,
-  type TrafficRange,
-} from "../../../server/contract/proxy.js";
-import { call } from "../api.js";
+import { TRAFFIC_RANGES, type TrafficRange } from "../../../server/contract/proxy.js";
+import { api } from "../api.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
 import { formatDateTime } from "../format.js";
 import { HistoryChart } from "../history-chart.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import { Alert, Card, Loading, useLoad } from "../ui.js";
-import { DeviceName, devicePath, macText, OnlineDot, PolicySelect } from "./device-parts.js";
+import { DeviceName, macText, OnlineDot, PolicySelect } from "./device-parts.js";
 
 /** The chart's period, as three buttons (one pressed). */
 export function RangePicker({
@@ -40,7 +34,7 @@ function ForgetButton({ id, name }: { id: string; name: string }) {
   const [asking, setAsking] = useState(false);
   const action = useCoreAction();
   const forget = async () => {
-    const ok = await action.run(() => call(Ok, "DELETE", devicePath(id)));
+    const ok = await action.run(() => api("DELETE /devices/:id", { params: { id } }));
     if (ok) window.location.hash = "#/devices";
   };
   return (
@@ -79,11 +73,8 @@ export function DevicePage({ id }: { id: string }) {
   const lang = useApp((s) => s.lang);
   const [range, setRange] = useState<TrafficRange>("24h");
   const [said, setSaid] = useState("");
-  const list = useLoad(() => call(DeviceList, "GET", "/devices"), 10_000);
-  const traffic = useLoad(
-    () => call(TrafficView, "GET", `/traffic?range=${range}&device=${encodeURIComponent(id)}`),
-    30_000,
-  );
+  const list = useLoad(() => api("GET /devices"), 10_000);
+  const traffic = useLoad(() => api("GET /traffic", { query: { range, device: id } }), 30_000);
   const { reload: reloadTraffic } = traffic;
   // Another period: read it now rather than at the next refresh.
   useEffect(() => void reloadTraffic(), [range, reloadTraffic]);

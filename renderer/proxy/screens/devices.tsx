@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { DeviceList, type Device } from "../../../server/contract/proxy.js";
-import { call } from "../api.js";
+import { type Device } from "../../../server/contract/proxy.js";
+import { api } from "../api.js";
 import { formatBytes } from "../format.js";
 import { useT } from "../i18n.js";
 import { useRouteRest } from "../route.js";
@@ -38,7 +38,7 @@ function DeviceRow({ device, onSaved }: { device: Device; onSaved(text: string):
 
 function DeviceListScreen() {
   const t = useT();
-  const list = useLoad(() => call(DeviceList, "GET", "/devices"), REFRESH_MS);
+  const list = useLoad(() => api("GET /devices"), REFRESH_MS);
   const [said, setSaid] = useState("");
   const onSaved = async (text: string) => {
     setSaid(text);

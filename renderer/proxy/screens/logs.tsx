@@ -80,7 +80,7 @@ export function LogsScreen() {
   useEffect(() => () => cancelAnimationFrame(flush.current), []);
 
   useEventStream(
-    "/logs",
+    "GET /logs",
     {
       log: (raw, id) => {
         const named = parseId(id);

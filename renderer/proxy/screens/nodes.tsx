@@ -1,14 +1,7 @@
 import { useMemo, useState } from "react";
 import { keep, stored } from "../../shared/storage.js";
-import {
-  NodeList,
-  NodeSelect,
-  NodeTest,
-  NodeTestResults,
-  Settings,
-  Status,
-} from "../../../server/contract/proxy.js";
-import { ApiError, bodyOf, call, send } from "../api.js";
+import { NodeTestResults } from "../../../server/contract/proxy.js";
+import { ApiError, api } from "../api.js";
 import { LATENCY_FAST_MS, LATENCY_SLOW_MS, type LatencyClass } from "../format.js";
 import { useT, type Key } from "../i18n.js";
 import { CoreOutput, useCoreAction } from "../core-failure.js";
@@ -58,8 +51,8 @@ const OPEN_LIMIT = 600;
 
 export function NodesScreen() {
   const t = useT();
-  const nodes = useLoad(() => call(NodeList, "GET", "/nodes"));
-  const settings = useLoad(() => call(Settings, "GET", "/settings"));
+  const nodes = useLoad(() => api("GET /nodes"));
+  const settings = useLoad(() => api("GET /settings"));
   const [filter, setFilter] = useState("");
   const [results, setResults] = useState<NodeTestResults>({});
   // Ids being tested: their old figures are hidden until the new ones arrive.
@@ -73,7 +66,7 @@ export function NodesScreen() {
   // Worded when shown, so a change of language rewords it.
   const [testError, setTestError] = useState<Say | null>(null);
   // Latency tests go through the core: while it is stopped they wait for it, and say why.
-  const status = useLoad(() => call(Status, "GET", "/status"));
+  const status = useLoad(() => api("GET /status"));
   const [refusedNoCore, setRefusedNoCore] = useState(false);
   const coreStopped =
     refusedNoCore || (status.data ? !status.data.coreOnline && !status.data.coreStarted : false);
@@ -110,12 +103,7 @@ export function NodesScreen() {
     try {
       for (let i = 0; i < ids.length; i += TEST_CHUNK) {
         const chunk = ids.slice(i, i + TEST_CHUNK);
-        const part = await call(
-          NodeTestResults,
-          "POST",
-          "/nodes/test",
-          bodyOf(NodeTest, { ids: chunk }),
-        );
+        const part = await api("POST /nodes/test", { body: { ids: chunk } });
         setResults((prev) => ({ ...prev, ...part }));
         const done = new Set(chunk);
         setPending((prev) => new Set([...prev].filter((id) => !done.has(id))));
@@ -131,7 +119,7 @@ export function NodesScreen() {
 
   const choose = async (body: { mode: "auto" } | { mode: "manual"; id: string }) => {
     // Worded when shown (below), so a change of language rewords it.
-    await select.run(() => send("POST", "/nodes/select", bodyOf(NodeSelect, body)), "saved");
+    await select.run(() => api("POST /nodes/select", { body }), "saved");
     await Promise.all([settings.reload(), nodes.reload()]);
   };
 

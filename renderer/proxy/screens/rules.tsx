@@ -1,12 +1,6 @@
 import { useState } from "react";
-import {
-  RuleInput,
-  RuleOrder,
-  RuleSaved,
-  RulesView,
-  type Rule,
-} from "../../../server/contract/proxy.js";
-import { bodyOf, call, send } from "../api.js";
+import { RuleInput, type Rule } from "../../../server/contract/proxy.js";
+import { api } from "../api.js";
 import { useT, type Translate } from "../i18n.js";
 import { ruleActionWord, ruleInWords, ruleTypeWord } from "../rule-words.js";
 import { CoreOutput, sayFailure, useCoreAction } from "../core-failure.js";
@@ -51,7 +45,7 @@ function CustomRule({
   const save = async (input: RuleInput) => {
     onStart();
     try {
-      await call(RuleSaved, "PUT", `/rules/${rule.id}`, bodyOf(RuleInput, ruleInputOf(input)));
+      await api("PUT /rules/:id", { params: { id: rule.id }, body: ruleInputOf(input) });
       setEditing(false);
       await onChanged((tr) => tr("rules.saved", { rule: ruleInWords(input, tr) }));
       return null;
@@ -65,12 +59,10 @@ function CustomRule({
     onStart();
     setSwitching(enabled);
     await action.run(async () => {
-      await call(
-        RuleSaved,
-        "PUT",
-        `/rules/${rule.id}`,
-        bodyOf(RuleInput, ruleInputOf({ ...rule, enabled })),
-      );
+      await api("PUT /rules/:id", {
+        params: { id: rule.id },
+        body: ruleInputOf({ ...rule, enabled }),
+      });
       await onChanged((tr) =>
         tr(enabled ? "rules.turnedOn" : "rules.turnedOff", { rule: ruleInWords(rule, tr) }),
       );
@@ -139,7 +131,7 @@ function CustomRule({
                 onStart();
                 void action.run(
                   async () => (
-                    await send("DELETE", `/rules/${rule.id}`),
+                    await api("DELETE /rules/:id", { params: { id: rule.id } }),
                     await onChanged((tr) => tr("rules.deleted", { rule: ruleInWords(rule, tr) }))
                   ),
                 );
@@ -182,7 +174,7 @@ function CustomRule({
 
 export function RulesScreen() {
   const t = useT();
-  const rules = useLoad(() => call(RulesView, "GET", "/rules"));
+  const rules = useLoad(() => api("GET /rules"));
   const reorder = useCoreAction();
   const [order, setOrder] = useState<Rule[] | null>(null);
   // What the last add, edit, switch or delete did, said where the person is looking.
@@ -197,7 +189,7 @@ export function RulesScreen() {
     next.splice(to, 0, item);
     setOrder(next); // shown at once; put back if the server refuses
     const ok = await reorder.run(
-      () => send("PUT", "/rules/order", bodyOf(RuleOrder, { ids: next.map((r) => r.id) })),
+      () => api("PUT /rules/order", { body: { ids: next.map((r) => r.id) } }),
       t("rules.reordered"),
     );
     await rules.reload();
@@ -220,10 +212,10 @@ export function RulesScreen() {
   const create = async (input: RuleInput) => {
     starting();
     try {
-      const { id } = await call(RuleSaved, "POST", "/rules", bodyOf(RuleInput, ruleInputOf(input)));
+      const { id } = await api("POST /rules", { body: ruleInputOf(input) });
       await rules.reload();
       // The service stores the value normalised (lower case, network address); say that one.
-      const stored = (await call(RulesView, "GET", "/rules")).custom.find((r) => r.id === id);
+      const stored = (await api("GET /rules")).custom.find((r) => r.id === id);
       const rule = stored ?? input;
       setAdded(() => (tr: Translate) => tr("rules.added", { rule: ruleInWords(rule, tr) }));
       return null;

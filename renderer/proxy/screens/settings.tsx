@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { NetworkReport, NodeList, Settings } from "../../../server/contract/proxy.js";
-import { bodyOf, call, request } from "../api.js";
+import { NetworkReport, Settings } from "../../../server/contract/proxy.js";
+import { PROXY_API } from "../../../server/contract/proxy-api.js";
+import { api } from "../api.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
 import { nodeName } from "./dashboard.js";
@@ -48,9 +49,9 @@ function TunGuidance({ net, tunOn }: { net: NetworkReport; tunOn: boolean }) {
 export function SettingsScreen() {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const loaded = useLoad(() => call(Settings, "GET", "/settings"));
-  const network = useLoad(() => call(NetworkReport, "GET", "/system/network"));
-  const nodes = useLoad(() => call(NodeList, "GET", "/nodes"));
+  const loaded = useLoad(() => api("GET /settings"));
+  const network = useLoad(() => api("GET /system/network"));
+  const nodes = useLoad(() => api("GET /nodes"));
   const [draft, setDraft] = useState<SettingsDraft | null>(null);
   const [tried, setTried] = useState(false);
   // The service's refusal of one field (a port another program holds), said beside it until
@@ -129,9 +130,9 @@ export function SettingsScreen() {
         let saved: Settings;
         let onTrial = false;
         try {
-          const res = await request("PUT", "/settings", bodyOf(Settings, fromDraft(draft)));
+          const res = await api.raw("PUT /settings", { body: fromDraft(draft) });
           onTrial = res.headers.get("X-Gatehouse-Probation") !== null;
-          saved = Settings.parse(await res.json());
+          saved = PROXY_API["PUT /settings"].responses[200].schema.parse(await res.json());
         } catch (err) {
           const field = refusedField(err);
           if (field) setRefused({ field, say: sayError(err) });

@@ -1,11 +1,6 @@
 import { useState } from "react";
-import {
-  SubscriptionInput,
-  SubscriptionList,
-  SubscriptionSaved,
-  type Subscription,
-} from "../../../server/contract/proxy.js";
-import { bodyOf, call, send } from "../api.js";
+import { SubscriptionInput, type Subscription } from "../../../server/contract/proxy.js";
+import { api } from "../api.js";
 import { formatBytes, formatDate, formatDateTime } from "../format.js";
 import { BRIEF_ERRORS, isDetailCode } from "../brief-errors.js";
 import { CoreOutput, coreFailure, coreOutputOf } from "../core-failure.js";
@@ -88,7 +83,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
     setBusy(true);
     setOutcome(null);
     try {
-      await send("POST", `/subscriptions/${sub.id}/refresh`);
+      await api("POST /subscriptions/:id/refresh", { params: { id: sub.id } });
       setOutcome({ kind: "ok", say: (tr) => tr("subs.refreshed") });
     } catch (err) {
       setOutcome(refreshFailure(err, (tr, error) => tr("subs.refreshFailed", { error })));
@@ -99,7 +94,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
   const remove = async () => {
     setBusy(true);
     try {
-      await send("DELETE", `/subscriptions/${sub.id}`);
+      await api("DELETE /subscriptions/:id", { params: { id: sub.id } });
       await onChanged();
     } catch (err) {
       setOutcome({ kind: "error", say: sayError(err) });
@@ -187,12 +182,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
           onCancel={() => setEditing(false)}
           onSubmit={async (input) => {
             try {
-              await call(
-                SubscriptionSaved,
-                "PUT",
-                `/subscriptions/${sub.id}`,
-                bodyOf(SubscriptionInput, input),
-              );
+              await api("PUT /subscriptions/:id", { params: { id: sub.id }, body: input });
               setEditing(false);
               setOutcome({ kind: "ok", say: (tr) => tr("subs.saved", { name: input.name }) });
               await onChanged();
@@ -209,16 +199,14 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
 
 export function SubscriptionsScreen() {
   const t = useT();
-  const list = useLoad(() => call(SubscriptionList, "GET", "/subscriptions"), 5000);
+  const list = useLoad(() => api("GET /subscriptions"), 5000);
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<Outcome | null>(null);
 
   const create = async (input: SubscriptionInput): Promise<Say | null> => {
     let id: string;
     try {
-      id = (
-        await call(SubscriptionSaved, "POST", "/subscriptions", bodyOf(SubscriptionInput, input))
-      ).id;
+      id = (await api("POST /subscriptions", { body: input })).id;
     } catch (err) {
       return sayError(err);
     }
@@ -227,7 +215,7 @@ export function SubscriptionsScreen() {
     // Creating does not fetch; the console refreshes right away so nodes appear.
     setNotice({ kind: "ok", say: (tr) => tr("subs.createdRefreshing", { name: input.name }) });
     try {
-      await send("POST", `/subscriptions/${id}/refresh`);
+      await api("POST /subscriptions/:id/refresh", { params: { id } });
       setNotice({ kind: "ok", say: (tr) => tr("subs.createdRefreshed", { name: input.name }) });
     } catch (err) {
       setNotice(

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { Status, UpdateReport } from "../../../server/contract/proxy.js";
-import { ApiError, call } from "../api.js";
+import { UpdateReport } from "../../../server/contract/proxy.js";
+import { ApiError, api } from "../api.js";
 import { PasswordForm } from "../auth.js";
 import { formatDateTime } from "../format.js";
 import { useT, type Translate } from "../i18n.js";
@@ -31,7 +31,7 @@ function UpdatesCard() {
         onClick={() =>
           void check.run(async () => {
             try {
-              setInfo(await call(UpdateReport, "GET", "/system/updates"));
+              setInfo(await api("GET /system/updates"));
             } catch (err) {
               setInfo(null);
               throw new Error(updateFailure(err, t));
@@ -84,7 +84,7 @@ function UpdatesCard() {
 /** Start/stop, and the controller port (fixed at start-up, so shown with how to change it). */
 function ServiceCard() {
   const t = useT();
-  const status = useLoad(() => call(Status, "GET", "/status"));
+  const status = useLoad(() => api("GET /status"));
   const port = status.data?.controllerPort;
   return (
     <Card title={t("sys.serviceTitle")}>

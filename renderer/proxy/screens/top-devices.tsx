@@ -1,5 +1,4 @@
-import { TrafficView } from "../../../server/contract/proxy.js";
-import { call } from "../api.js";
+import { api } from "../api.js";
 import { formatBytes } from "../format.js";
 import { HistoryChart } from "../history-chart.js";
 import { useT } from "../i18n.js";
@@ -10,7 +9,7 @@ import "../styles-devices.css";
 /** The dashboard's card: every device's traffic per hour over 24 hours, and the busiest ones. */
 export function TopDevicesCard() {
   const t = useT();
-  const view = useLoad(() => call(TrafficView, "GET", "/traffic?range=24h"), 60_000);
+  const view = useLoad(() => api("GET /traffic", { query: { range: "24h" } }), 60_000);
   const top = view.data?.devices ?? [];
   const most = Math.max(1, ...top.map((d) => d.upload + d.download));
   return (
