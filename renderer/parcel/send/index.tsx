@@ -4,7 +4,7 @@ import { useT } from "../i18n.js";
 import { KeychainNotice } from "../desktop/keychain-notice.js";
 import { useApp } from "../store.js";
 import { useErrorText } from "../ui/errors.js";
-import { Notice } from "../ui/notice.js";
+import { Notice, RetryNotice } from "../ui/notice.js";
 import { Compose } from "./compose.js";
 import { DoneView } from "./done-view.js";
 import { sendDict } from "./i18n.js";
@@ -81,16 +81,9 @@ export default function SendScreen(_props: AreaProps) {
   if (policyState.phase === "loading") body = <p className="muted">…</p>;
   else if (policyState.phase === "error")
     body = (
-      <Notice
-        kind="error"
-        action={
-          <button type="button" onClick={() => void loadPolicy()}>
-            {t("retry")}
-          </button>
-        }
-      >
+      <RetryNotice retry={t("retry")} onRetry={() => void loadPolicy()}>
         {t("policyFailed")} {describe(policyState.error)}
-      </Notice>
+      </RetryNotice>
     );
   else if (phase === "done" && result) body = <DoneView result={result} />;
   else if (phase === "uploading" || phase === "publishing") body = <ProgressView />;
