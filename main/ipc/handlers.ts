@@ -116,7 +116,8 @@ function samePassword(kept: string | null, given: string): boolean {
   return timingSafeEqual(digest(kept), digest(given));
 }
 
-export function createIpcHandlers(deps: IpcDeps): IpcHandlers {
+/** Makes the handlers of the invoke channels, each guarded as `handler` below says. */
+function handlerMaker(deps: IpcDeps) {
   /**
    * Checks the sender, then the arguments, then runs. Refusals are answers, not exceptions, so
    * the page gets a code and a sentence; the arguments themselves are never echoed back.
@@ -144,7 +145,11 @@ export function createIpcHandlers(deps: IpcDeps): IpcHandlers {
       }
     };
   }
+  return handler;
+}
 
+export function createIpcHandlers(deps: IpcDeps): IpcHandlers {
+  const handler = handlerMaker(deps);
   /** The window's session takes the new cookies; the page gets the outcome without them. */
   async function signedInWindow(result: PasswordResult): Promise<DesktopPasswordResult> {
     if (!result.ok) return result;
