@@ -1,13 +1,12 @@
 import { translate as say, type Dict, type Vars } from "../shared/i18n.js";
 import type { Lang } from "../shared/lang.js";
-import { en } from "./i18n-en.js";
-import { zh } from "./i18n-zh.js";
+import { en, zh, type Key } from "./words.js";
 import { useDictT } from "../shared/ui/use-t.js";
 import { useApp } from "./store.js";
 
 export type { Lang } from "../shared/lang.js";
 
-export type Key = keyof typeof en;
+export type { Key };
 export type Translate = (key: Key, vars?: Vars) => string;
 
 /** The console's one table, through the shared mechanism (renderer/shared/i18n.ts). */

@@ -1,11 +1,11 @@
 import { mount } from "../shared/boundary.js";
-import { App } from "./app.js";
+import { App } from "./shell/app.js";
 import "../shared/base.css";
-import "./styles-parts.css";
-import "./styles-screens.css";
-import "./styles-latency.css";
-import "./styles-conn-details.css";
-import "./styles-phone-menu.css";
-import "./styles-phone-tables.css";
+import "./parts/styles-parts.css";
+import "./parts/styles-screens.css";
+import "./nodes/styles-latency.css";
+import "./connections/styles-conn-details.css";
+import "./shell/styles-phone-menu.css";
+import "./parts/styles-phone-tables.css";
 
 mount(App);

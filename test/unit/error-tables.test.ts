@@ -3,7 +3,7 @@ import { COMMON_ERRORS, type ErrorRegistry } from "../../server/http/error-codes
 import { PARCEL_ERRORS } from "../../server/parcel/error-codes.js";
 import { PROXY_ERRORS } from "../../server/proxy/error-codes.js";
 import { PARCEL_ERROR_TABLES } from "../../renderer/parcel/errors-i18n.js";
-import { PROXY_ERROR_TABLES, serviceText } from "../../renderer/proxy/errors-i18n.js";
+import { PROXY_ERROR_TABLES, serviceText } from "../../renderer/proxy/errors/errors-i18n.js";
 import type { Lang } from "../../renderer/shared/lang.js";
 
 type Table = Record<string, (p: Record<string, unknown>) => string>;

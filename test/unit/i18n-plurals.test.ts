@@ -14,11 +14,10 @@ import { sendDict } from "../../renderer/parcel/send/i18n.js";
 import { shellDict } from "../../renderer/parcel/shell-i18n.js";
 import { uiDict } from "../../renderer/parcel/ui/i18n.js";
 import { DESKTOP_STRINGS } from "../../main/i18n.js";
-import { BRIEF_ERRORS } from "../../renderer/proxy/brief-errors.js";
-import { PROXY_ERROR_TABLES } from "../../renderer/proxy/errors-i18n.js";
-import { en as proxyEn } from "../../renderer/proxy/i18n-en.js";
-import { zh as proxyZh } from "../../renderer/proxy/i18n-zh.js";
-import { PROXY_PROBLEM_TABLES } from "../../renderer/proxy/problem-words.js";
+import { BRIEF_ERRORS } from "../../renderer/proxy/errors/brief-errors.js";
+import { PROXY_ERROR_TABLES } from "../../renderer/proxy/errors/errors-i18n.js";
+import { en as proxyEn, zh as proxyZh } from "../../renderer/proxy/words.js";
+import { PROXY_PROBLEM_TABLES } from "../../renderer/proxy/errors/problem-words.js";
 import {
   plural,
   pluralForm,

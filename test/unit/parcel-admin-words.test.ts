@@ -21,8 +21,7 @@ import {
 import { entryLabel } from "../../renderer/parcel/ui/entry-label.js";
 import { uiDict, type UiKey } from "../../renderer/parcel/ui/i18n.js";
 import { sendDict } from "../../renderer/parcel/send/i18n.js";
-import { en as proxyEn } from "../../renderer/proxy/i18n-en.js";
-import { zh as proxyZh } from "../../renderer/proxy/i18n-zh.js";
+import { en as proxyEn, zh as proxyZh } from "../../renderer/proxy/words.js";
 import { formatBytes } from "../../renderer/shared/format.js";
 import { say, type Message } from "../../renderer/shared/i18n.js";
 import type { Lang } from "../../renderer/shared/lang.js";

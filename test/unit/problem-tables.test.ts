@@ -6,8 +6,11 @@ import {
   parcelProblemText,
   PARCEL_PROBLEM_TABLES,
 } from "../../renderer/parcel/admin/problem-words.js";
-import { BRIEF_ERRORS } from "../../renderer/proxy/brief-errors.js";
-import { PROXY_PROBLEM_TABLES, proxyProblemText } from "../../renderer/proxy/problem-words.js";
+import { BRIEF_ERRORS } from "../../renderer/proxy/errors/brief-errors.js";
+import {
+  PROXY_PROBLEM_TABLES,
+  proxyProblemText,
+} from "../../renderer/proxy/errors/problem-words.js";
 import type { Lang } from "../../renderer/shared/lang.js";
 
 type Table = Record<string, (p: Record<string, unknown>) => string>;

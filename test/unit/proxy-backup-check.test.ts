@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkBackup } from "../../renderer/proxy/screens/backup-check.js";
+import { checkBackup } from "../../renderer/proxy/system/backup-check.js";
 
 /** The console reads a chosen file with the contract's backup schema before it asks anything. */
 describe("checkBackup", () => {

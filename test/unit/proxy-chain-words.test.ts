@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Key } from "../../renderer/proxy/i18n.js";
-import { en } from "../../renderer/proxy/i18n-en.js";
-import { zh } from "../../renderer/proxy/i18n-zh.js";
-import { chainText, ruleText, stepName } from "../../renderer/proxy/screens/connection-text.js";
+import { en, zh } from "../../renderer/proxy/words.js";
+import { chainText, ruleText, stepName } from "../../renderer/proxy/connections/connection-text.js";
 import type { Connection } from "../../server/contract/proxy.js";
 import { say } from "../../renderer/shared/i18n.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConnectionsChecker } from "../../renderer/proxy/screens/connections-check.js";
-import { ConnectionTable } from "../../renderer/proxy/screens/connections-table.js";
+import { ConnectionsChecker } from "../../renderer/proxy/connections/connections-check.js";
+import { ConnectionTable } from "../../renderer/proxy/connections/connections-table.js";
 
 function raw(i: number, over: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Connection, ConnectionsView } from "../../server/contract/proxy.js";
 import type { Key } from "../../renderer/proxy/i18n.js";
-import { en as enTable } from "../../renderer/proxy/i18n-en.js";
-import { zh as zhTable } from "../../renderer/proxy/i18n-zh.js";
+import { en as enTable, zh as zhTable } from "../../renderer/proxy/words.js";
 import { say } from "../../renderer/shared/i18n.js";
 import {
   ConnectionTable,
@@ -11,7 +10,7 @@ import {
   holds,
   wordsOf,
   type Sort,
-} from "../../renderer/proxy/screens/connections-table.js";
+} from "../../renderer/proxy/connections/connections-table.js";
 
 const BASE = Date.parse("2026-03-01T10:00:00Z");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { latencyClass } from "../../renderer/proxy/format.js";
-import { delayOf, sortNodes } from "../../renderer/proxy/screens/node-order.js";
-import { chainText } from "../../renderer/proxy/screens/connection-text.js";
+import { latencyClass } from "../../renderer/proxy/parts/format.js";
+import { delayOf, sortNodes } from "../../renderer/proxy/nodes/node-order.js";
+import { chainText } from "../../renderer/proxy/connections/connection-text.js";
 import type { Connection, NodeView } from "../../server/contract/proxy.js";
 
 const node = (name: string, delay: number | null): NodeView => ({

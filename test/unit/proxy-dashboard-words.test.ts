@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { coreErrorText } from "../../renderer/proxy/core-error-text.js";
+import { coreErrorText } from "../../renderer/proxy/core/core-error-text.js";
 import type { Key } from "../../renderer/proxy/i18n.js";
-import { en } from "../../renderer/proxy/i18n-en.js";
-import { zh } from "../../renderer/proxy/i18n-zh.js";
+import { en, zh } from "../../renderer/proxy/words.js";
 import { say } from "../../renderer/shared/i18n.js";
 
 const tables = { en, "zh-CN": zh } as const;

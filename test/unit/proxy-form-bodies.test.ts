@@ -9,8 +9,8 @@ import {
   type Subscription,
 } from "../../server/contract/proxy.js";
 import { api } from "../../renderer/proxy/api.js";
-import { ruleInputOf } from "../../renderer/proxy/screens/rule-body.js";
-import { fromDraft, toDraft } from "../../renderer/proxy/screens/settings-check.js";
+import { ruleInputOf } from "../../renderer/proxy/rules/rule-body.js";
+import { fromDraft, toDraft } from "../../renderer/proxy/settings/settings-check.js";
 import { DEFAULT_SETTINGS } from "../../server/proxy/types.js";
 
 // The console sends every request body through api(key, { body }): a member the route's schema

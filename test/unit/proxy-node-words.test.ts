@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Key } from "../../renderer/proxy/i18n.js";
-import { en } from "../../renderer/proxy/i18n-en.js";
-import { zh } from "../../renderer/proxy/i18n-zh.js";
-import { builtInNodeWord } from "../../renderer/proxy/node-words.js";
+import { en, zh } from "../../renderer/proxy/words.js";
+import { builtInNodeWord } from "../../renderer/proxy/dashboard/node-words.js";
 import { say } from "../../renderer/shared/i18n.js";
 
 const tables = { en, "zh-CN": zh } as const;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Translate } from "../../renderer/proxy/i18n.js";
-import { en as EN } from "../../renderer/proxy/i18n-en.js";
-import { zh as ZH } from "../../renderer/proxy/i18n-zh.js";
-import { ruleInWords } from "../../renderer/proxy/rule-words.js";
+import { en as EN, zh as ZH } from "../../renderer/proxy/words.js";
+import { ruleInWords } from "../../renderer/proxy/rules/rule-words.js";
 import { say } from "../../renderer/shared/i18n.js";
 
 const en: Translate = (k, v) => say("en", EN[k], v);

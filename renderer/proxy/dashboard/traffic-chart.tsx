@@ -1,0 +1,119 @@
+import { useEffect, useRef } from "react";
+import { formatRate } from "../parts/format.js";
+import { useT } from "../i18n.js";
+import { cssVar } from "../shell/theme.js";
+
+export interface Sample {
+  /** ms since epoch when the sample was taken */
+  at: number;
+  up: number;
+  down: number;
+}
+
+const WINDOW_MS = 120_000;
+const UNIT_NAMES = ["B/s", "KiB/s", "MiB/s", "GiB/s"];
+const STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+
+/** A round grid step (1, 2, 5 x 10^n of a binary unit) so that three steps cover `peak`. */
+export function gridStep(peak: number): { step: number; label(i: number): string } {
+  for (let u = 0; u < UNIT_NAMES.length; u++) {
+    for (const mult of STEPS) {
+      const step = mult * 1024 ** u;
+      if (step * 3 >= peak || (u === UNIT_NAMES.length - 1 && mult === 500)) {
+        return { step, label: (i) => `${mult * i} ${UNIT_NAMES[u]}` };
+      }
+    }
+  }
+  return { step: peak / 3, label: (i) => formatRate((peak / 3) * i) };
+}
+
+/**
+ * Upload/download rates over the last two minutes on a canvas. The time axis scrolls every
+ * animation frame, so the 2-second samples glide instead of jumping.
+ */
+export function TrafficChart({ samples }: { samples: Sample[] }) {
+  const t = useT();
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const data = useRef(samples);
+  data.current = samples;
+
+  useEffect(() => {
+    let frame = 0;
+    const draw = () => {
+      frame = requestAnimationFrame(draw);
+      const el = canvas.current;
+      if (!el) return;
+      const ratio = window.devicePixelRatio || 1;
+      const width = el.clientWidth;
+      const height = el.clientHeight;
+      if (el.width !== Math.round(width * ratio) || el.height !== Math.round(height * ratio)) {
+        el.width = Math.round(width * ratio);
+        el.height = Math.round(height * ratio);
+      }
+      const g = el.getContext("2d");
+      if (!g) return;
+      g.setTransform(ratio, 0, 0, ratio, 0, 0);
+      g.clearRect(0, 0, width, height);
+      // Lag one sample interval behind "now" so the newest point arrives off the right edge.
+      const now = Date.now() - 2000;
+      const points = data.current.filter((s) => s.at >= now - WINDOW_MS - 4000);
+      const grid = gridStep(Math.max(1024, ...points.map((s) => Math.max(s.up, s.down))));
+      const max = grid.step * 3 * 1.08;
+      const x = (at: number) => width - ((now - at) / WINDOW_MS) * width;
+      const y = (v: number) => height - 4 - (v / max) * (height - 20);
+
+      g.strokeStyle = cssVar("--grid");
+      g.lineWidth = 1;
+      g.fillStyle = cssVar("--muted");
+      g.font = "11px system-ui, sans-serif";
+      for (let i = 1; i <= 3; i++) {
+        const gy = Math.round(y(grid.step * i)) + 0.5;
+        g.beginPath();
+        g.moveTo(0, gy);
+        g.lineTo(width, gy);
+        g.stroke();
+        g.fillText(grid.label(i), 4, gy - 3);
+      }
+      const line = (key: "up" | "down", colour: string) => {
+        if (points.length < 2) return;
+        g.strokeStyle = colour;
+        g.lineWidth = 2;
+        g.beginPath();
+        points.forEach((p, i) => {
+          const px = x(p.at);
+          const py = y(p[key]);
+          if (i === 0) g.moveTo(px, py);
+          else {
+            // Midpoint quadratic curves give a smooth line through the samples.
+            const prev = points[i - 1];
+            const mx = (x(prev.at) + px) / 2;
+            const my = (y(prev[key]) + py) / 2;
+            g.quadraticCurveTo(x(prev.at), y(prev[key]), mx, my);
+            if (i === points.length - 1) g.lineTo(px, py);
+          }
+        });
+        g.stroke();
+      };
+      line("down", cssVar("--chart-down"));
+      line("up", cssVar("--chart-up"));
+    };
+    frame = requestAnimationFrame(draw);
+    return () => cancelAnimationFrame(frame);
+  }, []);
+
+  const last = samples[samples.length - 1];
+  const label = t("dash.chartLabel", {
+    up: formatRate(last?.up ?? 0),
+    down: formatRate(last?.down ?? 0),
+  });
+  return (
+    <figure className="chart" data-samples={samples.length}>
+      <canvas ref={canvas} role="img" aria-label={label} />
+      <figcaption>
+        <span className="legend legend-up">{t("dash.up")}</span>
+        <span className="legend legend-down">{t("dash.down")}</span>
+        <span className="muted">{t("dash.lastTwoMinutes")}</span>
+      </figcaption>
+    </figure>
+  );
+}
