@@ -71,6 +71,53 @@ function Downloads({ parcel }: { parcel: AdminParcel }) {
   );
 }
 
+/** The row's buttons: show or hide its files, reissue one under review, delete a live one. */
+function RowActions({
+  parcel: p,
+  expanded,
+  busy,
+  live,
+  onToggle,
+  onReissue,
+  onDelete,
+}: {
+  parcel: AdminParcel;
+  expanded: boolean;
+  busy: boolean;
+  live: boolean;
+  onToggle(): void;
+  onReissue(): void;
+  onDelete(): void;
+}) {
+  const t = useA();
+  return (
+    <td className="adm-actions">
+      <button
+        type="button"
+        className="small"
+        aria-expanded={expanded}
+        aria-controls={`files-${p.id}`}
+        onClick={onToggle}
+      >
+        {t(expanded ? "parcels.hideFiles" : "parcels.showFiles")}
+        <span className="sr-only"> {parcelName(p, t)}</span>
+      </button>
+      {p.state === "review" ? (
+        <button type="button" className="small" disabled={busy} onClick={onReissue}>
+          {t("parcels.reissue")}
+          <span className="sr-only"> {parcelName(p, t)}</span>
+        </button>
+      ) : null}
+      {live ? (
+        <button type="button" className="small danger" disabled={busy} onClick={onDelete}>
+          {t("parcels.delete")}
+          <span className="sr-only"> {parcelName(p, t)}</span>
+        </button>
+      ) : null}
+    </td>
+  );
+}
+
 /** One parcel of the list, and its files below it when expanded. */
 export function ParcelRow({
   parcel: p,
@@ -120,30 +167,15 @@ export function ParcelRow({
         <td data-label={t("parcels.downloads")}>
           <Downloads parcel={p} />
         </td>
-        <td className="adm-actions">
-          <button
-            type="button"
-            className="small"
-            aria-expanded={expanded}
-            aria-controls={filesId}
-            onClick={onToggle}
-          >
-            {t(expanded ? "parcels.hideFiles" : "parcels.showFiles")}
-            <span className="sr-only"> {parcelName(p, t)}</span>
-          </button>
-          {p.state === "review" ? (
-            <button type="button" className="small" disabled={busy} onClick={onReissue}>
-              {t("parcels.reissue")}
-              <span className="sr-only"> {parcelName(p, t)}</span>
-            </button>
-          ) : null}
-          {live ? (
-            <button type="button" className="small danger" disabled={busy} onClick={onDelete}>
-              {t("parcels.delete")}
-              <span className="sr-only"> {parcelName(p, t)}</span>
-            </button>
-          ) : null}
-        </td>
+        <RowActions
+          parcel={p}
+          expanded={expanded}
+          busy={busy}
+          live={live}
+          onToggle={onToggle}
+          onReissue={onReissue}
+          onDelete={onDelete}
+        />
       </tr>
       {expanded ? (
         <tr className="adm-detail-row" id={filesId}>
