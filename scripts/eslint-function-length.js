@@ -45,8 +45,6 @@ export const longFunctionFiles = [
   "renderer/parcel/send/progress-view.tsx",
   "renderer/parcel/send/resumable.ts",
   "renderer/parcel/send/store.ts",
-  // Being moved into folders by area as well as split.
-  "renderer/proxy/**/*.{ts,tsx}",
   "server/config.ts",
   "server/desktop/run.ts",
   "server/host.ts",

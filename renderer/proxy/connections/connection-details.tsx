@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { formatBytes, formatDuration } from "../parts/format.js";
-import { useT, type Key } from "../i18n.js";
+import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import type { Connection } from "../../../server/contract/proxy.js";
 import { chainSteps, host, ruleName, stepName } from "./connection-text.js";
@@ -41,6 +41,115 @@ function shown(value: unknown): string {
   return String(value);
 }
 
+/** The metadata as name and value, known fields first under their names, then any others. */
+function metadataRows(c: Connection, t: Translate): Array<[string, string]> {
+  const meta = c.metadata as Record<string, unknown>;
+  const rows: Array<[string, string]> = [];
+  for (const [key, label] of FIELDS) {
+    const v = shown(meta[key]);
+    if (v) rows.push([t(label), v]);
+  }
+  // Fields a newer core adds are shown under their own names rather than dropped.
+  for (const [key, value] of Object.entries(meta)) {
+    const v = shown(value);
+    if (!KNOWN.has(key) && v) rows.push([key, v]);
+  }
+  return rows;
+}
+
+/** The heading takes the focus when a connection opens; Escape closes. */
+function useDialogKeys(id: string, onClose: () => void) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, [id]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  return heading;
+}
+
+function Figures({ c, now }: { c: Connection; now: number }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const started = Date.parse(c.start);
+  return (
+    <dl className="facts conn-facts">
+      <div>
+        <dt>{t("conn.upload")}</dt>
+        <dd>{formatBytes(c.upload)}</dd>
+      </div>
+      <div>
+        <dt>{t("conn.download")}</dt>
+        <dd>{formatBytes(c.download)}</dd>
+      </div>
+      <div>
+        <dt>{t("conn.started")}</dt>
+        <dd>
+          {Number.isNaN(started)
+            ? "—"
+            : new Date(started).toLocaleString(lang, {
+                dateStyle: "medium",
+                timeStyle: "medium",
+              })}
+        </dd>
+      </div>
+      <div>
+        <dt>{t("conn.age")}</dt>
+        <dd>{Number.isNaN(started) ? "—" : formatDuration((now - started) / 1000, lang)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function Chain({ c }: { c: Connection }) {
+  const t = useT();
+  return (
+    <>
+      <h3>{t("conn.chain")}</h3>
+      <ol className="chain-steps" aria-label={t("conn.chain")}>
+        {chainSteps(c).map((step, i) => (
+          <li key={i}>
+            <span className="chain-name">{stepName(step, t)}</span>
+            {step.subscription ? (
+              <span className="muted">
+                {" "}
+                {t("conn.fromSubscription", { name: step.subscription })}
+              </span>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+function RuleAndMetadata({ c }: { c: Connection }) {
+  const t = useT();
+  return (
+    <>
+      <h3>{t("conn.rule")}</h3>
+      <p className="conn-rule" title={c.rule}>
+        {c.rule ? ruleName(c, t) : "—"}
+        {c.rulePayload ? <span className="mono"> {c.rulePayload}</span> : null}
+      </p>
+      <h3>{t("conn.metadata")}</h3>
+      <dl className="conn-meta">
+        {metadataRows(c, t).map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
 /**
  * Everything the core says about one connection: where it goes, where it comes from, the
  * chain of groups and the node (with its subscription's name), the rule, the bytes and the
@@ -60,33 +169,7 @@ export function ConnectionDetails({
   onCloseConnection(c: Connection): void;
 }) {
   const t = useT();
-  const lang = useApp((s) => s.lang);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    heading.current?.focus();
-  }, [c.id]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
-
-  const started = Date.parse(c.start);
-  const meta = c.metadata as Record<string, unknown>;
-  const rows: Array<[string, string]> = [];
-  for (const [key, label] of FIELDS) {
-    const v = shown(meta[key]);
-    if (v) rows.push([t(label), v]);
-  }
-  // Fields a newer core adds are shown under their own names rather than dropped.
-  for (const [key, value] of Object.entries(meta)) {
-    const v = shown(value);
-    if (!KNOWN.has(key) && v) rows.push([key, v]);
-  }
-  const steps = chainSteps(c);
-
+  const heading = useDialogKeys(c.id, onClose);
   return (
     <aside className="conn-details" aria-labelledby="conn-details-title" role="dialog">
       <header className="conn-details-head">
@@ -103,59 +186,9 @@ export function ConnectionDetails({
           {t("conn.ended")}
         </p>
       ) : null}
-      <dl className="facts conn-facts">
-        <div>
-          <dt>{t("conn.upload")}</dt>
-          <dd>{formatBytes(c.upload)}</dd>
-        </div>
-        <div>
-          <dt>{t("conn.download")}</dt>
-          <dd>{formatBytes(c.download)}</dd>
-        </div>
-        <div>
-          <dt>{t("conn.started")}</dt>
-          <dd>
-            {Number.isNaN(started)
-              ? "—"
-              : new Date(started).toLocaleString(lang, {
-                  dateStyle: "medium",
-                  timeStyle: "medium",
-                })}
-          </dd>
-        </div>
-        <div>
-          <dt>{t("conn.age")}</dt>
-          <dd>{Number.isNaN(started) ? "—" : formatDuration((now - started) / 1000, lang)}</dd>
-        </div>
-      </dl>
-      <h3>{t("conn.chain")}</h3>
-      <ol className="chain-steps" aria-label={t("conn.chain")}>
-        {steps.map((step, i) => (
-          <li key={i}>
-            <span className="chain-name">{stepName(step, t)}</span>
-            {step.subscription ? (
-              <span className="muted">
-                {" "}
-                {t("conn.fromSubscription", { name: step.subscription })}
-              </span>
-            ) : null}
-          </li>
-        ))}
-      </ol>
-      <h3>{t("conn.rule")}</h3>
-      <p className="conn-rule" title={c.rule}>
-        {c.rule ? ruleName(c, t) : "—"}
-        {c.rulePayload ? <span className="mono"> {c.rulePayload}</span> : null}
-      </p>
-      <h3>{t("conn.metadata")}</h3>
-      <dl className="conn-meta">
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Figures c={c} now={now} />
+      <Chain c={c} />
+      <RuleAndMetadata c={c} />
       <div className="button-row">
         {!ended ? (
           <button type="button" className="danger" onClick={() => onCloseConnection(c)}>

@@ -165,6 +165,59 @@ function PathText({ path }: { path: string }) {
   );
 }
 
+/** The program's version, where it comes from, its file, and the version kept to go back to. */
+function ProgramFacts({ info }: { info: CoreInfo | null }) {
+  const t = useT();
+  return (
+    <dl className="facts" data-testid="core-program">
+      <div>
+        <dt>{t("install.version")}</dt>
+        <dd data-testid="core-program-version">{info?.version ?? "—"}</dd>
+      </div>
+      <div>
+        <dt>{t("install.source")}</dt>
+        <dd data-testid="core-program-source">{sourceText(info, t)}</dd>
+      </div>
+      {info?.path ? (
+        <div className="facts-wide">
+          <dt>{t("install.location")}</dt>
+          <dd>
+            <code className="install-path" data-testid="core-program-path">
+              <PathText path={info.path} />
+            </code>
+          </dd>
+        </div>
+      ) : null}
+      <div>
+        <dt>{t("install.previous")}</dt>
+        <dd data-testid="core-program-previous">{info?.previousVersion ?? t("install.none")}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Going back to the previous core asks first, saying which version replaces which. */
+function RollbackAsk(props: { previous: string; current: string; onYes(): void; onNo(): void }) {
+  const t = useT();
+  return (
+    <div
+      className="confirm-box install-confirm"
+      role="group"
+      aria-label={t("install.rollbackAskLabel")}
+    >
+      <p>{t("install.rollbackAsk", { previous: props.previous, current: props.current })}</p>
+      <div className="button-row">
+        <button type="button" className="danger" onClick={props.onYes}>
+          {t("install.rollbackYes")}
+        </button>
+        <button type="button" onClick={props.onNo}>
+          {t("common.cancel")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function CoreProgramCard({ onChanged }: { onChanged?: () => void }) {
   const t = useT();
   const action = useCoreAction();
@@ -193,80 +246,34 @@ export function CoreProgramCard({ onChanged }: { onChanged?: () => void }) {
       )
       .then(after);
   };
+  const ask = () => {
+    action.clear();
+    setCancelled(false);
+    setAsking(true);
+  };
   const configured = info?.source === "configured";
   const busy = action.busy || info?.installing === true;
   return (
     <Card title={t("install.cardTitle")}>
-      <dl className="facts" data-testid="core-program">
-        <div>
-          <dt>{t("install.version")}</dt>
-          <dd data-testid="core-program-version">{info?.version ?? "—"}</dd>
-        </div>
-        <div>
-          <dt>{t("install.source")}</dt>
-          <dd data-testid="core-program-source">{sourceText(info, t)}</dd>
-        </div>
-        {info?.path ? (
-          <div className="facts-wide">
-            <dt>{t("install.location")}</dt>
-            <dd>
-              <code className="install-path" data-testid="core-program-path">
-                <PathText path={info.path} />
-              </code>
-            </dd>
-          </div>
-        ) : null}
-        <div>
-          <dt>{t("install.previous")}</dt>
-          <dd data-testid="core-program-previous">{info?.previousVersion ?? t("install.none")}</dd>
-        </div>
-      </dl>
+      <ProgramFacts info={info} />
       <div className="button-row">
         <button type="button" onClick={install} disabled={busy || configured}>
           {info?.installed ? t("install.update") : t("install.install")}
         </button>
         {info?.previousVersion && !configured ? (
-          <button
-            type="button"
-            onClick={() => {
-              action.clear();
-              setCancelled(false);
-              setAsking(true);
-            }}
-            disabled={busy || asking}
-          >
+          <button type="button" onClick={ask} disabled={busy || asking}>
             {t("install.rollback", { version: info.previousVersion })}
           </button>
         ) : null}
       </div>
       <p className="muted">{configured ? t("install.configuredHint") : t("install.updateHint")}</p>
       {asking && info?.previousVersion ? (
-        <div
-          className="confirm-box install-confirm"
-          role="group"
-          aria-label={t("install.rollbackAskLabel")}
-        >
-          <p>
-            {t("install.rollbackAsk", {
-              previous: info.previousVersion,
-              current: info.version ?? "—",
-            })}
-          </p>
-          <div className="button-row">
-            <button type="button" className="danger" onClick={rollback}>
-              {t("install.rollbackYes")}
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                setAsking(false);
-                setCancelled(true);
-              }}
-            >
-              {t("common.cancel")}
-            </button>
-          </div>
-        </div>
+        <RollbackAsk
+          previous={info.previousVersion}
+          current={info.version ?? "—"}
+          onYes={rollback}
+          onNo={() => (setAsking(false), setCancelled(true))}
+        />
       ) : null}
       {busy ? <InstallProgress info={info} /> : null}
       <Alert kind="info" text={cancelled ? t("install.rollbackCancelled") : ""} />

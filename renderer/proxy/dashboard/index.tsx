@@ -2,23 +2,20 @@ import { coreErrorText } from "../core/core-error-text.js";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useActionState } from "../../shared/ui/action.js";
 import { CoreOutput, coreFailure, coreOutputOf, statusFailure } from "../core/core-failure.js";
-import { Metrics, Status } from "../../../server/contract/proxy.js";
+import { Status } from "../../../server/contract/proxy.js";
 import { api } from "../api.js";
-import { formatBytes, formatDuration, formatRate } from "../parts/format.js";
+import { formatDuration } from "../parts/format.js";
 import { heldPorts, ListenProblems } from "../core/listen-problems.js";
 import { builtInNodeWord } from "./node-words.js";
-import { useT, type Key } from "../i18n.js";
-import { useEventStream, type StreamState } from "../sse.js";
+import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
-import { TrafficChart, type Sample } from "./traffic-chart.js";
+import { TrafficCard } from "./traffic-card.js";
 import { RecentProblemsCard } from "./recent-problems.js";
 import { TopDevicesCard } from "../devices/top-devices.js";
 import { NoCoreInstall } from "../core/core-install.js";
 import { GeodataMissing, StaleSubscriptions } from "../core/geodata.js";
 import type { Subscription } from "../../../server/contract/proxy.js";
-import { Alert, Card, Loading, useLoad } from "../parts/ui.js";
-
-const KEEP_MS = 130_000;
+import { Alert, Card, Loading, useLoad, type Loaded } from "../parts/ui.js";
 
 /** Node ids are `<subscription>/<provider>/<name>`; built-ins (REJECT, DIRECT) are shown as they are. */
 export function nodeName(id: string): string {
@@ -186,46 +183,29 @@ function StatusCard({
   );
 }
 
-export function DashboardScreen() {
-  const t = useT();
-  const status = useLoad(() => api("GET /status"), 5000);
+/**
+ * The subscriptions, for the name of the node in use. A node of a subscription added since the
+ * page opened: the names are fetched again, once per id.
+ */
+function useSubscriptionNames(actualNode: string) {
   const subscriptions = useLoad(() => api("GET /subscriptions"));
-  // A node of a subscription added since the page opened: fetch the names again, once per id.
   const askedFor = useRef("");
-  const usedSub = nodeSubscriptionId(status.data?.actualNode ?? "");
+  const usedSub = nodeSubscriptionId(actualNode);
   useEffect(() => {
     if (!usedSub || !subscriptions.data || askedFor.current === usedSub) return;
     if (subscriptions.data.some((x) => x.id === usedSub)) return;
     askedFor.current = usedSub;
     void subscriptions.reload();
   }, [usedSub, subscriptions]);
-  const [samples, setSamples] = useState<Sample[]>([]);
-  const [metrics, setMetrics] = useState<Metrics | null>(null);
-  const [stream, setStream] = useState<StreamState>("connecting");
+  return subscriptions;
+}
 
-  useEventStream(
-    "GET /events",
-    {
-      metrics: (raw) => {
-        const read = Metrics.safeParse(JSON.parse(raw));
-        // An event of another shape (an older page) is skipped, never shown half-read.
-        if (!read.success) return;
-        const m = read.data;
-        setMetrics(m);
-        const at = Date.now();
-        setSamples((prev) => [
-          ...prev.filter((s) => s.at > at - KEEP_MS),
-          { at, up: m.up, down: m.down },
-        ]);
-      },
-    },
-    setStream,
-  );
-
-  const s = status.data;
-  // A core nobody started is said neutrally below; only a core meant to run that does not
-  // answer (or a port another program holds) is a problem in red. With no core installed,
-  // the install panel says what to do; "start it below" would not.
+/**
+ * The core's problems as the card says them. A core nobody started is said neutrally; only a
+ * core meant to run that does not answer (or a port another program holds) is a problem in
+ * red. With no core installed, the install panel says what to do; "start it below" would not.
+ */
+function coreProblems(s: Status | null, t: Translate) {
   const stopped = s ? !s.coreOnline && !s.coreStarted && s.coreInstalled : false;
   const quietlyStopped =
     stopped && (s?.coreErrorCode === "core.unreachable" || s?.coreErrorCode === "core.timeout");
@@ -235,64 +215,53 @@ export function DashboardScreen() {
       : "";
   // The same problem twice (a start refused for the port the status names) is said once.
   const config = statusFailure(s, t);
-  const configText = config.text;
+  return { stopped, coreText, configText: config.text, configOutput: config.output };
+}
+
+function CoreCard(props: { status: Loaded<Status>; subscriptions: Subscription[] | null }) {
+  const t = useT();
+  const { status, subscriptions } = props;
+  const s = status.data;
+  const { stopped, coreText, configText, configOutput } = coreProblems(s, t);
+  const reload = () => void status.reload();
+  return (
+    <Card title={t("dash.coreTitle")}>
+      {s ? (
+        <StatusCard status={s} subscriptions={subscriptions} />
+      ) : status.loading ? (
+        <Loading />
+      ) : null}
+      <NoCoreInstall installed={s?.coreInstalled} onDone={reload} />
+      <ListenProblems status={s ?? null} t={t} />
+      <GeodataMissing status={s ?? null} t={t} />
+      <StaleSubscriptions subs={subscriptions} t={t} />
+      {stopped && !configText ? (
+        <p className="muted" data-testid="core-stopped">
+          {t("dash.stoppedHint")}
+        </p>
+      ) : null}
+      <Alert text={status.error} />
+      <Alert text={coreText} />
+      <Alert text={configText} />
+      <CoreOutput text={configOutput} t={t} />
+      <ServiceButtons
+        onDone={reload}
+        online={s?.coreOnline}
+        started={s?.coreStarted}
+        said={[coreText, configText]}
+      />
+    </Card>
+  );
+}
+
+export function DashboardScreen() {
+  const status = useLoad(() => api("GET /status"), 5000);
+  const subscriptions = useSubscriptionNames(status.data?.actualNode ?? "");
+  const s = status.data;
   return (
     <div className="grid">
-      <Card title={t("dash.coreTitle")}>
-        {s ? (
-          <StatusCard status={s} subscriptions={subscriptions.data} />
-        ) : status.loading ? (
-          <Loading />
-        ) : null}
-        <NoCoreInstall installed={s?.coreInstalled} onDone={() => void status.reload()} />
-        <ListenProblems status={s ?? null} t={t} />
-        <GeodataMissing status={s ?? null} t={t} />
-        <StaleSubscriptions subs={subscriptions.data} t={t} />
-        {stopped && !configText ? (
-          <p className="muted" data-testid="core-stopped">
-            {t("dash.stoppedHint")}
-          </p>
-        ) : null}
-        <Alert text={status.error} />
-        <Alert text={coreText} />
-        <Alert text={configText} />
-        <CoreOutput text={config.output} t={t} />
-        <ServiceButtons
-          onDone={() => void status.reload()}
-          online={s?.coreOnline}
-          started={s?.coreStarted}
-          said={[coreText, configText]}
-        />
-      </Card>
-      <Card title={t("dash.trafficTitle")}>
-        <TrafficChart samples={samples} />
-        <dl className="facts facts-row">
-          <div>
-            <dt>{t("dash.up")}</dt>
-            <dd>{formatRate(metrics?.up ?? 0)}</dd>
-          </div>
-          <div>
-            <dt>{t("dash.down")}</dt>
-            <dd>{formatRate(metrics?.down ?? 0)}</dd>
-          </div>
-          <div>
-            <dt>{t("dash.upTotal")}</dt>
-            <dd>{formatBytes(metrics?.upTotal ?? 0)}</dd>
-          </div>
-          <div>
-            <dt>{t("dash.downTotal")}</dt>
-            <dd>{formatBytes(metrics?.downTotal ?? 0)}</dd>
-          </div>
-          <div>
-            <dt>{t("dash.connections")}</dt>
-            <dd data-testid="connection-count">{metrics?.connections ?? 0}</dd>
-          </div>
-        </dl>
-        {stream === "error" ? <Alert text={t("dash.streamLost")} /> : null}
-        {stream === "connecting" && samples.length > 0 ? (
-          <Alert kind="info" text={t("dash.streamReconnecting")} />
-        ) : null}
-      </Card>
+      <CoreCard status={status} subscriptions={subscriptions.data} />
+      <TrafficCard />
       <TopDevicesCard />
       {s ? <RecentProblemsCard items={s.recentErrors ?? []} /> : null}
     </div>

@@ -27,6 +27,87 @@ export function gridStep(peak: number): { step: number; label(i: number): string
   return { step: peak / 3, label: (i) => formatRate((peak / 3) * i) };
 }
 
+/** Sizes the canvas to its box at the screen's pixel ratio; its 2D context in CSS pixels. */
+function fitCanvas(el: HTMLCanvasElement) {
+  const ratio = window.devicePixelRatio || 1;
+  const width = el.clientWidth;
+  const height = el.clientHeight;
+  if (el.width !== Math.round(width * ratio) || el.height !== Math.round(height * ratio)) {
+    el.width = Math.round(width * ratio);
+    el.height = Math.round(height * ratio);
+  }
+  const g = el.getContext("2d");
+  if (!g) return null;
+  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  g.clearRect(0, 0, width, height);
+  return { g, width, height };
+}
+
+type Scale = (v: number) => number;
+
+function drawGrid(
+  g: CanvasRenderingContext2D,
+  grid: ReturnType<typeof gridStep>,
+  y: Scale,
+  width: number,
+) {
+  g.strokeStyle = cssVar("--grid");
+  g.lineWidth = 1;
+  g.fillStyle = cssVar("--muted");
+  g.font = "11px system-ui, sans-serif";
+  for (let i = 1; i <= 3; i++) {
+    const gy = Math.round(y(grid.step * i)) + 0.5;
+    g.beginPath();
+    g.moveTo(0, gy);
+    g.lineTo(width, gy);
+    g.stroke();
+    g.fillText(grid.label(i), 4, gy - 3);
+  }
+}
+
+/** One rate as a smooth line: midpoint quadratic curves through the samples. */
+function drawLine(
+  g: CanvasRenderingContext2D,
+  points: Sample[],
+  key: "up" | "down",
+  colour: string,
+  { x, y }: { x: Scale; y: Scale },
+) {
+  if (points.length < 2) return;
+  g.strokeStyle = colour;
+  g.lineWidth = 2;
+  g.beginPath();
+  points.forEach((p, i) => {
+    const px = x(p.at);
+    const py = y(p[key]);
+    if (i === 0) g.moveTo(px, py);
+    else {
+      const prev = points[i - 1];
+      const mx = (x(prev.at) + px) / 2;
+      const my = (y(prev[key]) + py) / 2;
+      g.quadraticCurveTo(x(prev.at), y(prev[key]), mx, my);
+      if (i === points.length - 1) g.lineTo(px, py);
+    }
+  });
+  g.stroke();
+}
+
+function drawFrame(el: HTMLCanvasElement, samples: Sample[]) {
+  const fitted = fitCanvas(el);
+  if (!fitted) return;
+  const { g, width, height } = fitted;
+  // Lag one sample interval behind "now" so the newest point arrives off the right edge.
+  const now = Date.now() - 2000;
+  const points = samples.filter((s) => s.at >= now - WINDOW_MS - 4000);
+  const grid = gridStep(Math.max(1024, ...points.map((s) => Math.max(s.up, s.down))));
+  const max = grid.step * 3 * 1.08;
+  const x = (at: number) => width - ((now - at) / WINDOW_MS) * width;
+  const y = (v: number) => height - 4 - (v / max) * (height - 20);
+  drawGrid(g, grid, y, width);
+  drawLine(g, points, "down", cssVar("--chart-down"), { x, y });
+  drawLine(g, points, "up", cssVar("--chart-up"), { x, y });
+}
+
 /**
  * Upload/download rates over the last two minutes on a canvas. The time axis scrolls every
  * animation frame, so the 2-second samples glide instead of jumping.
@@ -41,61 +122,7 @@ export function TrafficChart({ samples }: { samples: Sample[] }) {
     let frame = 0;
     const draw = () => {
       frame = requestAnimationFrame(draw);
-      const el = canvas.current;
-      if (!el) return;
-      const ratio = window.devicePixelRatio || 1;
-      const width = el.clientWidth;
-      const height = el.clientHeight;
-      if (el.width !== Math.round(width * ratio) || el.height !== Math.round(height * ratio)) {
-        el.width = Math.round(width * ratio);
-        el.height = Math.round(height * ratio);
-      }
-      const g = el.getContext("2d");
-      if (!g) return;
-      g.setTransform(ratio, 0, 0, ratio, 0, 0);
-      g.clearRect(0, 0, width, height);
-      // Lag one sample interval behind "now" so the newest point arrives off the right edge.
-      const now = Date.now() - 2000;
-      const points = data.current.filter((s) => s.at >= now - WINDOW_MS - 4000);
-      const grid = gridStep(Math.max(1024, ...points.map((s) => Math.max(s.up, s.down))));
-      const max = grid.step * 3 * 1.08;
-      const x = (at: number) => width - ((now - at) / WINDOW_MS) * width;
-      const y = (v: number) => height - 4 - (v / max) * (height - 20);
-
-      g.strokeStyle = cssVar("--grid");
-      g.lineWidth = 1;
-      g.fillStyle = cssVar("--muted");
-      g.font = "11px system-ui, sans-serif";
-      for (let i = 1; i <= 3; i++) {
-        const gy = Math.round(y(grid.step * i)) + 0.5;
-        g.beginPath();
-        g.moveTo(0, gy);
-        g.lineTo(width, gy);
-        g.stroke();
-        g.fillText(grid.label(i), 4, gy - 3);
-      }
-      const line = (key: "up" | "down", colour: string) => {
-        if (points.length < 2) return;
-        g.strokeStyle = colour;
-        g.lineWidth = 2;
-        g.beginPath();
-        points.forEach((p, i) => {
-          const px = x(p.at);
-          const py = y(p[key]);
-          if (i === 0) g.moveTo(px, py);
-          else {
-            // Midpoint quadratic curves give a smooth line through the samples.
-            const prev = points[i - 1];
-            const mx = (x(prev.at) + px) / 2;
-            const my = (y(prev[key]) + py) / 2;
-            g.quadraticCurveTo(x(prev.at), y(prev[key]), mx, my);
-            if (i === points.length - 1) g.lineTo(px, py);
-          }
-        });
-        g.stroke();
-      };
-      line("down", cssVar("--chart-down"));
-      line("up", cssVar("--chart-up"));
+      if (canvas.current) drawFrame(canvas.current, data.current);
     };
     frame = requestAnimationFrame(draw);
     return () => cancelAnimationFrame(frame);

@@ -44,6 +44,72 @@ function labelEvery(count: number, bucketSeconds: number): number {
   return count > 10 ? 5 : 1;
 }
 
+/** Where things go in the picture: the y of a byte count, the slot and bar widths. */
+interface Layout {
+  width: number;
+  plotH: number;
+  slot: number;
+  bar: number;
+  y(v: number): number;
+}
+
+function layoutOf(points: TrafficPoint[], width: number, top: number): Layout {
+  const plotW = Math.max(0, width - PAD.left - PAD.right);
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const slot = points.length > 0 ? plotW / points.length : 0;
+  const bar = Math.max(1, Math.min(14, (slot - 2) / 2));
+  return { width, plotH, slot, bar, y: (v) => PAD.top + plotH - (v / top) * plotH };
+}
+
+/** One bucket: download and upload side by side, its figures as a title, maybe a date. */
+function Bucket(props: {
+  p: TrafficPoint;
+  i: number;
+  at: Layout;
+  tick: string;
+  labelled: boolean;
+}) {
+  const t = useT();
+  const { p, i, at, tick } = props;
+  const x = PAD.left + i * at.slot + at.slot / 2;
+  const title = `${tick} · ${t("dev.upDown", {
+    up: formatBytes(p.upload),
+    down: formatBytes(p.download),
+  })}`;
+  const height = (v: number) => Math.max(0, PAD.top + at.plotH - at.y(v));
+  return (
+    <g data-bucket={p.t}>
+      <title>{title}</title>
+      <rect
+        className="hc-down"
+        x={x - at.bar}
+        y={at.y(p.download)}
+        width={at.bar}
+        height={height(p.download)}
+      />
+      <rect className="hc-up" x={x} y={at.y(p.upload)} width={at.bar} height={height(p.upload)} />
+      {props.labelled ? (
+        <text className="hc-axis" x={x} y={HEIGHT - 6} textAnchor="middle">
+          {tick}
+        </text>
+      ) : null}
+    </g>
+  );
+}
+
+function GridLines({ top, step, at }: { top: number; step: number; at: Layout }) {
+  const grid = [];
+  for (let v = 0; v <= top + 1; v += step) grid.push(v);
+  return grid.map((v) => (
+    <g key={v}>
+      <line className="hc-grid" x1={PAD.left} x2={at.width - PAD.right} y1={at.y(v)} y2={at.y(v)} />
+      <text className="hc-axis" x={PAD.left - 6} y={at.y(v) + 4} textAnchor="end">
+        {formatBytes(v)}
+      </text>
+    </g>
+  ));
+}
+
 /**
  * What the devices moved per hour (24 h) or per day (7 and 30 days), download and upload as
  * two bars side by side, in plain SVG (no chart library: a few kB instead of a hundred).
@@ -66,11 +132,7 @@ export function HistoryChart({
   const peak = Math.max(1024, ...points.map((p) => Math.max(p.upload, p.download)));
   const step = byteStep(peak);
   const top = step * Math.max(1, Math.ceil(peak / step));
-  const plotW = Math.max(0, width - PAD.left - PAD.right);
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const slot = points.length > 0 ? plotW / points.length : 0;
-  const bar = Math.max(1, Math.min(14, (slot - 2) / 2));
-  const y = (v: number) => PAD.top + plotH - (v / top) * plotH;
+  const at = layoutOf(points, width, top);
   const every = labelEvery(points.length, bucketSeconds);
   const tickLabel = (iso: string) => {
     const d = new Date(iso);
@@ -78,8 +140,6 @@ export function HistoryChart({
       ? d.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })
       : d.toLocaleDateString(lang, { month: "numeric", day: "numeric" });
   };
-  const grid = [];
-  for (let v = 0; v <= top + 1; v += step) grid.push(v);
   const label = t("dev.chartLabel", {
     range: t(`dev.range.${range}`),
     up: formatBytes(up),
@@ -89,45 +149,17 @@ export function HistoryChart({
     <div className="history-chart" ref={box}>
       {width > 0 ? (
         <svg width={width} height={HEIGHT} role="img" aria-label={label}>
-          {grid.map((v) => (
-            <g key={v}>
-              <line className="hc-grid" x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} />
-              <text className="hc-axis" x={PAD.left - 6} y={y(v) + 4} textAnchor="end">
-                {formatBytes(v)}
-              </text>
-            </g>
+          <GridLines top={top} step={step} at={at} />
+          {points.map((p, i) => (
+            <Bucket
+              key={p.t}
+              p={p}
+              i={i}
+              at={at}
+              tick={tickLabel(p.t)}
+              labelled={i % every === (points.length - 1) % every}
+            />
           ))}
-          {points.map((p, i) => {
-            const x = PAD.left + i * slot + slot / 2;
-            const title = `${tickLabel(p.t)} · ${t("dev.upDown", {
-              up: formatBytes(p.upload),
-              down: formatBytes(p.download),
-            })}`;
-            return (
-              <g key={p.t} data-bucket={p.t}>
-                <title>{title}</title>
-                <rect
-                  className="hc-down"
-                  x={x - bar}
-                  y={y(p.download)}
-                  width={bar}
-                  height={Math.max(0, PAD.top + plotH - y(p.download))}
-                />
-                <rect
-                  className="hc-up"
-                  x={x}
-                  y={y(p.upload)}
-                  width={bar}
-                  height={Math.max(0, PAD.top + plotH - y(p.upload))}
-                />
-                {i % every === (points.length - 1) % every ? (
-                  <text className="hc-axis" x={x} y={HEIGHT - 6} textAnchor="middle">
-                    {tickLabel(p.t)}
-                  </text>
-                ) : null}
-              </g>
-            );
-          })}
         </svg>
       ) : null}
       <div className="facts-row hc-legend">

@@ -1,13 +1,14 @@
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { keep, stored } from "../../shared/storage.js";
-import { NodeTestResults } from "../../../server/contract/proxy.js";
-import { ApiError, api } from "../api.js";
+import type { NodeView } from "../../../server/contract/proxy.js";
+import { api } from "../api.js";
 import { LATENCY_FAST_MS, LATENCY_SLOW_MS, type LatencyClass } from "../parts/format.js";
-import { useT, type Key } from "../i18n.js";
+import { useT, type Key, type Translate } from "../i18n.js";
 import { CoreOutput, useCoreAction } from "../core/core-failure.js";
-import { Alert, Card, Loading, sayError, useLoad, type Say } from "../parts/ui.js";
+import { Alert, Card, Loading, useLoad, type Loaded } from "../parts/ui.js";
 import { LATENCY_WORDS, NodeGroup, type Group } from "./node-group.js";
 import { NODE_SORTS, type NodeSort } from "./node-order.js";
+import { useLatencyTests } from "./use-latency-tests.js";
 
 const SORT_KEY = "gatehouse.proxy.nodeSort";
 const SORT_LABELS: Record<NodeSort, Key> = {
@@ -45,79 +46,159 @@ function LatencyLegend() {
   );
 }
 
-const TEST_CHUNK = 500; // the API takes 1..500 ids per call
 /** Above this many nodes, groups start closed (unless filtered or holding the choice). */
 const OPEN_LIMIT = 600;
+
+/** The nodes the filter keeps (by name or type), grouped by subscription in list order. */
+function groupNodes(nodes: NodeView[], filter: string): Group[] {
+  const q = filter.trim().toLowerCase();
+  const out = new Map<string, Group>();
+  for (const n of nodes) {
+    if (q && !n.name.toLowerCase().includes(q) && !n.type.toLowerCase().includes(q)) continue;
+    let g = out.get(n.subscriptionID);
+    if (!g)
+      out.set(
+        n.subscriptionID,
+        (g = { id: n.subscriptionID, name: n.subscriptionName, nodes: [] }),
+      );
+    g.nodes.push(n);
+  }
+  return [...out.values()];
+}
+
+/** The order of the nodes in a group, kept in the browser between visits. */
+function useSort(): [NodeSort, (next: NodeSort) => void] {
+  const [sort, setSortState] = useState<NodeSort>(storedSort);
+  const setSort = (next: NodeSort) => {
+    keep(SORT_KEY, next);
+    setSortState(next);
+  };
+  return [sort, setSort];
+}
+
+type Choice = { mode: "auto" } | { mode: "manual"; id: string };
+
+function SelectionMode(props: {
+  mode: string;
+  selectedNode?: string;
+  busy: boolean;
+  onChoose(c: Choice): void;
+}) {
+  const t = useT();
+  const { mode, selectedNode, busy, onChoose } = props;
+  return (
+    <fieldset className="segmented">
+      <legend>{t("nodes.selection")}</legend>
+      <label>
+        <input
+          type="radio"
+          name="mode"
+          checked={mode === "auto"}
+          onChange={() => onChoose({ mode: "auto" })}
+          disabled={busy}
+        />
+        {t("nodes.auto")}
+      </label>
+      <label>
+        <input
+          type="radio"
+          name="mode"
+          checked={mode === "manual"}
+          disabled={busy || !selectedNode}
+          onChange={() =>
+            selectedNode !== undefined && onChoose({ mode: "manual", id: selectedNode })
+          }
+        />
+        {t("nodes.manual")}
+      </label>
+    </fieldset>
+  );
+}
+
+function SortPicker({ sort, onSort }: { sort: NodeSort; onSort(s: NodeSort): void }) {
+  const t = useT();
+  return (
+    <label className="sort-pick">
+      <span>{t("nodes.sort")}</span>
+      <select value={sort} onChange={(e) => onSort(e.target.value as NodeSort)}>
+        {NODE_SORTS.map((k) => (
+          <option key={k} value={k}>
+            {t(SORT_LABELS[k])}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Filter, "test all shown", the group order and reload; the selection mode first. */
+function NodesToolbar(props: {
+  selection: ReactNode;
+  filter: string;
+  onFilter(f: string): void;
+  testAll: ReactNode;
+  sort: NodeSort;
+  onSort(s: NodeSort): void;
+  onReload(): void;
+}) {
+  const t = useT();
+  return (
+    <div className="toolbar-row">
+      {props.selection}
+      <label className="grow">
+        <span className="sr-only">{t("nodes.filter")}</span>
+        <input
+          type="search"
+          placeholder={t("nodes.filter")}
+          value={props.filter}
+          onChange={(e) => props.onFilter(e.target.value)}
+        />
+      </label>
+      {props.testAll}
+      <SortPicker sort={props.sort} onSort={props.onSort} />
+      <button type="button" onClick={props.onReload}>
+        {t("common.reload")}
+      </button>
+    </div>
+  );
+}
+
+/** What the list says when it has nothing to show, or is still loading. */
+function ListState({
+  nodes,
+  groups,
+  t,
+}: {
+  nodes: Loaded<NodeView[]>;
+  groups: Group[];
+  t: Translate;
+}) {
+  if (nodes.loading && !nodes.data) return <Loading />;
+  if (nodes.data && nodes.data.length === 0) return <p className="muted">{t("nodes.none")}</p>;
+  if (nodes.data && nodes.data.length > 0 && groups.length === 0) {
+    return <p className="muted">{t("nodes.noMatch")}</p>;
+  }
+  return null;
+}
 
 export function NodesScreen() {
   const t = useT();
   const nodes = useLoad(() => api("GET /nodes"));
   const settings = useLoad(() => api("GET /settings"));
   const [filter, setFilter] = useState("");
-  const [results, setResults] = useState<NodeTestResults>({});
-  // Ids being tested: their old figures are hidden until the new ones arrive.
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
-  const [sort, setSortState] = useState<NodeSort>(storedSort);
-  const setSort = (next: NodeSort) => {
-    keep(SORT_KEY, next);
-    setSortState(next);
-  };
-  const [testing, setTesting] = useState<string>(""); // "all", a group id, or ""
-  // Worded when shown, so a change of language rewords it.
-  const [testError, setTestError] = useState<Say | null>(null);
+  const [sort, setSort] = useSort();
+  const tests = useLatencyTests();
   // Latency tests go through the core: while it is stopped they wait for it, and say why.
   const status = useLoad(() => api("GET /status"));
-  const [refusedNoCore, setRefusedNoCore] = useState(false);
   const coreStopped =
-    refusedNoCore || (status.data ? !status.data.coreOnline && !status.data.coreStarted : false);
+    tests.refusedNoCore ||
+    (status.data ? !status.data.coreOnline && !status.data.coreStarted : false);
   // A refused selection: the sentence by code, the core's own words folded apart.
   const select = useCoreAction();
   const mode = settings.data?.selectionMode ?? "auto";
+  const groups = useMemo(() => groupNodes(nodes.data ?? [], filter), [nodes.data, filter]);
 
-  const groups = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    const out = new Map<string, Group>();
-    for (const n of nodes.data ?? []) {
-      if (q && !n.name.toLowerCase().includes(q) && !n.type.toLowerCase().includes(q)) continue;
-      let g = out.get(n.subscriptionID);
-      if (!g)
-        out.set(
-          n.subscriptionID,
-          (g = { id: n.subscriptionID, name: n.subscriptionName, nodes: [] }),
-        );
-      g.nodes.push(n);
-    }
-    return [...out.values()];
-  }, [nodes.data, filter]);
-
-  const test = async (key: string, ids: string[]) => {
-    if (ids.length === 0) return;
-    setTesting(key);
-    setTestError(null);
-    setPending(new Set(ids));
-    setResults((prev) => {
-      const next = { ...prev };
-      for (const id of ids) delete next[id];
-      return next;
-    });
-    try {
-      for (let i = 0; i < ids.length; i += TEST_CHUNK) {
-        const chunk = ids.slice(i, i + TEST_CHUNK);
-        const part = await api("POST /nodes/test", { body: { ids: chunk } });
-        setResults((prev) => ({ ...prev, ...part }));
-        const done = new Set(chunk);
-        setPending((prev) => new Set([...prev].filter((id) => !done.has(id))));
-      }
-    } catch (err) {
-      setTestError(() => sayError(err));
-      // The core stopped since the page looked: the buttons wait for it from now on.
-      if (err instanceof ApiError && err.code === "node.test_needs_core") setRefusedNoCore(true);
-    }
-    setPending(new Set());
-    setTesting("");
-  };
-
-  const choose = async (body: { mode: "auto" } | { mode: "manual"; id: string }) => {
+  const choose = async (body: Choice) => {
     // Worded when shown (below), so a change of language rewords it.
     await select.run(() => api("POST /nodes/select", { body }), "saved");
     await Promise.all([settings.reload(), nodes.reload()]);
@@ -125,66 +206,33 @@ export function NodesScreen() {
 
   const total = nodes.data?.length ?? 0;
   const visibleIds = groups.flatMap((g) => g.nodes.map((n) => n.id));
+  const testAll = (
+    <button
+      type="button"
+      onClick={() => void tests.test("all", visibleIds)}
+      disabled={tests.testing !== "" || visibleIds.length === 0 || coreStopped}
+      aria-describedby={coreStopped ? "test-needs-core" : undefined}
+    >
+      {tests.testing === "all" ? t("nodes.testing") : t("nodes.testAll")}
+    </button>
+  );
+  const selection = (
+    <SelectionMode
+      mode={mode}
+      selectedNode={settings.data?.selectedNode}
+      busy={select.busy}
+      onChoose={(c) => void choose(c)}
+    />
+  );
   return (
     <Card title={t("nodes.title")}>
-      <div className="toolbar-row">
-        <fieldset className="segmented">
-          <legend>{t("nodes.selection")}</legend>
-          <label>
-            <input
-              type="radio"
-              name="mode"
-              checked={mode === "auto"}
-              onChange={() => void choose({ mode: "auto" })}
-              disabled={select.busy}
-            />
-            {t("nodes.auto")}
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="mode"
-              checked={mode === "manual"}
-              disabled={select.busy || !settings.data?.selectedNode}
-              onChange={() =>
-                settings.data && void choose({ mode: "manual", id: settings.data.selectedNode })
-              }
-            />
-            {t("nodes.manual")}
-          </label>
-        </fieldset>
-        <label className="grow">
-          <span className="sr-only">{t("nodes.filter")}</span>
-          <input
-            type="search"
-            placeholder={t("nodes.filter")}
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-          />
-        </label>
-        <button
-          type="button"
-          onClick={() => void test("all", visibleIds)}
-          disabled={testing !== "" || visibleIds.length === 0 || coreStopped}
-          aria-describedby={coreStopped ? "test-needs-core" : undefined}
-        >
-          {testing === "all" ? t("nodes.testing") : t("nodes.testAll")}
-        </button>
-        <label className="sort-pick">
-          <span>{t("nodes.sort")}</span>
-          <select value={sort} onChange={(e) => setSort(e.target.value as NodeSort)}>
-            {NODE_SORTS.map((k) => (
-              <option key={k} value={k}>
-                {t(SORT_LABELS[k])}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" onClick={() => void nodes.reload()}>
-          {t("common.reload")}
-        </button>
-      </div>
-      {coreStopped && !testError ? (
+      <NodesToolbar
+        {...{ selection, filter, testAll, sort }}
+        onFilter={setFilter}
+        onSort={setSort}
+        onReload={() => void nodes.reload()}
+      />
+      {coreStopped && !tests.testError ? (
         <p className="muted" id="test-needs-core" data-testid="test-needs-core">
           {t("nodes.testNeedsCore")}
         </p>
@@ -194,26 +242,22 @@ export function NodesScreen() {
         <Alert kind="info" text={t("nodes.manualNone")} />
       ) : null}
       {mode === "auto" ? <p className="muted">{t("nodes.autoHint")}</p> : null}
-      <Alert text={nodes.error || settings.error || select.error || (testError?.(t) ?? "")} />
+      <Alert text={nodes.error || settings.error || select.error || (tests.testError?.(t) ?? "")} />
       {!nodes.error && !settings.error ? <CoreOutput text={select.output} t={t} /> : null}
       <Alert kind="ok" text={select.done ? t("nodes.selectionSaved") : ""} />
-      {nodes.loading && !nodes.data ? <Loading /> : null}
-      {nodes.data && nodes.data.length === 0 ? <p className="muted">{t("nodes.none")}</p> : null}
-      {nodes.data && nodes.data.length > 0 && groups.length === 0 ? (
-        <p className="muted">{t("nodes.noMatch")}</p>
-      ) : null}
+      <ListState nodes={nodes} groups={groups} t={t} />
       {groups.map((g) => (
         <NodeGroup
           key={g.id}
           group={g}
           startOpen={total <= OPEN_LIMIT || filter.trim() !== "" || g.nodes.some((n) => n.selected)}
-          results={results}
-          pending={pending}
+          results={tests.results}
+          pending={tests.pending}
           sort={sort}
-          testing={testing}
+          testing={tests.testing}
           canTest={!coreStopped}
           busy={select.busy}
-          onTest={(key, ids) => void test(key, ids)}
+          onTest={(key, ids) => void tests.test(key, ids)}
           onChoose={(id) => void choose({ mode: "manual", id })}
         />
       ))}

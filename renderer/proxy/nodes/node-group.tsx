@@ -54,6 +54,40 @@ function Latency({
   );
 }
 
+/** One node: its name, type, delay, and "in use" or a button to use it. */
+function NodeRow(props: {
+  node: NodeView;
+  results: NodeTestResults;
+  pending: ReadonlySet<string>;
+  busy: boolean;
+  onChoose(id: string): void;
+}) {
+  const t = useT();
+  const { node: n } = props;
+  return (
+    <li className={`node${n.selected ? " node-selected" : ""}`} aria-label={n.name}>
+      <span className="node-name">{n.name}</span>
+      <span className="muted">
+        {n.type}
+        {n.udp ? " · UDP" : ""}
+      </span>
+      <Latency node={n} results={props.results} pending={props.pending} />
+      {n.selected ? (
+        <span className="badge badge-good">{t("nodes.current")}</span>
+      ) : (
+        <button
+          type="button"
+          onClick={() => props.onChoose(n.id)}
+          disabled={props.busy}
+          aria-label={t("nodes.useLabel", { name: n.name })}
+        >
+          {t("nodes.use")}
+        </button>
+      )}
+    </li>
+  );
+}
+
 /**
  * One subscription's nodes. A closed group renders no node rows at all, so a console with
  * tens of thousands of nodes stays quick: only the groups the operator opens cost anything.
@@ -110,30 +144,14 @@ export function NodeGroup({
           </div>
           <ul className="nodes" aria-label={group.name}>
             {sortNodes(group.nodes, sort, results, pending).map((n) => (
-              <li
+              <NodeRow
                 key={n.id}
-                className={`node${n.selected ? " node-selected" : ""}`}
-                aria-label={n.name}
-              >
-                <span className="node-name">{n.name}</span>
-                <span className="muted">
-                  {n.type}
-                  {n.udp ? " · UDP" : ""}
-                </span>
-                <Latency node={n} results={results} pending={pending} />
-                {n.selected ? (
-                  <span className="badge badge-good">{t("nodes.current")}</span>
-                ) : (
-                  <button
-                    type="button"
-                    onClick={() => onChoose(n.id)}
-                    disabled={busy}
-                    aria-label={t("nodes.useLabel", { name: n.name })}
-                  >
-                    {t("nodes.use")}
-                  </button>
-                )}
-              </li>
+                node={n}
+                results={results}
+                pending={pending}
+                busy={busy}
+                onChoose={onChoose}
+              />
             ))}
           </ul>
         </>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 
 /**
  * The rows: all of them (`items`), or a count and the rows known so far (`itemAt`; a row not
@@ -8,25 +8,7 @@ type Rows<T> =
   | { items: readonly T[]; count?: never; itemAt?: never }
   | { items?: never; count: number; itemAt(index: number): T | undefined };
 
-/**
- * Renders only the rows in view (plus a margin) inside a scrolling box, so thousands of
- * fixed-height rows cost what a screenful costs. Rows are absolutely placed in a spacer.
- */
-export function VirtualList<T>({
-  items,
-  count,
-  itemAt,
-  rowHeight,
-  height,
-  render,
-  label,
-  stickToEnd = false,
-  overscan = 8,
-  onRowClick,
-  rowClass,
-  onRange,
-  rowKey,
-}: Rows<T> & {
+type VirtualListProps<T> = Rows<T> & {
   rowHeight: number;
   height: number | string;
   render(item: T, index: number): ReactNode;
@@ -45,13 +27,11 @@ export function VirtualList<T>({
    * when the list changes under them; by default rows are keyed by position.
    */
   rowKey?: (item: T) => string;
-}) {
-  const length = items ? items.length : count;
-  const box = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewHeight, setViewHeight] = useState(400);
-  const atEnd = useRef(true);
+};
 
+/** The scrolling box's height, followed as it changes. */
+function useViewHeight(box: RefObject<HTMLDivElement | null>): number {
+  const [viewHeight, setViewHeight] = useState(400);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -60,7 +40,57 @@ export function VirtualList<T>({
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
-  }, []);
+  }, [box]);
+  return viewHeight;
+}
+
+/** The rows from `first` to `last` (excluded), each placed at its own height. */
+function drawnRows<T>(props: VirtualListProps<T>, first: number, last: number): ReactNode[] {
+  const { items, itemAt, rowHeight, onRowClick, rowClass, rowKey, render } = props;
+  const rows: ReactNode[] = [];
+  for (let i = first; i < last; i++) {
+    const item = items ? items[i] : itemAt(i);
+    const style = { top: i * rowHeight, height: rowHeight };
+    if (item === undefined) {
+      rows.push(
+        <div
+          key={`~${i}`}
+          role="row"
+          aria-rowindex={i + 2}
+          className="vrow vrow-pending"
+          style={style}
+        />,
+      );
+      continue;
+    }
+    rows.push(
+      <div
+        key={rowKey ? rowKey(item) : i}
+        role="row"
+        aria-rowindex={i + 2}
+        className={`vrow${onRowClick ? " vrow-click" : ""} ${rowClass?.(item) ?? ""}`.trim()}
+        style={style}
+        onClick={onRowClick ? () => onRowClick(item) : undefined}
+      >
+        {render(item, i)}
+      </div>,
+    );
+  }
+  return rows;
+}
+
+/**
+ * Renders only the rows in view (plus a margin) inside a scrolling box, so thousands of
+ * fixed-height rows cost what a screenful costs. Rows are absolutely placed in a spacer.
+ */
+export function VirtualList<T>(props: VirtualListProps<T>) {
+  const { items, count, rowHeight, height, label, stickToEnd = false, overscan = 8 } = props;
+  const { onRange } = props;
+  const length = items ? items.length : count;
+  const box = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const viewHeight = useViewHeight(box);
+  const atEnd = useRef(true);
 
   useEffect(() => {
     const el = box.current;
@@ -74,34 +104,6 @@ export function VirtualList<T>({
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const last = Math.min(length, Math.ceil((scrollTop + viewHeight) / rowHeight) + overscan);
   useEffect(() => onRange?.(first, last), [first, last, onRange]);
-  const rows: ReactNode[] = [];
-  for (let i = first; i < last; i++) {
-    const item = items ? items[i] : itemAt(i);
-    if (item === undefined) {
-      rows.push(
-        <div
-          key={`~${i}`}
-          role="row"
-          aria-rowindex={i + 2}
-          className="vrow vrow-pending"
-          style={{ top: i * rowHeight, height: rowHeight }}
-        />,
-      );
-      continue;
-    }
-    rows.push(
-      <div
-        key={rowKey ? rowKey(item) : i}
-        role="row"
-        aria-rowindex={i + 2}
-        className={`vrow${onRowClick ? " vrow-click" : ""} ${rowClass?.(item) ?? ""}`.trim()}
-        style={{ top: i * rowHeight, height: rowHeight }}
-        onClick={onRowClick ? () => onRowClick(item) : undefined}
-      >
-        {render(item, i)}
-      </div>,
-    );
-  }
   return (
     <div
       ref={box}
@@ -116,7 +118,7 @@ export function VirtualList<T>({
         atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
       }}
     >
-      <div style={{ height: total, position: "relative" }}>{rows}</div>
+      <div style={{ height: total, position: "relative" }}>{drawnRows(props, first, last)}</div>
     </div>
   );
 }

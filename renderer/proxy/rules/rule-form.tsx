@@ -33,6 +33,57 @@ export function ruleProblem(type: RuleType, value: string, t: Translate): string
   return HOST.test(v) ? "" : t("rules.domainBad");
 }
 
+/** The rule's type, value and route, each with the core's keyword beside its words. */
+function RuleFields(props: { draft: RuleInput; problem: string; onEdit(next: RuleInput): void }) {
+  const t = useT();
+  const { draft, onEdit: edit } = props;
+  return (
+    <div className="rule-fields">
+      <Field label={t("rules.type")} hint={t("rules.keywordHint", { keyword: draft.type })}>
+        {(p) => (
+          <select
+            {...p}
+            value={draft.type}
+            onChange={(e) => edit({ ...draft, type: e.target.value as RuleType })}
+          >
+            {(["DOMAIN", "DOMAIN-SUFFIX", "IP-CIDR"] as const).map((k) => (
+              <option key={k} value={k} title={k}>
+                {ruleTypeWord(k, t)}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={t("rules.value")} error={props.problem}>
+        {(p) => (
+          <input
+            {...p}
+            value={draft.value}
+            spellCheck={false}
+            placeholder={draft.type === "IP-CIDR" ? "10.0.0.0/8" : "example.com"}
+            onChange={(e) => edit({ ...draft, value: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field label={t("rules.action")} hint={t("rules.keywordHint", { keyword: draft.action })}>
+        {(p) => (
+          <select
+            {...p}
+            value={draft.action}
+            onChange={(e) => edit({ ...draft, action: e.target.value as RuleAction })}
+          >
+            {(["DIRECT", "PROXY"] as const).map((k) => (
+              <option key={k} value={k} title={k}>
+                {ruleActionWord(k, t)}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+    </div>
+  );
+}
+
 export function RuleForm({
   initial,
   submitLabel,
@@ -76,49 +127,7 @@ export function RuleForm({
 
   return (
     <form className="rule-form" onSubmit={submit} noValidate aria-label={submitLabel}>
-      <div className="rule-fields">
-        <Field label={t("rules.type")} hint={t("rules.keywordHint", { keyword: draft.type })}>
-          {(p) => (
-            <select
-              {...p}
-              value={draft.type}
-              onChange={(e) => edit({ ...draft, type: e.target.value as RuleType })}
-            >
-              {(["DOMAIN", "DOMAIN-SUFFIX", "IP-CIDR"] as const).map((k) => (
-                <option key={k} value={k} title={k}>
-                  {ruleTypeWord(k, t)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={t("rules.value")} error={problem}>
-          {(p) => (
-            <input
-              {...p}
-              value={draft.value}
-              spellCheck={false}
-              placeholder={draft.type === "IP-CIDR" ? "10.0.0.0/8" : "example.com"}
-              onChange={(e) => edit({ ...draft, value: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label={t("rules.action")} hint={t("rules.keywordHint", { keyword: draft.action })}>
-          {(p) => (
-            <select
-              {...p}
-              value={draft.action}
-              onChange={(e) => edit({ ...draft, action: e.target.value as RuleAction })}
-            >
-              {(["DIRECT", "PROXY"] as const).map((k) => (
-                <option key={k} value={k} title={k}>
-                  {ruleActionWord(k, t)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
+      <RuleFields draft={draft} problem={problem} onEdit={edit} />
       <label className="check">
         <input
           type="checkbox"

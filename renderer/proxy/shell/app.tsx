@@ -66,12 +66,12 @@ function usePhone(): boolean {
   );
 }
 
-function Console() {
-  const t = useT();
-  const route = useRoute();
-  const phone = usePhone();
-  // On a phone the sections, language, theme and log-out fold behind one menu button, so
-  // the screen's own content starts right under a one-line bar.
+/**
+ * On a phone the sections, language, theme and log-out fold behind one menu button, so the
+ * screen's own content starts right under a one-line bar. It closes on a new screen, on a
+ * change of width, and on Escape (the focus back on its button).
+ */
+function usePhoneMenu(route: Route, phone: boolean) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => setMenuOpen(false), [route, phone]);
@@ -85,9 +85,11 @@ function Console() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [menuOpen]);
-  const Screen = SCREENS[route];
-  const mainRef = useRef<HTMLElement>(null);
-  // The bar's height, so what sticks below it (the confirm-or-revert banner) never covers it.
+  return { menuOpen, setMenuOpen, menuButton };
+}
+
+/** The bar's height, so what sticks below it (the confirm-or-revert banner) never covers it. */
+function useBarHeight() {
   const barRef = useRef<HTMLElement>(null);
   useEffect(() => {
     const bar = barRef.current;
@@ -99,6 +101,13 @@ function Console() {
     watch.observe(bar);
     return () => watch.disconnect();
   }, []);
+  return barRef;
+}
+
+/** The window's title names the screen; after navigating, the focus goes to the new screen. */
+function useScreenFocus(route: Route) {
+  const t = useT();
+  const mainRef = useRef<HTMLElement>(null);
   useEffect(() => {
     document.title = `${t(`nav.${route}` as Key)} · ${t("app.title")}`;
   }, [route, t]);
@@ -108,6 +117,63 @@ function Console() {
     if (route !== firstRoute.current) mainRef.current?.focus({ preventScroll: true });
     firstRoute.current = "";
   }, [route]);
+  return mainRef;
+}
+
+type Menu = ReturnType<typeof usePhoneMenu>;
+
+function SideNav({ route, phone, menu }: { route: Route; phone: boolean; menu: Menu }) {
+  const t = useT();
+  const { menuOpen, setMenuOpen } = menu;
+  return (
+    <nav
+      id="console-nav"
+      className={`sidenav${phone ? (menuOpen ? " sidenav-phone open" : " sidenav-phone") : ""}`}
+      aria-label={t("app.navigation")}
+    >
+      <ul>
+        {ROUTES.map((r) => (
+          <li key={r}>
+            <a
+              href={`#/${r}`}
+              aria-current={r === route ? "page" : undefined}
+              onClick={() => setMenuOpen(false)}
+            >
+              {t(`nav.${r}` as Key)}
+            </a>
+          </li>
+        ))}
+      </ul>
+      {phone ? <Toolbar signedIn /> : null}
+    </nav>
+  );
+}
+
+function MenuButton({ menu }: { menu: Menu }) {
+  const t = useT();
+  const { menuOpen, setMenuOpen } = menu;
+  return (
+    <button
+      ref={menu.menuButton}
+      type="button"
+      className="menu-button"
+      aria-expanded={menuOpen}
+      aria-controls="console-nav"
+      onClick={() => setMenuOpen(!menuOpen)}
+    >
+      <span aria-hidden="true">{menuOpen ? "✕" : "☰"}</span> {t("app.menu")}
+    </button>
+  );
+}
+
+function Console() {
+  const t = useT();
+  const route = useRoute();
+  const phone = usePhone();
+  const menu = usePhoneMenu(route, phone);
+  const Screen = SCREENS[route];
+  const mainRef = useScreenFocus(route);
+  const barRef = useBarHeight();
   return (
     <div className="layout">
       <header className="topbar" ref={barRef}>
@@ -118,44 +184,14 @@ function Console() {
         >
           {t("app.skip")}
         </a>
-        {phone ? (
-          <button
-            ref={menuButton}
-            type="button"
-            className="menu-button"
-            aria-expanded={menuOpen}
-            aria-controls="console-nav"
-            onClick={() => setMenuOpen(!menuOpen)}
-          >
-            <span aria-hidden="true">{menuOpen ? "✕" : "☰"}</span> {t("app.menu")}
-          </button>
-        ) : null}
+        {phone ? <MenuButton menu={menu} /> : null}
         <span className="brand">{t("app.title")}</span>
         {phone ? null : <Toolbar signedIn />}
       </header>
-      {phone && menuOpen ? (
-        <div className="menu-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />
+      {phone && menu.menuOpen ? (
+        <div className="menu-backdrop" aria-hidden="true" onClick={() => menu.setMenuOpen(false)} />
       ) : null}
-      <nav
-        id="console-nav"
-        className={`sidenav${phone ? (menuOpen ? " sidenav-phone open" : " sidenav-phone") : ""}`}
-        aria-label={t("app.navigation")}
-      >
-        <ul>
-          {ROUTES.map((r) => (
-            <li key={r}>
-              <a
-                href={`#/${r}`}
-                aria-current={r === route ? "page" : undefined}
-                onClick={() => setMenuOpen(false)}
-              >
-                {t(`nav.${r}` as Key)}
-              </a>
-            </li>
-          ))}
-        </ul>
-        {phone ? <Toolbar signedIn /> : null}
-      </nav>
+      <SideNav route={route} phone={phone} menu={menu} />
       <main className="content" id="main" ref={mainRef} tabIndex={-1}>
         <ProbationBanner />
         <h1>{t(`nav.${route}` as Key)}</h1>

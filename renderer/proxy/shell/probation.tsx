@@ -22,13 +22,13 @@ export const SETTINGS_CHANGED = "gatehouse:proxy-settings-changed";
 /** Fired on `window` by a screen whose save answered with a probation: the banner asks now. */
 export const PROBATION_STARTED = "gatehouse:proxy-probation-started";
 
-export function ProbationBanner() {
-  const t = useT();
-  const lang = useApp((s) => s.lang);
+/**
+ * The service's probation state, asked every POLL_MS, on focus and when a screen started one;
+ * `left` counts down between two answers from the remaining time the service gave.
+ */
+function useProbation() {
   const [state, setState] = useState<ProbationState | null>(null);
   const [left, setLeft] = useState(0);
-  const [busy, setBusy] = useState<"" | "keep" | "undo">("");
-  const [said, setSaid] = useState<{ text: string; kind: "ok" | "error" } | null>(null);
   const endsAt = useRef(0);
   const pending = useRef(false);
 
@@ -64,6 +64,62 @@ export function ProbationBanner() {
       window.removeEventListener(PROBATION_STARTED, onFocus);
     };
   }, [load]);
+  return { state, left, load };
+}
+
+type Busy = "" | "keep" | "undo";
+
+/** The countdown with Keep and Undo now. */
+function Countdown(props: { left: number; busy: Busy; onAct(kind: "keep" | "undo"): void }) {
+  const t = useT();
+  const { left, busy } = props;
+  const undoing = busy === "undo" || left === 0;
+  return (
+    <section className="probation" role="alert" aria-live="assertive" data-testid="probation">
+      <p className="probation-ask">
+        <strong>{t("probation.ask", { seconds: left })}</strong>
+      </p>
+      <p className="probation-why">{undoing ? t("probation.undoing") : t("probation.why")}</p>
+      <div className="probation-actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy !== ""}
+          onClick={() => props.onAct("keep")}
+        >
+          {t("probation.keep")}
+        </button>
+        <button type="button" disabled={busy !== ""} onClick={() => props.onAct("undo")}>
+          {t("probation.undo")}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The service undid an unconfirmed change: it says so until dismissed. */
+function UndoneNotice(props: { notice: { code: string; message: string }; onDismiss(): void }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const { notice } = props;
+  const text = serviceText({ code: notice.code, params: {} }, lang) ?? notice.message;
+  return (
+    <section className="probation probation-notice" role="status" data-testid="probation-notice">
+      <p>{text}</p>
+      <div className="probation-actions">
+        <button type="button" onClick={props.onDismiss}>
+          {t("probation.dismiss")}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export function ProbationBanner() {
+  const t = useT();
+  const { state, left, load } = useProbation();
+  const [busy, setBusy] = useState<Busy>("");
+  const [said, setSaid] = useState<{ text: string; kind: "ok" | "error" } | null>(null);
 
   const act = async (kind: "keep" | "undo") => {
     setBusy(kind);
@@ -78,7 +134,6 @@ export function ProbationBanner() {
       await load();
     }
   };
-
   const dismiss = async () => {
     try {
       await api("POST /system/probation/dismiss");
@@ -87,44 +142,8 @@ export function ProbationBanner() {
     }
   };
 
-  if (state?.probation) {
-    const undoing = busy === "undo" || left === 0;
-    return (
-      <section className="probation" role="alert" aria-live="assertive" data-testid="probation">
-        <p className="probation-ask">
-          <strong>{t("probation.ask", { seconds: left })}</strong>
-        </p>
-        <p className="probation-why">{undoing ? t("probation.undoing") : t("probation.why")}</p>
-        <div className="probation-actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={busy !== ""}
-            onClick={() => void act("keep")}
-          >
-            {t("probation.keep")}
-          </button>
-          <button type="button" disabled={busy !== ""} onClick={() => void act("undo")}>
-            {t("probation.undo")}
-          </button>
-        </div>
-      </section>
-    );
-  }
-  const notice = state?.notice;
-  if (notice) {
-    const text = serviceText({ code: notice.code, params: {} }, lang) ?? notice.message;
-    return (
-      <section className="probation probation-notice" role="status" data-testid="probation-notice">
-        <p>{text}</p>
-        <div className="probation-actions">
-          <button type="button" onClick={() => void dismiss()}>
-            {t("probation.dismiss")}
-          </button>
-        </div>
-      </section>
-    );
-  }
+  if (state?.probation) return <Countdown left={left} busy={busy} onAct={(k) => void act(k)} />;
+  if (state?.notice) return <UndoneNotice notice={state.notice} onDismiss={() => void dismiss()} />;
   if (said) {
     return (
       <p

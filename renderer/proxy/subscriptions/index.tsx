@@ -71,14 +71,11 @@ function UsageBar({ sub }: { sub: Subscription }) {
   );
 }
 
-function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): Promise<void> }) {
-  const t = useT();
-  const lang = useApp((s) => s.lang);
+/** Refresh, edit and delete of one subscription, and what the last of them came to. */
+function useSubscriptionActions(sub: Subscription, onChanged: () => Promise<void>) {
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-
   const refresh = async () => {
     setBusy(true);
     setOutcome(null);
@@ -101,11 +98,28 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
       setBusy(false);
     }
   };
+  const save = async (input: SubscriptionInput) => {
+    try {
+      await api("PUT /subscriptions/:id", { params: { id: sub.id }, body: input });
+      setEditing(false);
+      setOutcome({ kind: "ok", say: (tr) => tr("subs.saved", { name: input.name }) });
+      await onChanged();
+      return null;
+    } catch (err) {
+      return sayError(err);
+    }
+  };
+  return { editing, setEditing, busy, outcome, refresh, remove, save };
+}
 
-  const refreshing = busy || sub.refreshing;
-  const last = sub.lastError ? lastFailure(sub, lang) : null;
+type Actions = ReturnType<typeof useSubscriptionActions>;
+
+/** The name, its state badges, and the out-of-date hint. */
+function ItemHead({ sub, refreshing }: { sub: Subscription; refreshing: boolean }) {
+  const t = useT();
+  const stale = sub.stale && sub.enabled;
   return (
-    <li className="item" aria-label={sub.name}>
+    <>
       <div className="item-head">
         <h3>{sub.name}</h3>
         {!sub.enabled ? <span className="badge">{t("subs.disabled")}</span> : null}
@@ -114,7 +128,7 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
             {t("subs.refreshing")}
           </span>
         ) : null}
-        {sub.stale && sub.enabled ? (
+        {stale ? (
           <span
             className="badge badge-fair"
             title={t("subs.staleHint", { hours: sub.intervalHours * 2 })}
@@ -123,11 +137,82 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
           </span>
         ) : null}
       </div>
-      {sub.stale && sub.enabled ? (
+      {stale ? (
         <p className="muted" data-testid="stale-hint">
           {t("subs.staleHint", { hours: sub.intervalHours * 2 })}
         </p>
       ) : null}
+    </>
+  );
+}
+
+/** The kept last failure, and what the last action here came to. */
+function ItemProblems({ sub, outcome }: { sub: Subscription; outcome: Outcome | null }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const last = sub.lastError ? lastFailure(sub, lang) : null;
+  return (
+    <>
+      {last ? (
+        <p className="alert alert-error">
+          {t("subs.lastError", { error: last.text, when: formatDateTime(sub.attemptedAt, lang) })}
+        </p>
+      ) : null}
+      {last && !outcome?.output ? <CoreOutput text={last.output} t={t} /> : null}
+      {outcome ? <Alert kind={outcome.kind} text={outcome.say(t)} /> : null}
+      {outcome ? <CoreOutput text={outcome.output ?? ""} t={t} /> : null}
+    </>
+  );
+}
+
+function ItemButtons({ actions, refreshing }: { actions: Actions; refreshing: boolean }) {
+  const t = useT();
+  const [confirming, setConfirming] = useState(false);
+  const { busy, editing } = actions;
+  return (
+    <div className="button-row">
+      <button type="button" onClick={() => void actions.refresh()} disabled={refreshing}>
+        {t("subs.refresh")}
+      </button>
+      <button
+        type="button"
+        onClick={() => actions.setEditing(!editing)}
+        aria-expanded={editing}
+        disabled={busy}
+      >
+        {t("common.edit")}
+      </button>
+      {confirming ? (
+        <>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => void actions.remove()}
+            disabled={busy}
+          >
+            {t("subs.confirmDelete")}
+          </button>
+          <button type="button" onClick={() => setConfirming(false)}>
+            {t("common.cancel")}
+          </button>
+        </>
+      ) : (
+        <button type="button" onClick={() => setConfirming(true)} disabled={busy}>
+          {t("common.delete")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): Promise<void> }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const actions = useSubscriptionActions(sub, onChanged);
+  const refreshing = actions.busy || sub.refreshing;
+  return (
+    <li className="item" aria-label={sub.name}>
+      <ItemHead sub={sub} refreshing={refreshing} />
       <p className="url">{sub.url}</p>
       <p className="muted">
         {t("subs.meta", {
@@ -140,57 +225,14 @@ function SubscriptionItem({ sub, onChanged }: { sub: Subscription; onChanged(): 
         })}
       </p>
       <UsageBar sub={sub} />
-      {last ? (
-        <p className="alert alert-error">
-          {t("subs.lastError", { error: last.text, when: formatDateTime(sub.attemptedAt, lang) })}
-        </p>
-      ) : null}
-      {last && !outcome?.output ? <CoreOutput text={last.output} t={t} /> : null}
-      {outcome ? <Alert kind={outcome.kind} text={outcome.say(t)} /> : null}
-      {outcome ? <CoreOutput text={outcome.output ?? ""} t={t} /> : null}
-      <div className="button-row">
-        <button type="button" onClick={() => void refresh()} disabled={refreshing}>
-          {t("subs.refresh")}
-        </button>
-        <button
-          type="button"
-          onClick={() => setEditing(!editing)}
-          aria-expanded={editing}
-          disabled={busy}
-        >
-          {t("common.edit")}
-        </button>
-        {confirming ? (
-          <>
-            <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
-              {t("subs.confirmDelete")}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              {t("common.cancel")}
-            </button>
-          </>
-        ) : (
-          <button type="button" onClick={() => setConfirming(true)} disabled={busy}>
-            {t("common.delete")}
-          </button>
-        )}
-      </div>
-      {editing ? (
+      <ItemProblems sub={sub} outcome={actions.outcome} />
+      <ItemButtons actions={actions} refreshing={refreshing} />
+      {actions.editing ? (
         <SubscriptionForm
           initial={sub}
           submitLabel={t("common.save")}
-          onCancel={() => setEditing(false)}
-          onSubmit={async (input) => {
-            try {
-              await api("PUT /subscriptions/:id", { params: { id: sub.id }, body: input });
-              setEditing(false);
-              setOutcome({ kind: "ok", say: (tr) => tr("subs.saved", { name: input.name }) });
-              await onChanged();
-              return null;
-            } catch (err) {
-              return sayError(err);
-            }
-          }}
+          onCancel={() => actions.setEditing(false)}
+          onSubmit={actions.save}
         />
       ) : null}
     </li>

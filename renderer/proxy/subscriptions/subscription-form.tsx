@@ -43,46 +43,16 @@ export function subscriptionProblems(d: Draft, t: Translate): Partial<Record<key
   return out;
 }
 
-export function SubscriptionForm({
-  initial,
-  submitLabel,
-  onSubmit,
-  onCancel,
-}: {
-  initial: SubscriptionInput;
-  submitLabel: string;
-  /** Resolves to null when saved, else what went wrong. */
-  onSubmit(input: SubscriptionInput): Promise<Say | null>;
-  onCancel(): void;
+/** The name, address, interval and the enabled switch. */
+function SubscriptionFields(props: {
+  draft: Draft;
+  problems: Partial<Record<keyof Draft, string>>;
+  onEdit(next: Draft): void;
 }) {
   const t = useT();
-  const [draft, setDraft] = useState<Draft>({
-    ...initial,
-    intervalHours: String(initial.intervalHours),
-  });
-  const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Say | null>(null);
-  const problems = tried ? subscriptionProblems(draft, t) : {};
-  // The service's answer was about what was sent; once a field changes it no longer holds.
-  const edit = (next: Draft) => {
-    setDraft(next);
-    setError(null);
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTried(true);
-    if (Object.keys(subscriptionProblems(draft, t)).length > 0) return;
-    setBusy(true);
-    const failed = await onSubmit(inputOf(draft));
-    // A function given to a state setter would be called as an updater: wrap it.
-    setError(() => failed);
-    setBusy(false);
-  };
-
+  const { draft, problems, onEdit: edit } = props;
   return (
-    <form className="form-grid panel" onSubmit={submit} noValidate aria-label={submitLabel}>
+    <>
       <Field label={t("subs.name")} error={problems.name}>
         {(p) => (
           <input
@@ -130,6 +100,51 @@ export function SubscriptionForm({
         />
         {t("subs.enabled")}
       </label>
+    </>
+  );
+}
+
+export function SubscriptionForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial: SubscriptionInput;
+  submitLabel: string;
+  /** Resolves to null when saved, else what went wrong. */
+  onSubmit(input: SubscriptionInput): Promise<Say | null>;
+  onCancel(): void;
+}) {
+  const t = useT();
+  const [draft, setDraft] = useState<Draft>({
+    ...initial,
+    intervalHours: String(initial.intervalHours),
+  });
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Say | null>(null);
+  const problems = tried ? subscriptionProblems(draft, t) : {};
+  // The service's answer was about what was sent; once a field changes it no longer holds.
+  const edit = (next: Draft) => {
+    setDraft(next);
+    setError(null);
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (Object.keys(subscriptionProblems(draft, t)).length > 0) return;
+    setBusy(true);
+    const failed = await onSubmit(inputOf(draft));
+    // A function given to a state setter would be called as an updater: wrap it.
+    setError(() => failed);
+    setBusy(false);
+  };
+
+  return (
+    <form className="form-grid panel" onSubmit={submit} noValidate aria-label={submitLabel}>
+      <SubscriptionFields draft={draft} problems={problems} onEdit={edit} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t("common.working") : submitLabel}

@@ -33,6 +33,39 @@ function question(p: Pending, t: Translate, lang: Lang): string {
     : t("sys.restoreAskNoDate", what);
 }
 
+/** Saves the service's backup as a file, under the name the service gives it. */
+async function downloadBackup() {
+  const res = await api.raw("GET /system/backup");
+  const blob = await res.blob();
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName(res.headers.get("Content-Disposition"));
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Asks before a restore replaces everything. */
+function RestoreAsk(props: { pending: Pending; onYes(): void; onNo(): void }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  return (
+    <div className="confirm-box" role="group" aria-label={t("sys.restoreAskLabel")}>
+      <p>{question(props.pending, t, lang)}</p>
+      <div className="button-row">
+        <button type="button" className="danger" onClick={props.onYes}>
+          {t("sys.restoreYes")}
+        </button>
+        <button type="button" onClick={props.onNo}>
+          {t("common.cancel")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /**
  * Download a backup, or restore one: the chosen file is read here first (JSON, the backup's
  * shape from the contract, its version), so a photo or another program's file is refused at
@@ -40,7 +73,6 @@ function question(p: Pending, t: Translate, lang: Lang): string {
  */
 export function BackupCard() {
   const t = useT();
-  const lang = useApp((s) => s.lang);
   const download = useAction();
   const restore = useAction();
   const input = useRef<HTMLInputElement>(null);
@@ -65,32 +97,13 @@ export function BackupCard() {
     if (check.kind === "backup") setPending({ file: file.name, ...check });
     else setRefused({ file: file.name, check });
   };
-  const dismiss = () => {
-    setPending(null);
-    setCancelled(true);
-  };
   const confirm = () => {
     const chosen = pending;
     setPending(null);
     if (chosen)
       void restore.run(() => api("POST /system/restore", { body: chosen.body }), t("sys.restored"));
   };
-
-  const save = () => {
-    forget();
-    return download.run(async () => {
-      const res = await api.raw("GET /system/backup");
-      const blob = await res.blob();
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = fileName(res.headers.get("Content-Disposition"));
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    }, t("sys.backupSaved"));
-  };
+  const save = () => (forget(), download.run(downloadBackup, t("sys.backupSaved")));
 
   return (
     <Card title={t("sys.backupTitle")}>
@@ -115,17 +128,11 @@ export function BackupCard() {
         </label>
       </div>
       {pending ? (
-        <div className="confirm-box" role="group" aria-label={t("sys.restoreAskLabel")}>
-          <p>{question(pending, t, lang)}</p>
-          <div className="button-row">
-            <button type="button" className="danger" onClick={confirm}>
-              {t("sys.restoreYes")}
-            </button>
-            <button type="button" onClick={dismiss}>
-              {t("common.cancel")}
-            </button>
-          </div>
-        </div>
+        <RestoreAsk
+          pending={pending}
+          onYes={confirm}
+          onNo={() => (setPending(null), setCancelled(true))}
+        />
       ) : null}
       <Alert text={refused ? refusal(refused.file, refused.check, t) : ""} />
       <Alert kind="info" text={cancelled ? t("sys.restoreCancelled") : ""} />

@@ -25,13 +25,33 @@ type Entry =
   | { state: "done"; result: ConnectivityResult }
   | { state: "error"; text: string };
 
-export function ConnectivityCard() {
+/** One site's line: not tested, waiting, testing, or how its test went. */
+function entryLine(entry: Entry | undefined, t: Translate): { text: string; cls: string } {
+  if (!entry) return { text: t("conn.notTested"), cls: "muted" };
+  if (entry.state === "queued") return { text: t("conn.queued"), cls: "muted" };
+  if (entry.state === "running") return { text: t("conn.testing"), cls: "muted" };
+  if (entry.state === "error") return { text: entry.text, cls: "latency-bad" };
+  const r = entry.result;
+  const head =
+    r.status === "ok"
+      ? t("conn.siteOk")
+      : r.status === "timeout"
+        ? t("conn.siteTimeout")
+        : t("conn.siteFailed");
+  // The detail says what happened (the HTTP status, or why it failed) once, in words.
+  const parts = [head, `${r.durationMS} ms`];
+  const detail = siteDetail(r, t);
+  if (detail) parts.push(detail);
+  if (r.status === "ok") parts.push(r.tlsVerified ? t("conn.tlsOk") : t("conn.tlsNo"));
+  return { text: parts.join(" · "), cls: r.status === "ok" ? "latency-good" : "latency-bad" };
+}
+
+/** The tests asked for, run at most MAX_PARALLEL at once; a site queued or running is not asked twice. */
+function useSiteTests() {
   const t = useT();
-  const sites = useLoad(() => api("GET /system/connectivity"));
   const [entries, setEntries] = useState<Record<string, Entry>>({});
   const queue = useRef<string[]>([]);
   const running = useRef(0);
-
   const pump = () => {
     while (running.current < MAX_PARALLEL && queue.current.length > 0) {
       const id = queue.current.shift() as string;
@@ -61,27 +81,37 @@ export function ConnectivityCard() {
     }));
     pump();
   };
+  return { entries, enqueue };
+}
 
-  const line = (entry: Entry | undefined): { text: string; cls: string } => {
-    if (!entry) return { text: t("conn.notTested"), cls: "muted" };
-    if (entry.state === "queued") return { text: t("conn.queued"), cls: "muted" };
-    if (entry.state === "running") return { text: t("conn.testing"), cls: "muted" };
-    if (entry.state === "error") return { text: entry.text, cls: "latency-bad" };
-    const r = entry.result;
-    const head =
-      r.status === "ok"
-        ? t("conn.siteOk")
-        : r.status === "timeout"
-          ? t("conn.siteTimeout")
-          : t("conn.siteFailed");
-    // The detail says what happened (the HTTP status, or why it failed) once, in words.
-    const parts = [head, `${r.durationMS} ms`];
-    const detail = siteDetail(r, t);
-    if (detail) parts.push(detail);
-    if (r.status === "ok") parts.push(r.tlsVerified ? t("conn.tlsOk") : t("conn.tlsNo"));
-    return { text: parts.join(" · "), cls: r.status === "ok" ? "latency-good" : "latency-bad" };
-  };
+function SiteRow(props: { site: ConnectivitySite; entry: Entry | undefined; onTest(): void }) {
+  const t = useT();
+  const { site: s, entry } = props;
+  const l = entryLine(entry, t);
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={props.onTest}
+        disabled={entry?.state === "queued" || entry?.state === "running"}
+        aria-label={t("sys.testSite", { name: siteName(s, t) })}
+      >
+        {siteName(s, t)}
+      </button>
+      <span className="badge">
+        {s.category === "domestic" ? t("sys.domestic") : t("sys.global")}
+      </span>
+      <span className={l.cls} role="status" data-testid={`site-${s.id}`}>
+        {l.text}
+      </span>
+    </li>
+  );
+}
 
+export function ConnectivityCard() {
+  const t = useT();
+  const sites = useLoad(() => api("GET /system/connectivity"));
+  const { entries, enqueue } = useSiteTests();
   return (
     <Card
       title={t("sys.connectivityTitle")}
@@ -99,28 +129,9 @@ export function ConnectivityCard() {
       <Alert text={sites.error} />
       {sites.loading && !sites.data ? <Loading /> : null}
       <ul className="sites">
-        {sites.data?.map((s) => {
-          const entry = entries[s.id];
-          const l = line(entry);
-          return (
-            <li key={s.id}>
-              <button
-                type="button"
-                onClick={() => enqueue([s.id])}
-                disabled={entry?.state === "queued" || entry?.state === "running"}
-                aria-label={t("sys.testSite", { name: siteName(s, t) })}
-              >
-                {siteName(s, t)}
-              </button>
-              <span className="badge">
-                {s.category === "domestic" ? t("sys.domestic") : t("sys.global")}
-              </span>
-              <span className={l.cls} role="status" data-testid={`site-${s.id}`}>
-                {l.text}
-              </span>
-            </li>
-          );
-        })}
+        {sites.data?.map((s) => (
+          <SiteRow key={s.id} site={s} entry={entries[s.id]} onTest={() => enqueue([s.id])} />
+        ))}
       </ul>
     </Card>
   );
