@@ -37,9 +37,16 @@ export async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
     await expect(menu.or(page.locator("#lang-pick")).first()).toBeVisible();
     phone = await menu.isVisible();
   }
-  if (phone) await menu.click();
-  await page.locator("#lang-pick").selectOption(lang);
-  if (phone) await page.keyboard.press("Escape");
+  const picker = page.locator("#lang-pick");
+  if (phone) {
+    // The menu closes itself when the console sees a change of width, which may land just
+    // after a click that opened it; open it again until the picker answers.
+    await expect(async () => {
+      if (!(await picker.isVisible())) await menu.click();
+      await picker.selectOption(lang, { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
+    await page.keyboard.press("Escape");
+  } else await picker.selectOption(lang);
   await expect(page.locator("html")).toHaveAttribute("lang", lang);
 }
 
