@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
 import { startGeodataServer } from "../fixtures/geodata-server.js";
-import { freePort, startProxyConsole } from "./support/proxy-harness.js";
+import { refusedPort, startProxyConsole } from "./support/proxy-harness.js";
 import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 
@@ -109,7 +109,7 @@ test("a scheduled subscription with no success for over twice its interval is ma
     await signIn(page, svc, "#/subscriptions");
     const created = await call(page, "POST", "/subscriptions", {
       name: "Tokyo feed",
-      url: `http://127.0.0.1:${await freePort()}/gone`,
+      url: `http://127.0.0.1:${await refusedPort()}/gone`,
       enabled: true,
       intervalHours: 6,
     });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import {
   freePort,
+  refusedPort,
   PASSWORD,
   startProxyConsole,
   type ProxyConsole,
@@ -192,9 +193,11 @@ test("the Logs page shows the kept core lines when it opens, then new ones once,
 test("the update check, a connectivity test, offline connections and a file that is no backup each say one plain sentence, in both languages", async ({
   page,
 }) => {
-  const svc = await startProxyConsole({
-    coreReleaseURL: `http://127.0.0.1:${await freePort()}/latest`,
-  });
+  // Nobody answers on the release server's port nor on the core's mixed port (never started).
+  const svc = await startProxyConsole(
+    { coreReleaseURL: `http://127.0.0.1:${await refusedPort()}/latest` },
+    { mixedPort: await refusedPort() },
+  );
   try {
     await setUp(svc);
     await page.setViewportSize(DESKTOP);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-ports.js";
+import { freePort, refusedPort } from "../helpers/free-ports.js";
 import { FakeCore, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
 
 let h: ProxyHarness;
@@ -125,9 +125,9 @@ describe("proxy service HTTP basics", () => {
       200,
     );
     expect((await h.request("POST", "/nodes/select", { body: { mode: "auto" } })).status).toBe(200);
-    // A feed on a port nothing listens on.
+    // A feed on a port that refuses every connection.
     const sub = await h.request("POST", "/subscriptions", {
-      body: { name: "A", url: `http://127.0.0.1:${await freePort()}/x` },
+      body: { name: "A", url: `http://127.0.0.1:${await refusedPort()}/x` },
     });
     expect(sub.status).toBe(200);
     expect((await h.request("GET", "/nodes")).json).toEqual([]);

@@ -8,6 +8,7 @@ import {
 } from "../../server/proxy/core/errors.js";
 import { MihomoClient } from "../../server/proxy/core/mihomo-client.js";
 import { NdjsonSplitter } from "../../server/proxy/core/ndjson.js";
+import { refusedPort } from "../helpers/free-ports.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -41,14 +42,6 @@ afterEach(async () => {
   await new Promise((r) => s.close(r));
 });
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "Content-Type": "application/json" });
   res.end(JSON.stringify(body));
@@ -72,7 +65,7 @@ describe("MihomoClient", () => {
   });
 
   it("throws CoreUnreachableError when nothing listens", async () => {
-    const client = new MihomoClient({ port: await freePort(), secret: "" });
+    const client = new MihomoClient({ port: await refusedPort(), secret: "" });
     await expect(client.version(1000)).rejects.toBeInstanceOf(CoreUnreachableError);
   });
 

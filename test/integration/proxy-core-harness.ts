@@ -1,5 +1,5 @@
 import type { SqlProxyStore } from "../../server/proxy/store/proxy-store.js";
-import { freePort } from "../helpers/free-ports.js";
+import { freePort, refusedPort } from "../helpers/free-ports.js";
 import { RouteTable } from "../../server/http/route-table.js";
 import type { ProxyAccess } from "../../server/proxy/auth/guards.js";
 import { PROXY_API } from "../../server/contract/proxy.js";
@@ -155,8 +155,8 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveHarness> {
   const locator = new CoreLocator({ dataDir: dir, configured: opts.coreBin });
   const installer = new CoreInstaller({
     locator,
-    // A release server nothing answers for: a port nothing listens on.
-    releaseURL: `http://127.0.0.1:${await freePort()}/releases`,
+    // A release server nothing answers for: a port that refuses every connection.
+    releaseURL: `http://127.0.0.1:${await refusedPort()}/releases`,
     core,
     coreInput: () => store.coreInput(),
     log,
@@ -335,4 +335,4 @@ export async function waitFor(check: () => boolean, ms = 5000, what = "condition
 }
 
 /** A port nothing listens on right now. */
-export { freePort };
+export { freePort, refusedPort };

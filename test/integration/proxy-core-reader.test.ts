@@ -18,7 +18,7 @@ import { MihomoClient } from "../../server/proxy/core/mihomo-client.js";
 import { labelChains, labelChainsInPlace } from "../../server/proxy/domain/core-names.js";
 import { liveColumns } from "../../server/proxy/domain/live-delays.js";
 import { coreNodeName } from "../../server/proxy/types.js";
-import { freePort } from "./proxy-core-harness.js";
+import { refusedPort } from "./proxy-core-harness.js";
 import { StubController } from "./proxy-core-stub.js";
 
 const A = "2f00b452053b30d98c0a41c9";
@@ -186,7 +186,7 @@ describe("the core reader", () => {
     reader = new CoreReader();
     const job = { kind: "live-nodes" as const, timeoutMs: 5000 };
     const down = await reader
-      .read({ ...job, target: { ...target, port: await freePort() } })
+      .read({ ...job, target: { ...target, port: await refusedPort() } })
       .catch((e: unknown) => e);
     expect(down).toBeInstanceOf(CoreUnreachableError);
     const refused = await reader

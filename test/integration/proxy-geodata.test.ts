@@ -13,7 +13,7 @@ import {
   type GeodataServer,
 } from "../fixtures/geodata-server.js";
 import { startProxy, type HarnessOptions, type ProxyHarness } from "./proxy-api-harness.js";
-import { freePort } from "./proxy-core-harness.js";
+import { freePort, refusedPort } from "./proxy-core-harness.js";
 
 const FAKE_CORE = resolve("test/fixtures/fake-core.mjs");
 
@@ -145,7 +145,7 @@ describe("geodata the core needs", () => {
   });
 
   it("answers 502 when the geodata server cannot be reached", async () => {
-    await service({ geodataURL: `http://127.0.0.1:${await freePort()}` });
+    await service({ geodataURL: `http://127.0.0.1:${await refusedPort()}` });
     const r = await h!.request("POST", "/system/geodata/update", { body: {} });
     expect(r.status).toBe(502);
     expect(r.json).toMatchObject({ code: "geodata.unreachable", params: { file: "geoip.metadb" } });

@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS } from "../../server/proxy/types.js";
 import { createMihomoSim, startMixedListener } from "../fixtures/mihomo-sim/index.mjs";
 import { startFeedServer, type FeedServer } from "../fixtures/feed-server.js";
 import { startProxy, type ProxyHarness } from "./proxy-api-harness.js";
-import { freePort } from "./proxy-core-harness.js";
+import { freePort, refusedPort } from "./proxy-core-harness.js";
 
 const FAKE_CORE = resolve("test/fixtures/fake-core.mjs");
 
@@ -83,7 +83,7 @@ describe("a refresh the gateway cannot download directly", () => {
   it("is tried once more through the running core's mixed port, and succeeds there", async () => {
     feeds = await startFeedServer();
     feeds.setRoute("/feed", { feed: "clash.yml" });
-    const fw = firewalled(await freePort());
+    const fw = firewalled(await refusedPort());
     const { mixedPort } = await serviceWithCore(fw.source);
     const id = await addFeed();
     const start = await h!.request("POST", "/system/service", { body: { action: "start" } });
@@ -109,7 +109,7 @@ describe("a refresh the gateway cannot download directly", () => {
   it("keeps its nodes and says both attempts failed when the core cannot reach it either", async () => {
     feeds = await startFeedServer();
     feeds.setRoute("/feed", { feed: "clash.yml" });
-    const fw = firewalled(await freePort());
+    const fw = firewalled(await refusedPort());
     await serviceWithCore(fw.source);
     const id = await addFeed();
     expect(
@@ -141,7 +141,7 @@ describe("a refresh the gateway cannot download directly", () => {
   it("is not tried again for an HTTP error status, nor without a running core", async () => {
     feeds = await startFeedServer();
     feeds.setRoute("/feed", { status: 404 });
-    const fw = firewalled(await freePort());
+    const fw = firewalled(await refusedPort());
     await serviceWithCore(fw.source);
     const id = await addFeed();
     // No core running: the refused direct attempt is the only one.

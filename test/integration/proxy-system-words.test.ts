@@ -4,7 +4,7 @@ import net, { type AddressInfo } from "node:net";
 import selfsigned from "selfsigned";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeCore, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
-import { freePort, startLive, type LiveHarness } from "./proxy-core-harness.js";
+import { freePort, refusedPort, startLive, type LiveHarness } from "./proxy-core-harness.js";
 
 /** Node's own socket and fetch wording, which a person should never be shown. */
 const RAW = /fetch failed|ECONN|ENOTFOUND|EAI_AGAIN|self[- ]signed|socket|getaddrinfo|connect /i;
@@ -32,7 +32,7 @@ describe("GET /system/updates when the check fails", () => {
 
   it("says once that the release server could not be reached, without the network library's text", async () => {
     live = await startLive({
-      options: { coreReleaseURL: `http://127.0.0.1:${await freePort()}/x` },
+      options: { coreReleaseURL: `http://127.0.0.1:${await refusedPort()}/x` },
     });
     const r = await live.request("GET", "/system/updates");
     expect(r.status).toBe(502);
@@ -103,7 +103,7 @@ describe("connectivity results", () => {
 
   it("says the core does not take connections when nothing listens on the mixed port", async () => {
     live = await startLive();
-    const port = await freePort();
+    const port = await refusedPort();
     live.store.settings.mixedPort = port;
     const r = await live.request("POST", "/system/connectivity/test", { siteId: "github" });
     expect(r.json).toMatchObject({

@@ -4,7 +4,7 @@ import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFeedServer, type FeedServer } from "../../fixtures/feed-server.js";
-import { freePort, freeProxyPorts } from "../../helpers/free-ports.js";
+import { freePort, freeProxyPorts, refusedPort } from "../../helpers/free-ports.js";
 import {
   createProxyService,
   type ProxyService,
@@ -30,8 +30,11 @@ export interface ProxyConsole {
   close(): Promise<void>;
 }
 
-/** A port nobody listens on right now (for the core's controller and mixed port). */
-export { freePort };
+/**
+ * `freePort`: a port nobody listens on right now (for the core's controller and mixed port).
+ * `refusedPort`: one that refuses every connection while the test runs (nobody there).
+ */
+export { freePort, refusedPort };
 
 /**
  * Opens an HTTP CONNECT tunnel through the core's mixed port to 127.0.0.1:`port`;
@@ -66,9 +69,11 @@ export function openTunnel(proxyPort: number, port: number): Promise<net.Socket>
 export async function startProxyConsole(
   /** Replaces the defaults below (a given controller port, another release source, ...). */
   overrides: Partial<ProxyServiceOptions> & ProxyServiceExtras = {},
+  /** Ports to store in the settings instead of free ones (a mixed port nobody answers on). */
+  given: { mixedPort?: number } = {},
 ): Promise<ProxyConsole> {
   const dataDir = mkdtempSync(join(tmpdir(), "gh-proxy-e2e-"));
-  const ports = await freeProxyPorts(dataDir);
+  const ports = await freeProxyPorts(dataDir, given);
   const feeds = await startFeedServer();
   feeds.setRoute("/sub/clash", {
     feed: "clash.yml",
