@@ -48,6 +48,49 @@ function PasswordField({
   );
 }
 
+/** What a form that sets a new password keeps: the password, its confirmation, and whether
+ * the form was tried (problems are shown only then). */
+function useNewPassword() {
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [tried, setTried] = useState(false);
+  return {
+    password,
+    confirm,
+    setPassword,
+    setConfirm,
+    tried,
+    setTried,
+    /** Whether the new password may be sent (long enough, short enough, confirmed). */
+    acceptable: (t: ReturnType<typeof useT>) =>
+      !passwordProblem(password, t) && confirm === password,
+    clear() {
+      setPassword("");
+      setConfirm("");
+      setTried(false);
+    },
+  };
+}
+
+/** A form's one request at a time: busy while it runs, its failure said in words (or handed
+ * to `otherwise` first, which answers whether it said the failure itself). */
+function useSubmit() {
+  const [error, setError] = useSaid();
+  const [busy, setBusy] = useState(false);
+  const run = async (work: () => Promise<void>, otherwise?: (err: unknown) => boolean) => {
+    setBusy(true);
+    setError("");
+    try {
+      await work();
+    } catch (err) {
+      if (!otherwise?.(err)) setError(sayError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, setError, busy, run };
+}
+
 /** A new password and its confirmation; problems are shown once the form was tried. */
 function NewPasswordFields({
   password,
@@ -55,13 +98,10 @@ function NewPasswordFields({
   setPassword,
   setConfirm,
   tried,
-}: {
-  password: string;
-  confirm: string;
-  setPassword: (value: string) => void;
-  setConfirm: (value: string) => void;
-  tried: boolean;
-}) {
+}: Pick<
+  ReturnType<typeof useNewPassword>,
+  "password" | "confirm" | "setPassword" | "setConfirm" | "tried"
+>) {
   const t = useT();
   return (
     <>
@@ -99,28 +139,19 @@ export function SetupScreen() {
   const t = useT();
   const signedIn = useApp((s) => s.signedIn);
   const [token, setToken] = useState("");
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [tried, setTried] = useState(false);
-  const [error, setError] = useSaid();
-  const [busy, setBusy] = useState(false);
+  const fresh = useNewPassword();
+  const { error, busy, run } = useSubmit();
 
-  const tokenError = tried && !token.trim() ? t("auth.tokenMissing") : "";
+  const tokenError = fresh.tried && !token.trim() ? t("auth.tokenMissing") : "";
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setTried(true);
-    if (!token.trim() || passwordProblem(password, t) || confirm !== password) return;
-    setBusy(true);
-    setError("");
-    try {
-      const res = await api("POST /auth/setup", { body: { token: token.trim(), password } });
-      signedIn(res.csrf);
-    } catch (err) {
-      setError(sayError(err));
-    } finally {
-      setBusy(false);
-    }
+    fresh.setTried(true);
+    if (!token.trim() || !fresh.acceptable(t)) return;
+    await run(async () => {
+      const body = { token: token.trim(), password: fresh.password };
+      signedIn((await api("POST /auth/setup", { body })).csrf);
+    });
   };
 
   return (
@@ -144,13 +175,7 @@ export function SetupScreen() {
             />
           )}
         </Field>
-        <NewPasswordFields
-          password={password}
-          confirm={confirm}
-          setPassword={setPassword}
-          setConfirm={setConfirm}
-          tried={tried}
-        />
+        <NewPasswordFields {...fresh} />
         <Alert text={error} />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t("common.working") : t("auth.setupButton")}
@@ -219,12 +244,17 @@ export function LoginScreen() {
   const t = useT();
   const { signedIn, notice, lang } = useApp();
   const [password, setPassword] = useState("");
-  const [error, setError] = useSaid();
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, run } = useSubmit();
   const [offer, setOffer] = useState<{ password: string; csrf: string } | null>(null);
   const wait = useLoginWait();
   const waiting = wait.waiting;
 
+  // Too many tries: the wait is said (and counted down) instead of an error.
+  const tooMany = (err: unknown) => {
+    if (!(err instanceof ApiError && err.status === 429 && err.retryAfter)) return false;
+    wait.start(err.retryAfter);
+    return true;
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (waiting) return;
@@ -232,20 +262,11 @@ export function LoginScreen() {
       setError((tr) => tr("auth.passwordMissing"));
       return;
     }
-    setBusy(true);
-    setError("");
-    try {
+    await run(async () => {
       const res = await api("POST /auth/login", { body: { password } });
       if (await offerToRemember(password)) setOffer({ password, csrf: res.csrf });
       else signedIn(res.csrf);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 429 && err.retryAfter) {
-        wait.start(err.retryAfter);
-        setError("");
-      } else setError(sayError(err));
-    } finally {
-      setBusy(false);
-    }
+    }, tooMany);
   };
 
   if (offer)
@@ -280,33 +301,22 @@ export function PasswordForm() {
   const t = useT();
   const signedIn = useApp((s) => s.signedIn);
   const [current, setCurrent] = useState("");
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [tried, setTried] = useState(false);
-  const [error, setError] = useSaid();
+  const fresh = useNewPassword();
+  const { error, busy, run } = useSubmit();
   const [done, setDone] = useState("");
-  const [busy, setBusy] = useState(false);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setTried(true);
+    fresh.setTried(true);
     setDone("");
-    if (!current || passwordProblem(password, t) || confirm !== password) return;
-    setBusy(true);
-    setError("");
-    try {
-      const res = await api("PUT /auth/password", { body: { currentPassword: current, password } });
-      signedIn(res.csrf);
+    if (!current || !fresh.acceptable(t)) return;
+    await run(async () => {
+      const body = { currentPassword: current, password: fresh.password };
+      signedIn((await api("PUT /auth/password", { body })).csrf);
       setCurrent("");
-      setPassword("");
-      setConfirm("");
-      setTried(false);
+      fresh.clear();
       setDone(t("auth.passwordChanged"));
-    } catch (err) {
-      setError(sayError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -316,15 +326,9 @@ export function PasswordForm() {
         value={current}
         onChange={setCurrent}
         autoComplete="current-password"
-        error={tried && !current ? t("auth.passwordMissing") : ""}
+        error={fresh.tried && !current ? t("auth.passwordMissing") : ""}
       />
-      <NewPasswordFields
-        password={password}
-        confirm={confirm}
-        setPassword={setPassword}
-        setConfirm={setConfirm}
-        tried={tried}
-      />
+      <NewPasswordFields {...fresh} />
       <div className="form-actions">
         <button type="submit" disabled={busy}>
           {busy ? t("common.working") : t("auth.changeButton")}

@@ -4,6 +4,7 @@ import { CoreInfo } from "../../../server/contract/proxy.js";
 import { api } from "../api.js";
 import { CoreOutput, useCoreAction } from "./core-failure.js";
 import { useT, type Key, type Translate } from "../i18n.js";
+import { ConfirmBox } from "../parts/confirm-box.js";
 import { Alert, Card } from "../parts/ui.js";
 import "./styles-core-install.css";
 
@@ -200,21 +201,14 @@ function ProgramFacts({ info }: { info: CoreInfo | null }) {
 function RollbackAsk(props: { previous: string; current: string; onYes(): void; onNo(): void }) {
   const t = useT();
   return (
-    <div
-      className="confirm-box install-confirm"
-      role="group"
-      aria-label={t("install.rollbackAskLabel")}
-    >
-      <p>{t("install.rollbackAsk", { previous: props.previous, current: props.current })}</p>
-      <div className="button-row">
-        <button type="button" className="danger" onClick={props.onYes}>
-          {t("install.rollbackYes")}
-        </button>
-        <button type="button" onClick={props.onNo}>
-          {t("common.cancel")}
-        </button>
-      </div>
-    </div>
+    <ConfirmBox
+      className="install-confirm"
+      label={t("install.rollbackAskLabel")}
+      question={t("install.rollbackAsk", { previous: props.previous, current: props.current })}
+      yes={t("install.rollbackYes")}
+      onYes={props.onYes}
+      onNo={props.onNo}
+    />
   );
 }
 

@@ -3,6 +3,7 @@ import { api } from "../api.js";
 import { formatDateTime } from "../parts/format.js";
 import { useT, type Lang, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
+import { ConfirmBox } from "../parts/confirm-box.js";
 import { Alert, Card, useAction } from "../parts/ui.js";
 import { checkBackup, type BackupCheck } from "./backup-check.js";
 
@@ -52,17 +53,13 @@ function RestoreAsk(props: { pending: Pending; onYes(): void; onNo(): void }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   return (
-    <div className="confirm-box" role="group" aria-label={t("sys.restoreAskLabel")}>
-      <p>{question(props.pending, t, lang)}</p>
-      <div className="button-row">
-        <button type="button" className="danger" onClick={props.onYes}>
-          {t("sys.restoreYes")}
-        </button>
-        <button type="button" onClick={props.onNo}>
-          {t("common.cancel")}
-        </button>
-      </div>
-    </div>
+    <ConfirmBox
+      label={t("sys.restoreAskLabel")}
+      question={question(props.pending, t, lang)}
+      yes={t("sys.restoreYes")}
+      onYes={props.onYes}
+      onNo={props.onNo}
+    />
   );
 }
 
