@@ -19,6 +19,20 @@ export interface ProblemLabels {
   request: string;
 }
 
+/** The labels from a console's translate function: both tables name them `problems.*`. */
+export function problemLabels(
+  t: (key: `problems.${keyof ProblemLabels}`) => string,
+): ProblemLabels {
+  return {
+    title: t("problems.title"),
+    none: t("problems.none"),
+    intro: t("problems.intro"),
+    error: t("problems.error"),
+    warning: t("problems.warning"),
+    request: t("problems.request"),
+  };
+}
+
 /** Each console's class names, so the list keeps the look of the console it sits in. */
 export interface ProblemClasses {
   empty: string;

@@ -1,4 +1,8 @@
-import { RecentProblemsList, type ProblemClasses } from "../../shared/recent-problems.js";
+import {
+  problemLabels,
+  RecentProblemsList,
+  type ProblemClasses,
+} from "../../shared/recent-problems.js";
 import { useApp } from "../store.js";
 import { useA } from "./i18n.js";
 import { parcelProblemText } from "./problem-words.js";
@@ -33,19 +37,7 @@ export function RecentProblemsCard({ tick }: { tick: number }) {
   return (
     <Card title={t("problems.title")} className="adm-problems">
       <Alert text={problems.error} />
-      <RecentProblemsList
-        items={items}
-        lang={lang}
-        classes={CLASSES}
-        labels={{
-          title: t("problems.title"),
-          none: t("problems.none"),
-          intro: t("problems.intro"),
-          error: t("problems.error"),
-          warning: t("problems.warning"),
-          request: t("problems.request"),
-        }}
-      />
+      <RecentProblemsList items={items} lang={lang} classes={CLASSES} labels={problemLabels(t)} />
     </Card>
   );
 }

@@ -1,4 +1,8 @@
-import { RecentProblemsList, type ProblemClasses } from "../../shared/recent-problems.js";
+import {
+  problemLabels,
+  RecentProblemsList,
+  type ProblemClasses,
+} from "../../shared/recent-problems.js";
 import { useT } from "../i18n.js";
 import { proxyProblemText } from "../errors/problem-words.js";
 import { useApp } from "../store.js";
@@ -34,14 +38,7 @@ export function RecentProblemsCard({ items }: { items: RecentProblem[] }) {
           }))}
           lang={lang}
           classes={CLASSES}
-          labels={{
-            title: t("problems.title"),
-            none: t("problems.none"),
-            intro: t("problems.intro"),
-            error: t("problems.error"),
-            warning: t("problems.warning"),
-            request: t("problems.request"),
-          }}
+          labels={problemLabels(t)}
         />
       </Card>
     </div>
