@@ -63,118 +63,188 @@ export function generateOperatorPassword(): string {
   return randomBytes(24).toString("base64url");
 }
 
+/** What every step of the operator works with. */
+interface OperatorDeps {
+  /** The store with every failure marked as the keychain's. */
+  secrets: SecretStore;
+  http: HttpOptions;
+  generate: () => string;
+}
+
+/** Stores a secret; false when the store refused (the caller decides what that means). */
+function keep(deps: OperatorDeps, service: OperatorService, password: string): boolean {
+  try {
+    deps.secrets.set(OPERATOR_ACCOUNTS[service], password);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function restore(secrets: SecretStore, account: string, previous: string | null): void {
+  if (previous === null) secrets.delete(account);
+  else secrets.set(account, previous);
+}
+
+async function signInParcel(
+  deps: OperatorDeps,
+  info: NonNullable<OperatorReadyInfo["parcel"]>,
+): Promise<ServiceSignIn> {
+  const generated = info.generatedAdminPassword;
+  if (generated) {
+    // Kept before anything else: this is the only moment the password is known.
+    const kept = keep(deps, "parcel", generated);
+    const answer = await parcelLogin(deps.http, info.url, info.adminUser, generated);
+    return answer.status === 200
+      ? signedIn(answer, true, kept)
+      : { state: "failed", failure: answerFailure(answer) };
+  }
+  const stored = deps.secrets.get(OPERATOR_ACCOUNTS.parcel);
+  if (!stored) return { state: "need-reset", reason: "no-stored-password" };
+  const answer = await parcelLogin(deps.http, info.url, info.adminUser, stored);
+  if (answer.status === 200) return signedIn(answer, false, true);
+  if (answer.status === 401) return { state: "need-reset", reason: "stored-password-rejected" };
+  return { state: "failed", failure: answerFailure(answer) };
+}
+
+/**
+ * First run of the proxy: creates its administrator with a new password, kept in the store.
+ * Null when someone else finished setup meanwhile, so the caller signs in as usual.
+ */
+async function setUpProxy(
+  deps: OperatorDeps,
+  url: string,
+  setupToken: string,
+): Promise<ServiceSignIn | null> {
+  const account = OPERATOR_ACCOUNTS.proxy;
+  const previous = deps.secrets.get(account);
+  const password = deps.generate();
+  // Stored first: if the store refuses, no administrator is created with a password
+  // nobody knows (the console's setup page still works by hand).
+  deps.secrets.set(account, password);
+  const answer = await proxySetup(deps.http, url, setupToken, password).catch((err: unknown) => {
+    restore(deps.secrets, account, previous);
+    throw err;
+  });
+  if (answer.status === 200) return signedIn(answer, true, true);
+  restore(deps.secrets, account, previous);
+  // Someone finished setup meanwhile (a browser on the setup page): sign in as usual.
+  if (answer.code !== "auth.already_set_up")
+    return { state: "failed", failure: answerFailure(answer) };
+  return null;
+}
+
+async function signInProxy(
+  deps: OperatorDeps,
+  info: NonNullable<OperatorReadyInfo["proxy"]>,
+): Promise<ServiceSignIn> {
+  const initialized = await proxyInitialized(deps.http, info.url);
+  if (initialized === null)
+    return {
+      state: "failed",
+      failure: {
+        code: "operator.unexpected_answer",
+        message: "The proxy service did not say whether it is set up.",
+      },
+    };
+  if (!initialized && info.setupToken) {
+    const setUp = await setUpProxy(deps, info.url, info.setupToken);
+    if (setUp) return setUp;
+  }
+  const stored = deps.secrets.get(OPERATOR_ACCOUNTS.proxy);
+  if (!stored) return { state: "need-password", reason: "no-stored-password" };
+  const answer = await proxyLogin(deps.http, info.url, stored);
+  if (answer.status === 200) return signedIn(answer, false, true);
+  if (answer.status === 401) return { state: "need-password", reason: "stored-password-rejected" };
+  return { state: "failed", failure: answerFailure(answer) };
+}
+
+/** Signs in to every running console side by side; the window gets every session's cookies. */
+async function signInAll(deps: OperatorDeps, ready: OperatorReadyInfo): Promise<OperatorSignIn> {
+  const { parcel: parcelInfo, proxy: proxyInfo } = ready;
+  const [parcel, proxy] = await Promise.all([
+    parcelInfo ? signInCall(() => signInParcel(deps, parcelInfo)) : null,
+    proxyInfo ? signInCall(() => signInProxy(deps, proxyInfo)) : null,
+  ]);
+  const cookies = [parcel, proxy].flatMap((r) => (r?.state === "signed-in" ? r.cookies : []));
+  return { parcel, proxy, cookies };
+}
+
+/** Signs in with `password`: the session a change or a remembered password works with. */
+async function login(
+  deps: OperatorDeps,
+  current: OperatorReadyInfo | null,
+  service: OperatorService,
+  password: string,
+): Promise<{ answer: ServiceAnswer; url: string } | null> {
+  const parcel = current?.parcel;
+  const proxy = current?.proxy;
+  if (service === "parcel" && parcel)
+    return {
+      answer: await parcelLogin(deps.http, parcel.url, parcel.adminUser, password),
+      url: parcel.url,
+    };
+  if (service === "proxy" && proxy)
+    return { answer: await proxyLogin(deps.http, proxy.url, password), url: proxy.url };
+  return null;
+}
+
+async function changePassword(
+  deps: OperatorDeps,
+  current: OperatorReadyInfo | null,
+  service: OperatorService,
+  passwords: { current: string; next: string },
+): Promise<PasswordResult> {
+  const signed = await login(deps, current, service, passwords.current);
+  if (!signed) return notRunning(service);
+  const session = signed.answer;
+  if (session.status !== 200) return refused(session, "The current password is wrong.");
+  const change = service === "parcel" ? parcelChangePassword : proxyChangePassword;
+  const answer = await change(deps.http, signed.url, session, passwords.current, passwords.next);
+  if (answer.status !== 200)
+    return ruleRefusal(answer) ?? refused(answer, "The current password is wrong.");
+  // Only now, with the service holding the new password, does the store follow.
+  if (!keep(deps, service, passwords.next))
+    return {
+      ok: false,
+      code: "operator.keychain",
+      message: "The password was changed, but the keychain could not keep the new one.",
+    };
+  // The change ended every other session, the window's too: this one replaces it.
+  return { ok: true, cookies: session.cookies, csrf: answer.csrf ?? session.csrf };
+}
+
+async function rememberPassword(
+  deps: OperatorDeps,
+  current: OperatorReadyInfo | null,
+  service: OperatorService,
+  password: string,
+): Promise<PasswordResult> {
+  const signed = await login(deps, current, service, password);
+  if (!signed) return notRunning(service);
+  const session = signed.answer;
+  if (session.status !== 200) return refused(session, "The password is wrong.");
+  deps.secrets.set(OPERATOR_ACCOUNTS[service], password);
+  return { ok: true, cookies: session.cookies, csrf: session.csrf };
+}
+
 export function createOperator(options: OperatorOptions): Operator {
-  const secrets = markedStore(options.secrets);
-  const http: HttpOptions = {
-    fetch: options.fetch ?? fetch,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    nowMs: options.nowMs ?? Date.now,
+  const deps: OperatorDeps = {
+    secrets: markedStore(options.secrets),
+    http: {
+      fetch: options.fetch ?? fetch,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      nowMs: options.nowMs ?? Date.now,
+    },
+    generate: options.generatePassword ?? generateOperatorPassword,
   };
-  const generate = options.generatePassword ?? generateOperatorPassword;
+  /** The services last signed in to: the ones a change or a remembered password goes to. */
   let current: OperatorReadyInfo | null = null;
 
-  /** Stores a secret; false when the store refused (the caller decides what that means). */
-  const keep = (service: OperatorService, password: string): boolean => {
-    try {
-      secrets.set(OPERATOR_ACCOUNTS[service], password);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
-  async function signInParcel(
-    info: NonNullable<OperatorReadyInfo["parcel"]>,
-  ): Promise<ServiceSignIn> {
-    const generated = info.generatedAdminPassword;
-    if (generated) {
-      // Kept before anything else: this is the only moment the password is known.
-      const kept = keep("parcel", generated);
-      const answer = await parcelLogin(http, info.url, info.adminUser, generated);
-      return answer.status === 200
-        ? signedIn(answer, true, kept)
-        : { state: "failed", failure: answerFailure(answer) };
-    }
-    const stored = secrets.get(OPERATOR_ACCOUNTS.parcel);
-    if (!stored) return { state: "need-reset", reason: "no-stored-password" };
-    const answer = await parcelLogin(http, info.url, info.adminUser, stored);
-    if (answer.status === 200) return signedIn(answer, false, true);
-    if (answer.status === 401) return { state: "need-reset", reason: "stored-password-rejected" };
-    return { state: "failed", failure: answerFailure(answer) };
-  }
-
-  async function signInProxy(
-    info: NonNullable<OperatorReadyInfo["proxy"]>,
-  ): Promise<ServiceSignIn> {
-    const account = OPERATOR_ACCOUNTS.proxy;
-    const initialized = await proxyInitialized(http, info.url);
-    if (initialized === null)
-      return {
-        state: "failed",
-        failure: {
-          code: "operator.unexpected_answer",
-          message: "The proxy service did not say whether it is set up.",
-        },
-      };
-    if (!initialized && info.setupToken) {
-      const previous = secrets.get(account);
-      const password = generate();
-      // Stored first: if the store refuses, no administrator is created with a password
-      // nobody knows (the console's setup page still works by hand).
-      secrets.set(account, password);
-      const answer = await proxySetup(http, info.url, info.setupToken, password).catch(
-        (err: unknown) => {
-          restore(account, previous);
-          throw err;
-        },
-      );
-      if (answer.status === 200) return signedIn(answer, true, true);
-      restore(account, previous);
-      // Someone finished setup meanwhile (a browser on the setup page): sign in as usual.
-      if (answer.code !== "auth.already_set_up")
-        return { state: "failed", failure: answerFailure(answer) };
-    }
-    const stored = secrets.get(account);
-    if (!stored) return { state: "need-password", reason: "no-stored-password" };
-    const answer = await proxyLogin(http, info.url, stored);
-    if (answer.status === 200) return signedIn(answer, false, true);
-    if (answer.status === 401)
-      return { state: "need-password", reason: "stored-password-rejected" };
-    return { state: "failed", failure: answerFailure(answer) };
-  }
-
-  function restore(account: string, previous: string | null): void {
-    if (previous === null) secrets.delete(account);
-    else secrets.set(account, previous);
-  }
-
-  /** Signs in with `password`: the session a change or a remembered password works with. */
-  async function login(
-    service: OperatorService,
-    password: string,
-  ): Promise<{ answer: ServiceAnswer; url: string } | null> {
-    const parcel = current?.parcel;
-    const proxy = current?.proxy;
-    if (service === "parcel" && parcel)
-      return {
-        answer: await parcelLogin(http, parcel.url, parcel.adminUser, password),
-        url: parcel.url,
-      };
-    if (service === "proxy" && proxy)
-      return { answer: await proxyLogin(http, proxy.url, password), url: proxy.url };
-    return null;
-  }
-
   return {
-    async signIn(ready) {
+    signIn(ready) {
       current = ready;
-      const { parcel: parcelInfo, proxy: proxyInfo } = ready;
-      const [parcel, proxy] = await Promise.all([
-        parcelInfo ? signInCall(() => signInParcel(parcelInfo)) : null,
-        proxyInfo ? signInCall(() => signInProxy(proxyInfo)) : null,
-      ]);
-      const cookies = [parcel, proxy].flatMap((r) => (r?.state === "signed-in" ? r.cookies : []));
-      return { parcel, proxy, cookies };
+      return signInAll(deps, ready);
     },
 
     revealPassword(service) {
@@ -183,36 +253,13 @@ export function createOperator(options: OperatorOptions): Operator {
     },
 
     changePassword(service, currentPassword, newPassword) {
-      return passwordCall(async () => {
-        const signed = await login(service, currentPassword);
-        if (!signed) return notRunning(service);
-        const session = signed.answer;
-        if (session.status !== 200) return refused(session, "The current password is wrong.");
-        const change = service === "parcel" ? parcelChangePassword : proxyChangePassword;
-        const answer = await change(http, signed.url, session, currentPassword, newPassword);
-        if (answer.status !== 200)
-          return ruleRefusal(answer) ?? refused(answer, "The current password is wrong.");
-        // Only now, with the service holding the new password, does the store follow.
-        if (!keep(service, newPassword))
-          return {
-            ok: false,
-            code: "operator.keychain",
-            message: "The password was changed, but the keychain could not keep the new one.",
-          };
-        // The change ended every other session, the window's too: this one replaces it.
-        return { ok: true, cookies: session.cookies, csrf: answer.csrf ?? session.csrf };
-      });
+      return passwordCall(() =>
+        changePassword(deps, current, service, { current: currentPassword, next: newPassword }),
+      );
     },
 
     rememberPassword(service, password) {
-      return passwordCall(async () => {
-        const signed = await login(service, password);
-        if (!signed) return notRunning(service);
-        const session = signed.answer;
-        if (session.status !== 200) return refused(session, "The password is wrong.");
-        secrets.set(OPERATOR_ACCOUNTS[service], password);
-        return { ok: true, cookies: session.cookies, csrf: session.csrf };
-      });
+      return passwordCall(() => rememberPassword(deps, current, service, password));
     },
   };
 }
