@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type Dispatch, type SetStateAction } from "react";
 import type {
   AdminParcelView as AdminParcel,
   ParcelState,
@@ -11,7 +11,16 @@ import { parcelName } from "./parcel-name.js";
 import { ParcelRow } from "./parcel-row.js";
 import { ShareCard } from "./share.js";
 import { adminApi } from "./session.js";
-import { Alert, Pager, MatchCount, PageSizeSelect, useAction, useConfirm, useLoad } from "./ui.js";
+import {
+  Alert,
+  Pager,
+  MatchCount,
+  PageSizeSelect,
+  useAction,
+  useConfirm,
+  useLoad,
+  type Loaded,
+} from "./ui.js";
 
 export { LIVE } from "./parcel-row.js";
 
@@ -44,30 +53,30 @@ function queryOf(f: ParcelQuery) {
   };
 }
 
-export function ParcelsTab() {
-  const t = useA();
-  const { parcels: f, setParcels } = useFilters();
-  const [draft, setDraft] = useState(f.q);
-  // Typing settles for a moment before the search runs (and the list returns to page 1).
+/**
+ * The search box's text: typing settles for a moment before the search runs (and the list
+ * returns to page 1).
+ */
+function useSearchDraft(applied: string, setParcels: (patch: Partial<ParcelQuery>) => void) {
+  const [draft, setDraft] = useState(applied);
   useEffect(() => {
     const q = draft.trim();
-    if (q === f.q) return;
+    if (q === applied) return;
     const timer = setTimeout(() => setParcels({ q }), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [draft, f.q, setParcels]);
-  const query = queryOf(f);
-  const list = useLoad(new URLSearchParams(query).toString(), (signal) =>
-    adminApi("GET /admin/parcels", { query, signal }),
-  );
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  }, [draft, applied, setParcels]);
+  return [draft, setDraft] as const;
+}
+
+/**
+ * The share the last reissue gave. A reissued code dies with its parcel: once the list shows
+ * the parcel ended (deleted here, revoked by its owner, expired), the card says so instead of
+ * offering the code. The list loaded before the reissue still shows the parcel locked: a lock
+ * counts only when it came after the reissue (the expiry the reissue set is still the parcel's).
+ */
+function useReissued(items: AdminParcel[] | undefined) {
   const [reissued, setReissued] = useState<Reissued | null>(null);
-  const action = useAction();
-  const confirm = useConfirm();
-  // A reissued code dies with its parcel: once the list shows the parcel ended (deleted here,
-  // revoked by its owner, expired), the card says so instead of offering the code.
-  // The list loaded before the reissue still shows the parcel locked: a lock counts only when
-  // it came after the reissue (the expiry the reissue set is still the parcel's).
-  const ended = list.data?.items.find(
+  const ended = items?.find(
     (p) =>
       p.id === reissued?.id &&
       (ENDED.includes(p.state) ||
@@ -78,7 +87,12 @@ export function ParcelsTab() {
   }, [ended]);
   const withdraw = (id: string) =>
     setReissued((r) => (r && r.id === id ? { ...r, withdrawn: "deleted" } : r));
+  return { reissued, setReissued, withdraw };
+}
 
+/** Which rows show their files. */
+function useOpenRows() {
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>
     setOpen((old) => {
       const next = new Set(old);
@@ -86,7 +100,18 @@ export function ParcelsTab() {
       else next.add(id);
       return next;
     });
+  return { open, toggle };
+}
 
+/** The row actions: each asks first, runs, then reloads the list. */
+function useParcelActions(
+  reload: () => void,
+  withdraw: (id: string) => void,
+  setReissued: Dispatch<SetStateAction<Reissued | null>>,
+) {
+  const t = useA();
+  const action = useAction();
+  const confirm = useConfirm();
   const deleteParcel = async (p: AdminParcel) => {
     const name = parcelName(p, t);
     if (!(await confirm.ask(t("parcels.confirmDelete", { name }), t("parcels.delete")))) return;
@@ -95,7 +120,7 @@ export function ParcelsTab() {
       () => t("parcels.deleted", { name }),
     );
     if (ok) withdraw(p.id);
-    list.reload();
+    reload();
   };
   const deleteFile = async (p: AdminParcel, file: { id: string; name: string }) => {
     const last = p.files.length === 1;
@@ -110,7 +135,7 @@ export function ParcelsTab() {
       },
       () => t("parcels.fileDeleted", { name: file.name }),
     );
-    list.reload();
+    reload();
   };
   /**
    * Reissue starts the parcel again on the current defaults, not on what its sender chose:
@@ -136,48 +161,135 @@ export function ParcelsTab() {
       const share = await adminApi("POST /admin/parcels/:id/reissue", { params: { id: p.id } });
       setReissued({ id: p.id, name, share, withdrawn: null });
     });
-    list.reload();
+    reload();
   };
+  return { action, confirm, deleteParcel, deleteFile, reissue };
+}
 
+type ParcelActions = ReturnType<typeof useParcelActions>;
+
+/** Search text, state, page size and refresh. */
+function ParcelToolbar({
+  draft,
+  setDraft,
+  list,
+}: {
+  draft: string;
+  setDraft: (draft: string) => void;
+  list: Loaded<unknown>;
+}) {
+  const t = useA();
+  const { parcels: f, setParcels } = useFilters();
+  return (
+    <div className="adm-toolbar adm-filters" role="search" aria-label={t("parcels.filters")}>
+      <label className="adm-grow">
+        <span className="adm-label">{t("parcels.search")}</span>
+        <input
+          type="search"
+          value={draft}
+          placeholder={t("parcels.searchHint")}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") setParcels({ q: draft.trim() });
+          }}
+        />
+      </label>
+      <label>
+        <span className="adm-label">{t("parcels.state")}</span>
+        <select
+          value={f.state}
+          onChange={(e) => setParcels({ state: e.target.value as ParcelState | "" })}
+        >
+          <option value="">{t("parcels.anyState")}</option>
+          {STATES.map((s) => (
+            <option key={s} value={s}>
+              {t(`state.${s}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <PageSizeSelect
+        value={f.pageSize}
+        sizes={PAGE_SIZES}
+        onChange={(pageSize) => setParcels({ pageSize })}
+      />
+      <button type="button" onClick={list.reload} disabled={list.loading}>
+        {t("stats.refresh")}
+      </button>
+    </div>
+  );
+}
+
+/** One page of parcels, each row with its actions. */
+function ParcelTable({
+  items,
+  loading,
+  rows,
+  actions,
+}: {
+  items: AdminParcel[];
+  loading: boolean;
+  rows: ReturnType<typeof useOpenRows>;
+  actions: ParcelActions;
+}) {
+  const t = useA();
+  const { open, toggle } = rows;
+  return (
+    <div className="adm-table-box">
+      <table className="adm-table adm-parcel-table" aria-label={t("tab.parcels")}>
+        <thead>
+          <tr>
+            <th scope="col">{t("parcels.files")}</th>
+            <th scope="col">{t("parcels.state")}</th>
+            <th scope="col">{t("parcels.size")}</th>
+            <th scope="col" className="adm-col-owner">
+              {t("parcels.owner")}
+            </th>
+            <th scope="col" className="adm-col-sent">
+              {t("parcels.sent")}
+            </th>
+            <th scope="col">{t("parcels.expires")}</th>
+            <th scope="col">{t("parcels.downloads")}</th>
+            <th scope="col">
+              <span className="sr-only">{t("common.actions")}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody aria-busy={loading}>
+          {items.map((p) => (
+            <ParcelRow
+              key={p.id}
+              parcel={p}
+              expanded={open.has(p.id)}
+              busy={actions.action.busy}
+              onToggle={() => toggle(p.id)}
+              onReissue={() => void actions.reissue(p)}
+              onDelete={() => void actions.deleteParcel(p)}
+              onDeleteFile={(file) => void actions.deleteFile(p, file)}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ParcelsTab() {
+  const t = useA();
+  const { parcels: f, setParcels } = useFilters();
+  const [draft, setDraft] = useSearchDraft(f.q, setParcels);
+  const query = queryOf(f);
+  const list = useLoad(new URLSearchParams(query).toString(), (signal) =>
+    adminApi("GET /admin/parcels", { query, signal }),
+  );
   const data = list.data;
+  const { reissued, setReissued, withdraw } = useReissued(data?.items);
+  const rows = useOpenRows();
+  const actions = useParcelActions(list.reload, withdraw, setReissued);
+  const { action, confirm } = actions;
   return (
     <div className="adm-parcels">
-      <div className="adm-toolbar adm-filters" role="search" aria-label={t("parcels.filters")}>
-        <label className="adm-grow">
-          <span className="adm-label">{t("parcels.search")}</span>
-          <input
-            type="search"
-            value={draft}
-            placeholder={t("parcels.searchHint")}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") setParcels({ q: draft.trim() });
-            }}
-          />
-        </label>
-        <label>
-          <span className="adm-label">{t("parcels.state")}</span>
-          <select
-            value={f.state}
-            onChange={(e) => setParcels({ state: e.target.value as ParcelState | "" })}
-          >
-            <option value="">{t("parcels.anyState")}</option>
-            {STATES.map((s) => (
-              <option key={s} value={s}>
-                {t(`state.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <PageSizeSelect
-          value={f.pageSize}
-          sizes={PAGE_SIZES}
-          onChange={(pageSize) => setParcels({ pageSize })}
-        />
-        <button type="button" onClick={list.reload} disabled={list.loading}>
-          {t("stats.refresh")}
-        </button>
-      </div>
+      <ParcelToolbar draft={draft} setDraft={setDraft} list={list} />
       <p className="muted adm-count" role="status" data-testid="parcel-count">
         <MatchCount loading={list.loading} total={data?.total} text="parcels.count" />
       </p>
@@ -196,42 +308,7 @@ export function ParcelsTab() {
         <p className="adm-empty">{f.q || f.state ? t("parcels.noMatch") : t("parcels.none")}</p>
       ) : null}
       {data && data.items.length > 0 ? (
-        <div className="adm-table-box">
-          <table className="adm-table adm-parcel-table" aria-label={t("tab.parcels")}>
-            <thead>
-              <tr>
-                <th scope="col">{t("parcels.files")}</th>
-                <th scope="col">{t("parcels.state")}</th>
-                <th scope="col">{t("parcels.size")}</th>
-                <th scope="col" className="adm-col-owner">
-                  {t("parcels.owner")}
-                </th>
-                <th scope="col" className="adm-col-sent">
-                  {t("parcels.sent")}
-                </th>
-                <th scope="col">{t("parcels.expires")}</th>
-                <th scope="col">{t("parcels.downloads")}</th>
-                <th scope="col">
-                  <span className="sr-only">{t("common.actions")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody aria-busy={list.loading}>
-              {data.items.map((p) => (
-                <ParcelRow
-                  key={p.id}
-                  parcel={p}
-                  expanded={open.has(p.id)}
-                  busy={action.busy}
-                  onToggle={() => toggle(p.id)}
-                  onReissue={() => void reissue(p)}
-                  onDelete={() => void deleteParcel(p)}
-                  onDeleteFile={(file) => void deleteFile(p, file)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ParcelTable items={data.items} loading={list.loading} rows={rows} actions={actions} />
       ) : null}
       {data && data.total > 0 ? (
         <Pager
