@@ -39,7 +39,6 @@ export const longFunctionFiles = [
   "renderer/parcel/send/resumable.ts",
   "renderer/parcel/send/store.ts",
   "server/config.ts",
-  "server/desktop/run.ts",
   "server/host.ts",
   "server/parcel/routes/upload-resume.ts",
   "server/proxy/subscriptions/fetch.ts",
