@@ -30,7 +30,6 @@ export const longFunctionFiles = [
   "renderer/parcel/admin/stats.tsx",
   "renderer/parcel/inbox/store.ts",
   "renderer/parcel/mine/index.tsx",
-  "renderer/parcel/mine/parcel-card.tsx",
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "renderer/parcel/send/interrupted.ts",

@@ -67,76 +67,86 @@ type Panel =
   | { kind: "error"; error: unknown }
   | null;
 
-export function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parcel): void }) {
-  const t = useT(mineDict);
-  const lang = useApp((s) => s.lang);
-  const describe = useErrorText();
+/** The owner's calls on one parcel, and what the card shows of them. */
+function useOwnerActions(parcel: Parcel, onChanged: (p?: Parcel) => void) {
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [refused, setRefused] = useState(false);
   const [panel, setPanel] = useState<Panel>(null);
-  // Tokens the desktop's keychain refused last only as long as this window.
-  const keychainRefused = useKeychain((s) => s.refusal !== null);
-  const size = parcel.files.reduce((sum, f) => sum + f.size, 0);
-  const live =
-    parcel.state === "published" || parcel.state === "uploading" || parcel.state === "review";
-  const name = useParcelName()(parcel);
-  const shown = parcel.files.slice(0, 4);
 
-  const showCode = async () => {
+  /** One call at a time: busy meanwhile, the last error and refusal cleared first. */
+  const run = async (call: () => Promise<void>, fail: (err: unknown) => void) => {
     setBusy(true);
     setError(null);
     setRefused(false);
     try {
-      const s = await currentShare(parcel.id);
-      setPanel(s ? { kind: "current", share: s } : { kind: "noKey" });
+      await call();
     } catch (err) {
-      setPanel({ kind: "error", error: err });
-      // The parcel may have ended or been locked since the list was loaded: show it now.
-      if (err instanceof ApiError && err.code === "parcel.code_ended") onChanged();
+      fail(err);
     } finally {
       setBusy(false);
     }
   };
 
-  const act = async (kind: "revoke" | "code") => {
-    setBusy(true);
-    setError(null);
-    setRefused(false);
-    try {
-      if (kind === "revoke") {
-        const p = await parcelApi("POST /parcels/:id/revoke", {
-          params: { id: parcel.id },
-          ...(await ownerToken(parcel.id)),
-        });
-        setPanel(null);
-        onChanged(p);
-      } else {
-        const s = await parcelApi("POST /parcels/:id/code", {
-          params: { id: parcel.id },
-          ...(await ownerToken(parcel.id)),
-        });
-        setPanel({ kind: "new", share: s });
-        onChanged();
-      }
-      setConfirm(null);
-    } catch (err) {
-      if (kind === "code" && err instanceof ApiError && err.code === "parcel.not_published") {
-        // The parcel changed since the list was loaded (most often: wrong passwords locked
-        // it). Say so in the reader's words and show its state now, which explains the rest.
+  const showCode = () =>
+    run(
+      async () => {
+        const s = await currentShare(parcel.id);
+        setPanel(s ? { kind: "current", share: s } : { kind: "noKey" });
+      },
+      (err) => {
+        setPanel({ kind: "error", error: err });
+        // The parcel may have ended or been locked since the list was loaded: show it now.
+        if (err instanceof ApiError && err.code === "parcel.code_ended") onChanged();
+      },
+    );
+
+  const act = (kind: "revoke" | "code") =>
+    run(
+      async () => {
+        if (kind === "revoke") {
+          const p = await parcelApi("POST /parcels/:id/revoke", {
+            params: { id: parcel.id },
+            ...(await ownerToken(parcel.id)),
+          });
+          setPanel(null);
+          onChanged(p);
+        } else {
+          const s = await parcelApi("POST /parcels/:id/code", {
+            params: { id: parcel.id },
+            ...(await ownerToken(parcel.id)),
+          });
+          setPanel({ kind: "new", share: s });
+          onChanged();
+        }
         setConfirm(null);
-        setError(null);
-        setRefused(true);
-        onChanged();
-      } else setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+      },
+      (err) => {
+        if (kind === "code" && err instanceof ApiError && err.code === "parcel.not_published") {
+          // The parcel changed since the list was loaded (most often: wrong passwords locked
+          // it). Say so in the reader's words and show its state now, which explains the rest.
+          setConfirm(null);
+          setError(null);
+          setRefused(true);
+          onChanged();
+        } else setError(err);
+      },
+    );
 
+  return { confirm, setConfirm, busy, error, refused, panel, setPanel, showCode, act };
+}
+
+type OwnerActions = ReturnType<typeof useOwnerActions>;
+
+/** The state badge, when it was sent, and the first few files. */
+function ParcelSummary({ parcel }: { parcel: Parcel }) {
+  const t = useT(mineDict);
+  const lang = useApp((s) => s.lang);
+  const size = parcel.files.reduce((sum, f) => sum + f.size, 0);
+  const shown = parcel.files.slice(0, 4);
   return (
-    <li className={`parcel-card card state-${parcel.state}`} aria-label={t("parcelOf", { name })}>
+    <>
       <div className="parcel-top">
         <span className={`badge ${BADGE[parcel.state]}`}>{t(`state_${parcel.state}`)}</span>
         <span className="muted small">
@@ -159,36 +169,136 @@ export function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?
           ) : null}
         </ul>
       </div>
-      <dl className="parcel-facts">
-        <div>
-          <dt>{t(live ? "downloads" : "downloadsTakenLabel")}</dt>
-          <dd>
-            {/* An ended parcel has nothing left to take: say how many were taken instead. */}
-            {live
-              ? t("downloadsValue", {
-                  left: parcel.downloads_left,
-                  allowed: parcel.downloads_allowed,
-                })
-              : t("downloadsTaken", {
-                  n: Math.max(0, parcel.downloads_allowed - parcel.downloads_left),
-                  allowed: parcel.downloads_allowed,
-                })}
-          </dd>
+    </>
+  );
+}
+
+/** Downloads and expiry: what is left of a live parcel, what was taken of an ended one. */
+function ParcelFacts({ parcel, live }: { parcel: Parcel; live: boolean }) {
+  const t = useT(mineDict);
+  return (
+    <dl className="parcel-facts">
+      <div>
+        <dt>{t(live ? "downloads" : "downloadsTakenLabel")}</dt>
+        <dd>
+          {/* An ended parcel has nothing left to take: say how many were taken instead. */}
+          {live
+            ? t("downloadsValue", {
+                left: parcel.downloads_left,
+                allowed: parcel.downloads_allowed,
+              })
+            : t("downloadsTaken", {
+                n: Math.max(0, parcel.downloads_allowed - parcel.downloads_left),
+                allowed: parcel.downloads_allowed,
+              })}
+        </dd>
+      </div>
+      <div>
+        <dt>{t("expiry")}</dt>
+        <dd>
+          {live ? (
+            <Countdown
+              until={parcel.expires_at}
+              verb={parcel.state === "uploading" ? "ends" : "expires"}
+            />
+          ) : (
+            t("ended")
+          )}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The share a code call gave (new or current), or why there is none. */
+function ShareResult({ panel, close }: { panel: Panel; close(): void }) {
+  const t = useT(mineDict);
+  const describe = useErrorText();
+  // Tokens the desktop's keychain refused last only as long as this window.
+  const keychainRefused = useKeychain((s) => s.refusal !== null);
+  const closeButton = (
+    <button type="button" className="small" onClick={close}>
+      {t("close")}
+    </button>
+  );
+  if (panel?.kind === "new" || panel?.kind === "current")
+    return (
+      <div className="parcel-share" data-testid="parcel-share">
+        <div className="card-head">
+          <h3>{t(panel.kind === "new" ? "newShare" : "currentShare")}</h3>
+          {closeButton}
         </div>
-        <div>
-          <dt>{t("expiry")}</dt>
-          <dd>
-            {live ? (
-              <Countdown
-                until={parcel.expires_at}
-                verb={parcel.state === "uploading" ? "ends" : "expires"}
-              />
-            ) : (
-              t("ended")
-            )}
-          </dd>
-        </div>
-      </dl>
+        <SharePanel share={panel.share} again={!keychainRefused} />
+      </div>
+    );
+  if (panel?.kind === "noKey" || panel?.kind === "error")
+    return (
+      <Notice kind="info" action={closeButton}>
+        {panel.kind === "noKey" ? t("codeNoKey") : describe(panel.error)}
+      </Notice>
+    );
+  return null;
+}
+
+/** Show code, new code and revoke; the last two ask first, in the same row. */
+function OwnerButtons({ parcel, name, a }: { parcel: Parcel; name: string; a: OwnerActions }) {
+  const t = useT(mineDict);
+  const { confirm, setConfirm, busy } = a;
+  return (
+    <div className="button-row" role="group" aria-label={t("actionsFor", { name })}>
+      {confirm ? (
+        <>
+          <span>{confirm === "revoke" ? t("revokeConfirm") : t("newCodeConfirm")}</span>
+          <button
+            type="button"
+            className={confirm === "revoke" ? "danger" : "primary"}
+            disabled={busy}
+            onClick={() => void a.act(confirm)}
+          >
+            {confirm === "revoke" ? t("revokeYes") : t("newCodeYes")}
+          </button>
+          <button type="button" disabled={busy} onClick={() => setConfirm(null)}>
+            {t("keep")}
+          </button>
+        </>
+      ) : (
+        <>
+          {parcel.state === "published" ? (
+            <>
+              <button
+                type="button"
+                title={t("showCodeHint")}
+                disabled={busy || a.panel?.kind === "current"}
+                onClick={() => void a.showCode()}
+              >
+                {t("showCode")}
+              </button>
+              <button type="button" title={t("newCodeHint")} onClick={() => setConfirm("code")}>
+                {t("newCode")}
+              </button>
+            </>
+          ) : null}
+          <button type="button" className="danger" onClick={() => setConfirm("revoke")}>
+            {t("revoke")}
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?: Parcel): void }) {
+  const t = useT(mineDict);
+  const lang = useApp((s) => s.lang);
+  const describe = useErrorText();
+  const a = useOwnerActions(parcel, onChanged);
+  const live =
+    parcel.state === "published" || parcel.state === "uploading" || parcel.state === "review";
+  const name = useParcelName()(parcel);
+  return (
+    <li className={`parcel-card card state-${parcel.state}`} aria-label={t("parcelOf", { name })}>
+      <ParcelSummary parcel={parcel} />
+      <ParcelFacts parcel={parcel} live={live} />
       {parcel.state === "review" ? (
         <Notice kind="warn">
           <strong>{t("lockedTitle")}</strong>
@@ -196,70 +306,11 @@ export function ParcelCard({ parcel, onChanged }: { parcel: Parcel; onChanged(p?
           {t("reviewHint")}
         </Notice>
       ) : null}
-      {panel?.kind === "new" || panel?.kind === "current" ? (
-        <div className="parcel-share" data-testid="parcel-share">
-          <div className="card-head">
-            <h3>{t(panel.kind === "new" ? "newShare" : "currentShare")}</h3>
-            <button type="button" className="small" onClick={() => setPanel(null)}>
-              {t("close")}
-            </button>
-          </div>
-          <SharePanel share={panel.share} again={!keychainRefused} />
-        </div>
-      ) : panel?.kind === "noKey" || panel?.kind === "error" ? (
-        <Notice
-          kind="info"
-          action={
-            <button type="button" className="small" onClick={() => setPanel(null)}>
-              {t("close")}
-            </button>
-          }
-        >
-          {panel.kind === "noKey" ? t("codeNoKey") : describe(panel.error)}
-        </Notice>
-      ) : null}
-      <Notice kind="error">{error ? describe(error) : refused ? t("newCodeRefused") : null}</Notice>
-      {parcel.state === "published" || parcel.state === "uploading" || parcel.state === "review" ? (
-        <div className="button-row" role="group" aria-label={t("actionsFor", { name })}>
-          {confirm ? (
-            <>
-              <span>{confirm === "revoke" ? t("revokeConfirm") : t("newCodeConfirm")}</span>
-              <button
-                type="button"
-                className={confirm === "revoke" ? "danger" : "primary"}
-                disabled={busy}
-                onClick={() => void act(confirm)}
-              >
-                {confirm === "revoke" ? t("revokeYes") : t("newCodeYes")}
-              </button>
-              <button type="button" disabled={busy} onClick={() => setConfirm(null)}>
-                {t("keep")}
-              </button>
-            </>
-          ) : (
-            <>
-              {parcel.state === "published" ? (
-                <>
-                  <button
-                    type="button"
-                    title={t("showCodeHint")}
-                    disabled={busy || panel?.kind === "current"}
-                    onClick={() => void showCode()}
-                  >
-                    {t("showCode")}
-                  </button>
-                  <button type="button" title={t("newCodeHint")} onClick={() => setConfirm("code")}>
-                    {t("newCode")}
-                  </button>
-                </>
-              ) : null}
-              <button type="button" className="danger" onClick={() => setConfirm("revoke")}>
-                {t("revoke")}
-              </button>
-            </>
-          )}
-        </div>
-      ) : null}
+      <ShareResult panel={a.panel} close={() => a.setPanel(null)} />
+      <Notice kind="error">
+        {a.error ? describe(a.error) : a.refused ? t("newCodeRefused") : null}
+      </Notice>
+      {live ? <OwnerButtons parcel={parcel} name={name} a={a} /> : null}
     </li>
   );
 }
