@@ -36,7 +36,6 @@ export const longFunctionFiles = [
   "renderer/parcel/send/options-form.tsx",
   "renderer/parcel/send/progress-view.tsx",
   "renderer/parcel/send/resumable.ts",
-  "renderer/parcel/send/store.ts",
   "server/config.ts",
   "server/host.ts",
   "server/parcel/routes/upload-resume.ts",
