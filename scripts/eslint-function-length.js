@@ -29,7 +29,6 @@ export const longFunctionFiles = [
   "renderer/parcel/admin/settings.tsx",
   "renderer/parcel/admin/stats.tsx",
   "renderer/parcel/inbox/store.ts",
-  "renderer/parcel/mine/index.tsx",
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "renderer/parcel/send/interrupted.ts",

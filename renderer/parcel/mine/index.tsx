@@ -68,15 +68,15 @@ function forgetIfEnded(p: Parcel): void {
     void forgetToken(p.id);
 }
 
-/** `#/mine`: the visitor's parcels with state, downloads, live expiry, revoke and new code. */
-export default function MineScreen(_props: AreaProps) {
-  const t = useT(mineDict);
-  const describe = useErrorText();
+/**
+ * The list, loaded once the visitor cookie is there and every 30 s while the page is shown;
+ * `replace` puts in a parcel a card changed, or loads the list again when it gives none.
+ */
+function useMineList() {
   const loadPolicy = useApp((s) => s.loadPolicy);
   // `GET /policy`, asked by the shell at start, issues the visitor cookie `/mine` needs: wait
   // for it rather than be refused (a 401 in the console) on a first visit.
   const policyLoading = useApp((s) => s.policy.phase === "loading");
-  const keychainRefused = useKeychain((s) => s.refusal !== null);
   const [items, setItems] = useState<Parcel[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
@@ -116,7 +116,46 @@ export default function MineScreen(_props: AreaProps) {
     if (p) setItems((list) => list?.map((x) => (x.id === p.id ? p : x)) ?? null);
     else void reload();
   };
+  return { items, error, loading, reload, replace };
+}
 
+/** The cards, or the way to send a first parcel, or that the list is loading. */
+function MineList({
+  items,
+  loading,
+  replace,
+}: Pick<ReturnType<typeof useMineList>, "items" | "loading" | "replace">) {
+  const t = useT(mineDict);
+  if (items === null)
+    return loading ? (
+      <p className="muted" role="status">
+        …
+      </p>
+    ) : null;
+  if (items.length === 0)
+    return (
+      <div className="empty card">
+        <p>{t("empty")}</p>
+        <a className="button primary-link" href="#/">
+          {t("sendFirst")}
+        </a>
+      </div>
+    );
+  return (
+    <ul className="parcel-list" aria-label={t("heading")}>
+      {items.map((p) => (
+        <ParcelCard key={p.id} parcel={p} onChanged={replace} />
+      ))}
+    </ul>
+  );
+}
+
+/** `#/mine`: the visitor's parcels with state, downloads, live expiry, revoke and new code. */
+export default function MineScreen(_props: AreaProps) {
+  const t = useT(mineDict);
+  const describe = useErrorText();
+  const keychainRefused = useKeychain((s) => s.refusal !== null);
+  const { items, error, loading, reload, replace } = useMineList();
   return (
     <div className="mine-screen">
       <div className="mine-head">
@@ -141,26 +180,7 @@ export default function MineScreen(_props: AreaProps) {
           {t("loadFailed")} {describe(error)}
         </Notice>
       ) : null}
-      {items === null ? (
-        loading ? (
-          <p className="muted" role="status">
-            …
-          </p>
-        ) : null
-      ) : items.length === 0 ? (
-        <div className="empty card">
-          <p>{t("empty")}</p>
-          <a className="button primary-link" href="#/">
-            {t("sendFirst")}
-          </a>
-        </div>
-      ) : (
-        <ul className="parcel-list" aria-label={t("heading")}>
-          {items.map((p) => (
-            <ParcelCard key={p.id} parcel={p} onChanged={replace} />
-          ))}
-        </ul>
-      )}
+      <MineList items={items} loading={loading} replace={replace} />
     </div>
   );
 }
