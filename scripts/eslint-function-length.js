@@ -31,7 +31,6 @@ export const longFunctionFiles = [
   "renderer/parcel/inbox/store.ts",
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
-  "renderer/parcel/send/interrupted.ts",
   "renderer/parcel/send/options-form.tsx",
   "renderer/parcel/send/progress-view.tsx",
   "renderer/parcel/send/resumable.ts",

@@ -2,7 +2,13 @@ import { create } from "zustand";
 import { ApiError } from "../api.js";
 import { parcelApi } from "../api-full.js";
 import { forgetToken, inDesktop, loadToken } from "../ui/tokens.js";
-import { forgetUpload, matchFiles, recallUpload, type Remembered } from "./remembered.js";
+import {
+  forgetUpload,
+  matchFiles,
+  recallUpload,
+  type Remembered,
+  type RememberedFile,
+} from "./remembered.js";
 import { leaveOut } from "./leave-out.js";
 import { storedBytes } from "./resumable-requests.js";
 import type { Picked, Upload } from "./send-types.js";
@@ -39,6 +45,62 @@ let nextKey = 1;
 
 const idle = { upload: null, token: "", chosen: {}, refused: [], error: null, busy: false };
 
+/**
+ * The ids of the files the service already holds whole; null when it could not be asked;
+ * "gone" when nothing is left to go on with (published, revoked or ended meanwhile, or refused).
+ */
+async function readyFiles(id: string, token: string): Promise<Set<string> | null | "gone"> {
+  try {
+    const view = await parcelApi("GET /uploads/:id", { params: { id }, token });
+    if (view.state !== "uploading") return "gone";
+    return new Set(view.files.filter((f) => f.state === "ready").map((f) => f.id));
+  } catch (err) {
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500) return "gone";
+    // Unreachable for now: offer it anyway; each file asks the service again when it starts.
+    return null;
+  }
+}
+
+/** How much of each unfinished file the service holds, so the page can say so. */
+function withStored(
+  upload: Remembered,
+  ready: Set<string> | null,
+  token: string,
+): Promise<RememberedFile[]> {
+  return Promise.all(
+    upload.files.map(async (f) => {
+      // The service's word where it answered; this page's note otherwise.
+      if (ready ? ready.has(f.fileId) : f.done) return { ...f, done: true };
+      const stored = await storedBytes(upload.id, f.fileId, token);
+      return stored === null ? { ...f, done: false } : { ...f, done: false, stored };
+    }),
+  );
+}
+
+/** The send store's uploads and files for an interrupted upload whose files are all chosen. */
+function resumedUploads(
+  upload: Remembered,
+  chosen: Record<string, File>,
+): { uploads: Upload[]; sending: Picked[] } {
+  const keys = new Map(upload.files.map((f) => [f.fileId, `r${nextKey++}`]));
+  const uploads: Upload[] = upload.files.map((f) => ({
+    key: keys.get(f.fileId) as string,
+    fileId: f.fileId,
+    name: f.name,
+    size: f.size,
+    loaded: f.done ? f.size : (f.stored ?? 0),
+    stored: f.done ? f.size : (f.stored ?? 0),
+    state: f.done ? "done" : "queued",
+    rate: 0,
+    link: "ok",
+    error: null,
+  }));
+  const sending: Picked[] = upload.files
+    .filter((f) => !f.done)
+    .map((f) => ({ key: keys.get(f.fileId) as string, file: chosen[f.fileId], name: f.name }));
+  return { uploads, sending };
+}
+
 export const useInterrupted = create<InterruptedState>((set, get) => ({
   ...idle,
 
@@ -52,31 +114,12 @@ export const useInterrupted = create<InterruptedState>((set, get) => ({
       forgetUpload();
       return;
     }
-    let ready: Set<string> | null = null;
-    try {
-      const view = await parcelApi("GET /uploads/:id", { params: { id: upload.id }, token });
-      // Published, revoked or ended meanwhile: nothing is left to go on with.
-      if (view.state !== "uploading") {
-        forgetUpload();
-        return;
-      }
-      ready = new Set(view.files.filter((f) => f.state === "ready").map((f) => f.id));
-    } catch (err) {
-      if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
-        forgetUpload();
-        return;
-      }
-      // Unreachable for now: offer it anyway; each file asks the service again when it starts.
+    const ready = await readyFiles(upload.id, token);
+    if (ready === "gone") {
+      forgetUpload();
+      return;
     }
-    // How much of each unfinished file the service holds, so the page can say so.
-    const files = await Promise.all(
-      upload.files.map(async (f) => {
-        // The service's word where it answered; this page's note otherwise.
-        if (ready ? ready.has(f.fileId) : f.done) return { ...f, done: true };
-        const stored = await storedBytes(upload.id, f.fileId, token);
-        return stored === null ? { ...f, done: false } : { ...f, done: false, stored };
-      }),
-    );
+    const files = await withStored(upload, ready, token);
     if (useSend.getState().phase !== "compose") return;
     set({ ...idle, token, upload: { ...upload, files } });
     // Every file was stored before the reload: only the publish is left, and it goes on.
@@ -91,24 +134,7 @@ export const useInterrupted = create<InterruptedState>((set, get) => ({
     set({ chosen, refused: refused.map((f) => f.name), error: null });
     const open = upload.files.filter((f) => !f.done);
     if (!open.every((f) => chosen[f.fileId])) return;
-    const keys = new Map(upload.files.map((f) => [f.fileId, `r${nextKey++}`]));
-    const uploads: Upload[] = upload.files.map((f) => ({
-      key: keys.get(f.fileId) as string,
-      fileId: f.fileId,
-      name: f.name,
-      size: f.size,
-      loaded: f.done ? f.size : (f.stored ?? 0),
-      stored: f.done ? f.size : (f.stored ?? 0),
-      state: f.done ? "done" : "queued",
-      rate: 0,
-      link: "ok",
-      error: null,
-    }));
-    const sending: Picked[] = open.map((f) => ({
-      key: keys.get(f.fileId) as string,
-      file: chosen[f.fileId],
-      name: f.name,
-    }));
+    const { uploads, sending } = resumedUploads(upload, chosen);
     set({ ...idle });
     useSend
       .getState()
