@@ -33,7 +33,6 @@ export const longFunctionFiles = [
   "renderer/parcel/pickup/index.tsx",
   "renderer/parcel/send/options-form.tsx",
   "renderer/parcel/send/progress-view.tsx",
-  "renderer/parcel/send/resumable.ts",
   "server/config.ts",
   "server/host.ts",
   "server/parcel/routes/upload-resume.ts",

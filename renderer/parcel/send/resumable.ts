@@ -74,6 +74,11 @@ function isOffline(): boolean {
   return typeof navigator !== "undefined" && navigator.onLine === false;
 }
 
+/** What a stopped upload rejects with. */
+function cancelled(): DOMException {
+  return new DOMException("Upload cancelled", "AbortError");
+}
+
 /** Resolves after `ms`, or when the browser says it is online again (`online`), or on abort. */
 function pause(ms: number, signal: AbortSignal, untilOnline: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -86,13 +91,130 @@ function pause(ms: number, signal: AbortSignal, untilOnline: boolean): Promise<v
     const aborted = () => {
       clearTimeout(timer);
       window.removeEventListener("online", done);
-      reject(new DOMException("Upload cancelled", "AbortError"));
+      reject(cancelled());
     };
     const timer = untilOnline ? undefined : setTimeout(done, ms);
     window.addEventListener("online", done);
     signal.addEventListener("abort", aborted);
     if (signal.aborted) aborted();
   });
+}
+
+/** One file on its way: what the service stored, and how long the connection has been lost. */
+class ResumingSend {
+  readonly control = new AbortController();
+  /** The PUT of a service without HEAD/PATCH, if this file went that way. */
+  put: PutHandle | null = null;
+  private stored = 0;
+  private attempts = 0;
+  private lostSince: number | null = null;
+  /** Whether `stored` is the service's word since the last drop. */
+  private known = false;
+
+  constructor(
+    private readonly opts: SendFileOptions,
+    private readonly timing: ResumeTiming,
+  ) {}
+
+  async run(): Promise<void> {
+    const { signal } = this.control;
+    // An empty file has nothing to resume.
+    if (this.opts.file.size === 0) return this.whole();
+    while (!signal.aborted) {
+      try {
+        // No HEAD/PATCH on this service (or no longer): the whole file with PUT.
+        if (!this.known && !(await this.askStored())) return await this.whole();
+        // Stored in full: the service marked the file ready when the last byte arrived.
+        if (this.stored >= this.opts.file.size) return;
+        if (await this.sendRest()) return;
+      } catch (err) {
+        await this.recover(err);
+      }
+    }
+    throw cancelled();
+  }
+
+  private whole(): Promise<void> {
+    if (this.control.signal.aborted) throw cancelled();
+    const { parcelId, fileId, file, token, onProgress } = this.opts;
+    this.put = putFile(parcelId, fileId, file, token, onProgress);
+    return this.put.done;
+  }
+
+  private store(n: number): void {
+    this.stored = n;
+    this.opts.onStored(n);
+    this.opts.onProgress(n);
+  }
+
+  /** Records what the service stored; bytes that got through start the patience over. */
+  private advance(n: number): void {
+    if (n > this.stored) {
+      this.attempts = 0;
+      this.lostSince = null;
+    }
+    this.store(n);
+  }
+
+  /** Asks the service how much it holds; false when it cannot resume (no HEAD/PATCH). */
+  private async askStored(): Promise<boolean> {
+    const { parcelId, fileId, token } = this.opts;
+    const now = await storedOffset(parcelId, fileId, token, this.control.signal);
+    if (now === NO_RESUME) return false;
+    this.advance(now);
+    this.known = true;
+    // The service answered again: the page stops saying the connection is lost.
+    this.opts.onLink("ok");
+    return true;
+  }
+
+  /** Appends the rest of the file from the stored offset; true once all of it is stored. */
+  private async sendRest(): Promise<boolean> {
+    const { parcelId, fileId, file, token } = this.opts;
+    const from = this.stored;
+    const next = await patchFrom(
+      parcelId,
+      fileId,
+      file,
+      from,
+      token,
+      this.timing.stallMs,
+      (loaded) => this.opts.onProgress(Math.max(from, loaded)),
+      this.control.signal,
+    );
+    this.advance(next);
+    this.opts.onLink("ok");
+    return next >= file.size;
+  }
+
+  /** After a failed attempt: go on from the offset the service gave, wait out a drop, or fail. */
+  private async recover(err: unknown): Promise<void> {
+    const { signal } = this.control;
+    if (signal.aborted || (err instanceof DOMException && err.name === "AbortError"))
+      throw cancelled();
+    const given = mismatchOffset(err);
+    // The same offset refused again would loop: that is a failure, not a mismatch.
+    if (given !== null && given !== this.stored) {
+      // Another attempt got further (or less far) than this page knew: go on from there.
+      this.store(given);
+      return;
+    }
+    if (!isDrop(err)) throw err;
+    const now = Date.now();
+    this.lostSince ??= now;
+    this.known = false;
+    if (isOffline()) {
+      this.opts.onLink("offline");
+      await pause(0, signal, true);
+      this.lostSince = Date.now();
+      this.attempts = 0;
+    } else {
+      if (now - this.lostSince >= this.timing.giveUpMs) throw err;
+      this.opts.onLink("lost");
+      await pause(backoffMs(this.attempts++, this.timing), signal, false);
+    }
+    this.opts.onLink("lost");
+  }
 }
 
 /**
@@ -103,98 +225,12 @@ function pause(ms: number, signal: AbortSignal, untilOnline: boolean): Promise<v
  * file with PUT. `abort()` stops for good: nothing more is sent.
  */
 export function sendFile(opts: SendFileOptions): PutHandle {
-  const { parcelId, fileId, file, token } = opts;
-  const timing = opts.timing ?? RESUME_TIMING;
-  const control = new AbortController();
-  let put: PutHandle | null = null;
-
-  const run = async (): Promise<void> => {
-    const signal = control.signal;
-    let stored = 0;
-    let attempts = 0;
-    let lostSince: number | null = null;
-    const store = (n: number) => {
-      stored = n;
-      opts.onStored(n);
-      opts.onProgress(n);
-    };
-    const whole = (): Promise<void> => {
-      if (signal.aborted) throw new DOMException("Upload cancelled", "AbortError");
-      put = putFile(parcelId, fileId, file, token, opts.onProgress);
-      return put.done;
-    };
-    // An empty file has nothing to resume.
-    if (file.size === 0) return whole();
-    let known = false;
-    while (!signal.aborted) {
-      try {
-        if (!known) {
-          const now = await storedOffset(parcelId, fileId, token, signal);
-          // No HEAD/PATCH on this service (or no longer): the whole file with PUT.
-          if (now === NO_RESUME) return await whole();
-          if (now > stored) {
-            attempts = 0;
-            lostSince = null;
-          }
-          store(now);
-          known = true;
-          // The service answered again: the page stops saying the connection is lost.
-          opts.onLink("ok");
-        }
-        // Stored in full: the service marked the file ready when the last byte arrived.
-        if (stored >= file.size) return;
-        const next = await patchFrom(
-          parcelId,
-          fileId,
-          file,
-          stored,
-          token,
-          timing.stallMs,
-          (loaded) => opts.onProgress(Math.max(stored, loaded)),
-          signal,
-        );
-        if (next > stored) {
-          attempts = 0;
-          lostSince = null;
-        }
-        store(next);
-        opts.onLink("ok");
-        if (next >= file.size) return;
-      } catch (err) {
-        if (signal.aborted || (err instanceof DOMException && err.name === "AbortError"))
-          throw new DOMException("Upload cancelled", "AbortError");
-        const given = mismatchOffset(err);
-        // The same offset refused again would loop: that is a failure, not a mismatch.
-        if (given !== null && given !== stored) {
-          // Another attempt got further (or less far) than this page knew: go on from there.
-          store(given);
-          continue;
-        }
-        if (!isDrop(err)) throw err;
-        const now = Date.now();
-        lostSince ??= now;
-        known = false;
-        if (isOffline()) {
-          opts.onLink("offline");
-          await pause(0, signal, true);
-          lostSince = Date.now();
-          attempts = 0;
-        } else {
-          if (now - lostSince >= timing.giveUpMs) throw err;
-          opts.onLink("lost");
-          await pause(backoffMs(attempts++, timing), signal, false);
-        }
-        opts.onLink("lost");
-      }
-    }
-    throw new DOMException("Upload cancelled", "AbortError");
-  };
-
+  const send = new ResumingSend(opts, opts.timing ?? RESUME_TIMING);
   return {
     abort: () => {
-      control.abort();
-      put?.abort();
+      send.control.abort();
+      send.put?.abort();
     },
-    done: run(),
+    done: send.run(),
   };
 }
