@@ -28,7 +28,6 @@ export const longFunctionFiles = [
   "renderer/parcel/admin/inbox-tab.tsx",
   "renderer/parcel/admin/settings.tsx",
   "renderer/parcel/admin/stats.tsx",
-  "renderer/parcel/inbox/store.ts",
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "renderer/parcel/send/options-form.tsx",

@@ -1,4 +1,4 @@
-import { create } from "zustand";
+import { create, type StoreApi } from "zustand";
 import type { InboxGrant } from "../../../server/contract/parcel-inbox.js";
 import { ApiError, api } from "../api.js";
 import { runFile } from "../send/file-runner.js";
@@ -43,12 +43,36 @@ const running = new Map<string, PutHandle>();
 /** The upload session of the files on their way (kept for a retry). */
 let session: Session | null = null;
 
-export const useInbox = create<InboxState>((set, get) => {
-  const patchRow = (key: string, patch: Partial<Upload>) =>
-    set((s) => ({ rows: s.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
+type SetInbox = StoreApi<InboxState>["setState"];
+type GetInbox = StoreApi<InboxState>["getState"];
 
-  /** `POST /inbox/resolve`; quietly (keeping the screen) when renewing a lapsed session. */
-  const resolve = async (code: string, password: string, quiet: boolean): Promise<boolean> => {
+/** The inbox asks for a password (again, when the one given was wrong). */
+function passwordRequired(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 403 && Boolean(err.body.password_required);
+}
+
+/** What a refused opening shows: the password question, the wait, or why it did not open. */
+function openFailure(err: unknown, quiet: boolean, phase: Phase): Partial<InboxState> {
+  const back = phase === "opening" ? "code" : phase;
+  if (passwordRequired(err))
+    return {
+      phase: "password",
+      problem: err.code === "inbox.password_wrong" ? { key: "wrongPassword" } : null,
+    };
+  if (err instanceof ApiError && err.status === 429)
+    return {
+      blockedUntil: Math.floor(Date.now() / 1000) + (err.retryAfter ?? 60),
+      problem: { key: "tooMany", wait: err.retryAfter ?? 60 },
+      phase: back,
+    };
+  if (err instanceof ApiError && err.status === 404)
+    return { problem: { key: quiet ? "closed" : "notFound" }, phase: quiet ? phase : "code" };
+  return { problem: { error: err }, phase: back };
+}
+
+/** `POST /inbox/resolve`; quietly (keeping the screen) when renewing a lapsed session. */
+function createResolve(set: SetInbox, get: GetInbox) {
+  return async (code: string, password: string, quiet: boolean): Promise<boolean> => {
     if (!quiet) set({ busy: true, problem: null });
     try {
       const body = password ? { code, password } : { code };
@@ -62,32 +86,44 @@ export const useInbox = create<InboxState>((set, get) => {
       }));
       return true;
     } catch (err) {
-      const phase = get().phase;
-      if (err instanceof ApiError && err.status === 403 && err.body.password_required) {
+      if (passwordRequired(err)) {
         secret.code = code;
         secret.password = "";
-        set({
-          phase: "password",
-          problem: err.code === "inbox.password_wrong" ? { key: "wrongPassword" } : null,
-        });
-      } else if (err instanceof ApiError && err.status === 429) {
-        const until = Math.floor(Date.now() / 1000) + (err.retryAfter ?? 60);
-        set({
-          blockedUntil: until,
-          problem: { key: "tooMany", wait: err.retryAfter ?? 60 },
-          phase: phase === "opening" ? "code" : phase,
-        });
-      } else if (err instanceof ApiError && err.status === 404) {
-        set({
-          problem: { key: quiet ? "closed" : "notFound" },
-          phase: quiet ? phase : "code",
-        });
-      } else set({ problem: { error: err }, phase: phase === "opening" ? "code" : phase });
+      }
+      set(openFailure(err, quiet, get().phase));
       return false;
     } finally {
       if (!quiet) set({ busy: false });
     }
   };
+}
+
+type Resolve = ReturnType<typeof createResolve>;
+
+/** A chosen file as a row of the sending list, not started yet. */
+function queuedRow(p: Picked): Upload {
+  return {
+    key: p.key,
+    fileId: "",
+    name: p.name,
+    size: p.file.size,
+    loaded: 0,
+    stored: 0,
+    state: "queued",
+    rate: 0,
+    link: "ok",
+    error: null,
+  };
+}
+
+/** Sending: one upload session for the chosen files, each file in turn, then publishing. */
+function createSendActions(
+  set: SetInbox,
+  get: GetInbox,
+  resolve: Resolve,
+): Pick<InboxState, "send" | "retry"> {
+  const patchRow = (key: string, patch: Partial<Upload>) =>
+    set((s) => ({ rows: s.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
 
   /** `POST /uploads` for the chosen files, opening the inbox again once if its session lapsed. */
   const createSession = async (picked: Picked[]): Promise<Session> => {
@@ -107,6 +143,29 @@ export const useInbox = create<InboxState>((set, get) => {
     return { id: created.id, token: created.manage_token, expiresAt: created.expires_at };
   };
 
+  /** Sends one file; false when it failed (the row and the problem say why). */
+  const sendRow = async (into: Session, row: Upload, file: File): Promise<boolean> => {
+    patchRow(row.key, { state: "uploading", error: null, link: "ok" });
+    const current = get().rows.find((r) => r.key === row.key) ?? row;
+    const handle = runFile(into, current, file, {
+      patch: (patch) => patchRow(row.key, patch),
+      totalLoaded: () => get().rows.reduce((n, r) => n + r.loaded, 0),
+      setTotalRate: () => undefined,
+    });
+    running.set(row.key, handle);
+    try {
+      await handle.done;
+      patchRow(row.key, { state: "done", loaded: row.size, stored: row.size, link: "ok" });
+      return true;
+    } catch (err) {
+      patchRow(row.key, { state: "failed", error: err });
+      set({ problem: { error: err } });
+      return false;
+    } finally {
+      running.delete(row.key);
+    }
+  };
+
   /** Sends every row not sent yet, one after another, then publishes. */
   const run = async (): Promise<void> => {
     const { picked } = get();
@@ -116,24 +175,7 @@ export const useInbox = create<InboxState>((set, get) => {
         if (row.state === "done") continue;
         const file = picked.find((p) => p.key === row.key)?.file;
         if (!file) continue;
-        patchRow(row.key, { state: "uploading", error: null, link: "ok" });
-        const current = get().rows.find((r) => r.key === row.key) ?? row;
-        const handle = runFile(session, current, file, {
-          patch: (patch) => patchRow(row.key, patch),
-          totalLoaded: () => get().rows.reduce((n, r) => n + r.loaded, 0),
-          setTotalRate: () => undefined,
-        });
-        running.set(row.key, handle);
-        try {
-          await handle.done;
-          patchRow(row.key, { state: "done", loaded: row.size, stored: row.size, link: "ok" });
-        } catch (err) {
-          patchRow(row.key, { state: "failed", error: err });
-          set({ problem: { error: err } });
-          return;
-        } finally {
-          running.delete(row.key);
-        }
+        if (!(await sendRow(session, row, file))) return;
       }
       await api("POST /uploads/:id/publish", { params: { id: session.id }, token: session.token });
       session = null;
@@ -145,15 +187,30 @@ export const useInbox = create<InboxState>((set, get) => {
   };
 
   return {
-    phase: "opening",
-    grant: null,
-    problem: null,
-    busy: false,
-    blockedUntil: 0,
-    picked: [],
-    rows: [],
-    delivered: 0,
-    open: (code, password = "") => resolve(code, password, false),
+    async send() {
+      const { picked, grant } = get();
+      const problem = grant ? choiceProblem(picked, grant) : null;
+      if (problem || picked.length === 0) {
+        set({ problem });
+        return;
+      }
+      session = null;
+      set({ phase: "sending", rows: picked.map(queuedRow), problem: null });
+      await run();
+    },
+    async retry() {
+      set({ problem: null });
+      await run();
+    },
+  };
+}
+
+/** Choosing files, and starting over: more files, or another inbox. */
+function createChoiceActions(
+  set: SetInbox,
+  get: GetInbox,
+): Pick<InboxState, "pick" | "remove" | "sendMore" | "otherCode"> {
+  return {
     pick(files) {
       const taken = new Set(get().picked.map((p) => p.name.toLowerCase()));
       const added: Picked[] = [];
@@ -167,33 +224,6 @@ export const useInbox = create<InboxState>((set, get) => {
     remove(key) {
       set((s) => ({ picked: s.picked.filter((p) => p.key !== key), problem: null }));
     },
-    async send() {
-      const { picked, grant } = get();
-      const problem = grant ? choiceProblem(picked, grant) : null;
-      if (problem || picked.length === 0) {
-        set({ problem });
-        return;
-      }
-      session = null;
-      const rows: Upload[] = picked.map((p) => ({
-        key: p.key,
-        fileId: "",
-        name: p.name,
-        size: p.file.size,
-        loaded: 0,
-        stored: 0,
-        state: "queued",
-        rate: 0,
-        link: "ok",
-        error: null,
-      }));
-      set({ phase: "sending", rows, problem: null });
-      await run();
-    },
-    async retry() {
-      set({ problem: null });
-      await run();
-    },
     sendMore() {
       for (const handle of running.values()) handle.abort();
       running.clear();
@@ -206,5 +236,22 @@ export const useInbox = create<InboxState>((set, get) => {
       session = null;
       set({ phase: "code", grant: null, problem: null, picked: [], rows: [] });
     },
+  };
+}
+
+export const useInbox = create<InboxState>((set, get) => {
+  const resolve = createResolve(set, get);
+  return {
+    phase: "opening",
+    grant: null,
+    problem: null,
+    busy: false,
+    blockedUntil: 0,
+    picked: [],
+    rows: [],
+    delivered: 0,
+    open: (code, password = "") => resolve(code, password, false),
+    ...createChoiceActions(set, get),
+    ...createSendActions(set, get, resolve),
   };
 });
