@@ -1,9 +1,16 @@
-import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
+import {
+  insertAuditRow,
+  insertFileRow,
+  insertParcelRow,
+  openForWriting,
+} from "../test/helpers/raw-db.js";
+import type { ParcelState } from "../server/parcel/repos/parcels.js";
 
 /**
  * Fills a migrated parcel database with synthetic parcels (each with two files) and audit
- * rows, straight through SQL, so the list endpoints can be measured at scale.
+ * rows, written straight in (through the tests' one door to raw SQL), so the list endpoints can
+ * be measured at scale.
  */
 export function populate(
   file: string,
@@ -12,10 +19,9 @@ export function populate(
   /** Creation time of the first parcel (unix seconds) and the seconds between parcels. */
   time: { base: number; step: number } = { base: 1767225600, step: 30 },
 ): void {
-  const db = new Database(file);
-  db.pragma("journal_mode = WAL");
+  const db = openForWriting(file);
   db.pragma("synchronous = OFF");
-  const states = [
+  const states: ParcelState[] = [
     "published",
     "published",
     "published",
@@ -25,34 +31,32 @@ export function populate(
     "review",
   ];
   const { base, step } = time;
-  const insertParcel = db.prepare(
-    `INSERT INTO parcels (id, state, owner_visitor, token_hash, code_hash, days, downloads_allowed, downloads_left, renew,
-       created_at, sent_at, sort_at, expires_at, ended_at, client_ip, search_names)
-     VALUES (?, ?, NULL, ?, ?, 7, 10, 5, 1, ?, ?, ?, ?, ?, '192.168.1.20', ?)`,
-  );
-  const insertFile = db.prepare(
-    "INSERT INTO files (id, parcel_id, idx, name, size, state, sha256) VALUES (?, ?, ?, ?, ?, 'ready', NULL)",
-  );
   const fill = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const id = randomBytes(16).toString("base64url");
       const state = states[i % states.length];
       const t = base + Math.floor(i * step);
       const names = [`report-${i % 500}.pdf`, `photo_${i}.jpg`];
-      insertParcel.run(
+      insertParcelRow(db, {
         id,
         state,
-        randomBytes(32).toString("hex"),
-        randomBytes(32).toString("hex"),
-        t,
-        t,
-        t,
-        t + 7 * 86400,
-        state === "published" || state === "review" ? null : t + 86400,
-        names.map((n) => n.toLowerCase()).join("/"),
-      );
-      names.forEach((n, k) =>
-        insertFile.run(randomBytes(16).toString("base64url"), id, k, n, 1000 + i),
+        tokenHash: randomBytes(32).toString("hex"),
+        codeHash: randomBytes(32).toString("hex"),
+        downloadsLeft: 5,
+        createdAt: t,
+        sentAt: t,
+        endedAt: state === "published" || state === "review" ? null : t + 86400,
+        clientIp: "192.168.1.20",
+        searchNames: names.map((n) => n.toLowerCase()).join("/"),
+      });
+      names.forEach((name, idx) =>
+        insertFileRow(db, {
+          id: randomBytes(16).toString("base64url"),
+          parcelId: id,
+          idx,
+          name,
+          size: 1000 + i,
+        }),
       );
     }
   });
@@ -67,9 +71,6 @@ export function populate(
     "pickup.deny",
     "admin.login",
   ];
-  const insertAudit = db.prepare(
-    "INSERT INTO audit (action, source, target, time, detail, size) VALUES (?, ?, ?, ?, '{}', ?)",
-  );
   const fillAudit = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const action = actions[i % actions.length];
@@ -78,13 +79,13 @@ export function populate(
           ? `admin:admin@192.168.1.${i % 250}`
           : `visitor:${((i * 2654435761) % 4294967296).toString(16).padStart(8, "0")}@192.168.1.${i % 250}`;
       const target = `parcel:${randomBytes(12).toString("base64url")}`;
-      insertAudit.run(
+      insertAuditRow(db, {
         action,
         source,
         target,
-        base + Math.floor(i * 3),
-        action.length + source.length + target.length + 10,
-      );
+        time: base + Math.floor(i * 3),
+        size: action.length + source.length + target.length + 10,
+      });
     }
   });
   for (let i = 0; i < auditRows; i += 50_000) fillAudit(i, Math.min(auditRows, i + 50_000));

@@ -104,11 +104,12 @@ const rowProgress = (page: Page) =>
 
 /** The file the last parcel stored: its state, recorded sha256 and the bytes on disk. */
 function storedFile(): { state: string; sha256: string; bytes: Buffer } {
-  const row = site.harness.db
-    .prepare("SELECT state, sha256 FROM files WHERE size = ? ORDER BY rowid DESC LIMIT 1")
-    .get(SIZE) as { state: string; sha256: string };
-  const bytes = readFileSync(site.harness.service.ctx.storage.pathOf(row.sha256));
-  return { ...row, bytes };
+  // Newest parcel first, as the administrator's list shows them.
+  const list = site.harness.repos.admin.page({}, { page: 1, pageSize: 20 });
+  const file = list.rows.flatMap((p) => list.files.get(p.id) ?? []).find((f) => f.size === SIZE);
+  if (!file?.sha256) throw new Error(`no stored file of ${SIZE} bytes`);
+  const bytes = readFileSync(site.harness.service.ctx.storage.pathOf(file.sha256));
+  return { state: file.state, sha256: file.sha256, bytes };
 }
 
 test("a connection lost at about half resumes from the stored offset; the stored file is exact", async ({

@@ -5,6 +5,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { startCoreReleaseServer } from "../fixtures/core-release-server.js";
 import { CookieJar } from "../helpers/parcel-harness.js";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
+import { clearPickupFailures } from "../helpers/raw-db.js";
 import { startParcelSite } from "./support/parcel-harness.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
 import {
@@ -218,12 +219,11 @@ test("the parcel overview lists locks, blocks and a used-up allowance people met
     expect((await resolve({ code: "WRONGCODE" })).status).toBe(429);
 
     // Later, wrong codes from many devices use up the service's budget.
-    h.db.prepare("DELETE FROM failures WHERE kind = 'pickup'").run();
+    clearPickupFailures(h.db);
     const now = Math.floor(Date.now() / 1000);
-    const add = h.db.prepare("INSERT INTO failures (kind, client, time) VALUES ('pickup', ?, ?)");
-    for (let i = 0; i < 200; i++) add.run(`10.0.${i >> 8}.${i & 255}`, now);
+    for (let i = 0; i < 200; i++) h.repos.pickup.addFailure(`10.0.${i >> 8}.${i & 255}`, now);
     expect((await resolve({ code: "WRONGCODE" })).status).toBe(429);
-    h.db.prepare("DELETE FROM failures WHERE kind = 'pickup'").run();
+    clearPickupFailures(h.db);
 
     // A sender past today's allowance.
     const big = await h.request("POST", "/uploads", {

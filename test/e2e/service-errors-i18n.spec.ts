@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
+import { setParcelExpiry } from "../helpers/raw-db.js";
 import { startParcelSite } from "./support/parcel-harness.js";
 import { startProxyConsole, PASSWORD } from "./support/proxy-harness.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
@@ -31,9 +32,7 @@ test("the pickup page says in Chinese why a code opens nothing: unknown, expired
     const withdrawn = await createUpload(h, { "photo.jpg": 4096 });
     const withdrawnCode = (await uploadAndPublish(h, withdrawn)).json.code as string;
     // The term ends (the service's own sweep marks it expired on the next request) ...
-    h.db
-      .prepare("UPDATE parcels SET expires_at = ? WHERE id = ?")
-      .run(h.service.ctx.now() - 1, expired.id);
+    setParcelExpiry(h.db, expired.id, h.service.ctx.now() - 1);
     // ... and the other sender takes theirs back.
     const revoke = await h.request("POST", `/parcels/${withdrawn.id}/revoke`, {
       headers: bearer(withdrawn.manage_token),

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import {
   closeSync,
@@ -10,6 +9,7 @@ import {
   statSync,
 } from "node:fs";
 import { join } from "node:path";
+import { openReadOnly, parcelStoreRows, subscriptionRows, type StoreRows } from "./raw-db.js";
 
 /**
  * What must hold in a parcel data dir at rest (the service stopped, or between requests),
@@ -68,11 +68,6 @@ export function hashFile(path: string): string {
   return hash.digest("hex");
 }
 
-/** Opens a service database read-only (no journal changes, no locks kept). */
-export function openReadOnly(file: string): Database.Database {
-  return new Database(file, { readonly: true, fileMustExist: true });
-}
-
 /** `PRAGMA integrity_check` and `foreign_key_check` of one database file. */
 export function databaseProblems(file: string): string[] {
   const db = openReadOnly(file);
@@ -119,28 +114,15 @@ export function checkParcelStore(
   const problems = databaseProblems(join(dir, "parcel.db"));
   const db = openReadOnly(join(dir, "parcel.db"));
   try {
-    const rows = db.prepare("SELECT sha256, size, quarantined_at FROM blobs").all() as Array<{
-      sha256: string;
-      size: number;
-      quarantined_at: number | null;
-    }>;
+    const stored = parcelStoreRows(db);
+    const rows = stored.blobs;
     const blobs = new Map(rows.map((b) => [b.sha256, b.size]));
     const quarantinedRows = new Set(
       rows.filter((b) => b.quarantined_at !== null).map((b) => b.sha256),
     );
     const quarantinePending: string[] = [];
-    const files = db
-      .prepare("SELECT id, parcel_id, size, state, sha256 FROM files")
-      .all() as FileRow[];
-    const parcels = new Map(
-      (
-        db
-          .prepare(
-            "SELECT id, state, downloads_allowed, downloads_left, reserved_bytes FROM parcels",
-          )
-          .all() as ParcelRow[]
-      ).map((p) => [p.id, p]),
-    );
+    const files: FileRow[] = stored.files;
+    const parcels = new Map(stored.parcels.map((p) => [p.id, p]));
 
     // Bytes on disk against blob rows, both ways.
     const onDisk = blobFilesOnDisk(dataDir);
@@ -202,7 +184,7 @@ export function checkParcelStore(
         problems.push(`open parcel ${p.id} reserves ${p.reserved_bytes} bytes, ${missing} missing`);
     }
 
-    problems.push(...downloadProblems(db, parcels));
+    problems.push(...downloadProblems(stored.downloads, parcels));
 
     const tmpDir = join(dir, "tmp");
     const quarantineDir = join(dir, "quarantine");
@@ -225,15 +207,10 @@ export function checkParcelStore(
  * that never completed, so `allowed - starts <= left <= allowed - completes`. Parcels that were
  * reissued (a fresh allowance) are left out.
  */
-function downloadProblems(db: Database.Database, parcels: Map<string, ParcelRow>): string[] {
+function downloadProblems(rows: StoreRows["downloads"], parcels: Map<string, ParcelRow>): string[] {
   const problems: string[] = [];
   const counts = new Map<string, { start: number; complete: number }>();
   const reissued = new Set<string>();
-  const rows = db
-    .prepare(
-      "SELECT action, target, detail FROM audit WHERE action IN ('download.start','download.complete','admin.reissue')",
-    )
-    .all() as Array<{ action: string; target: string; detail: string }>;
   for (const r of rows) {
     const detail = JSON.parse(r.detail) as { parcel?: string };
     const parcel = r.target.startsWith("parcel:") ? r.target.slice(7) : detail.parcel;
@@ -290,11 +267,7 @@ export function checkProxyStore(dataDir: string): SnapshotReport {
   const nodes = new Map<string, string[]>();
   const temp: string[] = [];
   try {
-    const subs = db.prepare("SELECT id, updated_at, node_count FROM subscriptions").all() as Array<{
-      id: string;
-      updated_at: number | null;
-      node_count: number;
-    }>;
+    const subs = subscriptionRows(db);
     const snapDir = join(dir, "snapshots");
     for (const name of existsSync(snapDir) ? readdirSync(snapDir) : []) {
       if (!name.endsWith(".json") || name.startsWith(".")) {

@@ -1,8 +1,8 @@
-import Database from "better-sqlite3";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
+import { insertBlobRow, insertFileRow, insertParcelRow, openForWriting } from "./raw-db.js";
 
 /**
  * Writes `count` ended (revoked) parcels of one small file each straight into a stopped
@@ -16,46 +16,58 @@ export function seedEndedParcels(
   shared: Array<{ sha256: string; size: number }> = [],
 ): { blobs: string[] } {
   const dir = join(dataDir, "parcel");
-  const db = new Database(join(dir, "parcel.db"));
+  const db = openForWriting(join(dir, "parcel.db"));
   const now = Math.floor(Date.now() / 1000);
   const blobs: string[] = [];
   try {
-    const parcel = db.prepare(
-      `INSERT INTO parcels (id, state, token_hash, days, downloads_allowed, downloads_left, renew,
-         created_at, sent_at, sort_at, expires_at, ended_at, client_ip, search_names)
-       VALUES (?, 'revoked', ?, 1, 1, 1, 0, ?, ?, ?, ?, ?, '127.0.0.1', ?)`,
-    );
-    const file = db.prepare(
-      "INSERT INTO files (id, parcel_id, idx, name, size, state, sha256) VALUES (?, ?, 0, ?, ?, 'ready', ?)",
-    );
-    const blob = db.prepare(
-      "INSERT INTO blobs (sha256, size, crc32, created_at) VALUES (?, ?, ?, ?)",
-    );
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
         const id = `seed${String(i).padStart(6, "0")}${randomBytes(6).toString("hex")}`;
         const name = `seeded-${i}.bin`;
-        parcel.run(
+        insertParcelRow(db, {
           id,
-          randomBytes(16).toString("hex"),
-          now - 7200,
-          now - 7200,
-          now - 7200,
-          now + 86400,
-          now - 3600,
-          name,
-        );
+          state: "revoked",
+          tokenHash: randomBytes(16).toString("hex"),
+          days: 1,
+          downloadsAllowed: 1,
+          renew: false,
+          createdAt: now - 7200,
+          sentAt: now - 7200,
+          expiresAt: now + 86400,
+          endedAt: now - 3600,
+          clientIp: "127.0.0.1",
+          searchNames: name,
+        });
         const ref = shared.length > 0 && i % 10 === 0 ? shared[(i / 10) % shared.length] : null;
         if (ref) {
-          file.run(`${id}f`, id, name, ref.size, ref.sha256);
+          insertFileRow(db, {
+            id: `${id}f`,
+            parcelId: id,
+            idx: 0,
+            name,
+            size: ref.size,
+            sha256: ref.sha256,
+          });
           continue;
         }
         const body = Buffer.from(`${name} ${randomBytes(8).toString("hex")}\n`.repeat(16));
         const sha = createHash("sha256").update(body).digest("hex");
         mkdirSync(join(dir, "blobs", sha.slice(0, 2)), { recursive: true });
         writeFileSync(join(dir, "blobs", sha.slice(0, 2), sha), body);
-        blob.run(sha, body.length, crc32(body) >>> 0, now - 7200);
-        file.run(`${id}f`, id, name, body.length, sha);
+        insertBlobRow(db, {
+          sha256: sha,
+          size: body.length,
+          crc32: crc32(body) >>> 0,
+          createdAt: now - 7200,
+        });
+        insertFileRow(db, {
+          id: `${id}f`,
+          parcelId: id,
+          idx: 0,
+          name,
+          size: body.length,
+          sha256: sha,
+        });
         blobs.push(sha);
       }
     })();

@@ -1,10 +1,11 @@
-import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { blobFilesOnDisk, checkParcelStore, openReadOnly } from "../helpers/fault-invariants.js";
+import { blobFilesOnDisk, checkParcelStore } from "../helpers/fault-invariants.js";
+import { countRows, openReadOnly } from "../helpers/raw-db.js";
+import { ParcelsRepo } from "../../server/parcel/repos/parcels.js";
 import {
   createUpload,
   MiB,
@@ -87,8 +88,8 @@ function counts(dir: string): Counts {
   const db = openReadOnly(join(dir, "parcel", "parcel.db"));
   try {
     return {
-      parcels: (db.prepare("SELECT COUNT(*) AS n FROM parcels").get() as { n: number }).n,
-      blobRows: (db.prepare("SELECT COUNT(*) AS n FROM blobs").get() as { n: number }).n,
+      parcels: countRows(db, "parcels"),
+      blobRows: countRows(db, "blobs"),
     };
   } finally {
     db.close();
@@ -137,7 +138,7 @@ async function checkRecovered(dir: string, live: Live[]) {
   expect(report.blobRows).toBe(2);
   expect(report.blobFiles).toBe(2);
   const db = openReadOnly(join(dir, "parcel", "parcel.db"));
-  expect((db.prepare("SELECT COUNT(*) AS n FROM parcels").get() as { n: number }).n).toBe(2);
+  expect(countRows(db, "parcels")).toBe(2);
   db.close();
 }
 
@@ -203,10 +204,8 @@ describe("SIGKILL during cleanup, then restart", () => {
     expect(after.problems).toEqual([]);
     expect(after.temp).toEqual([]);
     expect(after.blobFiles).toBe(1);
-    const db = new Database(join(dir, "parcel", "parcel.db"), { readonly: true });
-    expect(db.prepare("SELECT state FROM parcels WHERE id = ?").get(open.id)).toEqual({
-      state: "revoked",
-    });
+    const db = openReadOnly(join(dir, "parcel", "parcel.db"));
+    expect(new ParcelsRepo(db).byId(open.id)?.state).toBe("revoked");
     db.close();
   });
 });

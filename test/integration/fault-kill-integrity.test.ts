@@ -2,7 +2,9 @@ import { appendFileSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkParcelStore, openReadOnly } from "../helpers/fault-invariants.js";
+import { checkParcelStore } from "../helpers/fault-invariants.js";
+import { openReadOnly } from "../helpers/raw-db.js";
+import { ParcelsRepo } from "../../server/parcel/repos/parcels.js";
 import {
   createUpload,
   publishedParcel,
@@ -51,10 +53,9 @@ const blobPath = (dir: string, sha: string) => join(dir, "parcel", "blobs", sha.
 function fileRow(dir: string, id: string): { state: string; sha256: string | null } {
   const db = openReadOnly(join(dir, "parcel", "parcel.db"));
   try {
-    return db.prepare("SELECT state, sha256 FROM files WHERE id = ?").get(id) as {
-      state: string;
-      sha256: string | null;
-    };
+    const row = new ParcelsRepo(db).file(id);
+    if (!row) throw new Error(`no file ${id}`);
+    return { state: row.state, sha256: row.sha256 };
   } finally {
     db.close();
   }

@@ -1,11 +1,13 @@
-import Database from "better-sqlite3";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkParcelStore, openReadOnly } from "../helpers/fault-invariants.js";
+import { checkParcelStore } from "../helpers/fault-invariants.js";
+import { holdWriteLock, openReadOnly } from "../helpers/raw-db.js";
+import { AuditRepo } from "../../server/parcel/repos/audit.js";
+import { ParcelsRepo } from "../../server/parcel/repos/parcels.js";
 import { requestConsumed } from "../helpers/fault-net.js";
 import {
   bearer,
@@ -58,12 +60,9 @@ function dataDir(): string {
 function parcelRow(dir: string, id: string) {
   const db = openReadOnly(join(dir, "parcel", "parcel.db"));
   try {
-    return db.prepare("SELECT * FROM parcels WHERE id = ?").get(id) as {
-      state: string;
-      reserved_bytes: number;
-      downloads_left: number;
-      sent_at: number | null;
-    };
+    const row = new ParcelsRepo(db).byId(id);
+    if (!row) throw new Error(`no parcel ${id}`);
+    return row;
   } finally {
     db.close();
   }
@@ -73,11 +72,12 @@ function parcelRow(dir: string, id: string) {
 function auditActions(dir: string): string[] {
   const db = openReadOnly(join(dir, "parcel", "parcel.db"));
   try {
-    return (
-      db
-        .prepare("SELECT action FROM audit WHERE action LIKE 'download.%' ORDER BY id")
-        .all() as Array<{ action: string }>
-    ).map((r) => r.action);
+    const audit = new AuditRepo(db);
+    const page = { page: 1, pageSize: 1000 };
+    return ["download.start", "download.complete"]
+      .flatMap((action) => audit.page({ action }, page).items)
+      .sort((a, b) => a.id - b.id)
+      .map((r) => r.action);
   } finally {
     db.close();
   }
@@ -191,8 +191,7 @@ describe("SIGKILL during transfers, then restart", () => {
 
     // Another connection holds the database's write lock, so the publish can read its request
     // but never commit. The kill comes once the service has read every byte of it.
-    const lock = new Database(join(dir, "parcel", "parcel.db"));
-    lock.exec("BEGIN IMMEDIATE");
+    const lock = holdWriteLock(join(dir, "parcel", "parcel.db"));
     let answered = false;
     let clientPort = 0;
     const req = http.request({
@@ -212,8 +211,7 @@ describe("SIGKILL during transfers, then restart", () => {
       "the service read the publish request",
     );
     await svc.kill();
-    lock.exec("ROLLBACK");
-    lock.close();
+    lock.release();
     expect(answered).toBe(false);
 
     ({ svc, url } = await start(dir));

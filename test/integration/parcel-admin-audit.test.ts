@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
+import { countRows } from "../helpers/raw-db.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
@@ -14,11 +15,7 @@ async function start(): Promise<void> {
 }
 
 const addAudit = (action: string, source: string, target: string, time: number) =>
-  h.db
-    .prepare(
-      "INSERT INTO audit (action, source, target, time, detail, size) VALUES (?, ?, ?, ?, '{}', 1)",
-    )
-    .run(action, source, target, time);
+  h.repos.audit.write(action, source, target, time, {});
 
 describe("GET /admin/audit", () => {
   it("lists records newest first, 20 to a page by default", async () => {
@@ -66,8 +63,8 @@ describe("GET /admin/audit", () => {
     // come just after the client has the last byte.
     await vi.waitFor(() =>
       expect(
-        h.db.prepare("SELECT COUNT(*) AS n FROM audit WHERE action = 'download.complete'").get(),
-      ).toEqual({ n: 1 }),
+        h.repos.audit.page({ action: "download.complete" }, { page: 1, pageSize: 20 }).total,
+      ).toBe(1),
     );
     const del = await h.request("POST", `/admin/files/${photo.id}/delete`);
     expect(del.status).toBe(200);
@@ -122,9 +119,7 @@ describe("GET /admin/audit", () => {
     // The periodic run keeps ended records for a day; the manual one removes them now.
     expect((await h.request("POST", "/admin/cleanup")).json.parcels).toBe(1);
     const removedAt = h.service.ctx.now();
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcels WHERE id = ?").get(up.id)).toEqual({
-      n: 0,
-    });
+    expect(h.repos.parcels.byId(up.id)).toBeUndefined();
     const r = await h.request(
       "GET",
       `/admin/audit?target=${encodeURIComponent(`parcel:${up.id}`)}`,
@@ -154,7 +149,7 @@ describe("GET /admin/audit", () => {
     });
     expect(login.status).toBe(200);
     expect((await h.request("POST", "/admin/cleanup")).status).toBe(200);
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM parcel_memos").get()).toEqual({ n: 0 });
+    expect(countRows(h.db, "parcel_memos")).toBe(0);
   });
 
   it("filters by exact action, literal source and target fragments and inclusive times", async () => {

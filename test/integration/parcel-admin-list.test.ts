@@ -4,6 +4,7 @@ import type { ParcelState } from "../../server/parcel/repos/parcels.js";
 import { searchNames } from "../../server/parcel/domain/parcel-views.js";
 import { startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
+import { insertFileRow, insertParcelRow } from "../helpers/raw-db.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
@@ -22,25 +23,15 @@ function insertParcel(
   p: { id: string; state?: ParcelState; sortAt: number; names?: string[] },
 ): void {
   const names = p.names ?? [`${p.id}.txt`];
-  db.prepare(
-    `INSERT INTO parcels (id, state, token_hash, days, downloads_allowed, downloads_left, renew,
-       created_at, sent_at, sort_at, expires_at, search_names)
-     VALUES (?, ?, 'x', 7, 10, 10, 1, ?, ?, ?, ?, ?)`,
-  ).run(
-    p.id,
-    p.state ?? "published",
-    p.sortAt,
-    p.sortAt,
-    p.sortAt,
-    p.sortAt + 7 * 86400,
-    searchNames(names),
-  );
+  insertParcelRow(db, {
+    id: p.id,
+    state: p.state ?? "published",
+    createdAt: p.sortAt,
+    sentAt: p.sortAt,
+    searchNames: searchNames(names),
+  });
   names.forEach((name, i) =>
-    db
-      .prepare(
-        "INSERT INTO files (id, parcel_id, idx, name, size, state) VALUES (?, ?, ?, ?, ?, 'ready')",
-      )
-      .run(`${p.id}-f${i}`, p.id, i, name, 10 + i),
+    insertFileRow(db, { id: `${p.id}-f${i}`, parcelId: p.id, idx: i, name, size: 10 + i }),
   );
 }
 

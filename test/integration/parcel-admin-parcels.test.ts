@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { reclaimBlobs } from "../../server/parcel/cleanup.js";
 import { auditOf, startParcel, type Harness } from "../helpers/parcel-harness.js";
-import { markForReview } from "../helpers/parcel-storage-setup.js";
+import { markForReview } from "../helpers/raw-db.js";
 import {
   blobFiles,
   createUpload,
@@ -157,7 +157,7 @@ describe("POST /admin/parcels/:id/reissue", () => {
     const up = await published({ "a.bin": 5 });
     expect((await h.request("POST", `/admin/parcels/${up.id}/reissue`)).status).toBe(409);
     expect((await h.request("POST", "/admin/parcels/nope/reissue")).status).toBe(404);
-    markForReview(h, up.id, { wrongPasswords: 5, passwordHash: "kept", downloadsLeft: 1 });
+    markForReview(h.db, up.id, { wrongPasswords: 5, passwordHash: "kept", downloadsLeft: 1 });
     const before = h.repos.parcels.byId(up.id)!;
     await h.request("PUT", "/admin/policy", { body: { default_days: 3, default_downloads: 4 } });
     h.clock.advance(3600_000);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runCleanup } from "../../server/parcel/cleanup.js";
 import { auditOf, startParcel, type Harness } from "../helpers/parcel-harness.js";
-import { emptyAudit, markExhausted, markForReview } from "../helpers/parcel-storage-setup.js";
+import { emptyAudit, markExhausted, markForReview } from "../helpers/raw-db.js";
 import {
   bearer,
   blobFiles,
@@ -148,8 +148,8 @@ describe("POST /admin/cleanup", () => {
     await h.request("POST", `/parcels/${revoked.id}/revoke`, {
       headers: bearer(revoked.manage_token),
     });
-    markExhausted(h, exhausted.id, h.service.ctx.now());
-    markForReview(h, review.id);
+    markExhausted(h.db, exhausted.id, h.service.ctx.now());
+    markForReview(h.db, review.id);
     const r = await h.request("POST", "/admin/cleanup");
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ parcels: 2, files: 2, bytes: 30 });
@@ -201,7 +201,7 @@ describe("retention", () => {
   it("drops the oldest records beyond the audit content budget", async () => {
     await start();
     const now = h.service.ctx.now();
-    emptyAudit(h);
+    emptyAudit(h.db);
     for (let i = 0; i < 6; i++) insertAudit(now - 6 + i, 100 + i);
     // 100..105 = 615 bytes; a budget of 311 keeps the newest three (103+104+105 = 312 > 311: two).
     h.service.ctx.setRuntime({ ...h.service.ctx.runtime(), audit_content_budget_bytes: 311 });

@@ -12,7 +12,9 @@ import {
 } from "../../server/parcel/domain/codes.js";
 import { hmacHex } from "../../server/parcel/domain/secrets.js";
 import { codeHash, issueCode } from "../../server/parcel/domain/share.js";
+import { ParcelsRepo } from "../../server/parcel/repos/parcels.js";
 import { createParcelService, type ParcelService } from "../../server/parcel/service.js";
+import { insertParcelRow, setParcelState } from "../helpers/raw-db.js";
 
 // generateCode stays real unless a test queues fixed values (to force collisions).
 vi.mock("../../server/parcel/domain/codes.js", async (importOriginal) => {
@@ -49,6 +51,7 @@ describe("issueCode and codeHash", () => {
   let service: ParcelService;
   /** The test's own connection to the service's database. */
   let db: Db;
+  let parcels: ParcelsRepo;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "gatehouse-codes-"));
@@ -61,11 +64,9 @@ describe("issueCode and codeHash", () => {
       log: () => undefined,
     });
     db = openDatabase(join(dir, "parcel", "parcel.db"));
-    const insert = db.prepare(
-      `INSERT INTO parcels (id, state, token_hash, days, downloads_allowed, downloads_left, renew,
-         created_at, sort_at, expires_at) VALUES (?, 'published', 'x', 1, 1, 1, 1, 0, 0, 99)`,
-    );
-    for (let i = 0; i < 200; i++) insert.run(`p${i}`);
+    parcels = new ParcelsRepo(db);
+    for (let i = 0; i < 200; i++)
+      insertParcelRow(db, { id: `p${i}`, days: 1, downloadsAllowed: 1, expiresAt: 99 });
   });
   afterAll(async () => {
     db.close();
@@ -88,16 +89,12 @@ describe("issueCode and codeHash", () => {
       const code = issueCode(ctx, `p${i}`);
       expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{6}$/);
       codes.add(code);
-      const row = db
-        .prepare("SELECT code_hash, code_gen FROM parcels WHERE id = ?")
-        .get(`p${i}`) as { code_hash: string; code_gen: number };
-      expect(row).toEqual({ code_hash: codeHash(ctx, code), code_gen: 1 });
+      const row = parcels.byId(`p${i}`);
+      expect([row?.code_hash, row?.code_gen]).toEqual([codeHash(ctx, code), 1]);
     }
     expect(codes.size).toBe(200);
     issueCode(ctx, "p0");
-    expect(db.prepare("SELECT code_gen FROM parcels WHERE id = 'p0'").get()).toEqual({
-      code_gen: 2,
-    });
+    expect(parcels.byId("p0")?.code_gen).toBe(2);
     expect(() => issueCode(ctx, "missing")).toThrow(/No such parcel/);
   });
 
@@ -108,10 +105,10 @@ describe("issueCode and codeHash", () => {
     expect(issueCode(ctx, "p10")).toBe("AAAAAA");
     gen.mockReturnValueOnce("AAAAAA").mockReturnValueOnce("BBBBBB");
     expect(issueCode(ctx, "p11")).toBe("BBBBBB");
-    db.prepare("UPDATE parcels SET state = 'review' WHERE id = 'p10'").run();
+    setParcelState(db, "p10", "review");
     gen.mockReturnValueOnce("AAAAAA").mockReturnValueOnce("CCCCCC");
     expect(issueCode(ctx, "p12")).toBe("CCCCCC");
-    db.prepare("UPDATE parcels SET state = 'expired' WHERE id = 'p10'").run();
+    setParcelState(db, "p10", "expired");
     gen.mockReturnValueOnce("AAAAAA");
     expect(issueCode(ctx, "p13")).toBe("AAAAAA");
     // A new code for the holder itself never repeats its current one.

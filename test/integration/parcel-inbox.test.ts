@@ -184,7 +184,7 @@ describe("opening and closing the inbox", () => {
     expect((await resolveInbox(new CookieJar(), opened.code)).status).toBe(403);
     expect((await sendToInbox(jar, { "a.txt": 1 })).status).toBe(201);
     // The database keeps the code only as a keyed hash and sealed, the password hashed.
-    const row = h.db.prepare("SELECT * FROM inbox").get() as Record<string, string>;
+    const row = h.repos.inbox.get();
     expect(JSON.stringify(row)).not.toContain(plain(opened.code));
     expect(JSON.stringify(row)).not.toContain("kitchen");
     expect(row.password_hash).toMatch(/^scrypt/);
@@ -270,8 +270,8 @@ describe("a device opens the inbox", () => {
     const holder = new CookieJar();
     expect((await resolveInbox(holder, code)).status).toBe(200);
     const now = h.service.ctx.now();
-    const add = h.db.prepare("INSERT INTO failures (kind, client, time) VALUES ('pickup', ?, ?)");
-    for (let i = 0; i < PICKUP_SERVICE_BUDGET - 1; i++) add.run(`10.0.${i >> 8}.${i & 255}`, now);
+    for (let i = 0; i < PICKUP_SERVICE_BUDGET - 1; i++)
+      h.repos.pickup.addFailure(`10.0.${i >> 8}.${i & 255}`, now);
     expect((await resolveInbox(new CookieJar(), "ZZZ-ZZZ")).status).toBe(404);
     const busy = await resolveInbox(new CookieJar(), code);
     expect(busy.status).toBe(429);

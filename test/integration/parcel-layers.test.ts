@@ -1,10 +1,10 @@
-import Database from "better-sqlite3";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runCleanup } from "../../server/parcel/cleanup.js";
 import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
+import { prepareProbe, SqliteConnection } from "../helpers/raw-db.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const PARCEL = join(ROOT, "server", "parcel");
@@ -117,12 +117,12 @@ describe("parcel repositories", () => {
       body: { username: "admin", password: "admin-password-1" },
     });
     expect(login.status).toBe(200);
-    const prepare = vi.spyOn(Database.prototype, "prepare");
+    const prepare = vi.spyOn(SqliteConnection.prototype, "prepare");
     // The first pass may meet a query shape for the first time (the filtered admin lists).
     await oneOfEverything(h, admin, 0);
     // The spy sees every connection's prepare, the service's as much as this one.
     prepare.mockClear();
-    h.db.prepare("SELECT 1");
+    prepareProbe(h.db);
     expect(prepare).toHaveBeenCalledTimes(1);
     prepare.mockClear();
     for (let round = 1; round <= 3; round++) await oneOfEverything(h, admin, round);

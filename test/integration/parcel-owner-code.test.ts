@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openCode, sealCode } from "../../server/parcel/domain/code-box.js";
 import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish, type Created } from "../helpers/parcel-uploads.js";
+import { allParcelRows } from "../helpers/raw-db.js";
 
 let h: Harness;
 afterEach(async () => h?.close(true));
@@ -123,19 +124,18 @@ describe("GET /parcels/:id/code", () => {
     const up = await createUpload(h, { "a.txt": 1 });
     const pub = await uploadAndPublish(h, up);
     const plain = (pub.json.code as string).replace("-", "");
-    const row = h.db
-      .prepare("SELECT code_hash, code_tail, code_box FROM parcels WHERE id = ?")
-      .get(up.id) as { code_hash: string; code_tail: string; code_box: string };
-    expect(row.code_tail).toBe(plain.slice(-2));
-    const dump = JSON.stringify(h.db.prepare("SELECT * FROM parcels").all());
+    const row = h.repos.sessions.codeBox(up.id);
+    if (!row?.box) throw new Error("the parcel keeps no code box");
+    expect(h.repos.parcels.byId(up.id)).toMatchObject({ code_tail: plain.slice(-2) });
+    const dump = JSON.stringify(allParcelRows(h.db));
     expect(dump).not.toContain(plain);
     expect(dump).not.toContain(pub.json.code as string);
     expect(dump).not.toContain(up.manage_token);
-    expect(openCode(row.code_box, up.manage_token, up.id)).toBe(plain);
+    expect(openCode(row.box, up.manage_token, up.id)).toBe(plain);
     const other = await createUpload(h, { "b.txt": 1 });
-    expect(openCode(row.code_box, other.manage_token, up.id)).toBeNull();
-    expect(openCode(row.code_box, up.manage_token, other.id)).toBeNull();
-    expect(openCode(`${row.code_box}x`, up.manage_token, up.id)).toBeNull();
+    expect(openCode(row.box, other.manage_token, up.id)).toBeNull();
+    expect(openCode(row.box, up.manage_token, other.id)).toBeNull();
+    expect(openCode(`${row.box}x`, up.manage_token, up.id)).toBeNull();
     expect(openCode("v1.a.b", up.manage_token, up.id)).toBeNull();
     expect(sealCode("t", "p", "CODE")).not.toBe(sealCode("t", "p", "CODE"));
   });
@@ -149,13 +149,9 @@ describe("audit sources of owner actions", () => {
     await h.request("POST", `/parcels/${up.id}/revoke`, { jar, headers: bearer(up.manage_token) });
     const script = await createUpload(h, { "s.txt": 1 });
     await uploadAndPublish(h, script);
-    const sources = h.db
-      .prepare("SELECT action, source, target FROM audit WHERE action IN (?, ?, ?) ORDER BY id")
-      .all("upload.create", "parcel.publish", "parcel.revoke") as Array<{
-      action: string;
-      source: string;
-      target: string;
-    }>;
+    const sources = ["upload.create", "parcel.publish", "parcel.revoke"].flatMap(
+      (action) => h.repos.audit.page({ action }, { page: 1, pageSize: 100 }).items,
+    );
     const of = (action: string, id: string) =>
       sources.find((s) => s.action === action && s.target === `parcel:${id}`)?.source ?? "";
     for (const action of ["upload.create", "parcel.publish", "parcel.revoke"])

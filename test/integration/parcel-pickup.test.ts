@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { codeHash } from "../../server/parcel/domain/share.js";
 import { CookieJar, type Harness } from "../helpers/parcel-harness.js";
 import { bearer } from "../helpers/parcel-uploads.js";
+import { countRows, storeCodeHash } from "../helpers/raw-db.js";
 import {
   adminJar,
   auditRows,
@@ -54,9 +55,7 @@ describe("POST /pickup/resolve", () => {
     h = await startPickup();
     const p = await shareParcel(h, { "a.txt": 1 });
     // A known code with the ambiguous digits (only its keyed hash is ever stored).
-    h.db
-      .prepare("UPDATE parcels SET code_hash = ? WHERE id = ?")
-      .run(codeHash(h.service.ctx, "1A0B1C"), p.id);
+    storeCodeHash(h.db, p.id, codeHash(h.service.ctx, "1A0B1C"));
     for (const input of ["1A0B1C", "1a0-b1c", " ia o-b lc ", "LAOBIC", "1-A-0-B-1-C"]) {
       const r = await resolve(h, new CookieJar(), input);
       expect(r.status, input).toBe(200);
@@ -81,7 +80,7 @@ describe("POST /pickup/resolve", () => {
     });
     expect(notJson.status).toBe(400);
     // Malformed requests are not pickup failures.
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM failures").get()).toEqual({ n: 0 });
+    expect(countRows(h.db, "failures")).toBe(0);
   });
 
   it("answers 404 for an unknown code and records the denial", async () => {
@@ -139,14 +138,13 @@ describe("POST /pickup/resolve", () => {
     });
     expect(wrong.headers["set-cookie"]).toBeUndefined();
     expect(parcelRow(h, p.id).wrong_passwords).toBe(1);
-    const failures = h.db.prepare("SELECT COUNT(*) AS n FROM failures").get();
-    expect(failures).toEqual({ n: 1 });
+    expect(countRows(h.db, "failures")).toBe(1);
     const ok = await resolve(h, jar, p.code, "s3cret");
     expect(ok.status).toBe(200);
     expect(ok.json.id).toBe(p.id);
     // Success resets nothing.
     expect(parcelRow(h, p.id).wrong_passwords).toBe(1);
-    expect(h.db.prepare("SELECT COUNT(*) AS n FROM failures").get()).toEqual({ n: 1 });
+    expect(countRows(h.db, "failures")).toBe(1);
   });
 
   it("locks the parcel on the attempt that reaches password_attempts; reissue restores it", async () => {

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { scryptSync } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,8 +7,9 @@ import {
   PICKUP_COST,
   storedCost,
 } from "../../server/password-hash.js";
+import { AccountsRepo } from "../../server/proxy/store/accounts-repo.js";
 import { CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
-import { storeParcelPasswordHash } from "../helpers/parcel-storage-setup.js";
+import { openReadOnly, storeParcelPasswordHash } from "../helpers/raw-db.js";
 import { FakeCore, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
 import { parcelRow, resolve, shareParcel, startPickup } from "./parcel-pickup-support.js";
 
@@ -31,10 +31,9 @@ afterEach(async () => {
 const adminHash = (h: Harness) => h.repos.identity.adminHash("admin") ?? "";
 
 function consoleHash(h: ProxyHarness): string {
-  const db = new Database(join(h.dataDir, "proxy", "proxy.db"), { readonly: true });
+  const db = openReadOnly(join(h.dataDir, "proxy", "proxy.db"));
   try {
-    return (db.prepare("SELECT password_hash FROM admin").get() as { password_hash: string })
-      .password_hash;
+    return new AccountsRepo(db).passwordHash() ?? "";
   } finally {
     db.close();
   }
@@ -80,7 +79,7 @@ describe("stored password costs", () => {
     const salt = Buffer.from("an older salt!!!");
     const key = scryptSync("stored long ago", salt, 32, { ...ACCOUNT_COST, maxmem: 64 << 20 });
     const older = `scrypt$16384$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`;
-    storeParcelPasswordHash(parcel, p.id, older);
+    storeParcelPasswordHash(parcel.db, p.id, older);
     expect((await resolve(parcel, new CookieJar(), p.code, "stored long ago")).status).toBe(200);
     expect((await resolve(parcel, new CookieJar(), p.code, "placeholder")).status).toBe(401);
   });

@@ -6,6 +6,7 @@ import { migrate, openDatabase, type Db } from "../../server/db/open.js";
 import { invalidateAuditCounts } from "../../server/parcel/repos/admin-audit-cache.js";
 import { listAudit, type AuditFilter } from "../../server/parcel/repos/admin-audit.js";
 import { trigrams } from "../../server/parcel/repos/admin-audit-plan.js";
+import { auditRows, deleteAuditRows, insertAuditRow } from "../helpers/raw-db.js";
 
 const MIGRATIONS = join(import.meta.dirname, "../../server/parcel/migrations");
 
@@ -30,17 +31,11 @@ interface Row {
 }
 
 function add(action: string, source: string, target: string, time: number): number {
-  return Number(
-    db
-      .prepare(
-        "INSERT INTO audit (action, source, target, time, detail, size) VALUES (?, ?, ?, ?, '{\"k\":1}', 10)",
-      )
-      .run(action, source, target, time).lastInsertRowid,
-  );
+  return insertAuditRow(db, { action, source, target, time, detail: '{"k":1}', size: 10 });
 }
 
 function all(): Row[] {
-  return db.prepare("SELECT id, action, source, target, time FROM audit").all() as Row[];
+  return auditRows(db);
 }
 
 /** The contract's rules, spelled out plainly: the reference the fast query must agree with. */
@@ -74,7 +69,7 @@ function rng(seed: number): () => number {
 
 describe("listAudit", () => {
   it("answers an empty log as page 1 of 1", () => {
-    db.prepare("DELETE FROM audit").run();
+    deleteAuditRows(db);
     expect(listAudit(db, {}, { page: 3, pageSize: 20 })).toEqual({
       items: [],
       total: 0,
@@ -115,7 +110,7 @@ describe("listAudit", () => {
   });
 
   it("takes % and _ literally and matches fragments case-sensitively", () => {
-    db.prepare("DELETE FROM audit").run();
+    deleteAuditRows(db);
     const pct = add("x.y", "visitor:50%off@1.1.1.1", "file:a_b", 1);
     add("x.y", "visitor:abcdefgh@1.1.1.1", "file:axb", 2);
     add("x.y", "token@1.1.1.1", "parcel:AAA", 3);
@@ -131,7 +126,7 @@ describe("listAudit", () => {
   });
 
   it("treats from and to as inclusive, alone or together", () => {
-    db.prepare("DELETE FROM audit").run();
+    deleteAuditRows(db);
     const t = [10, 20, 20, 30, 40].map((time) => add("a.b", "s", "t", time));
     expect(ids({ from: 20 }).ids).toEqual([t[4], t[3], t[2], t[1]]);
     expect(ids({ to: 20 }).ids).toEqual([t[2], t[1], t[0]]);
@@ -142,7 +137,7 @@ describe("listAudit", () => {
   });
 
   it("counts rows on hour boundaries once, across whole and partial hours", () => {
-    db.prepare("DELETE FROM audit").run();
+    deleteAuditRows(db);
     const times = [3599, 3600, 3601, 7199, 7200, 10799, 10800, 14400, 20000];
     const t = times.map((time) => add("a.b", "s", "t", time));
     const expectWindow = (from: number | undefined, to: number | undefined) => {
@@ -162,12 +157,12 @@ describe("listAudit", () => {
   });
 
   it("stays exact when time runs backwards and ids have gaps", () => {
-    db.prepare("DELETE FROM audit").run();
+    deleteAuditRows(db);
     // The clock was set back: ids and times disagree, so the id window is not dense.
     const t = [50, 60, 10, 70, 20, 80].map((time) => add("a.b", "s", "t", time));
     expect(ids({ from: 15, to: 65 }).ids).toEqual([t[4], t[1], t[0]]);
     expect(ids({ to: 20 }).ids).toEqual([t[4], t[2]]);
-    db.prepare("DELETE FROM audit WHERE id = ?").run(t[3]);
+    deleteAuditRows(db, [t[3]]);
     invalidateAuditCounts(db);
     expect(ids({}).ids).toEqual([t[5], t[4], t[2], t[1], t[0]]);
     expect(ids({}, 2, 2).ids).toEqual([t[2], t[1]]);
@@ -175,7 +170,7 @@ describe("listAudit", () => {
   });
 
   it("clamps a page beyond the last one and reads deep pages from either end", () => {
-    db.prepare("DELETE FROM audit").run();
+    deleteAuditRows(db);
     const t = Array.from({ length: 45 }, (_, i) => add(i % 2 ? "a.odd" : "a.even", "s", "t", i));
     const newest = [...t].reverse();
     expect(ids({}, 99, 20)).toMatchObject({ page: 3, pages: 3, total: 45, ids: newest.slice(40) });
@@ -189,7 +184,7 @@ describe("listAudit", () => {
   });
 
   it("keeps counts exact as the log grows and after pruning", () => {
-    db.prepare("DELETE FROM audit").run();
+    deleteAuditRows(db);
     for (let i = 0; i < 30; i++) add("a.b", `visitor:${i % 3}abc@ip`, "system", 1000 + i);
     expect(ids({ source: "0abc" }).total).toBe(10);
     expect(ids({ from: 1010 }).total).toBe(20);
@@ -197,14 +192,19 @@ describe("listAudit", () => {
     expect(ids({ source: "0abc" }).total).toBe(11);
     expect(ids({ from: 1010 }).total).toBe(21);
     expect(ids({}).total).toBe(31);
-    db.prepare("DELETE FROM audit WHERE time < 1015").run();
+    deleteAuditRows(
+      db,
+      all()
+        .filter((r) => r.time < 1015)
+        .map((r) => r.id),
+    );
     invalidateAuditCounts(db);
     expect(ids({ source: "0abc" }).total).toBe(6);
     expect(ids({ from: 1010 }).total).toBe(16);
   });
 
   it("agrees with a plain reading of the rules on random logs and filters", () => {
-    db.prepare("DELETE FROM audit").run();
+    deleteAuditRows(db);
     const rand = rng(7);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
     const actions = ["upload.create", "pickup.deny", "admin.login", "download.start"];
@@ -243,7 +243,12 @@ describe("listAudit", () => {
     for (let round = 0; round < 4; round++) {
       grow(round === 0 ? 1200 : 150);
       if (round === 1) {
-        db.prepare("DELETE FROM audit WHERE id % 97 = 0").run();
+        deleteAuditRows(
+          db,
+          all()
+            .filter((r) => r.id % 97 === 0)
+            .map((r) => r.id),
+        );
         invalidateAuditCounts(db);
       }
       const rows = all();
