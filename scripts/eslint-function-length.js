@@ -31,7 +31,6 @@ export const longFunctionFiles = [
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "renderer/parcel/send/options-form.tsx",
-  "renderer/parcel/send/progress-view.tsx",
   "server/config.ts",
   "server/host.ts",
   "server/parcel/routes/upload-resume.ts",

@@ -75,34 +75,38 @@ function UploadRow({ u, canLeaveOut }: { u: Upload; canLeaveOut: boolean }) {
   );
 }
 
-/** Per-file and total progress while the files stream up; retry, cancel. */
-export function ProgressView() {
+/** What the progress view says about the uploads as a whole. */
+function summarize(uploads: Upload[], error: unknown) {
+  return {
+    size: uploads.reduce((sum, u) => sum + u.size, 0),
+    loaded: uploads.reduce((sum, u) => sum + (u.state === "done" ? u.size : u.loaded), 0),
+    failed: uploads.filter((u) => u.state === "failed").length,
+    lost: uploads.filter((u) => u.state === "uploading" && u.link !== "ok").length,
+    allDone: uploads.every((u) => u.state === "done"),
+    // A session that ended (timed out, revoked elsewhere) cannot take retries: start again.
+    ended: [error, ...uploads.map((u) => u.error)].some(
+      (e) => e instanceof ApiError && (e.status === 409 || e.status === 404),
+    ),
+  };
+}
+
+/** Bytes sent of all files, the speed and time left while nothing waits on the connection. */
+function TotalProgress({
+  size,
+  loaded,
+  allDone,
+  lost,
+}: {
+  size: number;
+  loaded: number;
+  allDone: boolean;
+  lost: number;
+}) {
   const t = useT(sendDict);
   const lang = useApp((s) => s.lang);
-  const describe = useErrorText();
-  const { uploads, totalRate, phase, session, error, retry, publish, cancel, startOver } =
-    useSend();
-  const [confirming, setConfirming] = useState(false);
-  const size = uploads.reduce((sum, u) => sum + u.size, 0);
-  const loaded = uploads.reduce((sum, u) => sum + (u.state === "done" ? u.size : u.loaded), 0);
-  const failed = uploads.filter((u) => u.state === "failed").length;
-  const lost = uploads.filter((u) => u.state === "uploading" && u.link !== "ok").length;
-  const allDone = uploads.every((u) => u.state === "done");
-  const publishing = phase === "publishing";
-  // A session that ended (timed out, revoked elsewhere) cannot take retries: start again.
-  const ended = [error, ...uploads.map((u) => u.error)].some(
-    (e) => e instanceof ApiError && (e.status === 409 || e.status === 404),
-  );
+  const totalRate = useSend((s) => s.totalRate);
   return (
-    <section className="card send-progress" aria-labelledby="send-progress-title">
-      <header className="card-head">
-        <h2 id="send-progress-title">{publishing ? t("publishing") : t("uploading")}</h2>
-        {session ? (
-          <span className="muted small">
-            {t("sessionEnds")} <Countdown until={session.expiresAt} verb="ends" />
-          </span>
-        ) : null}
-      </header>
+    <>
       <div className="total-line">
         <strong>{t("total")}</strong>
         <span className="muted">
@@ -120,6 +124,57 @@ export function ProgressView() {
         value={size ? loaded / size : allDone ? 1 : 0}
         state={allDone ? "done" : "active"}
       />
+    </>
+  );
+}
+
+/** Cancel upload, asked once more before the session is revoked. */
+function CancelUpload({ publishing }: { publishing: boolean }) {
+  const t = useT(sendDict);
+  const cancel = useSend((s) => s.cancel);
+  const [confirming, setConfirming] = useState(false);
+  if (!confirming)
+    return (
+      <button
+        type="button"
+        className="danger"
+        disabled={publishing}
+        onClick={() => setConfirming(true)}
+      >
+        {t("cancel")}
+      </button>
+    );
+  return (
+    <span className="confirm" role="group" aria-label={t("cancel")}>
+      <span>{t("cancelConfirm")}</span>
+      <button type="button" className="danger" onClick={() => void cancel()}>
+        {t("cancel")}
+      </button>
+      <button type="button" onClick={() => setConfirming(false)}>
+        {t("keepUploading")}
+      </button>
+    </span>
+  );
+}
+
+/** Per-file and total progress while the files stream up; retry, cancel. */
+export function ProgressView() {
+  const t = useT(sendDict);
+  const describe = useErrorText();
+  const { uploads, phase, session, error, retry, publish, startOver } = useSend();
+  const { size, loaded, failed, lost, allDone, ended } = summarize(uploads, error);
+  const publishing = phase === "publishing";
+  return (
+    <section className="card send-progress" aria-labelledby="send-progress-title">
+      <header className="card-head">
+        <h2 id="send-progress-title">{publishing ? t("publishing") : t("uploading")}</h2>
+        {session ? (
+          <span className="muted small">
+            {t("sessionEnds")} <Countdown until={session.expiresAt} verb="ends" />
+          </span>
+        ) : null}
+      </header>
+      <TotalProgress size={size} loaded={loaded} allDone={allDone} lost={lost} />
       <ul className="upload-list" aria-label={t("files")}>
         {uploads.map((u) => (
           <UploadRow
@@ -155,26 +210,7 @@ export function ProgressView() {
             {t("publishAgain")}
           </button>
         ) : null}
-        {confirming ? (
-          <span className="confirm" role="group" aria-label={t("cancel")}>
-            <span>{t("cancelConfirm")}</span>
-            <button type="button" className="danger" onClick={() => void cancel()}>
-              {t("cancel")}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              {t("keepUploading")}
-            </button>
-          </span>
-        ) : (
-          <button
-            type="button"
-            className="danger"
-            disabled={publishing}
-            onClick={() => setConfirming(true)}
-          >
-            {t("cancel")}
-          </button>
-        )}
+        <CancelUpload publishing={publishing} />
       </div>
     </section>
   );
