@@ -30,7 +30,6 @@ export const longFunctionFiles = [
   "renderer/parcel/admin/stats.tsx",
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
-  "renderer/parcel/send/options-form.tsx",
   "server/config.ts",
   "server/host.ts",
   "server/parcel/routes/upload-resume.ts",

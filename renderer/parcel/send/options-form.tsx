@@ -78,6 +78,76 @@ function DownloadsNote({
   );
 }
 
+/** The parcel's password, shown as typed on request. */
+function PasswordField({
+  options,
+  policy,
+  error,
+}: {
+  options: Options;
+  policy: PublicPolicy;
+  error?: string;
+}) {
+  const t = useT(sendDict);
+  const setOptions = useSend((s) => s.setOptions);
+  const [show, setShow] = useState(false);
+  return (
+    <Field
+      className="field-wide"
+      label={policy.require_password ? t("password") : t("passwordOptional")}
+      error={error}
+      hint={policy.require_password ? t("passwordRequired") : t("passwordHint")}
+    >
+      {(control) => (
+        <div className="password-row">
+          <input
+            {...control}
+            type={show ? "text" : "password"}
+            autoComplete="new-password"
+            value={options.password}
+            required={policy.require_password}
+            onChange={(e) => setOptions({ password: e.target.value })}
+          />
+          <label className="inline-check">
+            <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} />
+            {t("showPassword")}
+          </label>
+        </div>
+      )}
+    </Field>
+  );
+}
+
+/** Whether a pickup renews the parcel, and by how much (or that the term leaves no room). */
+function RenewField({ options, policy }: { options: Options; policy: PublicPolicy }) {
+  const t = useT(sendDict);
+  const setOptions = useSend((s) => s.setOptions);
+  const renewId = useId();
+  return (
+    <div className="field field-wide">
+      <label className="inline-check" htmlFor={renewId}>
+        <input
+          id={renewId}
+          type="checkbox"
+          checked={options.renew}
+          aria-describedby={`${renewId}-note`}
+          onChange={(e) => setOptions({ renew: e.target.checked })}
+        />
+        {t("renew")}
+      </label>
+      <span id={`${renewId}-note`} className="field-hint">
+        {/* A term as long as the cap leaves renewal nothing to add: say so, not "+3 days". */}
+        {Number.isInteger(options.days) && options.days >= policy.renew_cap_days
+          ? t("renewNoRoom", { cap: t("daysCount", { n: policy.renew_cap_days }) })
+          : t("renewHint", {
+              days: t("daysCount", { n: policy.renew_days }),
+              cap: t("daysCount", { n: policy.renew_cap_days }),
+            })}
+      </span>
+    </div>
+  );
+}
+
 export function OptionsForm({
   options,
   policy,
@@ -92,8 +162,6 @@ export function OptionsForm({
 }) {
   const t = useT(sendDict);
   const setOptions = useSend((s) => s.setOptions);
-  const [show, setShow] = useState(false);
-  const renewId = useId();
   const noteId = useId();
   return (
     <fieldset className="send-options">
@@ -121,50 +189,8 @@ export function OptionsForm({
         downloads={options.downloads}
         max={policy.max_downloads}
       />
-      <Field
-        className="field-wide"
-        label={policy.require_password ? t("password") : t("passwordOptional")}
-        error={problems.password}
-        hint={policy.require_password ? t("passwordRequired") : t("passwordHint")}
-      >
-        {(control) => (
-          <div className="password-row">
-            <input
-              {...control}
-              type={show ? "text" : "password"}
-              autoComplete="new-password"
-              value={options.password}
-              required={policy.require_password}
-              onChange={(e) => setOptions({ password: e.target.value })}
-            />
-            <label className="inline-check">
-              <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} />
-              {t("showPassword")}
-            </label>
-          </div>
-        )}
-      </Field>
-      <div className="field field-wide">
-        <label className="inline-check" htmlFor={renewId}>
-          <input
-            id={renewId}
-            type="checkbox"
-            checked={options.renew}
-            aria-describedby={`${renewId}-note`}
-            onChange={(e) => setOptions({ renew: e.target.checked })}
-          />
-          {t("renew")}
-        </label>
-        <span id={`${renewId}-note`} className="field-hint">
-          {/* A term as long as the cap leaves renewal nothing to add: say so, not "+3 days". */}
-          {Number.isInteger(options.days) && options.days >= policy.renew_cap_days
-            ? t("renewNoRoom", { cap: t("daysCount", { n: policy.renew_cap_days }) })
-            : t("renewHint", {
-                days: t("daysCount", { n: policy.renew_days }),
-                cap: t("daysCount", { n: policy.renew_cap_days }),
-              })}
-        </span>
-      </div>
+      <PasswordField options={options} policy={policy} error={problems.password} />
+      <RenewField options={options} policy={policy} />
     </fieldset>
   );
 }
