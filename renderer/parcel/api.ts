@@ -7,11 +7,11 @@
 
 import type { PARCEL_API } from "../../server/contract/parcel.js";
 import {
-  DeliveredCheck,
-  InboxGrantCheck,
-  PublicPolicyCheck,
-  RecipientViewCheck,
-  UploadCreatedCheck,
+  DeliveredCheckSchema,
+  InboxGrantCheckSchema,
+  PublicPolicyCheckSchema,
+  RecipientViewCheckSchema,
+  UploadCreatedCheckSchema,
 } from "../../server/contract/parcel-public.js";
 import { createApiClient } from "../shared/api-client.js";
 import { forContract } from "../shared/contract-api.js";
@@ -41,15 +41,15 @@ export const client = createApiClient({ base: BASE, headers: serviceOrigin });
  * administrator's pages call through `api-full.ts`, which checks with the contract itself.
  */
 export const api = forContract<ParcelApi>()(client, {
-  "GET /policy": PublicPolicyCheck,
-  "POST /pickup/resolve": RecipientViewCheck,
-  "GET /pickup": RecipientViewCheck,
+  "GET /policy": PublicPolicyCheckSchema,
+  "POST /pickup/resolve": RecipientViewCheckSchema,
+  "GET /pickup": RecipientViewCheckSchema,
   "GET /pickup/files/:file/download": null,
   "GET /pickup/archive": null,
-  "POST /inbox/resolve": InboxGrantCheck,
-  "POST /uploads": UploadCreatedCheck,
+  "POST /inbox/resolve": InboxGrantCheckSchema,
+  "POST /uploads": UploadCreatedCheckSchema,
   // The inbox's send page: delivered, never a code to show.
-  "POST /uploads/:id/publish": DeliveredCheck,
+  "POST /uploads/:id/publish": DeliveredCheckSchema,
   // Sent by the uploader's own transport (progress, resuming); answers checked there.
   "PUT /uploads/:id/files/:file": null,
   "HEAD /uploads/:id/files/:file": null,

@@ -46,7 +46,7 @@ export const publicPolicyShape = {
   visitor_expires: time,
 };
 /** Checks a `GET /policy` answer (the pages' shell reads it on every page). */
-export const PublicPolicyCheck = z.strictObject(publicPolicyShape);
+export const PublicPolicyCheckSchema = z.strictObject(publicPolicyShape);
 
 /** A parcel as its recipient sees it (`GET /pickup`, `POST /pickup/resolve`). */
 export const recipientShape = {
@@ -56,7 +56,7 @@ export const recipientShape = {
   downloads_left: count,
 };
 /** Checks a recipient's view of a parcel (the pickup page). */
-export const RecipientViewCheck = z.strictObject(recipientShape);
+export const RecipientViewCheckSchema = z.strictObject(recipientShape);
 
 /** `POST /inbox/resolve`: whom the files go to, until when, and what may be sent. */
 export const inboxGrantShape = {
@@ -68,10 +68,10 @@ export const inboxGrantShape = {
   max_parcel_bytes: int(1),
 };
 /** Checks the answer of opening an inbox (the phone's send page). */
-export const InboxGrantCheck = z.strictObject(inboxGrantShape);
+export const InboxGrantCheckSchema = z.strictObject(inboxGrantShape);
 
 /** `POST /uploads`: the session the phone's send page uploads into (the small build's check). */
-export const UploadCreatedCheck = z.strictObject({
+export const UploadCreatedCheckSchema = z.strictObject({
   id: z.string(),
   manage_token: z.string(),
   files: z.array(z.strictObject({ id: z.string(), name: z.string(), size: count })),
@@ -79,10 +79,10 @@ export const UploadCreatedCheck = z.strictObject({
 });
 
 /** A stored file (`PUT …/files/:file`), as the uploader checks it. */
-export const UploadedFileCheck = z.object({
+export const UploadedFileCheckSchema = z.object({
   id: z.string(),
   state: z.enum(["pending", "ready", "failed"]),
 });
 
 /** The answer of publishing an inbox upload: delivered, and nothing to hand on. */
-export const DeliveredCheck = z.object({ id: z.string(), delivered: z.literal(true) });
+export const DeliveredCheckSchema = z.object({ id: z.string(), delivered: z.literal(true) });

@@ -141,14 +141,14 @@ export const HealthSchema = z
   .strict();
 export type Health = z.infer<typeof HealthSchema>;
 
-export const IdParams = z.object({ id: z.string() });
-export const UploadFileParams = z.object({ id: z.string(), file: z.string() });
-export const PickupFileParams = z.object({ file: z.string() });
+export const IdParamsSchema = z.object({ id: z.string() });
+export const UploadFileParamsSchema = z.object({ id: z.string(), file: z.string() });
+export const PickupFileParamsSchema = z.object({ file: z.string() });
 /**
  * `GET /pickup/archive`: the language the archive's name is written in, and the reader's
  * offset from UTC in minutes (east positive) for the day in the name.
  */
-export const ArchiveQuery = z.object({
+export const ArchiveQuerySchema = z.object({
   lang: z.string().optional(),
   utc_offset: z.string().optional(),
 });

@@ -22,13 +22,13 @@ import {
 } from "./parcel-policy.js";
 import {
   AdminParcelViewSchema,
-  ArchiveQuery,
+  ArchiveQuerySchema,
   HealthSchema,
-  IdParams,
+  IdParamsSchema,
   ManifestSchema,
   MineSchema,
   ParcelViewSchema,
-  PickupFileParams,
+  PickupFileParamsSchema,
   PublishedSchema,
   RecipientViewSchema,
   ReissuedSchema,
@@ -36,7 +36,7 @@ import {
   ShareSchema,
   UploadCreatedSchema,
   UploadedFileSchema,
-  UploadFileParams,
+  UploadFileParamsSchema,
 } from "./parcel-views.js";
 import type { ParcelAccess } from "./access.js";
 import type { ApiContract } from "./route.js";
@@ -102,7 +102,7 @@ export const PARCEL_API = {
     summary: "A parcel as its owner sees it",
     description: OWNER,
     tag: "Uploads",
-    params: IdParams,
+    params: IdParamsSchema,
     responses: { 200: json("The parcel", ParcelViewSchema) },
   },
   "PUT /uploads/:id/files/:file": {
@@ -110,7 +110,7 @@ export const PARCEL_API = {
     summary: "Send the bytes of one declared file",
     description: `${OWNER} The body is the whole file; its length must be the declared size.`,
     tag: "Uploads",
-    params: UploadFileParams,
+    params: UploadFileParamsSchema,
     rawBody: "application/octet-stream",
     responses: { 200: json("The file, stored", UploadedFileSchema) },
   },
@@ -119,7 +119,7 @@ export const PARCEL_API = {
     summary: "How many bytes of one file are stored (resumable upload, tus 1.0 core)",
     description: `${OWNER} No body: \`Upload-Offset\` is the number of bytes safely stored (synced to disk), \`Upload-Length\` the declared size; a stored file answers its size.`,
     tag: "Uploads",
-    params: UploadFileParams,
+    params: UploadFileParamsSchema,
     responses: { 200: { description: "Upload-Offset, Upload-Length and Tus-Resumable headers" } },
   },
   "PATCH /uploads/:id/files/:file": {
@@ -127,7 +127,7 @@ export const PARCEL_API = {
     summary: "Append bytes to one file from a given offset (resumable upload, tus 1.0 core)",
     description: `${OWNER} Headers \`Tus-Resumable: 1.0.0\` and \`Upload-Offset\` (must equal the stored offset, else 409 with the stored one); the body continues the file from there. When the last byte arrives the file is stored as by PUT. A \`Tus-Resumable\` naming another version than 1.0.0 is refused with 412 and \`Tus-Version: 1.0.0\` (HEAD too).`,
     tag: "Uploads",
-    params: UploadFileParams,
+    params: UploadFileParamsSchema,
     rawBody: "application/offset+octet-stream",
     responses: { 204: { description: "Appended; Upload-Offset says the new offset" } },
   },
@@ -136,7 +136,7 @@ export const PARCEL_API = {
     summary: "Leave one file out of an upload that is still open",
     description: `${OWNER} Its part of the reservation is released and a running upload of it is stopped; the other files go on. The last file cannot be removed (409): cancel the upload instead.`,
     tag: "Uploads",
-    params: UploadFileParams,
+    params: UploadFileParamsSchema,
     responses: { 200: json("The parcel without the file", ParcelViewSchema) },
   },
   "POST /uploads/:id/publish": {
@@ -144,7 +144,7 @@ export const PARCEL_API = {
     summary: "Publish a parcel whose files are all uploaded",
     description: `${OWNER} The first publish issues the pickup code; later ones do not. An upload sent to the inbox answers \`delivered: true\` and no code, url or urls: its sender never learns the code.`,
     tag: "Uploads",
-    params: IdParams,
+    params: IdParamsSchema,
     responses: {
       200: json(
         "The parcel and where it is picked up (or, sent to the inbox, that it was delivered)",
@@ -164,7 +164,7 @@ export const PARCEL_API = {
     summary: "End a parcel now",
     description: OWNER,
     tag: "Owner",
-    params: IdParams,
+    params: IdParamsSchema,
     responses: { 200: json("The parcel", ParcelViewSchema) },
   },
   "POST /parcels/:id/code": {
@@ -172,7 +172,7 @@ export const PARCEL_API = {
     summary: "Issue a new pickup code (the old one stops working)",
     description: OWNER,
     tag: "Owner",
-    params: IdParams,
+    params: IdParamsSchema,
     responses: { 200: json("Where the parcel is picked up, with the new code", ShareSchema) },
   },
   "GET /parcels/:id/code": {
@@ -181,7 +181,7 @@ export const PARCEL_API = {
     description:
       "Needs the parcel's manage token (`Authorization: Bearer`): the code is kept only sealed with a key derived from it. Refused (404) when the current code was issued without the token (an administrator's reissue), and (409) when the parcel cannot be picked up now.",
     tag: "Owner",
-    params: IdParams,
+    params: IdParamsSchema,
     responses: { 200: json("Where the parcel is picked up, with its current code", ShareSchema) },
   },
   "POST /pickup/resolve": {
@@ -204,7 +204,7 @@ export const PARCEL_API = {
     summary: "Download one file (HEAD and byte ranges too)",
     description: PICKUP,
     tag: "Pickup",
-    params: PickupFileParams,
+    params: PickupFileParamsSchema,
     responses: {
       200: { description: "The file", mediaType: "application/octet-stream" },
       206: { description: "A byte range of the file", mediaType: "application/octet-stream" },
@@ -215,7 +215,7 @@ export const PARCEL_API = {
     summary: "Download every file as one ZIP archive (HEAD and byte ranges too)",
     description: `${PICKUP} The archive is named after the parcel (the day it was sent, how many files), in the language \`lang\` asks for and on the calendar of \`utc_offset\` (minutes east of UTC) when given.`,
     tag: "Pickup",
-    query: ArchiveQuery,
+    query: ArchiveQuerySchema,
     responses: {
       200: { description: "The archive", mediaType: "application/zip" },
       206: { description: "A byte range of the archive", mediaType: "application/zip" },
@@ -278,7 +278,7 @@ export const PARCEL_API = {
     summary: "Delete a parcel and its files",
     description: ADMIN,
     tag: "Administrator",
-    params: IdParams,
+    params: IdParamsSchema,
     responses: { 200: json("The parcel, ended", AdminParcelViewSchema) },
   },
   "POST /admin/files/:id/delete": {
@@ -286,7 +286,7 @@ export const PARCEL_API = {
     summary: "Delete one file of a parcel",
     description: ADMIN,
     tag: "Administrator",
-    params: IdParams,
+    params: IdParamsSchema,
     responses: { 200: json("The file's parcel", AdminParcelViewSchema) },
   },
   "POST /admin/parcels/:id/reissue": {
@@ -294,7 +294,7 @@ export const PARCEL_API = {
     summary: "Release a parcel held for review, with a new code",
     description: ADMIN,
     tag: "Administrator",
-    params: IdParams,
+    params: IdParamsSchema,
     responses: { 200: json("The parcel and its new code", ReissuedSchema) },
   },
   "GET /admin/policy": {

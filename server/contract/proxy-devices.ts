@@ -6,11 +6,11 @@ import { z } from "zod";
  */
 
 /** What a device may do: the compiled rules' choice, or none of its own ("default"). */
-export const DevicePolicy = z.enum(
+export const DevicePolicySchema = z.enum(
   ["default", "direct", "proxy", "block"],
   "must be default, direct, proxy or block",
 );
-export type DevicePolicy = z.output<typeof DevicePolicy>;
+export type DevicePolicy = z.output<typeof DevicePolicySchema>;
 
 /** A MAC address as devices are keyed by it: six lower-case hexadecimal pairs. */
 export const MAC_PATTERN = /^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$/;
@@ -22,7 +22,7 @@ export const MAX_BACKUP_DEVICES = 10_000;
 export const ONLINE_MS = 5 * 60 * 1000;
 
 /** An operator's name for a device: trimmed, at most 64 characters, no control characters. */
-export const DeviceName = z
+export const DeviceNameSchema = z
   .string("must be a string")
   .trim()
   .max(MAX_DEVICE_NAME, `must be at most ${MAX_DEVICE_NAME} characters`)
@@ -30,11 +30,11 @@ export const DeviceName = z
   .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters");
 
 /** Bytes a device moved in some span. */
-export const ByteCounts = z.object({ upload: z.number(), download: z.number() });
-export type ByteCounts = z.output<typeof ByteCounts>;
+export const ByteCountsSchema = z.object({ upload: z.number(), download: z.number() });
+export type ByteCounts = z.output<typeof ByteCountsSchema>;
 
 /** One device as `GET /devices` lists it. */
-export const Device = z.object({
+export const DeviceSchema = z.object({
   /** Its MAC address when known, else its IP address. */
   id: z.string(),
   /** The operator's name, else `discoveredName`, else the IP address. */
@@ -53,60 +53,60 @@ export const Device = z.object({
   lastSeen: z.string().nullable(),
   /** Seen in the last five minutes. */
   online: z.boolean(),
-  policy: DevicePolicy,
+  policy: DevicePolicySchema,
   /** What it moved since the gateway's local midnight. */
-  today: ByteCounts,
+  today: ByteCountsSchema,
 });
-export type Device = z.output<typeof Device>;
-export const DeviceList = z.array(Device);
+export type Device = z.output<typeof DeviceSchema>;
+export const DeviceListSchema = z.array(DeviceSchema);
 
 /** Body of `PUT /devices/:id`: a new name ("" clears it), a new policy, or both. */
-export const DevicePatch = z.strictObject({
-  name: DeviceName.optional(),
-  policy: DevicePolicy.optional(),
+export const DevicePatchSchema = z.strictObject({
+  name: DeviceNameSchema.optional(),
+  policy: DevicePolicySchema.optional(),
 });
-export type DevicePatch = z.output<typeof DevicePatch>;
+export type DevicePatch = z.output<typeof DevicePatchSchema>;
 
 export const TRAFFIC_RANGES = ["24h", "7d", "30d"] as const;
-export const TrafficRange = z.enum(TRAFFIC_RANGES, "must be 24h, 7d or 30d");
-export type TrafficRange = z.output<typeof TrafficRange>;
+export const TrafficRangeSchema = z.enum(TRAFFIC_RANGES, "must be 24h, 7d or 30d");
+export type TrafficRange = z.output<typeof TrafficRangeSchema>;
 
 /** Query of `GET /traffic`. */
-export const TrafficQuery = z.object({
-  range: TrafficRange.default("24h"),
+export const TrafficQuerySchema = z.object({
+  range: TrafficRangeSchema.default("24h"),
   /** One device's traffic; without it, every device's together and the top ten. */
   device: z.string("must be a device id").optional(),
 });
 
 /** One bucket of a traffic chart. */
-export const TrafficPoint = z.object({
+export const TrafficPointSchema = z.object({
   /** Start of the bucket (RFC 3339). */
   t: z.string(),
   upload: z.number(),
   download: z.number(),
 });
-export type TrafficPoint = z.output<typeof TrafficPoint>;
+export type TrafficPoint = z.output<typeof TrafficPointSchema>;
 
 /** A device among the range's busiest. */
-export const TrafficDevice = z.object({
+export const TrafficDeviceSchema = z.object({
   id: z.string(),
   name: z.string(),
   upload: z.number(),
   download: z.number(),
 });
-export type TrafficDevice = z.output<typeof TrafficDevice>;
+export type TrafficDevice = z.output<typeof TrafficDeviceSchema>;
 
 /** `GET /traffic`. */
-export const TrafficView = z.object({
-  range: TrafficRange,
+export const TrafficViewSchema = z.object({
+  range: TrafficRangeSchema,
   /** 3600 for 24h (hourly buckets); 86400 otherwise (the gateway's local days). */
   bucketSeconds: z.number(),
   /** Every bucket of the range, oldest first, zeros included. */
-  points: z.array(TrafficPoint),
+  points: z.array(TrafficPointSchema),
   /** The range's ten busiest devices by total (only without `device`). */
-  devices: z.array(TrafficDevice).optional(),
+  devices: z.array(TrafficDeviceSchema).optional(),
 });
-export type TrafficView = z.output<typeof TrafficView>;
+export type TrafficView = z.output<typeof TrafficViewSchema>;
 
 /** A device id as a backup may name it: a MAC address or an IP address. */
 const deviceId = z
@@ -118,14 +118,14 @@ const deviceId = z
   );
 
 /** A backup's device: what the operator chose for it. */
-export const BackupDevice = z.strictObject({
+export const BackupDeviceSchema = z.strictObject({
   id: deviceId,
-  name: DeviceName,
-  policy: DevicePolicy,
+  name: DeviceNameSchema,
+  policy: DevicePolicySchema,
 });
-export type BackupDevice = z.output<typeof BackupDevice>;
-export const BackupDevices = z
-  .array(BackupDevice)
+export type BackupDevice = z.output<typeof BackupDeviceSchema>;
+export const BackupDevicesSchema = z
+  .array(BackupDeviceSchema)
   .max(MAX_BACKUP_DEVICES, `at most ${MAX_BACKUP_DEVICES} devices`);
 
 /**

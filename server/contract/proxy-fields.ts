@@ -14,7 +14,7 @@ export const MAX_SUBSCRIPTIONS = 50;
 /** How many custom rules a backup may hold. */
 export const MAX_RULES = 10_000;
 
-export const recordId = z.string().regex(ID_PATTERN, "must be 24 hexadecimal characters");
+export const recordIdSchema = z.string().regex(ID_PATTERN, "must be 24 hexadecimal characters");
 
 /** An http(s) URL with a host name, trimmed. */
 export const httpUrl = (max: number) =>
@@ -44,7 +44,7 @@ export const MIN_MIXED_PORT = 1024;
 export const TUN_DNS_PORT = 53;
 
 /** The whole settings object (`PUT /settings` replaces all of it). */
-export const Settings = z.strictObject({
+export const SettingsSchema = z.strictObject({
   proxyEnabled: z.boolean("must be true or false"),
   tunEnabled: z.boolean("must be true or false"),
   selectionMode: z.enum(["manual", "auto"], "must be manual or auto"),
@@ -61,35 +61,35 @@ export const Settings = z.strictObject({
     .min(100, "must be at least 100")
     .max(30000, "must be at most 30000"),
 });
-export type Settings = z.output<typeof Settings>;
+export type Settings = z.output<typeof SettingsSchema>;
 export type SelectionMode = Settings["selectionMode"];
 
-export const subscriptionName = z
+export const subscriptionNameSchema = z
   .string("must be a string")
   .trim()
   .min(1, "must not be empty")
   .max(64, "must be at most 64 characters");
-export const intervalHours = z
+export const intervalHoursSchema = z
   .int("must be an integer")
   .min(0, "must be at least 0")
   .max(720, "must be at most 720");
 
 /** Body of `POST /subscriptions` and `PUT /subscriptions/:id`. */
-export const SubscriptionInput = z.strictObject({
-  name: subscriptionName,
+export const SubscriptionInputSchema = z.strictObject({
+  name: subscriptionNameSchema,
   url: httpUrl(2048),
   enabled: z.boolean("must be true or false").default(true),
-  intervalHours: intervalHours.default(24),
+  intervalHours: intervalHoursSchema.default(24),
 });
-export type SubscriptionInput = z.output<typeof SubscriptionInput>;
+export type SubscriptionInput = z.output<typeof SubscriptionInputSchema>;
 
-export const RuleType = z.enum(
+export const RuleTypeSchema = z.enum(
   ["DOMAIN", "DOMAIN-SUFFIX", "IP-CIDR"],
   "must be DOMAIN, DOMAIN-SUFFIX or IP-CIDR",
 );
-export type RuleType = z.output<typeof RuleType>;
-export const RuleAction = z.enum(["DIRECT", "PROXY"], "must be DIRECT or PROXY");
-export type RuleAction = z.output<typeof RuleAction>;
+export type RuleType = z.output<typeof RuleTypeSchema>;
+export const RuleActionSchema = z.enum(["DIRECT", "PROXY"], "must be DIRECT or PROXY");
+export type RuleAction = z.output<typeof RuleActionSchema>;
 /** The longest rule value (a domain name or a CIDR) the service takes. */
 export const MAX_RULE_VALUE = 300;
 
@@ -98,23 +98,23 @@ export const MAX_RULE_VALUE = 300;
  * is in the path). The service then normalises the value (lower case, punycode, network
  * address) and refuses one that is no domain name or CIDR.
  */
-export const RuleInput = z.strictObject({
-  type: RuleType,
+export const RuleInputSchema = z.strictObject({
+  type: RuleTypeSchema,
   value: z.string("must be a string").max(MAX_RULE_VALUE, "is too long"),
-  action: RuleAction,
+  action: RuleActionSchema,
   enabled: z.boolean("must be true or false").default(true),
 });
-export type RuleInput = z.output<typeof RuleInput>;
+export type RuleInput = z.output<typeof RuleInputSchema>;
 
 /** A stored custom rule. */
-export const Rule = z.object({
+export const RuleSchema = z.object({
   id: z.string(),
-  type: RuleType,
+  type: RuleTypeSchema,
   value: z.string(),
-  action: RuleAction,
+  action: RuleActionSchema,
   enabled: z.boolean(),
 });
-export type Rule = z.output<typeof Rule>;
+export type Rule = z.output<typeof RuleSchema>;
 
 /** A rule between settings fields that the schema alone cannot say, broken by a value. */
 export interface SettingsConflict {
@@ -143,10 +143,10 @@ export function portConflicts(s: Settings): SettingsConflict[] {
 }
 
 /** What a port of this machine's Gatehouse is used for (the core's listeners may not take it). */
-export const GatehousePortUse = z.enum(["console", "controller", "parcel"]);
+export const GatehousePortUseSchema = z.enum(["console", "controller", "parcel"]);
 /** A port this Gatehouse listens on: the console, the core's controller, the file transfer. */
-export const GatehousePort = z.object({ port: z.number(), use: GatehousePortUse });
-export type GatehousePort = z.output<typeof GatehousePort>;
+export const GatehousePortSchema = z.object({ port: z.number(), use: GatehousePortUseSchema });
+export type GatehousePort = z.output<typeof GatehousePortSchema>;
 
 /** The first port of Gatehouse's own that the HTTP/SOCKS port would take, or null. */
 export function gatehousePortTaken(s: Settings, ports: GatehousePort[]): GatehousePort | null {

@@ -1,27 +1,27 @@
 import { z } from "zod";
 import {
-  GatehousePort,
+  GatehousePortSchema,
   httpUrl,
-  intervalHours,
+  intervalHoursSchema,
   MAX_RULES,
   MAX_SUBSCRIPTIONS,
-  recordId,
-  Rule,
-  Settings,
-  subscriptionName,
+  recordIdSchema,
+  RuleSchema,
+  SettingsSchema,
+  subscriptionNameSchema,
 } from "./proxy-fields.js";
-import { Params } from "./proxy-views.js";
-import { BackupDevice, BackupDevices } from "./proxy-devices.js";
+import { ParamsSchema } from "./proxy-views.js";
+import { BackupDeviceSchema, BackupDevicesSchema } from "./proxy-devices.js";
 
 /** The system pages: the core, its data files, the machine, updates, backups and live data. */
 
 /** Body of `POST /system/service`. */
-export const ServiceAction = z.object({ action: z.enum(["start", "stop", "restart"]) });
+export const ServiceActionSchema = z.object({ action: z.enum(["start", "stop", "restart"]) });
 
 /** Routes that take no parameters: an empty object (or, where said, no body at all). */
-export const NoFields = z.strictObject({});
+export const NoFieldsSchema = z.strictObject({});
 
-export const NetworkReport = z.object({
+export const NetworkReportSchema = z.object({
   interfaces: z.array(
     z.object({ name: z.string(), addresses: z.array(z.string()), up: z.boolean() }),
   ),
@@ -38,32 +38,32 @@ export const NetworkReport = z.object({
    */
   guidanceCodes: z.array(z.string()),
   /** The ports this Gatehouse listens on, which the core's listeners may not take. */
-  gatehousePorts: z.array(GatehousePort),
+  gatehousePorts: z.array(GatehousePortSchema),
 });
-export type NetworkReport = z.output<typeof NetworkReport>;
+export type NetworkReport = z.output<typeof NetworkReportSchema>;
 
-export const UpdateReport = z.object({
+export const UpdateReportSchema = z.object({
   current: z.string(),
   latest: z.string(),
   status: z.enum(["latest", "outdated"]).nullable(),
   checkedAt: z.string(),
   releaseURL: z.string(),
 });
-export type UpdateReport = z.output<typeof UpdateReport>;
+export type UpdateReport = z.output<typeof UpdateReportSchema>;
 
-export const ConnectivitySite = z.object({
+export const ConnectivitySiteSchema = z.object({
   id: z.string(),
   name: z.string(),
   url: z.string(),
   category: z.enum(["global", "domestic"]),
 });
-export type ConnectivitySite = z.output<typeof ConnectivitySite>;
-export const ConnectivitySites = z.array(ConnectivitySite);
+export type ConnectivitySite = z.output<typeof ConnectivitySiteSchema>;
+export const ConnectivitySitesSchema = z.array(ConnectivitySiteSchema);
 
 /** Body of `POST /system/connectivity/test`. */
-export const ConnectivityTest = z.object({ siteId: z.string() });
+export const ConnectivityTestSchema = z.object({ siteId: z.string() });
 
-export const ConnectivityResult = z.object({
+export const ConnectivityResultSchema = z.object({
   status: z.enum(["ok", "failed", "timeout"]),
   /** A sentence a person understands (never the network library's own text). */
   detail: z.string(),
@@ -74,25 +74,25 @@ export const ConnectivityResult = z.object({
   tlsVerified: z.boolean(),
   checkedAt: z.string(),
 });
-export type ConnectivityResult = z.output<typeof ConnectivityResult>;
+export type ConnectivityResult = z.output<typeof ConnectivityResultSchema>;
 
 /** One geodata file in the core's home. */
-export const GeodataFile = z.object({
+export const GeodataFileSchema = z.object({
   name: z.string(),
   size: z.number(),
   sha256: z.string(),
   /** When Gatehouse put this file there (RFC 3339). */
   updatedAt: z.string(),
 });
-export type GeodataFile = z.output<typeof GeodataFile>;
+export type GeodataFile = z.output<typeof GeodataFileSchema>;
 /** Answer of a geodata update: the files swapped in, each with its checksum. */
-export const GeodataUpdated = z.object({
+export const GeodataUpdatedSchema = z.object({
   ok: z.literal(true),
   files: z.array(z.object({ name: z.string(), sha256: z.string() })),
 });
-export type GeodataUpdated = z.output<typeof GeodataUpdated>;
+export type GeodataUpdated = z.output<typeof GeodataUpdatedSchema>;
 
-export const InstallProgress = z.object({
+export const InstallProgressSchema = z.object({
   phase: z.enum(["release", "download", "unpack", "verify", "test", "swap", "restart"]),
   bytesDone: z.number(),
   /** The asset's size as the release document gives it (null until known). */
@@ -100,45 +100,45 @@ export const InstallProgress = z.object({
 });
 
 /** `GET /system/core`: which core runs, where from, and an install in progress. */
-export const CoreInfo = z.object({
+export const CoreInfoSchema = z.object({
   installed: z.boolean(),
   version: z.string().nullable(),
   path: z.string().nullable(),
   source: z.enum(["configured", "installed", "bundled", "path"]).nullable(),
   previousVersion: z.string().nullable(),
   installing: z.boolean(),
-  progress: InstallProgress.nullable(),
-  geodata: z.array(GeodataFile),
+  progress: InstallProgressSchema.nullable(),
+  geodata: z.array(GeodataFileSchema),
 });
-export type CoreInfo = z.output<typeof CoreInfo>;
+export type CoreInfo = z.output<typeof CoreInfoSchema>;
 /** Answer of an install or a rollback: the version that now runs. */
-export const CoreInstalled = z.object({ ok: z.literal(true), version: z.string() });
-export type CoreInstalled = z.output<typeof CoreInstalled>;
+export const CoreInstalledSchema = z.object({ ok: z.literal(true), version: z.string() });
+export type CoreInstalled = z.output<typeof CoreInstalledSchema>;
 
 /** A backup's subscription: what an operator entered, never what a refresh learnt. */
-export const BackupSubscription = z.object({
-  id: recordId,
-  name: subscriptionName,
+export const BackupSubscriptionSchema = z.object({
+  id: recordIdSchema,
+  name: subscriptionNameSchema,
   url: httpUrl(2048),
   enabled: z.boolean("must be true or false"),
-  intervalHours,
+  intervalHours: intervalHoursSchema,
 });
 
 /**
  * `GET /system/backup` writes this document; `POST /system/restore` reads it (version first,
  * so a wrong version is its own error; settings and rules are checked one by one after).
  */
-export const BackupFile = z.object({
+export const BackupFileSchema = z.object({
   version: z.literal(1, "unsupported backup version (only 1 is accepted)"),
   exportedAt: z.string().optional(),
   state: z.object({
     settings: z.unknown(),
     subscriptions: z
-      .array(BackupSubscription)
+      .array(BackupSubscriptionSchema)
       .max(MAX_SUBSCRIPTIONS, `at most ${MAX_SUBSCRIPTIONS} subscriptions`),
-    rules: z.array(z.object({ id: recordId }).passthrough()).max(MAX_RULES, "too many rules"),
+    rules: z.array(z.object({ id: recordIdSchema }).passthrough()).max(MAX_RULES, "too many rules"),
     /** The devices' names and policies; a backup made before devices were known has none. */
-    devices: BackupDevices.optional(),
+    devices: BackupDevicesSchema.optional(),
   }),
 });
 
@@ -146,7 +146,7 @@ export const BackupFile = z.object({
  * A backup's rule, first read: `enabled` must be a boolean (a missing one is not taken as on);
  * its other fields are then checked as a rule body.
  */
-export const BackupRule = z.object({
+export const BackupRuleSchema = z.object({
   type: z.unknown(),
   value: z.unknown(),
   action: z.unknown(),
@@ -154,29 +154,29 @@ export const BackupRule = z.object({
 });
 
 /** The backup as the service writes it. */
-export const BackupExport = z.object({
+export const BackupExportSchema = z.object({
   version: z.literal(1),
   exportedAt: z.string(),
   state: z.object({
-    settings: Settings,
-    subscriptions: z.array(BackupSubscription),
-    rules: z.array(Rule),
-    devices: z.array(BackupDevice),
+    settings: SettingsSchema,
+    subscriptions: z.array(BackupSubscriptionSchema),
+    rules: z.array(RuleSchema),
+    devices: z.array(BackupDeviceSchema),
   }),
 });
 
-export type BackupExport = z.output<typeof BackupExport>;
+export type BackupExport = z.output<typeof BackupExportSchema>;
 
 /** One step of a connection's chain as the service names it for people. */
-export const ChainLabel = z.object({
+export const ChainLabelSchema = z.object({
   name: z.string(),
   /** The subscription the node comes from; null for groups and built-ins. */
   subscription: z.string().nullable(),
 });
-export type ChainLabel = z.output<typeof ChainLabel>;
+export type ChainLabel = z.output<typeof ChainLabelSchema>;
 
 /** One connection as the core reports it; the core's other members pass through. */
-export const Connection = z
+export const ConnectionSchema = z
   .object({
     id: z.string(),
     metadata: z
@@ -197,29 +197,29 @@ export const Connection = z
     /** The core's own names, entry group last; nodes carry an internal prefix. */
     chains: z.array(z.string()),
     /** The same steps named for people, added by the service. */
-    chainLabels: z.array(ChainLabel).optional(),
+    chainLabels: z.array(ChainLabelSchema).optional(),
     rule: z.string(),
     rulePayload: z.string(),
   })
   .catchall(z.unknown());
-export type Connection = z.output<typeof Connection>;
+export type Connection = z.output<typeof ConnectionSchema>;
 
-export const ConnectionsView = z
+export const ConnectionsViewSchema = z
   .object({
     downloadTotal: z.number(),
     uploadTotal: z.number(),
     /** The core sends null when there are none. */
-    connections: z.array(Connection).nullable(),
+    connections: z.array(ConnectionSchema).nullable(),
   })
   .catchall(z.unknown());
-export type ConnectionsView = z.output<typeof ConnectionsView>;
+export type ConnectionsView = z.output<typeof ConnectionsViewSchema>;
 
 /** Query of `GET /logs`. */
 export const LOG_LEVELS = ["debug", "info", "warning", "error", "silent"] as const;
-export const LogsQuery = z.object({ level: z.enum(LOG_LEVELS).default("info") });
+export const LogsQuerySchema = z.object({ level: z.enum(LOG_LEVELS).default("info") });
 
 /** Data of a `metrics` event on `GET /events`. */
-export const Metrics = z.object({
+export const MetricsSchema = z.object({
   up: z.number(),
   down: z.number(),
   upTotal: z.number(),
@@ -228,21 +228,21 @@ export const Metrics = z.object({
   coreOnline: z.boolean(),
   time: z.string(),
 });
-export type Metrics = z.output<typeof Metrics>;
+export type Metrics = z.output<typeof MetricsSchema>;
 
 /** Data of a `log` event on `GET /logs`. */
-export const LogItem = z.object({
+export const LogItemSchema = z.object({
   type: z.string(),
   payload: z.string(),
   /** When the service received the line (RFC 3339). */
   time: z.string().optional(),
 });
-export type LogItem = z.output<typeof LogItem>;
+export type LogItem = z.output<typeof LogItemSchema>;
 
 /** Data of a `disconnected` event on `GET /logs`: why the stream ended. */
-export const LogsEnded = z.object({
+export const LogsEndedSchema = z.object({
   error: z.string(),
   code: z.string(),
-  params: Params.optional(),
+  params: ParamsSchema.optional(),
 });
-export type LogsEnded = z.output<typeof LogsEnded>;
+export type LogsEnded = z.output<typeof LogsEndedSchema>;

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  NodeList,
+  NodeListSchema,
   PROXY_API,
-  RuleSaved,
-  RulesView,
-  Settings,
-  Status,
-  SubscriptionList,
-  SubscriptionSaved,
-  ProbationState,
+  RuleSavedSchema,
+  RulesViewSchema,
+  SettingsSchema,
+  StatusSchema,
+  SubscriptionListSchema,
+  SubscriptionSavedSchema,
+  ProbationStateSchema,
 } from "../../server/contract/proxy.js";
 import { openApiPath } from "../../server/http/openapi.js";
 import { FakeCore, FakeFeeds, startProxy, type ProxyHarness } from "./proxy-api-harness.js";
@@ -123,25 +123,25 @@ describe("PROXY_API", () => {
       body: { name: "Home", url: FEED },
     });
     expect(created.status).toBe(200);
-    const { id } = SubscriptionSaved.parse(created.json);
+    const { id } = SubscriptionSavedSchema.parse(created.json);
     expect((await h.request("POST", `/subscriptions/${id}/refresh`)).status).toBe(200);
     const rule = await h.request("POST", "/rules", {
       body: { type: "DOMAIN-SUFFIX", value: "Example.COM", action: "PROXY" },
     });
     expect(rule.status).toBe(200);
-    RuleSaved.parse(rule.json);
+    RuleSavedSchema.parse(rule.json);
 
-    const status = Status.parse((await h.request("GET", "/status")).json);
+    const status = StatusSchema.parse((await h.request("GET", "/status")).json);
     expect(status.subscriptionCount).toBe(1);
     expect(status.nodeCount).toBe(2);
 
-    const settings = Settings.parse((await h.request("GET", "/settings")).json);
+    const settings = SettingsSchema.parse((await h.request("GET", "/settings")).json);
     expect(settings).toEqual(status.settings);
 
-    const nodes = NodeList.parse((await h.request("GET", "/nodes")).json);
+    const nodes = NodeListSchema.parse((await h.request("GET", "/nodes")).json);
     expect(nodes.map((n) => n.name).sort()).toEqual(["Osaka", "Tokyo"]);
 
-    const rules = RulesView.parse((await h.request("GET", "/rules")).json);
+    const rules = RulesViewSchema.parse((await h.request("GET", "/rules")).json);
     expect(rules.custom).toEqual([
       {
         id: expect.any(String),
@@ -152,7 +152,9 @@ describe("PROXY_API", () => {
       },
     ]);
 
-    const subscriptions = SubscriptionList.parse((await h.request("GET", "/subscriptions")).json);
+    const subscriptions = SubscriptionListSchema.parse(
+      (await h.request("GET", "/subscriptions")).json,
+    );
     expect(subscriptions.map((s) => [s.name, s.nodeCount])).toEqual([["Home", 2]]);
 
     // The strict request schemas refuse what the routes refuse: a stored rule sent back.
@@ -160,7 +162,9 @@ describe("PROXY_API", () => {
     const again = await h.request("PUT", `/rules/${stored.id}`, { body: stored });
     expect(again.status).toBe(400);
     expect(again.json.code).toBe("request.unknown_field");
-    const probation = ProbationState.parse((await h.request("GET", "/system/probation")).json);
+    const probation = ProbationStateSchema.parse(
+      (await h.request("GET", "/system/probation")).json,
+    );
     expect(probation).toEqual({ probation: null, notice: null });
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { PARCEL_API, type Published, type Share } from "../../server/contract/parcel.js";
-import { RecipientViewCheck } from "../../server/contract/parcel-public.js";
+import { RecipientViewCheckSchema } from "../../server/contract/parcel-public.js";
 import { ApiError, createApiClient, UNEXPECTED_ANSWER } from "../../renderer/shared/api-client.js";
 import {
   checksOf,
@@ -120,7 +120,7 @@ describe("a call at run time", () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).code).toBe(UNEXPECTED_ANSWER);
     // A light page's small check refuses the same answer.
-    const light = forContract<ParcelApi>()(client, { "GET /pickup": RecipientViewCheck });
+    const light = forContract<ParcelApi>()(client, { "GET /pickup": RecipientViewCheckSchema });
     await expect(light("GET /pickup")).rejects.toMatchObject({ code: UNEXPECTED_ANSWER });
   });
 

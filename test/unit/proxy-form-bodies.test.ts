@@ -1,10 +1,10 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import {
-  NodeSelect,
-  RuleInput,
-  Settings,
-  SubscriptionInput,
+  NodeSelectSchema,
+  RuleInputSchema,
+  SettingsSchema,
+  SubscriptionInputSchema,
   type Rule,
   type Subscription,
 } from "../../server/contract/proxy.js";
@@ -32,7 +32,7 @@ describe("rule bodies", () => {
       // @ts-expect-error a stored rule carries `id`, which PUT /rules/:id does not take
       api("PUT /rules/:id", { params: { id: stored.id }, body: stored });
     expect(typeof never).toBe("function");
-    const refused = RuleInput.safeParse(stored);
+    const refused = RuleInputSchema.safeParse(stored);
     expect(refused.success).toBe(false);
     expect(refused.error?.issues[0]).toMatchObject({ code: "unrecognized_keys", keys: ["id"] });
   });
@@ -47,8 +47,8 @@ describe("rule bodies", () => {
       action: "DIRECT",
       enabled: false,
     });
-    expect(RuleInput.parse(body)).toEqual(body);
-    expectTypeOf(body).toMatchTypeOf<z.input<typeof RuleInput>>();
+    expect(RuleInputSchema.parse(body)).toEqual(body);
+    expectTypeOf(body).toMatchTypeOf<z.input<typeof RuleInputSchema>>();
   });
 });
 
@@ -74,16 +74,16 @@ describe("other form bodies", () => {
       // @ts-expect-error the listed subscription carries members PUT /subscriptions/:id refuses
       api("PUT /subscriptions/:id", { params: { id: listed.id }, body: listed });
     expect(typeof never).toBe("function");
-    expect(SubscriptionInput.safeParse(listed).success).toBe(false);
+    expect(SubscriptionInputSchema.safeParse(listed).success).toBe(false);
     const { name, url, enabled, intervalHours } = listed;
     const body = { name, url, enabled, intervalHours };
     const typed = () => api("PUT /subscriptions/:id", { params: { id: listed.id }, body });
     expect(typeof typed).toBe("function");
-    expect(SubscriptionInput.parse(body)).toEqual(body);
+    expect(SubscriptionInputSchema.parse(body)).toEqual(body);
   });
 
   it("knows each case of a choice: a manual selection names its node, auto names none", () => {
-    expect(NodeSelect.parse({ mode: "manual", id: "a/sub-a/x" })).toEqual({
+    expect(NodeSelectSchema.parse({ mode: "manual", id: "a/sub-a/x" })).toEqual({
       mode: "manual",
       id: "a/sub-a/x",
     });
@@ -97,7 +97,7 @@ describe("other form bodies", () => {
 
   it("sends back the settings form's values in the shape PUT /settings takes", () => {
     const body = fromDraft(toDraft(DEFAULT_SETTINGS));
-    expect(Settings.parse(body)).toEqual(DEFAULT_SETTINGS);
+    expect(SettingsSchema.parse(body)).toEqual(DEFAULT_SETTINGS);
     const never = () => {
       void api("PUT /settings", { body });
       // @ts-expect-error a settings body with a member the service does not know

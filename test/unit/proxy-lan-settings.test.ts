@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Settings as SettingsSchema } from "../../server/contract/proxy.js";
+import { SettingsSchema } from "../../server/contract/proxy.js";
 import { DomainError } from "../../server/domain-errors.js";
 import { HttpError } from "../../server/http/errors.js";
 import { parseOr400 } from "../../server/http/validate.js";

@@ -1,5 +1,5 @@
 // The small build's check: the inbox page a phone opens sends with this uploader too.
-import { UploadedFileCheck } from "../../../server/contract/parcel-public.js";
+import { UploadedFileCheckSchema } from "../../../server/contract/parcel-public.js";
 import { UNEXPECTED_ANSWER } from "../../shared/api-client.js";
 import { ApiError, api, serviceOrigin } from "../api.js";
 
@@ -37,7 +37,7 @@ export function putFile(
       if (xhr.status >= 200 && xhr.status < 300) {
         let stored = false;
         try {
-          stored = UploadedFileCheck.parse(JSON.parse(xhr.responseText)).state === "ready";
+          stored = UploadedFileCheckSchema.parse(JSON.parse(xhr.responseText)).state === "ready";
         } catch {
           // not the contract's answer: said below
         }

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { Connection, ConnectionsView } from "../../../server/contract/proxy-system.js";
+import {
+  Connection,
+  ConnectionSchema,
+  ConnectionsView,
+  ConnectionsViewSchema,
+} from "../../../server/contract/proxy-system.js";
 
 /**
  * Checks the service's connection lists against the contract, every second, without paying
@@ -9,7 +14,7 @@ import { Connection, ConnectionsView } from "../../../server/contract/proxy-syst
  */
 
 /** The answer with its connections left unchecked (they are checked one by one below). */
-const Envelope = ConnectionsView.extend({ connections: z.array(z.unknown()).nullable() });
+const Envelope = ConnectionsViewSchema.extend({ connections: z.array(z.unknown()).nullable() });
 
 type Json = unknown;
 
@@ -78,7 +83,7 @@ export class ConnectionsChecker {
         out[i] = raw as Connection;
         unchanged.add(raw.id as string);
       } else {
-        out[i] = Connection.parse(raw);
+        out[i] = ConnectionSchema.parse(raw);
         checked++;
       }
       last.set(out[i].id, raw as Record<string, Json>);

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Metrics } from "../../../server/contract/proxy.js";
+import { Metrics, MetricsSchema } from "../../../server/contract/proxy.js";
 import { formatBytes, formatRate } from "../parts/format.js";
 import { useT } from "../i18n.js";
 import { useEventStream, type StreamState } from "../sse.js";
@@ -18,7 +18,7 @@ function useTraffic() {
     "GET /events",
     {
       metrics: (raw) => {
-        const read = Metrics.safeParse(JSON.parse(raw));
+        const read = MetricsSchema.safeParse(JSON.parse(raw));
         // An event of another shape (an older page) is skipped, never shown half-read.
         if (!read.success) return;
         const m = read.data;

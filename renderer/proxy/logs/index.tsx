@@ -3,7 +3,7 @@ import { codedText } from "../core/core-words.js";
 import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import { useEventStream, type StreamState } from "../sse.js";
-import { LogItem, LogsEnded } from "../../../server/contract/proxy.js";
+import { LogItem, LogItemSchema, LogsEndedSchema } from "../../../server/contract/proxy.js";
 import { Alert, Card } from "../parts/ui.js";
 import { VirtualList } from "../parts/virtual-list.js";
 
@@ -47,7 +47,7 @@ export function endedText(raw: string, t: Translate): string {
   let error = "";
   try {
     // Each member read on its own: a reason with no code is still said.
-    const body = LogsEnded.partial().parse(JSON.parse(raw));
+    const body = LogsEndedSchema.partial().parse(JSON.parse(raw));
     error = codedText(body.code ?? "", body.params ?? {}, body.error ?? "", t);
   } catch {
     error = raw;
@@ -100,7 +100,7 @@ function useLogLines(paused: boolean) {
     const last = seen.current;
     if (named && last && named.epoch === last.epoch && named.seq <= last.seq) return;
     if (named) seen.current = named;
-    const read = LogItem.safeParse(JSON.parse(raw));
+    const read = LogItemSchema.safeParse(JSON.parse(raw));
     if (!read.success) return;
     const item = read.data;
     const at = (item.time && Date.parse(item.time)) || Date.now();

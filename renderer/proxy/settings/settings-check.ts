@@ -3,6 +3,7 @@ import {
   MIN_MIXED_PORT,
   portConflicts,
   Settings,
+  SettingsSchema,
   tunConflicts,
   type GatehousePort,
   type SettingsConflict,
@@ -70,7 +71,7 @@ export function settingsProblems(
   ours: GatehousePort[] = [],
 ): Problems {
   const out: Problems = {};
-  const checked = Settings.safeParse(fromDraft(d));
+  const checked = SettingsSchema.safeParse(fromDraft(d));
   if (!checked.success) {
     for (const issue of checked.error.issues) {
       const field = issue.path[0] as keyof Settings;

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useT, type Translate } from "../i18n.js";
-import { SubscriptionInput } from "../../../server/contract/proxy.js";
+import { SubscriptionInput, SubscriptionInputSchema } from "../../../server/contract/proxy.js";
 import { Alert, Field, type Say } from "../parts/ui.js";
 
 export const EMPTY_SUBSCRIPTION: SubscriptionInput = {
@@ -30,7 +30,7 @@ function inputOf(d: Draft): SubscriptionInput {
 /** What the route's schema refuses in a draft, field by field, in the reader's words. */
 export function subscriptionProblems(d: Draft, t: Translate): Partial<Record<keyof Draft, string>> {
   const out: Partial<Record<keyof Draft, string>> = {};
-  const checked = SubscriptionInput.safeParse(inputOf(d));
+  const checked = SubscriptionInputSchema.safeParse(inputOf(d));
   if (checked.success) return out;
   const tooLong = (field: keyof Draft) =>
     checked.error.issues.some((i) => i.path[0] === field && i.code === "too_big");

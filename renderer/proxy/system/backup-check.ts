@@ -1,12 +1,12 @@
 import type { z } from "zod";
-import { BackupFile } from "../../../server/contract/proxy.js";
+import { BackupFileSchema } from "../../../server/contract/proxy.js";
 
 /** What a file chosen for restoring holds, read on this device before anything is asked. */
 export type BackupCheck =
   | {
       kind: "backup";
       /** The backup as it will be sent: the file's own JSON, which the schema took. */
-      body: z.input<typeof BackupFile>;
+      body: z.input<typeof BackupFileSchema>;
       /** When it was made (RFC 3339), when the file says. */
       exportedAt: string | null;
       subscriptions: number;
@@ -28,11 +28,11 @@ export function checkBackup(text: string): BackupCheck {
   } catch {
     return { kind: "not_json" };
   }
-  const read = BackupFile.safeParse(body);
+  const read = BackupFileSchema.safeParse(body);
   if (read.success) {
     return {
       kind: "backup",
-      body: body as z.input<typeof BackupFile>,
+      body: body as z.input<typeof BackupFileSchema>,
       exportedAt: read.data.exportedAt ?? null,
       subscriptions: read.data.state.subscriptions.length,
       rules: read.data.state.rules.length,

@@ -23,7 +23,7 @@ import { assetNames, type CoreLocator } from "./install-location.js";
 import { gunzipTo, unzipTo } from "./install-unpack.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
 import type { z } from "zod";
-import type { InstallProgress as InstallProgressSchema } from "../../contract/proxy-system.js";
+import type { InstallProgressSchema } from "../../contract/proxy-system.js";
 
 /** What the console shows while an install runs. */
 export type InstallProgress = z.output<typeof InstallProgressSchema>;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { BackupExport, BackupSubscription } from "../../contract/proxy.js";
+import type { BackupExport, BackupSubscriptionSchema } from "../../contract/proxy.js";
 import type { Clock } from "../../clock.js";
 import { DomainError } from "../../domain-errors.js";
 import type { ErrorCode, ErrorParams } from "../../http/error-codes.js";
@@ -12,7 +12,7 @@ import type { Probation } from "./probation.js";
 /** A backup's state once every part of it has been checked. */
 export interface CheckedBackup {
   settings: Settings;
-  subscriptions: Array<z.output<typeof BackupSubscription>>;
+  subscriptions: Array<z.output<typeof BackupSubscriptionSchema>>;
   rules: RuleRecord[];
   /** Absent in a backup made before devices were known: the devices are then left alone. */
   devices?: DeviceChoice[];

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ServiceAction } from "../../contract/proxy.js";
+import type { ServiceActionSchema } from "../../contract/proxy.js";
 import { DomainError } from "../../domain-errors.js";
 import type { CoreControl } from "../context.js";
 import { errorMessage } from "../core/errors.js";
@@ -24,7 +24,7 @@ export class CoreService {
    * run (read at the next start, also when this run ends without a stop: a crash). A failure
    * the core layer said in its own words is passed on; any other is said as the action's.
    */
-  async control(action: z.output<typeof ServiceAction>["action"]): Promise<void> {
+  async control(action: z.output<typeof ServiceActionSchema>["action"]): Promise<void> {
     try {
       if (action === "stop") await this.core.stop();
       else if (action === "start") await this.core.start(this.store.coreInput());

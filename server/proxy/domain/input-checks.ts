@@ -4,7 +4,7 @@ import { z } from "zod";
 import {
   gatehousePortTaken,
   portConflicts,
-  RuleInput,
+  RuleInputSchema,
   Settings,
   tunConflicts,
   type GatehousePort,
@@ -152,7 +152,7 @@ function checkTun(s: Settings, machine: MachineContext): void {
  * The contract's rule body, then the value normalised as the core compares it (lower case,
  * punycode, network address); a value that is no domain name or CIDR is refused on `value`.
  */
-export const ruleInput = RuleInput.transform((rule, ctx) => {
+export const ruleInput = RuleInputSchema.transform((rule, ctx) => {
   const value = rule.type === "IP-CIDR" ? normaliseCidr(rule.value) : normaliseHostname(rule.value);
   if (!value) {
     ctx.addIssue({

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { NodeSelect } from "../../contract/proxy.js";
+import type { NodeSelectSchema } from "../../contract/proxy.js";
 import { DomainError } from "../../domain-errors.js";
 import type { CoreControl } from "../context.js";
 import { coreUnavailable } from "../core/errors.js";
@@ -51,7 +51,7 @@ export class NodeChoice {
    * Saves the choice and points the core at it. A core that is not running gets it at its
    * next start; a running core that refuses it is said (the choice stays saved).
    */
-  async select(choice: z.output<typeof NodeSelect>): Promise<void> {
+  async select(choice: z.output<typeof NodeSelectSchema>): Promise<void> {
     const settings = this.store.getSettings();
     if (choice.mode === "manual") {
       if (!this.list().ids.has(choice.id))

@@ -20,7 +20,7 @@ import {
 } from "./probation-steps.js";
 import { readPending, type Pending } from "./probation-file.js";
 import type { z } from "zod";
-import type { ProbationNotice as ProbationNoticeSchema } from "../../contract/proxy-status.js";
+import type { ProbationNoticeSchema } from "../../contract/proxy-status.js";
 
 /** How long a change that can cut the operator off waits for `POST /system/confirm`. */
 export const PROBATION_SECONDS = 60;

@@ -2,7 +2,12 @@ import { type Router } from "express";
 import { HttpError } from "../../http/errors.js";
 import { parseOr400 } from "../../http/validate.js";
 import { PROBATION_HEADER } from "../domain/probation.js";
-import { BackupFile, BackupRule, Settings, type Ok } from "../../contract/proxy.js";
+import {
+  BackupFileSchema,
+  BackupRuleSchema,
+  SettingsSchema,
+  type Ok,
+} from "../../contract/proxy.js";
 import { DomainError } from "../../domain-errors.js";
 import { backupDocument, refusedPart, uniqueIds } from "../domain/backup.js";
 import { checkSettings, ruleInput } from "../domain/input-checks.js";
@@ -29,10 +34,10 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
   });
 
   router.raw("POST /system/restore", async (req, res) => {
-    const backup = parseOr400(BackupFile, backupDocument(req.body));
+    const backup = parseOr400(BackupFileSchema, backupDocument(req.body));
     let settings;
     try {
-      settings = checkSettings(parseOr400(Settings, backup.state.settings), deps.machine());
+      settings = checkSettings(parseOr400(SettingsSchema, backup.state.settings), deps.machine());
     } catch (err) {
       invalidPart(null, err);
     }
@@ -40,7 +45,7 @@ export function backupRouter(deps: ProxyRouterDeps): Router {
     uniqueIds(subscriptions, "subscription");
     const rules: RuleRecord[] = backup.state.rules.map((raw, i) => {
       try {
-        const r = parseOr400(BackupRule, raw);
+        const r = parseOr400(BackupRuleSchema, raw);
         const valid = parseOr400(ruleInput, {
           type: r.type,
           value: r.value,

@@ -4,7 +4,7 @@ import { SseStream } from "../../http/sse.js";
 import type { ProxyRouterDeps } from "./router-deps.js";
 import {
   LOG_LEVELS,
-  LogsQuery,
+  LogsQuerySchema,
   type LogItem,
   type LogsEnded,
   type Metrics,
@@ -106,7 +106,7 @@ function serveLogs(
   req: Request,
   res: Response,
 ): void {
-  const { level } = parseOr400(LogsQuery, req.query);
+  const { level } = parseOr400(LogsQuerySchema, req.query);
   const { stream, sessionId } = open(res);
   const abort = new AbortController();
   const heartbeat = setInterval(() => {

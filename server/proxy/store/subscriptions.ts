@@ -1,7 +1,7 @@
 import type { Db } from "../../db/open.js";
 import { isoNow, type SubscriptionRecord, type SubscriptionUsage } from "../types.js";
 import type { z } from "zod";
-import type { SubscriptionInput } from "../../contract/proxy-fields.js";
+import type { SubscriptionInputSchema } from "../../contract/proxy-fields.js";
 
 interface Row {
   id: string;
@@ -23,7 +23,7 @@ interface Row {
 }
 
 /** The editable part of a subscription (what create, edit and restore set). */
-export type SubscriptionFields = z.output<typeof SubscriptionInput>;
+export type SubscriptionFields = z.output<typeof SubscriptionInputSchema>;
 
 function readParams(json: string): Record<string, string | number> {
   try {
