@@ -27,7 +27,6 @@ export const longFunctionFiles = [
   "renderer/parcel/admin/audit.tsx",
   "renderer/parcel/admin/inbox-tab.tsx",
   "renderer/parcel/admin/settings.tsx",
-  "renderer/parcel/admin/stats.tsx",
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "server/config.ts",
