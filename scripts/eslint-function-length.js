@@ -30,7 +30,6 @@ export const longFunctionFiles = [
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "server/config.ts",
-  "server/host.ts",
   "server/parcel/routes/upload-resume.ts",
   "server/proxy/subscriptions/fetch.ts",
 ];

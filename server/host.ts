@@ -1,12 +1,11 @@
 import http from "node:http";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Express } from "express";
 import type { Logger } from "pino";
 import { APP_ROOT, deriveEntries, type GatehouseConfig } from "./config.js";
 import { loadOrCreateCertificate } from "./tls.js";
+import { closeServer, lateApp, listen, type AnyServer } from "./listeners.js";
 import {
   findLanName,
   hostLabel,
@@ -60,29 +59,6 @@ function entryHosts(entries: string[]): string[] {
   return entries.map((e) => new URL(e).hostname.replace(/^\[|\]$/g, ""));
 }
 
-type AnyServer = http.Server | https.Server;
-
-function listen(server: AnyServer, port: number, host: string): Promise<number> {
-  // Large uploads and downloads may take longer than Node's default 5-minute request timeout;
-  // stalled uploads are dropped by the service's own idle timeout instead.
-  server.requestTimeout = 0;
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function closeServer(server: AnyServer): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // In-flight transfers are ended rather than waited for.
-    server.closeAllConnections();
-  });
-}
-
 function urlFor(protocol: "http" | "https", host: string, port: number, entries: string[]): string {
   const match = entries.find(
     (e) => e.startsWith(`${protocol}://`) && new URL(e).port === String(port),
@@ -110,6 +86,220 @@ export function staticDir(): string | undefined {
   return staticDirFrom(APP_ROOT);
 }
 
+/** What each part of a start works with, and what it has put up so far. */
+interface StartContext {
+  config: GatehouseConfig;
+  /** The process's JSON logger; each service logs through a child that names it. */
+  logger: Logger;
+  hooks: GatehouseHooks;
+  /** The built web UI, when present. */
+  ui: string | undefined;
+  /** Every listening server: all are closed again on a failed start and on stop. */
+  servers: AnyServer[];
+  parcel: ParcelService | null;
+  proxy: ProxyService | null;
+  /** The services as mDNS announces them, in the order they came up. */
+  announcements: Announcement[];
+}
+
+/** The running parcel service and what the host keeps of its start. */
+interface ParcelStart {
+  service: ParcelService;
+  info: NonNullable<RunningGatehouse["parcel"]>;
+  httpsServer: https.Server | null;
+  /** Its real ports, HTTP then HTTPS: the proxy's listeners may not take them. */
+  ports: number[];
+}
+
+/** The parcel service's certificate, naming the hosts of `entries` (or the configured one). */
+function parcelCertificate(
+  config: GatehouseConfig,
+  entries: string[],
+): ReturnType<typeof loadOrCreateCertificate> {
+  return loadOrCreateCertificate(config.dataDir, entryHosts(entries), {
+    cert: config.tlsCert,
+    key: config.tlsKey,
+  });
+}
+
+/** The parcel service's HTTP listener and, when configured, its HTTPS one. */
+async function listenParcel(
+  start: StartContext,
+  handler: http.RequestListener,
+): Promise<{ httpPort: number; httpsPort: number | null; httpsServer: https.Server | null }> {
+  const { config } = start;
+  const httpServer = http.createServer(handler);
+  start.servers.push(httpServer);
+  const httpPort = await listen(httpServer, config.parcelPort, config.host);
+  if (config.parcelHttpsPort === null) return { httpPort, httpsPort: null, httpsServer: null };
+  // Hosts first (ports don't matter for the certificate), then listen, then entries.
+  const tls = await parcelCertificate(
+    config,
+    config.entries.length ? config.entries : deriveEntries(config.host, 1, null),
+  );
+  const httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
+  start.servers.push(httpsServer);
+  const httpsPort = await listen(httpsServer, config.parcelHttpsPort, config.host);
+  return { httpPort, httpsPort, httpsServer };
+}
+
+async function startParcel(start: StartContext): Promise<ParcelStart> {
+  const { config } = start;
+  const late = lateApp();
+  const { httpPort, httpsPort, httpsServer } = await listenParcel(start, late.handler);
+  const entries = config.entries.length
+    ? config.entries
+    : deriveEntries(config.host, httpPort, httpsPort);
+  const service = await createParcelService({
+    dataDir: config.dataDir,
+    entries,
+    adminUser: config.adminUser,
+    adminPassword: config.adminPassword,
+    resetAdminPassword: config.resetAdminPassword,
+    staticDir: start.ui,
+    logger: start.logger.child({ service: "parcel" }),
+    onEvent: start.hooks.onParcelEvent,
+  });
+  start.parcel = service;
+  late.serve(service.app);
+  start.announcements.push({ name: "Gatehouse", port: httpPort, service: "parcel" });
+  return {
+    service,
+    httpsServer,
+    ports: httpsPort === null ? [httpPort] : [httpPort, httpsPort],
+    info: {
+      url: urlFor("http", config.host, httpPort, entries),
+      httpsUrl: httpsPort === null ? null : urlFor("https", config.host, httpsPort, entries),
+      entries,
+      adminUser: service.adminUser,
+      generatedAdminPassword: service.generatedAdminPassword,
+    },
+  };
+}
+
+/**
+ * Names the operator gave for this machine (IP literals of it are accepted anyway). With mDNS
+ * on, also `<hostname>.local`: the name the console is announced on.
+ */
+function proxyAllowedHosts(config: GatehouseConfig): string[] {
+  return [
+    config.host,
+    ...config.entries.map((e) => new URL(e).hostname),
+    ...(config.mdns && hostLabel() ? [`${hostLabel()}.local`] : []),
+  ];
+}
+
+async function startProxy(start: StartContext): Promise<NonNullable<RunningGatehouse["proxy"]>> {
+  const { config } = start;
+  const late = lateApp();
+  const server = http.createServer(late.handler);
+  start.servers.push(server);
+  const port = await listen(server, config.proxyPort, config.host);
+  // Loaded only when needed, so `--parcel-only` never loads the proxy code.
+  const { createProxyService } = await import("./proxy/service.js");
+  const service = await createProxyService({
+    dataDir: config.dataDir,
+    coreBin: config.coreBin,
+    coreFallback: config.coreFallback,
+    coreService: config.coreService,
+    coreUnit: config.coreUnit,
+    coreReleaseURL: config.coreReleaseURL,
+    geodataURL: config.geodataURL,
+    dhcpLeases: config.dhcpLeases,
+    controllerPort: config.coreControllerPort,
+    staticDir: start.ui,
+    allowedHosts: proxyAllowedHosts(config),
+    logger: start.logger.child({ service: "proxy" }),
+  });
+  start.proxy = service;
+  service.setOwnPort(port);
+  // Before the console answers anyone, so no request sees the old password.
+  const generatedPassword = config.resetProxyPassword ? await service.resetConsolePassword() : null;
+  late.serve(service.app);
+  start.announcements.push({ name: "Gatehouse proxy", port, service: "proxy" });
+  await service.start();
+  return {
+    url: urlFor("http", config.host, port, []),
+    setupToken: service.setupToken,
+    generatedPassword,
+  };
+}
+
+/** Closes whatever a start put up: the listeners (ending transfers), then the services. */
+async function closeStarted(start: StartContext): Promise<void> {
+  await Promise.all(start.servers.map(closeServer));
+  await start.parcel?.close();
+  await start.proxy?.close();
+}
+
+/**
+ * The configured services, started side by side: they share nothing but the logger (each
+ * has its own directory under the data dir), so one's file and socket waits overlap the
+ * other's work instead of adding up. One failing closes everything and throws its reason.
+ */
+async function startServices(
+  start: StartContext,
+): Promise<[ParcelStart | null, RunningGatehouse["proxy"]]> {
+  const [parcel, proxy] = await Promise.allSettled([
+    start.config.parcel ? startParcel(start) : null,
+    start.config.proxy ? startProxy(start) : null,
+  ]);
+  if (parcel.status === "fulfilled" && proxy.status === "fulfilled")
+    return [parcel.value, proxy.value];
+  await closeStarted(start);
+  throw [parcel, proxy].find((s): s is PromiseRejectedResult => s.status === "rejected")?.reason;
+}
+
+/** Puts `entries` in place on the parcel service at once (HTTPS certificate included). */
+async function replaceParcelEntries(
+  config: GatehouseConfig,
+  parcel: ParcelStart | null,
+  entries: string[],
+): Promise<string[]> {
+  if (!parcel) throw new Error("the parcel service is not running");
+  parcel.service.ctx.entries.replace(entries);
+  parcel.info.entries = [...entries];
+  if (parcel.httpsServer) {
+    const tls = await parcelCertificate(config, entries);
+    parcel.httpsServer.setSecureContext({ cert: tls.cert, key: tls.key });
+  }
+  return parcel.info.entries;
+}
+
+/** Announces the started services with DNS-SD, named after this computer. */
+function advertise(announcements: Announcement[], logger: Logger): Advertiser | null {
+  const label = hostLabel();
+  return startAdvertiser(
+    announcements.map((a) => ({ ...a, name: `${a.name} on ${label ?? "this computer"}` })),
+    (level, message) => logger[level](message),
+  );
+}
+
+/**
+ * `<hostname>.local` once it resolves to this machine, its entries handed to `addEntries`;
+ * null when it does not, the services stopped meanwhile, or the entries could not be added.
+ */
+function addLanName(
+  parcel: ParcelStart,
+  logger: Logger,
+  addEntries: (lanEntries: string[]) => Promise<void>,
+  stopped: () => boolean,
+): Promise<string | null> {
+  const ports = { http: parcel.ports[0], https: parcel.ports[1] ?? null };
+  return findLanName()
+    .then(async (name) => {
+      if (!name || stopped()) return null;
+      const lanEntries = lanNameEntries(name, ports.http, ports.https);
+      await addEntries(lanEntries);
+      logger.info(`parcel service reachable by its LAN name at ${lanEntries.join(", ")}`);
+      return name;
+    })
+    .catch((err: unknown) => {
+      logger.warn(`the LAN name could not be added: ${String(err)}`);
+      return null;
+    });
+}
+
 /**
  * Starts the configured services on real sockets. Ports of 0 are resolved before the entry
  * addresses are derived, so `access_urls` always carry the real ports.
@@ -120,183 +310,52 @@ export async function startGatehouse(
   logger: Logger,
   hooks: GatehouseHooks = {},
 ): Promise<RunningGatehouse> {
-  const servers: AnyServer[] = [];
-  // Set inside the start functions below; `as` keeps TypeScript from narrowing them to null.
-  let parcelService = null as ParcelService | null;
-  let proxyService = null as ProxyService | null;
-  const ui = staticDir();
-  let parcelInfo = null as RunningGatehouse["parcel"];
-  let proxyInfo = null as RunningGatehouse["proxy"];
-  let httpsServer = null as https.Server | null;
-  /** The parcel service's real ports: the proxy's listeners may not take them. */
-  const parcelPorts: number[] = [];
+  const start: StartContext = {
+    config,
+    logger,
+    hooks,
+    ui: staticDir(),
+    servers: [],
+    parcel: null,
+    proxy: null,
+    announcements: [],
+  };
+  const [parcel, proxy] = await startServices(start);
+  start.proxy?.setParcelPorts(parcel?.ports ?? []);
+
   /** The LAN name's entries, kept after any entries the host puts in place. */
   let lanEntries: string[] = [];
-  const announcements: Announcement[] = [];
-
-  const startParcel = async (): Promise<void> => {
-    let app: Express | null = null;
-    const handler: http.RequestListener = (req, res) =>
-      app ? app(req, res) : res.writeHead(503).end();
-    const httpServer = http.createServer(handler);
-    servers.push(httpServer);
-    const httpPort = await listen(httpServer, config.parcelPort, config.host);
-    parcelPorts.push(httpPort);
-    let httpsPort: number | null = null;
-    if (config.parcelHttpsPort !== null) {
-      // Hosts first (ports don't matter for the certificate), then listen, then entries.
-      const hosts = entryHosts(
-        config.entries.length ? config.entries : deriveEntries(config.host, 1, null),
-      );
-      const tls = await loadOrCreateCertificate(config.dataDir, hosts, {
-        cert: config.tlsCert,
-        key: config.tlsKey,
-      });
-      httpsServer = https.createServer({ cert: tls.cert, key: tls.key }, handler);
-      servers.push(httpsServer);
-      httpsPort = await listen(httpsServer, config.parcelHttpsPort, config.host);
-      parcelPorts.push(httpsPort);
-    }
-    const entries = config.entries.length
-      ? config.entries
-      : deriveEntries(config.host, httpPort, httpsPort);
-    parcelService = await createParcelService({
-      dataDir: config.dataDir,
-      entries,
-      adminUser: config.adminUser,
-      adminPassword: config.adminPassword,
-      resetAdminPassword: config.resetAdminPassword,
-      staticDir: ui,
-      logger: logger.child({ service: "parcel" }),
-      onEvent: hooks.onParcelEvent,
-    });
-    app = parcelService.app;
-    announcements.push({ name: "Gatehouse", port: httpPort, service: "parcel" });
-    parcelInfo = {
-      url: urlFor("http", config.host, httpPort, entries),
-      httpsUrl: httpsPort === null ? null : urlFor("https", config.host, httpsPort, entries),
-      entries,
-      adminUser: parcelService.adminUser,
-      generatedAdminPassword: parcelService.generatedAdminPassword,
-    };
-  };
-
-  const startProxy = async (): Promise<void> => {
-    let app: Express | null = null;
-    const server = http.createServer((req, res) =>
-      app ? app(req, res) : res.writeHead(503).end(),
-    );
-    servers.push(server);
-    const port = await listen(server, config.proxyPort, config.host);
-    // Loaded only when needed, so `--parcel-only` never loads the proxy code.
-    const { createProxyService } = await import("./proxy/service.js");
-    proxyService = await createProxyService({
-      dataDir: config.dataDir,
-      coreBin: config.coreBin,
-      coreFallback: config.coreFallback,
-      coreService: config.coreService,
-      coreUnit: config.coreUnit,
-      coreReleaseURL: config.coreReleaseURL,
-      geodataURL: config.geodataURL,
-      dhcpLeases: config.dhcpLeases,
-      controllerPort: config.coreControllerPort,
-      staticDir: ui,
-      // Names the operator gave for this machine (IP literals of it are accepted anyway).
-      // With mDNS on, also `<hostname>.local`: the name the console is announced on.
-      allowedHosts: [
-        config.host,
-        ...config.entries.map((e) => new URL(e).hostname),
-        ...(config.mdns && hostLabel() ? [`${hostLabel()}.local`] : []),
-      ],
-      logger: logger.child({ service: "proxy" }),
-    });
-    proxyService.setOwnPort(port);
-    // Before the console answers anyone, so no request sees the old password.
-    const generatedPassword = config.resetProxyPassword
-      ? await proxyService.resetConsolePassword()
-      : null;
-    app = proxyService.app;
-    announcements.push({ name: "Gatehouse proxy", port, service: "proxy" });
-    await proxyService.start();
-    proxyInfo = {
-      url: urlFor("http", config.host, port, []),
-      setupToken: proxyService.setupToken,
-      generatedPassword,
-    };
-  };
-
-  // The two services share nothing but the logger (each has its own directory under the data
-  // dir), so they are built side by side: one's file and socket waits overlap the other's
-  // work instead of adding up.
-  const started = await Promise.allSettled([
-    config.parcel ? startParcel() : null,
-    config.proxy ? startProxy() : null,
-  ]);
-  const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
-  if (failed) {
-    await Promise.all(servers.map(closeServer));
-    await parcelService?.close();
-    await proxyService?.close();
-    throw failed.reason;
-  }
-  proxyService?.setParcelPorts(parcelPorts);
-
-  const parcel = parcelService;
-  /** The given entries and the LAN name's, in place at once (HTTPS certificate included). */
-  const applyEntries = async (given: string[]): Promise<string[]> => {
-    if (!parcel || !parcelInfo) throw new Error("the parcel service is not running");
-    const entries = [...given, ...lanEntries.filter((e) => !given.includes(e))];
-    parcel.ctx.entries.replace(entries);
-    parcelInfo.entries = [...entries];
-    if (httpsServer) {
-      const tls = await loadOrCreateCertificate(config.dataDir, entryHosts(entries), {
-        cert: config.tlsCert,
-        key: config.tlsKey,
-      });
-      httpsServer.setSecureContext({ cert: tls.cert, key: tls.key });
-    }
-    return parcelInfo.entries;
-  };
+  const applyEntries = (given: string[]): Promise<string[]> =>
+    replaceParcelEntries(config, parcel, [
+      ...given,
+      ...lanEntries.filter((e) => !given.includes(e)),
+    ]);
 
   let stopped = false;
-  let advertiser: Advertiser | null = null;
-  let lanName: Promise<string | null> = Promise.resolve(null);
-  if (config.mdns) {
-    const label = hostLabel();
-    advertiser = startAdvertiser(
-      announcements.map((a) => ({ ...a, name: `${a.name} on ${label ?? "this computer"}` })),
-      (level, message) => logger[level](message),
-    );
-    const info = parcelInfo;
-    if (info && parcel) {
-      const ports = { http: parcelPorts[0], https: parcelPorts[1] ?? null };
-      lanName = findLanName()
-        .then(async (name) => {
-          if (!name || stopped) return null;
-          lanEntries = lanNameEntries(name, ports.http, ports.https);
-          await applyEntries(info.entries);
-          logger.info(`parcel service reachable by its LAN name at ${lanEntries.join(", ")}`);
-          return name;
-        })
-        .catch((err: unknown) => {
-          logger.warn(`the LAN name could not be added: ${String(err)}`);
-          return null;
-        });
-    }
-  }
+  const advertiser = config.mdns ? advertise(start.announcements, logger) : null;
+  const lanName =
+    config.mdns && parcel
+      ? addLanName(
+          parcel,
+          logger,
+          async (found) => {
+            lanEntries = found;
+            await applyEntries(parcel.info.entries);
+          },
+          () => stopped,
+        )
+      : Promise.resolve(null);
 
   return {
-    parcel: parcelInfo,
-    proxy: proxyInfo,
-    core: proxyService?.ctx.core ?? null,
+    parcel: parcel?.info ?? null,
+    proxy,
+    core: start.proxy?.ctx.core ?? null,
     lanName,
     setParcelEntries: applyEntries,
     async stop() {
       stopped = true;
       await advertiser?.stop();
-      await Promise.all(servers.map(closeServer));
-      await parcelService?.close();
-      await proxyService?.close();
+      await closeStarted(start);
     },
   };
 }
