@@ -225,6 +225,8 @@ describe("ProcessSupervisor backoff", () => {
     expect(delays[4]).toBe(20);
     await sup.stop();
     expect(await sup.active()).toBe(false);
+    // Asserting an absence: a restart still pending would come within the longest backoff
+    // (80 ms), so 100 ms without one shows stop cancelled it.
     await new Promise((r) => setTimeout(r, 100));
     expect(sup.restarts).toBe(5);
     expect(sup.recentOutput()).toContain("started");

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { Worker } from "node:worker_threads";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SubscriptionError } from "../../server/proxy/subscriptions/errors.js";
 import { ParsePool } from "../../server/proxy/subscriptions/parse-pool.js";
 import { parseSubscription } from "../../server/proxy/subscriptions/parse.js";
@@ -137,8 +138,11 @@ describe("parsing subscriptions in a worker thread", () => {
 
   it("fails parses after close instead of hanging", async () => {
     pool = new ParsePool();
+    // Close once a worker holds the document (the pool posts it when the worker is ready).
+    const handed = vi.spyOn(Worker.prototype, "postMessage");
     const inFlight = pool.parse(slowDocument());
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(handed).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    handed.mockRestore();
     await pool.close();
     await expect(inFlight).rejects.toThrow(/stopped/);
     await expect(pool.parse("ss://x")).rejects.toThrow("The subscription reader has been stopped");

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ForkFunction, HostChild } from "../../main/host/host-child.js";
 import {
   ServiceHost,
@@ -90,15 +90,20 @@ function setup(
   const events: ServiceEvent[] = [];
   host.on("status", (s) => statuses.push(s));
   host.on("event", (e) => events.push(e));
-  const until = async (check: () => boolean, ms = 3000): Promise<void> => {
-    const end = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > end) throw new Error(`timed out: ${JSON.stringify(statuses)}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  /** Polls `check` (advancing the clock by each interval when it is fake) until it holds. */
+  const until = (check: () => boolean, ms = 3000): Promise<void> =>
+    vi.waitFor(
+      () => {
+        if (!check()) throw new Error(`timed out: ${JSON.stringify(statuses)}`);
+      },
+      { timeout: ms, interval: 5 },
+    );
   return { host, children, forks, lines, statuses, events, until };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("the service host's decisions", () => {
   it("ignores malformed messages without logging their values, then takes a valid ready", () => {
@@ -183,11 +188,13 @@ describe("the service host's decisions", () => {
   });
 
   it("does not restart services that reported a start error, and says their sentence", async () => {
+    vi.useFakeTimers();
     const t = setup({ backoffMs: 10 });
     t.host.start();
     t.children[0].say({ type: "error", code: "port_in_use", message: "Port 8000 is taken." });
     t.children[0].exit(2, null);
-    await new Promise((r) => setTimeout(r, 50));
+    // Ten back-off periods pass on the fake clock: no restart was scheduled.
+    await vi.advanceTimersByTimeAsync(100);
     expect(t.children).toHaveLength(1);
     expect(t.host.state).toEqual({
       state: "failed",
@@ -198,10 +205,12 @@ describe("the service host's decisions", () => {
     // A start by hand (after the operator changed the port) tries again.
     t.host.start();
     expect(t.children).toHaveLength(2);
+    vi.useRealTimers();
     await t.host.stop();
   });
 
   it("starts the back-off again after a healthy run", async () => {
+    vi.useFakeTimers();
     const t = setup({ backoffMs: 10, healthyAfterMs: 60 });
     t.host.start();
     t.children[0].say(READY);
@@ -211,10 +220,12 @@ describe("the service host's decisions", () => {
     t.children[1].exit(1, null);
     await t.until(() => t.children.length === 3);
     t.children[2].say(READY);
-    await new Promise((r) => setTimeout(r, 80));
+    // The third run lasts past healthyAfterMs on the fake clock.
+    await vi.advanceTimersByTimeAsync(60);
     t.children[2].exit(1, null);
     const delays = t.statuses.flatMap((s) => (s.state === "restarting" ? [s.delayMs] : []));
     expect(delays).toEqual([10, 20, 10]);
+    vi.useRealTimers();
     await t.host.stop();
   });
 
@@ -234,8 +245,7 @@ describe("the service host's decisions", () => {
       log: (l) => lines.push(l),
     });
     host.start();
-    for (let i = 0; i < 100 && host.state.state !== "failed"; i++)
-      await new Promise((r) => setTimeout(r, 5));
+    await vi.waitFor(() => expect(host.state.state).toBe("failed"), { interval: 5 });
     expect(calls).toBe(3);
     expect(host.state).toMatchObject({ state: "failed", code: "crashed" });
     expect(lines.join("\n")).toContain("spawn ENOENT");
@@ -267,19 +277,23 @@ describe("the service host's decisions", () => {
     const ms = performance.now() - t0;
     console.log(`service host: stop of a child ignoring kill took ${ms.toFixed(0)} ms`);
     expect(ms).toBeLessThan(2000);
+    // Whatever the late exit might schedule runs on a fake clock, run out far past any back-off.
+    vi.useFakeTimers();
     t.children[0].exit(null, "SIGKILL");
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(t.host.state).toEqual({ state: "stopped" });
     expect(t.children).toHaveLength(1);
   });
 
   it("cancels a scheduled restart on stop", async () => {
+    vi.useFakeTimers();
     const t = setup({ backoffMs: 50 });
     t.host.start();
     t.children[0].exit(1, null);
     expect(t.host.state.state).toBe("restarting");
     await t.host.stop();
-    await new Promise((r) => setTimeout(r, 100));
+    // Ten back-off periods pass on the fake clock: the restart never comes.
+    await vi.advanceTimersByTimeAsync(500);
     expect(t.children).toHaveLength(1);
     expect(t.host.state).toEqual({ state: "stopped" });
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { CoreLogFeed, type CoreLogLine, type LogSource } from "../../server/proxy/core/log-feed.js";
 
 /** A core log stream the test drives: emit items, end it, or break it. */
@@ -37,12 +37,21 @@ class FakeStream {
   }
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
-
+/** Polls `check` (advancing the clock by each interval when it is fake) until it holds. */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: 1000, interval: 5 },
+  );
 }
+
+const RETRY_MS = 5;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("CoreLogFeed", () => {
   it("keeps only the last 500 lines, numbered in order", async () => {
@@ -82,8 +91,9 @@ describe("CoreLogFeed", () => {
   });
 
   it("follows while the core should run, even with nobody watching, and comes back after a break", async () => {
+    vi.useFakeTimers();
     const s = new FakeStream();
-    const feed = new CoreLogFeed(s.source, { retryMs: 5 });
+    const feed = new CoreLogFeed(s.source, { retryMs: RETRY_MS });
     feed.setFollowing(true);
     await until(() => s.open === 1, "the stream");
     s.push("info", "before");
@@ -93,15 +103,17 @@ describe("CoreLogFeed", () => {
     expect(feed.recent().map((l) => l.payload)).toEqual(["before", "after"]);
     feed.setFollowing(false);
     await until(() => s.open === 0, "the stream to close");
-    await new Promise((r) => setTimeout(r, 30));
+    // No retry is pending: ten retry periods pass on the fake clock and nothing reconnects.
+    await vi.advanceTimersByTimeAsync(10 * RETRY_MS);
     expect(s.connects).toBe(2);
     feed.close();
   });
 
   it("connects for a viewer only while one watches, and tells it when the stream ends", async () => {
+    vi.useFakeTimers();
     const s = new FakeStream();
-    const feed = new CoreLogFeed(s.source, { retryMs: 5 });
-    await tick();
+    const feed = new CoreLogFeed(s.source, { retryMs: RETRY_MS });
+    await vi.advanceTimersByTimeAsync(10 * RETRY_MS);
     expect(s.connects).toBe(0);
     const ended: unknown[] = [];
     const lines: string[] = [];
@@ -117,8 +129,8 @@ describe("CoreLogFeed", () => {
     s.end();
     await until(() => ended.length === 1, "the end");
     expect(ended[0]).toBeNull();
-    // Nobody watches and the core is not meant to run: no retry.
-    await new Promise((r) => setTimeout(r, 30));
+    // Nobody watches and the core is not meant to run: ten retry periods pass with no retry.
+    await vi.advanceTimersByTimeAsync(10 * RETRY_MS);
     expect(s.connects).toBe(2);
     expect(lines).toEqual(["boom"]);
     feed.close();
@@ -127,7 +139,7 @@ describe("CoreLogFeed", () => {
   it("reports a failed connection to the viewer at once", async () => {
     const s = new FakeStream();
     s.refuse = new Error("The proxy core cannot be reached (ECONNREFUSED)");
-    const feed = new CoreLogFeed(s.source, { retryMs: 5 });
+    const feed = new CoreLogFeed(s.source, { retryMs: RETRY_MS });
     const ended: unknown[] = [];
     feed.watch({ line: () => undefined, ended: (e) => ended.push(e) });
     await until(() => ended.length === 1, "the failure");
