@@ -26,7 +26,6 @@ export const longFunctionFiles = [
   "renderer/parcel/admin/audit-filters.tsx",
   "renderer/parcel/admin/audit.tsx",
   "renderer/parcel/admin/inbox-tab.tsx",
-  "renderer/parcel/admin/settings.tsx",
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "server/config.ts",

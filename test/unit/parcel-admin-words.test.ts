@@ -13,11 +13,11 @@ import { countText } from "../../renderer/parcel/admin/format.js";
 import { parcelName } from "../../renderer/parcel/admin/parcel-name.js";
 import {
   check,
-  conflictText,
   draftsOf,
   POLICY_GROUPS,
   type Settings,
 } from "../../renderer/parcel/admin/settings-fields.js";
+import { conflictText } from "../../renderer/parcel/admin/settings-pairs.js";
 import { entryLabel } from "../../renderer/parcel/ui/entry-label.js";
 import { uiDict, type UiKey } from "../../renderer/parcel/ui/i18n.js";
 import { sendDict } from "../../renderer/parcel/send/i18n.js";

@@ -4,7 +4,6 @@ import type { AT } from "../../renderer/parcel/admin/i18n.js";
 import {
   check,
   draftsOf,
-  PAIRS,
   parseDraft,
   POLICY_GROUPS,
   RUNTIME_GROUPS,
@@ -12,6 +11,7 @@ import {
   type Group,
   type Settings,
 } from "../../renderer/parcel/admin/settings-fields.js";
+import { PAIRS } from "../../renderer/parcel/admin/settings-pairs.js";
 import {
   POLICY_PAIRS,
   PolicyPatchSchema,

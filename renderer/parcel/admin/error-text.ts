@@ -5,7 +5,7 @@ import type { Translate } from "../i18n.js";
 import { describeError } from "../ui/errors.js";
 import type { UiKey } from "../ui/i18n.js";
 import type { AT } from "./i18n.js";
-import { conflictText } from "./settings-fields.js";
+import { conflictText } from "./settings-pairs.js";
 
 /**
  * Turns any failure into a sentence for the administrator: the session and sign-in limits

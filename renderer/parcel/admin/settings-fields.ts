@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { POLICY_PAIRS, policyShape, runtimeShape } from "../../../server/contract/parcel-policy.js";
+import { policyShape, runtimeShape } from "../../../server/contract/parcel-policy.js";
 import type { AdminKey, AT } from "./i18n.js";
-import { en } from "./i18n-en.js";
-import { formatBytes } from "../../shared/format.js";
+import { pairRules, pairSentences } from "./settings-pairs.js";
+import { draftOf, readForm, type FieldRules } from "../../shared/ui/settings-form.js";
 
 export const UNITS = [
   { name: "B", size: 1 },
@@ -160,6 +160,7 @@ export const RUNTIME_GROUPS: Group[] = [
 export type Value = number | boolean | string;
 export type Draft = string | boolean | { amount: string; unit: number };
 export type Settings = Record<string, Value>;
+export type Drafts = Record<string, Draft>;
 
 /** The largest unit that shows the value as a whole number (0 shows in MiB). */
 export function unitFor(bytes: number): number {
@@ -179,10 +180,26 @@ export function toDraft(def: FieldDef, value: Value): Draft {
   return String(value);
 }
 
-export function draftsOf(groups: Group[], values: Settings): Record<string, Draft> {
-  const out: Record<string, Draft> = {};
-  for (const g of groups) for (const f of g.fields) out[f.key] = toDraft(f, values[f.key]);
+/** The shared builder's fields of these groups, saying their problems in the reader's words. */
+export function formFields(groups: Group[], t: AT): FieldRules<Settings, Drafts, string> {
+  const out: FieldRules<Settings, Drafts, string> = {};
+  for (const g of groups)
+    for (const f of g.fields)
+      out[f.key] = {
+        draft: (value) => toDraft(f, value),
+        parse(draft) {
+          const r = parseDraft(f, draft, t);
+          return r.value === undefined ? { error: r.error } : { value: r.value };
+        },
+      };
   return out;
+}
+
+export function draftsOf(groups: Group[], values: Settings): Drafts {
+  return draftOf(
+    formFields(groups, () => ""),
+    values,
+  );
 }
 
 function rangeError(def: FieldDef, n: number, t: AT): string {
@@ -233,136 +250,25 @@ export interface Checked {
   conflicts: string[];
 }
 
-type Pair = (typeof POLICY_PAIRS)[number];
-/** `field/limit` of each pair (distributed over the pairs, not every field with every limit). */
-type PairKey = Pair extends infer P
-  ? P extends Pair
-    ? `${P["field"]}/${P["limit"]}`
-    : never
-  : never;
-
-/** What the form says at each member of a contradicting pair; {n} is the other's value. */
-const PAIR_TEXT: Record<PairKey, { fieldText: AdminKey; limitText: AdminKey }> = {
-  "default_days/max_days": {
-    fieldText: "form.defaultDaysOverMax",
-    limitText: "form.maxDaysUnderDefault",
-  },
-  "default_downloads/max_downloads": {
-    fieldText: "form.defaultDownloadsOverMax",
-    limitText: "form.maxDownloadsUnderDefault",
-  },
-  "renew_cap_days/renew_days": { fieldText: "form.capBelowStep", limitText: "form.stepOverCap" },
-  "max_file_bytes/max_parcel_bytes": {
-    fieldText: "form.fileOverParcel",
-    limitText: "form.parcelUnderFile",
-  },
-  "renew_cap_days/max_days": { fieldText: "form.capBelowTerm", limitText: "form.termOverCap" },
-  "max_file_bytes/daily_upload_bytes": {
-    fieldText: "form.fileOverDaily",
-    limitText: "form.dailyUnderFile",
-  },
-};
-
-/**
- * The contract's pairs of members that contradict each other when `field` passes `limit`:
- * the form says why next to both fields before saving (the service refuses some of them
- * too, see POLICY_PAIRS).
- */
-export const PAIRS = POLICY_PAIRS.map((pair) => ({
-  ...pair,
-  ...PAIR_TEXT[`${pair.field}/${pair.limit}` as PairKey],
-}));
-
-const BYTE_MEMBERS = new Set(["max_file_bytes", "max_parcel_bytes", "daily_upload_bytes"]);
-
-/** A member's value as the form shows it: bytes with their unit, counts as numbers. */
-function shown(key: string, value: number): string | number {
-  return BYTE_MEMBERS.has(key) ? formatBytes(value) : value;
-}
-
-/** Whether a draft is the saved value as the form first showed it. */
-function sameDraft(a: Draft, b: Draft): boolean {
-  if (typeof a !== "object" || typeof b !== "object") return String(a).trim() === String(b).trim();
-  return a.amount.trim() === b.amount.trim() && a.unit === b.unit;
+/** Each broken pair once, as a sentence naming both fields and their values. */
+export function conflictsOf(groups: Group[], values: Settings, drafts: Drafts, t: AT): string[] {
+  const defs = new Map(groups.flatMap((g) => g.fields).map((f) => [f.key, f]));
+  const bad = (key: string) => {
+    const def = defs.get(key);
+    return def !== undefined && parseDraft(def, drafts[key], t).error !== "";
+  };
+  return pairSentences(values, bad, t);
 }
 
 /** Field rules plus the cross-field rules of the pairs above, on the values as they would be. */
-export function check(
-  groups: Group[],
-  drafts: Record<string, Draft>,
-  saved: Settings,
-  t: AT,
-): Checked {
-  const errors: Record<string, string> = {};
-  const changes: Settings = {};
-  const edited: string[] = [];
-  const values: Settings = { ...saved };
-  for (const g of groups)
-    for (const f of g.fields) {
-      const r = parseDraft(f, drafts[f.key], t);
-      if (r.error) errors[f.key] = r.error;
-      else if (r.value !== undefined) {
-        values[f.key] = r.value;
-        if (r.value !== saved[f.key]) changes[f.key] = r.value;
-      }
-      const changedValue = f.key in changes;
-      if (changedValue || (r.error && !sameDraft(drafts[f.key], toDraft(f, saved[f.key]))))
-        edited.push(f.key);
-    }
-  const conflicts: string[] = [];
-  const num = (k: string) => Number(values[k]);
-  for (const pair of PAIRS) {
-    if (!(pair.field in saved) || errors[pair.field] || errors[pair.limit]) continue;
-    const value = num(pair.field);
-    const limit = num(pair.limit);
-    const bad = pair.rule === "at_most" ? value > limit : value < limit;
-    if (!bad) continue;
-    errors[pair.field] = t(pair.fieldText, { n: shown(pair.limit, limit) });
-    errors[pair.limit] = t(pair.limitText, { n: shown(pair.field, value) });
-    conflicts.push(conflictSentence(pair.rule, pair.field, value, pair.limit, limit, t));
-  }
-  return { errors, changes, edited, conflicts };
-}
-
-/** "“Largest file” (30 GiB) must not be more than “Largest parcel” (20 GiB)." */
-function conflictSentence(
-  rule: "at_most" | "at_least",
-  field: unknown,
-  value: number,
-  limitField: unknown,
-  limit: number,
-  t: AT,
-): string {
-  return t(rule === "at_least" ? "form.conflictAtLeast" : "form.conflictAtMost", {
-    field: memberLabel(field, t),
-    value: shown(String(field), value),
-    limit: memberLabel(limitField, t),
-    limitValue: shown(String(limitField), limit),
-  });
-}
-
-/** A policy label by member name, or the name itself for a member this console lacks. */
-function memberLabel(name: unknown, t: AT): string {
-  const key = `policy.${String(name)}`;
-  return Object.prototype.hasOwnProperty.call(en, key) ? t(key as AdminKey) : String(name);
-}
-
-/**
- * The service's refusal of contradicting policy members (`code: "policy.conflict"`), in
- * the reader's language with the fields' labels; "" for any other answer.
- */
-export function conflictText(body: Record<string, unknown>, t: AT): string {
-  if (body.code !== "policy.conflict" || !Array.isArray(body.conflicts)) return "";
-  return (body.conflicts as Array<Record<string, unknown>>)
-    .map((c) =>
-      conflictSentence(
-        c.rule === "at_least" ? "at_least" : "at_most",
-        c.field,
-        Number(c.value),
-        c.limit_field,
-        Number(c.limit),
-        t,
-      ),
-    )
-    .join(" ");
+export function check(groups: Group[], drafts: Drafts, saved: Settings, t: AT): Checked {
+  const spec = { fields: formFields(groups, t), rules: pairRules(t) };
+  const { values, changes, edited, problems } = readForm<Settings, Drafts, string>(
+    spec,
+    saved,
+    drafts,
+  );
+  const errors = problems as Record<string, string>;
+  const conflicts = conflictsOf(groups, values, drafts, t);
+  return { errors, changes: changes as Settings, edited, conflicts };
 }
