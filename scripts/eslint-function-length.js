@@ -23,7 +23,6 @@ export const functionLengthRules = {
  */
 export const longFunctionFiles = [
   "main/index.ts",
-  "renderer/parcel/admin/audit-filters.tsx",
   "renderer/parcel/admin/audit.tsx",
   "renderer/parcel/admin/inbox-tab.tsx",
   "renderer/parcel/pickup/files-view.tsx",

@@ -39,18 +39,15 @@ function timeErrors(d: Times, t: ReturnType<typeof useA>): { from: string; to: s
 }
 
 /**
- * The audit filters apply as they change, like the parcel filters: a choice or a complete
- * valid time at once, typed text once it settles (Enter applies it at once). A quick range
- * stays highlighted only while the range it set is the one in force.
+ * What the text and time fields hold: shown as typed, while the filters in force change only
+ * once typing settles. Filters changed elsewhere (cleared, or set from another tab) show here
+ * too.
  */
-export function AuditFilters() {
-  const t = useA();
+function useDrafts() {
   const { audit: f, setAudit } = useFilters();
   const [text, setText] = useState({ source: f.source, target: f.target });
   const [times, setTimes] = useState<Times>({ from: f.from, to: f.to });
-  const errors = timeErrors(times, t);
 
-  // Filters changed elsewhere (cleared, or set from another tab) show here too.
   // (Text that only differs by spaces at its ends is what was applied: left as typed.)
   useEffect(
     () =>
@@ -76,6 +73,92 @@ export function AuditFilters() {
     const timer = setTimeout(() => setAudit({ source, target }), TEXT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [text, f.source, f.target, setAudit]);
+
+  return { text, setText, times, setTimes };
+}
+
+/** A text filter: searched as typed, spelled as is. */
+function TextFilter(props: {
+  label: string;
+  hint: string;
+  value: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(p) => (
+        <input
+          {...p}
+          type="search"
+          value={props.value}
+          spellCheck={false}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** One end of the time range, in the administrator's zone. */
+function TimeFilter(props: {
+  label: string;
+  hint: string;
+  error: string;
+  value: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <Field label={props.label} error={props.error} hint={props.hint}>
+      {(p) => (
+        <input
+          {...p}
+          type="datetime-local"
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** The quick ranges, each lit while the range it set is in force. */
+function Presets({ setTimes }: { setTimes(times: Times): void }) {
+  const t = useA();
+  const { audit: f, setAudit } = useFilters();
+  return (
+    <div className="adm-presets" role="group" aria-label={t("audit.presets")}>
+      {PRESETS.map(([preset, label]) => {
+        const active = f.preset === preset;
+        return (
+          <button
+            key={preset}
+            type="button"
+            className="small"
+            aria-pressed={active}
+            onClick={() => {
+              const range = presetRange(preset);
+              setTimes(range);
+              setAudit({ ...range, preset });
+            }}
+          >
+            {t(label)}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/**
+ * The audit filters apply as they change, like the parcel filters: a choice or a complete
+ * valid time at once, typed text once it settles (Enter applies it at once). A quick range
+ * stays highlighted only while the range it set is the one in force.
+ */
+export function AuditFilters() {
+  const t = useA();
+  const { audit: f, setAudit } = useFilters();
+  const { text, setText, times, setTimes } = useDrafts();
+  const errors = timeErrors(times, t);
 
   const setTime = (patch: Partial<Times>) => {
     const next = { ...times, ...patch };
@@ -114,73 +197,34 @@ export function AuditFilters() {
           </select>
         )}
       </Field>
-      <Field label={t("audit.source")} hint={t("audit.sourceHint")}>
-        {(p) => (
-          <input
-            {...p}
-            type="search"
-            value={text.source}
-            spellCheck={false}
-            onChange={(e) => setText({ ...text, source: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t("audit.target")} hint={t("audit.targetHint")}>
-        {(p) => (
-          <input
-            {...p}
-            type="search"
-            value={text.target}
-            spellCheck={false}
-            onChange={(e) => setText({ ...text, target: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field
+      <TextFilter
+        label={t("audit.source")}
+        hint={t("audit.sourceHint")}
+        value={text.source}
+        onChange={(source) => setText({ ...text, source })}
+      />
+      <TextFilter
+        label={t("audit.target")}
+        hint={t("audit.targetHint")}
+        value={text.target}
+        onChange={(target) => setText({ ...text, target })}
+      />
+      <TimeFilter
         label={t("audit.from")}
         error={errors.from}
         hint={zone ? t("audit.zone", { zone }) : ""}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="datetime-local"
-            value={times.from}
-            onChange={(e) => setTime({ from: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t("audit.to")} error={errors.to} hint={t("audit.toHint")}>
-        {(p) => (
-          <input
-            {...p}
-            type="datetime-local"
-            value={times.to}
-            onChange={(e) => setTime({ to: e.target.value })}
-          />
-        )}
-      </Field>
+        value={times.from}
+        onChange={(from) => setTime({ from })}
+      />
+      <TimeFilter
+        label={t("audit.to")}
+        error={errors.to}
+        hint={t("audit.toHint")}
+        value={times.to}
+        onChange={(to) => setTime({ to })}
+      />
       <div className="adm-form-actions">
-        <div className="adm-presets" role="group" aria-label={t("audit.presets")}>
-          {PRESETS.map(([preset, label]) => {
-            const active = f.preset === preset;
-            return (
-              <button
-                key={preset}
-                type="button"
-                className="small"
-                aria-pressed={active}
-                onClick={() => {
-                  const range = presetRange(preset);
-                  setTimes(range);
-                  setAudit({ ...range, preset });
-                }}
-              >
-                {t(label)}
-              </button>
-            );
-          })}
-        </div>
+        <Presets setTimes={setTimes} />
         <button type="button" onClick={clear}>
           {t("audit.clear")}
         </button>
