@@ -370,12 +370,24 @@ test.describe("first visit", () => {
     mine.on("console", (m) => {
       if (m.type() === "error") refused.push(`console: ${m.text()}`);
     });
-    // A slow answer to /policy (it sets the cookie) must not let /mine go first.
+    // /policy (it sets the cookie) is held until the page has drawn My parcels and run its
+    // effects (two animation frames): /mine must not have gone first.
+    let releasePolicy: () => void = () => undefined;
+    const policyHeld = new Promise<void>((release) => (releasePolicy = release));
+    const asked: string[] = [];
+    mine.on("request", (r) => asked.push(new URL(r.url()).pathname));
     await mine.route("**/api/v1/policy", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await policyHeld;
       await route.continue();
     });
     await mine.goto(`${site.url}/#/mine`);
+    await expect(mine.locator("main h1")).toBeVisible();
+    await mine.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    expect(asked).toContain("/api/v1/policy");
+    expect(asked).not.toContain("/api/v1/mine");
+    releasePolicy();
     await expect(mine.getByText("Nothing sent from this browser yet.")).toBeVisible();
     await mine.waitForLoadState("networkidle");
     expect(refused).toEqual([]);

@@ -101,11 +101,14 @@ test.describe("proxy console forms", () => {
     let inFlight = 0;
     let most = 0;
     let calls = 0;
+    // The first requests are held until the test has seen how many the page runs at once.
+    let holding = true;
+    const held: Array<() => void> = [];
     await page.route("**/api/v1/system/connectivity/test", async (route) => {
       calls++;
       inFlight++;
       most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 150));
+      if (holding) await new Promise<void>((release) => held.push(release));
       inFlight--;
       const { siteId } = route.request().postDataJSON() as { siteId: string };
       if (siteId === "openai")
@@ -127,6 +130,15 @@ test.describe("proxy console forms", () => {
     });
     await signIn(page, "#/system");
     await page.getByRole("button", { name: "Test all" }).click();
+    // While the first answers are held: three requests in flight, the page says three run and
+    // six wait (it marks a test running as it sends it, so a fourth would show here).
+    await expect.poll(() => inFlight).toBe(3);
+    const lines = page.locator('[data-testid^="site-"]');
+    await expect(lines.filter({ hasText: /^testing…$/ })).toHaveCount(3);
+    await expect(lines.filter({ hasText: /^waiting…$/ })).toHaveCount(6);
+    expect(calls).toBe(3);
+    holding = false;
+    for (const release of held.splice(0)) release();
     await expect(page.getByTestId("site-bilibili")).toHaveText(
       /reachable · 42 ms · answered HTTP 204 · certificate valid/,
     );
