@@ -1,24 +1,110 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { openProxyStorage } from "../../server/proxy/store/open-storage.js";
 
 /** Ports this process was handed already: never the same one twice. */
 const handedOut = new Set<number>();
 
 /**
- * A port nothing listens on right now, asked from the OS (port 0), for a program that must be
- * told its port (the core's controller, mixed and DNS ports). Never one this process was given
- * before, so two ports asked in a row differ.
+ * Where handed-out ports come from: a band below the kernel's ephemeral range. Every listener
+ * on port 0 (the services under test, fixtures, the other worker's) and every outgoing
+ * connection draws from the ephemeral range, so none of them can take a handed-out port
+ * between the hand-out and the program's own listen (two fresh-clone runs failed that way:
+ * another worker's listener answered on a "free" controller or mixed port).
+ */
+function band(): { low: number; high: number } | null {
+  let ephemeralLow = 32768;
+  try {
+    ephemeralLow = Number(
+      readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").split(/\s+/)[0],
+    );
+  } catch {
+    // Not Linux: macOS and Windows start their ephemeral ranges at 49152.
+    ephemeralLow = 49152;
+  }
+  const low = 20000;
+  const high = Math.min(ephemeralLow, 32768);
+  return high - low >= 2000 ? { low, high } : null;
+}
+
+/**
+ * Processes on this machine (vitest and Playwright workers, a second run beside this one)
+ * share the band through one claim file per port, holding the claimer's pid. A claim whose
+ * process has ended is taken over; this process's claims are removed when it exits.
+ */
+const CLAIMS = join(tmpdir(), "gatehouse-test-ports");
+const claimed: string[] = [];
+process.once("exit", () => {
+  for (const file of claimed) rmSync(file, { force: true });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes the claim on `port` for this process; false when a live process holds it. */
+function claim(port: number): boolean {
+  mkdirSync(CLAIMS, { recursive: true, mode: 0o700 });
+  const file = join(CLAIMS, String(port));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx", mode: 0o600 });
+      claimed.push(file);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const holder = Number(readFileSync(file, "utf8"));
+      if (holder === process.pid || (holder > 0 && alive(holder))) return false;
+      rmSync(file, { force: true });
+    }
+  }
+  return false;
+}
+
+/** Whether nothing holds `port` on any address (a listen on the wildcard address fails then). */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const server = net.createServer();
+    server.once("error", () => done(false));
+    server.listen(port, "0.0.0.0", () => server.close(() => done(true)));
+  });
+}
+
+/** A port from the OS (port 0): where the band cannot be used. */
+async function ephemeralPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((ok) => server.close(() => ok()));
+  return port;
+}
+
+/**
+ * A port nothing listens on, for a program that must be told its port (the core's
+ * controller, mixed and DNS ports): claimed in the band above for the life of this process,
+ * so no other test, worker or run on the machine is handed it or takes it by listening on
+ * port 0. Never one this process was given before, so two ports asked in a row differ.
  */
 export async function freePort(): Promise<number> {
-  for (;;) {
-    const server = net.createServer();
-    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((ok) => server.close(() => ok()));
+  const range = band();
+  for (let tries = 0; tries < 500; tries++) {
+    const port = range
+      ? range.low + Math.floor(Math.random() * (range.high - range.low))
+      : await ephemeralPort();
     if (handedOut.has(port)) continue;
+    if (range && !claim(port)) continue;
+    if (!(await bindable(port))) continue;
     handedOut.add(port);
     return port;
   }
+  throw new Error("no free port found for the test after 500 tries");
 }
 
 /** What holds each refused port shut: kept for the life of the process. */

@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { refusedPort } from "../helpers/free-ports.js";
+import { freePort, refusedPort } from "../helpers/free-ports.js";
 
 /** Connects once and answers how it went: "connected" or the error's code. */
 function tryConnect(port: number): Promise<string> {
@@ -39,4 +42,26 @@ describe("refusedPort", () => {
     const ports = await Promise.all([refusedPort(), refusedPort(), refusedPort()]);
     expect(new Set(ports).size).toBe(3);
   });
+});
+
+// A handed-out port must stay free until the program it is for listens on it: no listener on
+// port 0 (another worker's fake core, say) and no other process of this or another run may
+// take it meanwhile (a fresh-clone run failed once because one did).
+describe("freePort", () => {
+  it.runIf(process.platform === "linux")(
+    "comes from below the ephemeral range, claimed for this process on the machine",
+    async () => {
+      const ephemeralLow = Number(
+        readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").split(/\s+/)[0],
+      );
+      const ports = [await freePort(), await freePort(), await freePort()];
+      expect(new Set(ports).size).toBe(3);
+      for (const port of ports) {
+        expect(port).toBeLessThan(ephemeralLow);
+        const claim = readFileSync(join(tmpdir(), "gatehouse-test-ports", String(port)), "utf8");
+        expect(Number(claim)).toBe(process.pid);
+        expect(await tryListen(port, "127.0.0.1")).toBe("listening");
+      }
+    },
+  );
 });
