@@ -28,6 +28,5 @@ export const longFunctionFiles = [
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "server/config.ts",
-  "server/parcel/routes/upload-resume.ts",
   "server/proxy/subscriptions/fetch.ts",
 ];
