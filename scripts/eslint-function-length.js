@@ -28,5 +28,4 @@ export const longFunctionFiles = [
   "renderer/parcel/pickup/files-view.tsx",
   "renderer/parcel/pickup/index.tsx",
   "server/config.ts",
-  "server/proxy/subscriptions/fetch.ts",
 ];

@@ -146,6 +146,22 @@ export async function fetchSubscription(
   }
 }
 
+/** How one attempt ends: with the answer, or with an error the caller turns into its own. */
+interface Settle {
+  resolve: (attempt: Attempt) => void;
+  reject: (err: unknown) => void;
+}
+
+/** One GET of one target, however it goes out (direct, through the proxy, or tunnelled). */
+interface Exchange extends Settle {
+  target: URL;
+  headers: http.OutgoingHttpHeaders;
+  ca: Array<string | Buffer> | undefined;
+  signal: AbortSignal;
+  handle: (res: http.IncomingMessage) => void;
+  send: (req: http.ClientRequest) => void;
+}
+
 function request(
   target: URL,
   opts: {
@@ -157,153 +173,182 @@ function request(
   },
 ): Promise<Attempt> {
   return new Promise<Attempt>((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = {
-      "user-agent": opts.userAgent,
-      accept: "*/*",
-      "accept-encoding": "gzip, deflate, br",
+    const settle: Settle = { resolve, reject };
+    const exchange: Exchange = {
+      ...settle,
+      target,
+      headers: {
+        "user-agent": opts.userAgent,
+        accept: "*/*",
+        "accept-encoding": "gzip, deflate, br",
+      },
+      ca:
+        opts.ca && target.protocol === "https:"
+          ? [...tls.rootCertificates, ...(Array.isArray(opts.ca) ? opts.ca : [opts.ca])]
+          : undefined,
+      signal: opts.signal,
+      handle: (res) => onAnswer(res, target, opts.maxBytes, settle),
+      send: (req) => {
+        req.on("error", reject);
+        req.end();
+      },
     };
-    const ca =
-      opts.ca && target.protocol === "https:"
-        ? [...tls.rootCertificates, ...(Array.isArray(opts.ca) ? opts.ca : [opts.ca])]
-        : undefined;
-    const handle = (res: http.IncomingMessage): void => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && status !== 304) {
-        res.resume();
-        const location = res.headers.location;
-        if (!location) {
-          reject(
-            new SubscriptionError(
-              "subscription.redirect_no_location",
-              `The subscription server answered ${status} without a location`,
-              { params: { status } },
-            ),
-          );
-          return;
-        }
-        try {
-          resolve({ redirect: parseTarget(location, target), result: null });
-        } catch (err) {
-          reject(err);
-        }
-        return;
-      }
-      if (status < 200 || status >= 300) {
-        res.resume();
-        reject(
-          new SubscriptionError(
-            "subscription.fetch_status",
-            `The subscription server answered ${status}`,
-            { params: { status } },
-          ),
-        );
-        return;
-      }
-      const declared = Number(res.headers["content-length"]);
-      const unzip = decoder(res.headers["content-encoding"]);
-      if (!unzip && Number.isFinite(declared) && declared > opts.maxBytes) {
-        res.destroy();
-        reject(tooLarge(opts.maxBytes));
-        return;
-      }
-      const source: Readable = unzip ? res.pipe(unzip) : res;
-      if (unzip) res.on("error", (err) => unzip.destroy(err));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let settled = false;
-      source.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > opts.maxBytes) {
-          settled = true;
-          source.destroy();
-          res.destroy();
-          reject(tooLarge(opts.maxBytes));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      source.on("error", (err) => {
-        if (settled) return;
-        settled = true;
-        if (unzip && !(err as { code?: string }).code?.startsWith("ECONN")) {
-          reject(
-            new SubscriptionError(
-              "subscription.decompress",
-              "The subscription could not be decompressed",
-              { cause: err },
-            ),
-          );
-        } else reject(err);
-      });
-      res.on("aborted", () => {
-        if (settled) return;
-        settled = true;
-        reject(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
-      });
-      source.on("end", () => {
-        if (settled) return;
-        if (!res.complete) {
-          settled = true;
-          reject(Object.assign(new Error("incomplete body"), { code: "ECONNRESET" }));
-          return;
-        }
-        settled = true;
-        resolve({
-          redirect: null,
-          result: {
-            body: Buffer.concat(chunks, size),
-            usage: parseUserinfo(res.headers["subscription-userinfo"]),
-            updateIntervalHours: parseUpdateInterval(res.headers["profile-update-interval"]),
-            filename: parseContentDisposition(res.headers["content-disposition"]),
-          },
-        });
-      });
-    };
-    const send = (req: http.ClientRequest): void => {
-      req.on("error", reject);
-      req.end();
-    };
-    const { proxy, signal } = opts;
-    if (!proxy) {
-      const lib = target.protocol === "https:" ? https : http;
-      const reqOptions: https.RequestOptions = { method: "GET", headers, signal };
-      if (ca) reqOptions.ca = ca;
-      return send(lib.request(target, reqOptions, handle));
-    }
+    const { proxy } = opts;
+    if (!proxy) return sendDirect(exchange);
     // A connection of its own each time (no keep-alive pool): a proxy connection that carried
     // one request may have become a tunnel to that server.
-    if (target.protocol === "http:") {
-      const path = target.href;
-      const via = { host: proxy.host, port: proxy.port, method: "GET", path, signal, agent: false };
-      return send(http.request({ ...via, headers: { ...headers, host: target.host } }, handle));
+    if (target.protocol === "http:") return sendThroughProxy(exchange, proxy);
+    sendThroughTunnel(exchange, proxy);
+  });
+}
+
+function sendDirect(x: Exchange): void {
+  const lib = x.target.protocol === "https:" ? https : http;
+  const reqOptions: https.RequestOptions = { method: "GET", headers: x.headers, signal: x.signal };
+  if (x.ca) reqOptions.ca = x.ca;
+  x.send(lib.request(x.target, reqOptions, x.handle));
+}
+
+/** Plain http through the proxy: the target asked of it by absolute URI. */
+function sendThroughProxy(x: Exchange, proxy: ProxyAddress): void {
+  const path = x.target.href;
+  const { signal } = x;
+  const via = { host: proxy.host, port: proxy.port, method: "GET", path, signal, agent: false };
+  x.send(http.request({ ...via, headers: { ...x.headers, host: x.target.host } }, x.handle));
+}
+
+/** https through the proxy: a CONNECT tunnel, then TLS with the feed's own name inside it. */
+function sendThroughTunnel(x: Exchange, proxy: ProxyAddress): void {
+  const { target, signal } = x;
+  const authority = `${target.hostname}:${target.port || 443}`;
+  const connect = http.request({
+    host: proxy.host,
+    port: proxy.port,
+    method: "CONNECT",
+    path: authority,
+    headers: { host: authority },
+    signal,
+    agent: false,
+  });
+  connect.on("connect", (res: http.IncomingMessage, socket: import("node:net").Socket) => {
+    if (res.statusCode !== 200) {
+      socket.destroy();
+      x.reject(Object.assign(new Error(`proxy answered ${res.statusCode}`), { code: "EPROXY" }));
+      return;
     }
-    // https through the proxy: a CONNECT tunnel, then TLS with the feed's own name inside it.
-    const authority = `${target.hostname}:${target.port || 443}`;
-    const connect = http.request({
-      host: proxy.host,
-      port: proxy.port,
-      method: "CONNECT",
-      path: authority,
-      headers: { host: authority },
-      signal,
-      agent: false,
-    });
-    connect.on("connect", (res: http.IncomingMessage, socket: import("node:net").Socket) => {
-      if (res.statusCode !== 200) {
-        socket.destroy();
-        reject(Object.assign(new Error(`proxy answered ${res.statusCode}`), { code: "EPROXY" }));
-        return;
-      }
-      const name = target.hostname.replace(/^\[|\]$/g, "");
-      const secure = tls.connect({ socket, servername: isIP(name) ? undefined : name, ca });
-      send(
-        https.request(
-          target,
-          { method: "GET", headers, signal, createConnection: () => secure },
-          handle,
+    const name = target.hostname.replace(/^\[|\]$/g, "");
+    const secure = tls.connect({ socket, servername: isIP(name) ? undefined : name, ca: x.ca });
+    x.send(
+      https.request(
+        target,
+        { method: "GET", headers: x.headers, signal, createConnection: () => secure },
+        x.handle,
+      ),
+    );
+  });
+  x.send(connect);
+}
+
+/** The server's answer: a redirect to follow, a refusal, or the body to read. */
+function onAnswer(res: http.IncomingMessage, target: URL, maxBytes: number, settle: Settle): void {
+  const status = res.statusCode ?? 0;
+  if (status >= 300 && status < 400 && status !== 304) {
+    res.resume();
+    const location = res.headers.location;
+    if (!location) {
+      settle.reject(
+        new SubscriptionError(
+          "subscription.redirect_no_location",
+          `The subscription server answered ${status} without a location`,
+          { params: { status } },
         ),
       );
+      return;
+    }
+    try {
+      settle.resolve({ redirect: parseTarget(location, target), result: null });
+    } catch (err) {
+      settle.reject(err);
+    }
+    return;
+  }
+  if (status < 200 || status >= 300) {
+    res.resume();
+    settle.reject(
+      new SubscriptionError(
+        "subscription.fetch_status",
+        `The subscription server answered ${status}`,
+        { params: { status } },
+      ),
+    );
+    return;
+  }
+  readBody(res, maxBytes, settle);
+}
+
+/**
+ * Reads a 2xx body, decoded, into memory: refused as soon as it (or its declared length, when
+ * not compressed) passes `maxBytes`; a body cut short is a connection failure.
+ */
+function readBody(res: http.IncomingMessage, maxBytes: number, settle: Settle): void {
+  const { resolve, reject } = settle;
+  const declared = Number(res.headers["content-length"]);
+  const unzip = decoder(res.headers["content-encoding"]);
+  if (!unzip && Number.isFinite(declared) && declared > maxBytes) {
+    res.destroy();
+    reject(tooLarge(maxBytes));
+    return;
+  }
+  const source: Readable = unzip ? res.pipe(unzip) : res;
+  if (unzip) res.on("error", (err) => unzip.destroy(err));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  source.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      settled = true;
+      source.destroy();
+      res.destroy();
+      reject(tooLarge(maxBytes));
+      return;
+    }
+    chunks.push(chunk);
+  });
+  source.on("error", (err) => {
+    if (settled) return;
+    settled = true;
+    if (unzip && !(err as { code?: string }).code?.startsWith("ECONN")) {
+      reject(
+        new SubscriptionError(
+          "subscription.decompress",
+          "The subscription could not be decompressed",
+          { cause: err },
+        ),
+      );
+    } else reject(err);
+  });
+  res.on("aborted", () => {
+    if (settled) return;
+    settled = true;
+    reject(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+  });
+  source.on("end", () => {
+    if (settled) return;
+    if (!res.complete) {
+      settled = true;
+      reject(Object.assign(new Error("incomplete body"), { code: "ECONNRESET" }));
+      return;
+    }
+    settled = true;
+    resolve({
+      redirect: null,
+      result: {
+        body: Buffer.concat(chunks, size),
+        usage: parseUserinfo(res.headers["subscription-userinfo"]),
+        updateIntervalHours: parseUpdateInterval(res.headers["profile-update-interval"]),
+        filename: parseContentDisposition(res.headers["content-disposition"]),
+      },
     });
-    send(connect);
   });
 }
