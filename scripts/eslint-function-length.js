@@ -25,6 +25,5 @@ export const longFunctionFiles = [
   "renderer/parcel/admin/audit.tsx",
   "renderer/parcel/admin/inbox-tab.tsx",
   "renderer/parcel/pickup/files-view.tsx",
-  "renderer/parcel/pickup/index.tsx",
   "server/config.ts",
 ];
