@@ -24,6 +24,5 @@ export const functionLengthRules = {
 export const longFunctionFiles = [
   "renderer/parcel/admin/audit.tsx",
   "renderer/parcel/admin/inbox-tab.tsx",
-  "renderer/parcel/pickup/files-view.tsx",
   "server/config.ts",
 ];

@@ -49,6 +49,108 @@ function TextBox({ name, shown, onHide }: { name: string; shown: Shown; onHide()
   );
 }
 
+/** The texts shown in place, by file id, and how to show or hide one. */
+function useShownTexts(onReadText: (fileId: string) => Promise<string>) {
+  const [texts, setTexts] = useState<Record<string, Shown>>({});
+  const show = (id: string) => {
+    setTexts((m) => ({ ...m, [id]: { state: "loading" } }));
+    onReadText(id).then(
+      (text) => setTexts((m) => ({ ...m, [id]: { state: "shown", text } })),
+      (error: unknown) => setTexts((m) => ({ ...m, [id]: { state: "error", error } })),
+    );
+  };
+  const hide = (id: string) =>
+    setTexts((m) => {
+      const next = { ...m };
+      delete next[id];
+      return next;
+    });
+  return { texts, show, hide };
+}
+
+/** How many files, how big, how many downloads are left and when the parcel ends. */
+function PickupSummary({
+  view,
+  ended,
+  finished,
+}: {
+  view: PickupView;
+  ended: boolean;
+  finished: boolean;
+}) {
+  const t = useT(pickupDict);
+  const size = view.files.reduce((sum, f) => sum + f.size, 0);
+  const left = ended ? 0 : view.downloads_left;
+  return (
+    <div className="pickup-summary card">
+      <strong className="pickup-count">
+        {t("summary", { n: view.files.length, size: formatBytes(size) })}
+      </strong>
+      <dl className="pickup-facts">
+        <div>
+          <dt>{t("downloadsLeft")}</dt>
+          <dd data-testid="downloads-left">{finished ? 0 : ended ? "—" : left}</dd>
+        </div>
+        <div>
+          <dt>{t(finished ? "status" : "expires")}</dt>
+          <dd>{finished ? t("doneFact") : <Countdown until={view.expires_at} />}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+/** One file: its name and size, Show text for a short text file, its download link. */
+function FileRow({
+  file,
+  left,
+  shown,
+  onShow,
+  onHide,
+  onDownload,
+}: {
+  file: PickupView["files"][number];
+  left: number;
+  shown: Shown | undefined;
+  onShow(): void;
+  onHide(): void;
+  onDownload(e: MouseEvent<HTMLAnchorElement>): void;
+}) {
+  const t = useT(pickupDict);
+  return (
+    <li className={`file-row${shown ? " file-row-open" : ""}`}>
+      <span className="pickup-file">
+        <span className="file-name" title={file.name}>
+          {file.name}
+        </span>
+        <span className="file-size muted small">{formatBytes(file.size)}</span>
+      </span>
+      {left > 0 && isReadableText(file) && !shown ? (
+        <button
+          type="button"
+          className="show-text"
+          aria-label={t("showTextName", { name: file.name })}
+          onClick={onShow}
+        >
+          <span aria-hidden="true">{t("showText")}</span>
+        </button>
+      ) : null}
+      {left > 0 ? (
+        <a
+          className="button download"
+          href={api.url("GET /pickup/files/:file/download", { params: { file: file.id } })}
+          download
+          aria-label={t("downloadName", { name: file.name })}
+          onClick={onDownload}
+        >
+          ↓ <span aria-hidden="true">{t("download")}</span>
+        </a>
+      ) : null}
+      {shown ? <TextBox name={file.name} shown={shown} onHide={onHide} /> : null}
+    </li>
+  );
+}
+
 /**
  * The opened parcel: its size, downloads left and expiry, a download link per file and one for
  * the ZIP of all files while downloads remain.
@@ -73,78 +175,27 @@ export function FilesView({
 }) {
   const t = useT(pickupDict);
   const lang = useApp((s) => s.lang);
-  const [texts, setTexts] = useState<Record<string, Shown>>({});
-  const show = (id: string) => {
-    setTexts((m) => ({ ...m, [id]: { state: "loading" } }));
-    onReadText(id).then(
-      (text) => setTexts((m) => ({ ...m, [id]: { state: "shown", text } })),
-      (error: unknown) => setTexts((m) => ({ ...m, [id]: { state: "error", error } })),
-    );
-  };
-  const hide = (id: string) =>
-    setTexts((m) => {
-      const next = { ...m };
-      delete next[id];
-      return next;
-    });
+  const { texts, show, hide } = useShownTexts(onReadText);
   const readable = view.files.some(isReadableText);
-  const size = view.files.reduce((sum, f) => sum + f.size, 0);
   const left = ended ? 0 : view.downloads_left;
   return (
     <div className="pickup-files">
-      <div className="pickup-summary card">
-        <strong className="pickup-count">
-          {t("summary", { n: view.files.length, size: formatBytes(size) })}
-        </strong>
-        <dl className="pickup-facts">
-          <div>
-            <dt>{t("downloadsLeft")}</dt>
-            <dd data-testid="downloads-left">{finished ? 0 : ended ? "—" : left}</dd>
-          </div>
-          <div>
-            <dt>{t(finished ? "status" : "expires")}</dt>
-            <dd>{finished ? t("doneFact") : <Countdown until={view.expires_at} />}</dd>
-          </div>
-        </dl>
-      </div>
+      <PickupSummary view={view} ended={ended} finished={finished} />
       {left <= 0 && !ended ? <Notice kind="warn">{t("noneLeft")}</Notice> : null}
       {left > 0 && view.files.length > 1 && left < view.files.length ? (
         <Notice kind="warn">{t("fewerThanFiles", { n: left })}</Notice>
       ) : null}
       <ul className="file-list pickup-list" aria-label={t("files")}>
         {view.files.map((f) => (
-          <li key={f.id} className={`file-row${texts[f.id] ? " file-row-open" : ""}`}>
-            <span className="pickup-file">
-              <span className="file-name" title={f.name}>
-                {f.name}
-              </span>
-              <span className="file-size muted small">{formatBytes(f.size)}</span>
-            </span>
-            {left > 0 && isReadableText(f) && !texts[f.id] ? (
-              <button
-                type="button"
-                className="show-text"
-                aria-label={t("showTextName", { name: f.name })}
-                onClick={() => show(f.id)}
-              >
-                <span aria-hidden="true">{t("showText")}</span>
-              </button>
-            ) : null}
-            {left > 0 ? (
-              <a
-                className="button download"
-                href={api.url("GET /pickup/files/:file/download", { params: { file: f.id } })}
-                download
-                aria-label={t("downloadName", { name: f.name })}
-                onClick={onDownload}
-              >
-                ↓ <span aria-hidden="true">{t("download")}</span>
-              </a>
-            ) : null}
-            {texts[f.id] ? (
-              <TextBox name={f.name} shown={texts[f.id]} onHide={() => hide(f.id)} />
-            ) : null}
-          </li>
+          <FileRow
+            key={f.id}
+            file={f}
+            left={left}
+            shown={texts[f.id]}
+            onShow={() => show(f.id)}
+            onHide={() => hide(f.id)}
+            onDownload={onDownload}
+          />
         ))}
       </ul>
       {view.files.length > 1 || left > 0 ? (
