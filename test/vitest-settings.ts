@@ -7,7 +7,12 @@ import { defineConfig, type ViteUserConfig } from "vitest/config";
  */
 export function vitestSettings(
   include: string[],
-  extra: { setupFiles?: string[]; testTimeout?: number; globalSetup?: string[] } = {},
+  extra: {
+    setupFiles?: string[];
+    testTimeout?: number;
+    globalSetup?: string[];
+    maxWorkers?: number;
+  } = {},
 ): ViteUserConfig {
   const timeout = extra.testTimeout ?? 30_000;
   return defineConfig({
@@ -16,6 +21,8 @@ export function vitestSettings(
       testTimeout: timeout,
       hookTimeout: timeout,
       pool: "forks",
+      // Vitest's default is one worker less than the cores (one on a 2-core machine).
+      ...(extra.maxWorkers === undefined ? {} : { maxWorkers: extra.maxWorkers }),
       // Holds 7890, 9090, 8080, … on loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
       globalSetup: ["./test/held-ports-global.ts", ...(extra.globalSetup ?? [])],
       // Names the test that dialled a held port in the run's final message.
