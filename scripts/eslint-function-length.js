@@ -22,7 +22,6 @@ export const functionLengthRules = {
  * (test/unit/function-length-lint.test.ts fails on a listed file that no longer needs it).
  */
 export const longFunctionFiles = [
-  "renderer/parcel/admin/audit.tsx",
   "renderer/parcel/admin/inbox-tab.tsx",
   "server/config.ts",
 ];

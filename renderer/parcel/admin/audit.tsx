@@ -1,3 +1,4 @@
+import type { AuditRecord } from "../../../server/contract/parcel-admin.js";
 import { navigate } from "../route.js";
 import { useApp } from "../store.js";
 import { AuditFilters } from "./audit-filters.js";
@@ -47,9 +48,76 @@ function showRecords(target: string): void {
   useFilters.getState().setAudit({ target, action: "", source: "", from: "", to: "", preset: "" });
 }
 
-export function AuditTab() {
+/** Who or what a record is about, and where to look next: the parcel, or its whole history. */
+function TargetCell({ r, shownTarget }: { r: AuditRecord; shownTarget: string }) {
   const t = useA();
   const lang = useApp((s) => s.lang);
+  return (
+    <td data-label={t("audit.target")}>
+      <span className="adm-target">
+        <span className="adm-break" title={r.target}>
+          <Breakable text={targetText(r, t)} />
+        </span>
+        {targetFacts(r, t, lang) ? (
+          <span className="muted adm-target-facts">{targetFacts(r, t, lang)}</span>
+        ) : null}
+      </span>
+      {!r.target.startsWith("parcel:") ? null : r.target_name &&
+        r.target_name.removed_at === null ? (
+        <button
+          type="button"
+          className="linkish adm-link"
+          onClick={() => showParcel(r.target.slice("parcel:".length))}
+        >
+          {t("audit.showParcel")}
+        </button>
+      ) : shownTarget === r.target ? null : (
+        // Cleanup removed it: there is no parcel to show, only what happened to it.
+        <button type="button" className="linkish adm-link" onClick={() => showRecords(r.target)}>
+          {t("audit.showRecords")}
+        </button>
+      )}
+    </td>
+  );
+}
+
+/** One record: when, what, from where, about what, and its details, all in words. */
+function AuditRow({ r, shownTarget }: { r: AuditRecord; shownTarget: string }) {
+  const t = useA();
+  const lang = useApp((s) => s.lang);
+  return (
+    <tr data-testid="audit-row">
+      <td data-label={t("audit.time")}>
+        <time dateTime={new Date(r.time * 1000).toISOString()}>
+          {formatTime(r.time, lang, true)}
+        </time>
+      </td>
+      <td data-label={t("audit.action")}>
+        <span
+          className="adm-action"
+          title={t("audit.code", { code: r.action })}
+          data-action={r.action}
+        >
+          {actionName(r.action, t)}
+        </span>
+      </td>
+      <td data-label={t("audit.source")}>
+        <span className="adm-break" title={r.source}>
+          <Breakable text={sourceText(r.source, t)} />
+        </span>
+      </td>
+      <TargetCell r={r} shownTarget={shownTarget} />
+      <td data-label={t("audit.detail")}>
+        <span className="adm-wrap adm-detail-text" title={JSON.stringify(r.detail)}>
+          {Object.keys(r.detail).length > 0 ? detailText(r.detail, t, lang) : "—"}
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+export function AuditTab() {
+  const t = useA();
   const { audit: f, setAudit } = useFilters();
   const query = queryOf(f);
   const list = useLoad(new URLSearchParams(query).toString(), (signal) =>
@@ -91,61 +159,7 @@ export function AuditTab() {
             </thead>
             <tbody aria-busy={list.loading}>
               {data.items.map((r) => (
-                <tr key={r.id} data-testid="audit-row">
-                  <td data-label={t("audit.time")}>
-                    <time dateTime={new Date(r.time * 1000).toISOString()}>
-                      {formatTime(r.time, lang, true)}
-                    </time>
-                  </td>
-                  <td data-label={t("audit.action")}>
-                    <span
-                      className="adm-action"
-                      title={t("audit.code", { code: r.action })}
-                      data-action={r.action}
-                    >
-                      {actionName(r.action, t)}
-                    </span>
-                  </td>
-                  <td data-label={t("audit.source")}>
-                    <span className="adm-break" title={r.source}>
-                      <Breakable text={sourceText(r.source, t)} />
-                    </span>
-                  </td>
-                  <td data-label={t("audit.target")}>
-                    <span className="adm-target">
-                      <span className="adm-break" title={r.target}>
-                        <Breakable text={targetText(r, t)} />
-                      </span>
-                      {targetFacts(r, t, lang) ? (
-                        <span className="muted adm-target-facts">{targetFacts(r, t, lang)}</span>
-                      ) : null}
-                    </span>
-                    {!r.target.startsWith("parcel:") ? null : r.target_name &&
-                      r.target_name.removed_at === null ? (
-                      <button
-                        type="button"
-                        className="linkish adm-link"
-                        onClick={() => showParcel(r.target.slice("parcel:".length))}
-                      >
-                        {t("audit.showParcel")}
-                      </button>
-                    ) : f.target === r.target ? null : (
-                      // Cleanup removed it: there is no parcel to show, only what happened to it.
-                      <button
-                        type="button"
-                        className="linkish adm-link"
-                        onClick={() => showRecords(r.target)}
-                      >
-                        {t("audit.showRecords")}
-                      </button>
-                    )}
-                  </td>
-                  <td data-label={t("audit.detail")}>
-                    <span className="adm-wrap adm-detail-text" title={JSON.stringify(r.detail)}>
-                      {Object.keys(r.detail).length > 0 ? detailText(r.detail, t, lang) : "—"}
-                    </span>
-                  </td>
-                </tr>
+                <AuditRow key={r.id} r={r} shownTarget={f.target} />
               ))}
             </tbody>
           </table>
