@@ -16,6 +16,58 @@ import { Alert, Card, Field, StateBadge, formatTime, useAction, useLoad } from "
 const REFRESH_MS = 10_000;
 type Opened = Extract<InboxView, { open: true }>;
 
+/** Copy the link; reopen for as long as is left (a fresh code); close. */
+function InboxButtons({
+  view,
+  url,
+  now,
+  onChange,
+}: {
+  view: Opened;
+  url: string;
+  now: number;
+  onChange(): void;
+}) {
+  const t = useT(adminInboxDict);
+  const action = useAction();
+  return (
+    <>
+      <div className="button-row">
+        <CopyButton text={url} label={t("copyLink")} />
+        <button
+          type="button"
+          disabled={action.busy}
+          title={t("reopenHint")}
+          onClick={() =>
+            void action.run(async () => {
+              await adminApi("POST /admin/inbox", {
+                body: { minutes: Math.max(1, Math.ceil((view.closes_at - now) / 60)) },
+              });
+              onChange();
+            })
+          }
+        >
+          {t("reopen")}
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={action.busy}
+          onClick={() =>
+            void action.run(async () => {
+              await adminApi("DELETE /admin/inbox");
+              onChange();
+            })
+          }
+        >
+          {t("close")}
+        </button>
+      </div>
+      <Alert text={action.error} />
+    </>
+  );
+}
+
 /** The open inbox: its code large, the QR code of the chosen address, the time left. */
 function OpenInbox({ view, onChange }: { view: Opened; onChange(): void }) {
   const t = useT(adminInboxDict);
@@ -23,7 +75,6 @@ function OpenInbox({ view, onChange }: { view: Opened; onChange(): void }) {
   const lang = useApp((s) => s.lang);
   const now = useNow(1000);
   const selectId = useId();
-  const action = useAction();
   const lan = view.urls.find((u) => !/\/\/(127\.|localhost|\[::1\])/.test(u.url));
   const [label, setLabel] = useState((lan ?? view.urls[0])?.label ?? "");
   const entry = view.urls.find((u) => u.label === label) ?? view.urls[0];
@@ -65,38 +116,7 @@ function OpenInbox({ view, onChange }: { view: Opened; onChange(): void }) {
               {url}
             </a>
           </div>
-          <div className="button-row">
-            <CopyButton text={url} label={t("copyLink")} />
-            <button
-              type="button"
-              disabled={action.busy}
-              title={t("reopenHint")}
-              onClick={() =>
-                void action.run(async () => {
-                  await adminApi("POST /admin/inbox", {
-                    body: { minutes: Math.max(1, Math.ceil((view.closes_at - now) / 60)) },
-                  });
-                  onChange();
-                })
-              }
-            >
-              {t("reopen")}
-            </button>
-            <button
-              type="button"
-              className="danger"
-              disabled={action.busy}
-              onClick={() =>
-                void action.run(async () => {
-                  await adminApi("DELETE /admin/inbox");
-                  onChange();
-                })
-              }
-            >
-              {t("close")}
-            </button>
-          </div>
-          <Alert text={action.error} />
+          <InboxButtons view={view} url={url} now={now} onChange={onChange} />
         </div>
       </div>
     </div>
