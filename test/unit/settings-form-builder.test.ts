@@ -176,7 +176,7 @@ describe("the shared settings-form builder", () => {
     });
   });
 
-  it("refills from a new load as told: always, only while untouched, or only after forget()", () => {
+  it("refills from a new load as told: always, only while untouched, or once after refillNext()", () => {
     const newer = { ...SAVED, name: "newer" };
     for (const [refill, touched, expected] of [
       ["always", true, "newer"],
@@ -192,9 +192,11 @@ describe("the shared settings-form builder", () => {
     }
     const { form } = setup({ refill: "never" });
     form.offer(SAVED);
-    form.forget();
-    expect(form.reading()).toBeNull();
+    form.edit({ name: "typed" });
+    form.refillNext();
     form.offer(newer);
+    expect(form.current.draft?.name).toBe("newer");
+    form.offer(SAVED);
     expect(form.current.saved).toEqual(newer);
   });
 

@@ -12,6 +12,7 @@ import { ApiError } from "../api.js";
 import { serviceText } from "../errors/errors-i18n.js";
 import type { Translate } from "../i18n.js";
 import type { Lang } from "../../shared/lang.js";
+import { draftOf, type FieldRule, type FieldRules } from "../../shared/ui/settings-form.js";
 
 export type SettingsDraft = Record<keyof Settings, string | boolean>;
 export type Problems = Partial<Record<keyof Settings, string>>;
@@ -63,7 +64,7 @@ function conflictWords(conflict: SettingsConflict, t: Translate): string {
  * beside the field it names (see refusedField).
  */
 export function settingsProblems(
-  d: SettingsDraft,
+  values: Settings,
   t: Translate,
   /** The reader's language, for the service's own sentence about a port Gatehouse uses. */
   lang: Lang,
@@ -71,7 +72,7 @@ export function settingsProblems(
   ours: GatehousePort[] = [],
 ): Problems {
   const out: Problems = {};
-  const checked = SettingsSchema.safeParse(fromDraft(d));
+  const checked = SettingsSchema.safeParse(values);
   if (!checked.success) {
     for (const issue of checked.error.issues) {
       const field = issue.path[0] as keyof Settings;
@@ -139,31 +140,56 @@ export function refusedField(err: unknown): keyof Settings | null {
   return FIELD_OF_CODE[err.code] ?? null;
 }
 
+type Field<V> = FieldRule<V, string | boolean, never>;
+
+/** Text as typed, without the spaces around it (a node id as it is). */
+const text = (trim = true): Field<string> => ({
+  draft: (v) => v,
+  parse: (d) => ({ value: trim ? String(d).trim() : String(d) }),
+});
+/** A number as its digits; the contract's schema judges it (see settingsProblems). */
+const count: Field<number> = {
+  draft: (v) => String(v),
+  parse: (d) => ({ value: whole(String(d).trim()) }),
+};
+const flag: Field<boolean> = { draft: (v) => v, parse: (d) => ({ value: d === true }) };
+
+/**
+ * The Settings screen's fields for the shared builder: every draft stands for a value (the
+ * schema and the rules between fields judge them all at once, in settingsProblems).
+ */
+export const SETTINGS_FIELDS: FieldRules<Settings, SettingsDraft, never> = {
+  proxyEnabled: flag,
+  tunEnabled: flag,
+  selectionMode: {
+    draft: (v) => v,
+    parse: (d) => ({ value: String(d).trim() === "manual" ? "manual" : "auto" }),
+  },
+  selectedNode: text(false),
+  lanIP: text(),
+  lanCIDR: text(),
+  gateway: text(),
+  interface: text(),
+  mixedPort: count,
+  dnsPort: count,
+  testURL: text(),
+  testTimeoutMS: count,
+};
+
 export function toDraft(s: Settings): SettingsDraft {
-  return {
-    ...s,
-    mixedPort: String(s.mixedPort),
-    dnsPort: String(s.dnsPort),
-    testTimeoutMS: String(s.testTimeoutMS),
-  };
+  return draftOf(SETTINGS_FIELDS, s);
 }
 
+/** The settings a draft stands for: the body PUT /settings takes. */
 export function fromDraft(d: SettingsDraft): Settings {
-  const s = (k: keyof Settings) => String(d[k]).trim();
-  return {
-    proxyEnabled: d.proxyEnabled === true,
-    tunEnabled: d.tunEnabled === true,
-    selectionMode: s("selectionMode") === "manual" ? "manual" : "auto",
-    selectedNode: String(d.selectedNode),
-    lanIP: s("lanIP"),
-    lanCIDR: s("lanCIDR"),
-    gateway: s("gateway"),
-    interface: s("interface"),
-    mixedPort: whole(s("mixedPort")),
-    dnsPort: whole(s("dnsPort")),
-    testURL: s("testURL"),
-    testTimeoutMS: whole(s("testTimeoutMS")),
-  };
+  const values: Record<string, unknown> = {};
+  for (const [key, rule] of Object.entries(SETTINGS_FIELDS) as Array<
+    [keyof Settings, Field<unknown>]
+  >) {
+    const r = rule.parse(d[key]);
+    if ("value" in r) values[key] = r.value;
+  }
+  return values as Settings;
 }
 
 /** "192.168.1.20/24" -> the address and its network ("192.168.1.0/24"). */

@@ -39,7 +39,7 @@ export interface FormSpec<V, D, E, R = V> {
   sendUnchanged?: boolean;
   /**
    * A new load of the settings refills the form: "always", only while nothing is edited
-   * ("untouched"), or "never" (only the first load, or after `forget()`).
+   * ("untouched"), or "never" (only the first load, or after `refillNext()`).
    */
   refill?: "always" | "untouched" | "never";
   /** Saves: every member as it would be, and only those that changed. */
@@ -148,6 +148,8 @@ const EMPTY = { saved: null, draft: null, tried: false, refusal: null };
 
 export class SettingsFormMachine<V, D, E, R = V> {
   private state: FormState<V, D> = EMPTY;
+  /** The next offered load fills the form whatever `refill` says. */
+  private hungry = false;
 
   constructor(private readonly opts: FormMachineOptions<V, D, E, R>) {}
 
@@ -165,8 +167,11 @@ export class SettingsFormMachine<V, D, E, R = V> {
   offer(values: V): void {
     const refill = this.opts.spec().refill ?? "never";
     const untouched = (this.reading()?.edited.length ?? 0) === 0;
-    if (this.state.saved === null || refill === "always" || (refill === "untouched" && untouched))
+    const take = this.state.saved === null || this.hungry || refill === "always";
+    if (take || (refill === "untouched" && untouched)) {
+      this.hungry = false;
       this.fill(values);
+    }
   }
 
   /** Shows these settings as saved, the draft of each and nothing tried. */
@@ -175,9 +180,9 @@ export class SettingsFormMachine<V, D, E, R = V> {
     this.set({ saved: values, draft, tried: false, refusal: null });
   }
 
-  /** Empties the form: the next offered load fills it (settings changed elsewhere). */
-  forget(): void {
-    this.set({ saved: null, draft: null });
+  /** The settings changed elsewhere: the next offered load fills the form, edits or not. */
+  refillNext(): void {
+    this.hungry = true;
   }
 
   /** Members saved elsewhere (another control saved them): saved and shown, edits kept. */

@@ -40,7 +40,7 @@ export function useSettingsForm<V, D, E, R = V>(loaded: V | null, spec: FormSpec
     set: <K extends keyof D>(key: K, draft: D[K]) =>
       machine.edit({ [key]: draft } as unknown as Partial<D>),
     reset: () => machine.reset(),
-    forget: () => machine.forget(),
+    refillNext: () => machine.refillNext(),
     merge: (values: Partial<V>) => machine.merge(values),
     submit,
   };
