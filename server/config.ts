@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs"
 import { homedir, networkInterfaces } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel } from "./log.js";
 
 /** Everything `npm run serve` (and the desktop app) needs to start the services. */
@@ -166,54 +166,105 @@ export function mdnsWanted(env: NodeJS.ProcessEnv): boolean {
   return !/^(0|off|false|no)$/i.test(env.GATEHOUSE_MDNS ?? "");
 }
 
+/** The command line's options (each also read from the environment where the help says so). */
+const OPTIONS = {
+  "data-dir": { type: "string" },
+  host: { type: "string" },
+  "parcel-port": { type: "string" },
+  "parcel-https-port": { type: "string" },
+  "tls-cert": { type: "string" },
+  "tls-key": { type: "string" },
+  "proxy-port": { type: "string" },
+  entry: { type: "string", multiple: true },
+  "core-bin": { type: "string" },
+  "core-service": { type: "string" },
+  "core-unit": { type: "string" },
+  "core-release-url": { type: "string" },
+  "core-controller-port": { type: "string" },
+  "geodata-url": { type: "string" },
+  "dhcp-leases": { type: "string" },
+  "parcel-only": { type: "boolean" },
+  "proxy-only": { type: "boolean" },
+  "reset-admin-password": { type: "boolean" },
+  "reset-proxy-password": { type: "boolean" },
+  "log-level": { type: "string" },
+  "no-mdns": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} satisfies ParseArgsConfig["options"];
+
+function readArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS })
+      .values;
+  } catch (err) {
+    throw new ConfigError((err as Error).message.split("\n")[0]);
+  }
+}
+
+type Values = ReturnType<typeof readArgs>;
+
 /** Parses the command line and environment; throws ConfigError for anything unusable. */
 export function parseConfig(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): GatehouseConfig | "help" {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        "data-dir": { type: "string" },
-        host: { type: "string" },
-        "parcel-port": { type: "string" },
-        "parcel-https-port": { type: "string" },
-        "tls-cert": { type: "string" },
-        "tls-key": { type: "string" },
-        "proxy-port": { type: "string" },
-        entry: { type: "string", multiple: true },
-        "core-bin": { type: "string" },
-        "core-service": { type: "string" },
-        "core-unit": { type: "string" },
-        "core-release-url": { type: "string" },
-        "core-controller-port": { type: "string" },
-        "geodata-url": { type: "string" },
-        "dhcp-leases": { type: "string" },
-        "parcel-only": { type: "boolean" },
-        "proxy-only": { type: "boolean" },
-        "reset-admin-password": { type: "boolean" },
-        "reset-proxy-password": { type: "boolean" },
-        "log-level": { type: "string" },
-        "no-mdns": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (err) {
-    throw new ConfigError((err as Error).message.split("\n")[0]);
-  }
+  const values = readArgs(argv);
   if (values.help) return "help";
   if (values["parcel-only"] && values["proxy-only"])
     throw new ConfigError("--parcel-only and --proxy-only exclude each other");
+  const { coreService, coreUnit } = coreServiceOf(values);
+  const listen = listenOf(values);
+  const entries = entriesOf(values);
+  const coreReleaseURL = releaseUrlOf(values, env);
+  const geodataURL = geodataUrlOf(values, env);
+  const coreControllerPort = controllerPortOf(values, env, listen);
+  const leases = values["dhcp-leases"] ?? (env.GATEHOUSE_DHCP_LEASES || undefined);
+  if (leases !== undefined && !leases.trim())
+    throw new ConfigError("--dhcp-leases must name a file");
+  const logLevel = values["log-level"] ?? (env.GATEHOUSE_LOG_LEVEL || DEFAULT_LOG_LEVEL);
+  if (!isLogLevel(logLevel))
+    throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${logLevel}"`);
+  return {
+    dataDir: resolve(values["data-dir"] ?? env.GATEHOUSE_DATA_DIR ?? defaultDataDir(env)),
+    ...listen,
+    tlsCert: values["tls-cert"] ?? null,
+    tlsKey: values["tls-key"] ?? null,
+    entries,
+    coreBin: coreBinFrom(values["core-bin"] ?? env.GATEHOUSE_CORE_BIN),
+    coreFallback: resolveCoreFallback(env),
+    coreService,
+    coreUnit,
+    coreReleaseURL,
+    geodataURL,
+    coreControllerPort,
+    // A file that does not exist yet (no lease handed out) is fine: it is read when it appears.
+    dhcpLeases: leases === undefined ? undefined : resolve(leases),
+    parcel: !values["proxy-only"],
+    resetAdminPassword: Boolean(values["reset-admin-password"]),
+    resetProxyPassword: Boolean(values["reset-proxy-password"]),
+    proxy: !values["parcel-only"],
+    adminUser: env.GATEHOUSE_ADMIN_USER || "admin",
+    adminPassword: env.GATEHOUSE_ADMIN_PASSWORD || undefined,
+    logLevel,
+    mdns: !values["no-mdns"] && mdnsWanted(env),
+  };
+}
+
+/** How the core is run: as a child process or as a systemd unit. */
+function coreServiceOf(values: Values): Pick<GatehouseConfig, "coreService" | "coreUnit"> {
   const coreService = values["core-service"] ?? "process";
   if (coreService !== "process" && coreService !== "systemd")
     throw new ConfigError(`--core-service must be process or systemd, not "${coreService}"`);
   const coreUnit = values["core-unit"] ?? "gatehouse-mihomo.service";
   if (!/^[\w@.-]+\.service$/.test(coreUnit))
     throw new ConfigError(`--core-unit must be a systemd unit name ending in .service`);
+  return { coreService, coreUnit };
+}
+
+/** Where the services listen. */
+function listenOf(
+  values: Values,
+): Pick<GatehouseConfig, "host" | "parcelPort" | "parcelHttpsPort" | "proxyPort"> {
   if (Boolean(values["tls-cert"]) !== Boolean(values["tls-key"]))
     throw new ConfigError("--tls-cert and --tls-key go together");
   const host = values.host ?? "0.0.0.0";
@@ -222,6 +273,11 @@ export function parseConfig(
   const httpsRaw = values["parcel-https-port"];
   const parcelHttpsPort = httpsRaw === undefined ? null : port(httpsRaw, "--parcel-https-port", 0);
   const proxyPort = port(values["proxy-port"], "--proxy-port", 8080);
+  return { host, parcelPort, parcelHttpsPort, proxyPort };
+}
+
+/** The extra origins the parcel service is reached by, each an http(s) origin. */
+function entriesOf(values: Values): string[] {
   const entries = values.entry ?? [];
   for (const e of entries) {
     let url: URL;
@@ -239,6 +295,10 @@ export function parseConfig(
       throw new ConfigError(`--entry must be an http(s) origin without a path, not "${e}"`);
     }
   }
+  return entries;
+}
+
+function releaseUrlOf(values: Values, env: NodeJS.ProcessEnv): string {
   const releaseURL =
     values["core-release-url"] ?? env.GATEHOUSE_CORE_RELEASE_URL ?? DEFAULT_RELEASE_URL;
   try {
@@ -246,6 +306,10 @@ export function parseConfig(
   } catch {
     throw new ConfigError(`--core-release-url must be a URL, not "${releaseURL}"`);
   }
+  return releaseURL;
+}
+
+function geodataUrlOf(values: Values, env: NodeJS.ProcessEnv): string {
   const geodataURL = (values["geodata-url"] ?? env.GATEHOUSE_GEODATA_URL ?? DEFAULT_GEODATA_URL)
     .trim()
     .replace(/\/+$/, "");
@@ -257,6 +321,15 @@ export function parseConfig(
   }
   if (geodataProtocol !== "http:" && geodataProtocol !== "https:")
     throw new ConfigError(`--geodata-url must be an http(s) URL, not "${geodataURL}"`);
+  return geodataURL;
+}
+
+/** The core's controller port, which must not be one the services listen on. */
+function controllerPortOf(
+  values: Values,
+  env: NodeJS.ProcessEnv,
+  listen: Pick<GatehouseConfig, "parcelPort" | "proxyPort">,
+): number {
   // The core must be told a fixed port, so 0 ("any free port") is not allowed here.
   const controllerRaw =
     values["core-controller-port"] ?? (env.GATEHOUSE_CORE_CONTROLLER_PORT || undefined);
@@ -270,45 +343,13 @@ export function parseConfig(
       `--core-controller-port must be a port number from 1 to 65535, not "${controllerRaw}"`,
     );
   for (const [other, used] of [
-    ["--proxy-port", !values["parcel-only"] && proxyPort],
-    ["--parcel-port", !values["proxy-only"] && parcelPort],
+    ["--proxy-port", !values["parcel-only"] && listen.proxyPort],
+    ["--parcel-port", !values["proxy-only"] && listen.parcelPort],
   ] as const) {
     if (used === coreControllerPort)
       throw new ConfigError(`--core-controller-port must differ from ${other} (${used})`);
   }
-  const leases = values["dhcp-leases"] ?? (env.GATEHOUSE_DHCP_LEASES || undefined);
-  if (leases !== undefined && !leases.trim())
-    throw new ConfigError("--dhcp-leases must name a file");
-  const logLevel = values["log-level"] ?? (env.GATEHOUSE_LOG_LEVEL || DEFAULT_LOG_LEVEL);
-  if (!isLogLevel(logLevel))
-    throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not "${logLevel}"`);
-  return {
-    dataDir: resolve(values["data-dir"] ?? env.GATEHOUSE_DATA_DIR ?? defaultDataDir(env)),
-    host,
-    parcelPort,
-    parcelHttpsPort,
-    tlsCert: values["tls-cert"] ?? null,
-    tlsKey: values["tls-key"] ?? null,
-    proxyPort,
-    entries,
-    coreBin: coreBinFrom(values["core-bin"] ?? env.GATEHOUSE_CORE_BIN),
-    coreFallback: resolveCoreFallback(env),
-    coreService,
-    coreUnit,
-    coreReleaseURL: releaseURL,
-    geodataURL,
-    coreControllerPort,
-    // A file that does not exist yet (no lease handed out) is fine: it is read when it appears.
-    dhcpLeases: leases === undefined ? undefined : resolve(leases),
-    parcel: !values["proxy-only"],
-    resetAdminPassword: Boolean(values["reset-admin-password"]),
-    resetProxyPassword: Boolean(values["reset-proxy-password"]),
-    proxy: !values["parcel-only"],
-    adminUser: env.GATEHOUSE_ADMIN_USER || "admin",
-    adminPassword: env.GATEHOUSE_ADMIN_PASSWORD || undefined,
-    logLevel,
-    mdns: !values["no-mdns"] && mdnsWanted(env),
-  };
+  return coreControllerPort;
 }
 
 /** Creates the data dir and checks it is writable. */
