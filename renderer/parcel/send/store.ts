@@ -15,7 +15,12 @@ import type {
   UploadState,
 } from "./send-types.js";
 import { createQueue } from "./upload-queue.js";
-import { createEndActions, createRunningActions, createStartActions } from "./upload-actions.js";
+import {
+  CLEARED,
+  createEndActions,
+  createRunningActions,
+  createStartActions,
+} from "./upload-actions.js";
 
 export type { Cancelled, Mode, Options, Phase, Picked, Session, Upload, UploadState };
 
@@ -100,18 +105,9 @@ function createPickActions(
 export const useSend = create<SendState>((set, get) => {
   const queue = createQueue(set, get);
   return {
+    ...CLEARED,
     mode: "files",
-    picked: [],
-    text: "",
-    sending: [],
-    cancelled: null,
     options: null,
-    phase: "compose",
-    session: null,
-    uploads: [],
-    totalRate: 0,
-    error: null,
-    result: null,
     skippedFolders: 0,
     ...createPickActions(set, get),
     ...createStartActions(set, get, queue),

@@ -10,6 +10,32 @@ import { leaveOut } from "./leave-out.js";
 import { forgetUpload, rememberCreated } from "./remembered.js";
 import { abandon, stopAll, stopOne, type UploadQueue } from "./upload-queue.js";
 
+/** The send store with nothing chosen, nothing on its way and nothing published. */
+export const CLEARED: Pick<
+  SendState,
+  | "picked"
+  | "text"
+  | "sending"
+  | "cancelled"
+  | "phase"
+  | "session"
+  | "uploads"
+  | "totalRate"
+  | "error"
+  | "result"
+> = {
+  picked: [],
+  text: "",
+  sending: [],
+  cancelled: null,
+  phase: "compose",
+  session: null,
+  uploads: [],
+  totalRate: 0,
+  error: null,
+  result: null,
+};
+
 /** What the service is asked to create for these files with these options. */
 function manifestOf(picked: Picked[], options: Options): ManifestInput {
   return {
@@ -183,18 +209,7 @@ export function createEndActions(
     reset() {
       stopAll();
       forgetUpload();
-      set({
-        picked: [],
-        text: "",
-        sending: [],
-        cancelled: null,
-        phase: "compose",
-        session: null,
-        uploads: [],
-        totalRate: 0,
-        error: null,
-        result: null,
-      });
+      set(CLEARED);
     },
   };
 }
