@@ -3,7 +3,7 @@ import type { InboxGrant } from "../../../server/contract/parcel-inbox.js";
 import { ApiError, api } from "../api.js";
 import { runFile } from "../send/file-runner.js";
 import { uniqueName } from "../send/picking.js";
-import type { Picked, Session, Upload } from "../send/send-types.js";
+import { queuedUpload, type Picked, type Session, type Upload } from "../send/send-types.js";
 import type { PutHandle } from "../send/uploader.js";
 import { choiceProblem, type Problem } from "./choice.js";
 
@@ -102,18 +102,7 @@ type Resolve = ReturnType<typeof createResolve>;
 
 /** A chosen file as a row of the sending list, not started yet. */
 function queuedRow(p: Picked): Upload {
-  return {
-    key: p.key,
-    fileId: "",
-    name: p.name,
-    size: p.file.size,
-    loaded: 0,
-    stored: 0,
-    state: "queued",
-    rate: 0,
-    link: "ok",
-    error: null,
-  };
+  return queuedUpload({ key: p.key, fileId: "", name: p.name, size: p.file.size });
 }
 
 /** Sending: one upload session for the chosen files, each file in turn, then publishing. */

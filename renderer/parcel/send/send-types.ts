@@ -31,6 +31,11 @@ export interface Upload {
   leaving?: boolean;
 }
 
+/** A file's row before a byte went: `fileId` is "" until the service has given it one. */
+export function queuedUpload(file: Pick<Upload, "key" | "fileId" | "name" | "size">): Upload {
+  return { ...file, loaded: 0, stored: 0, state: "queued", rate: 0, link: "ok", error: null };
+}
+
 export interface Options {
   days: number;
   downloads: number;

@@ -4,7 +4,15 @@ import { parcelApi } from "../api-full.js";
 import { useApp } from "../store.js";
 import type { ManifestInput, UploadCreated } from "../../../server/contract/parcel-views.js";
 import { saveToken } from "../ui/tokens.js";
-import type { GetSend, Options, Picked, SendState, SetSend, Upload } from "./send-types.js";
+import {
+  queuedUpload,
+  type GetSend,
+  type Options,
+  type Picked,
+  type SendState,
+  type SetSend,
+  type Upload,
+} from "./send-types.js";
 import { totalMeter } from "./file-runner.js";
 import { leaveOut } from "./leave-out.js";
 import { forgetUpload, rememberCreated } from "./remembered.js";
@@ -49,18 +57,10 @@ function manifestOf(picked: Picked[], options: Options): ManifestInput {
 
 /** One queued upload per picked file, under the name and id the service gave it. */
 function queuedUploads(picked: Picked[], created: UploadCreated): Upload[] {
-  return picked.map((p, i) => ({
-    key: p.key,
-    fileId: created.files[i].id,
-    name: created.files[i].name,
-    size: created.files[i].size,
-    loaded: 0,
-    stored: 0,
-    state: "queued",
-    rate: 0,
-    link: "ok",
-    error: null,
-  }));
+  return picked.map((p, i) => {
+    const { id, name, size } = created.files[i];
+    return queuedUpload({ key: p.key, fileId: id, name, size });
+  });
 }
 
 /** Starting an upload: a new session for the chosen files, or one interrupted by a reload. */
