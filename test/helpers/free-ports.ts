@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processAlive } from "../../server/proxy/core/leftover.js";
 import { openProxyStorage } from "../../server/proxy/store/open-storage.js";
 
 /** Ports this process was handed already: never the same one twice. */
@@ -40,15 +41,6 @@ process.once("exit", () => {
   for (const file of claimed) rmSync(file, { force: true });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Takes the claim on `port` for this process; false when a live process holds it. */
 function claim(port: number): boolean {
   mkdirSync(CLAIMS, { recursive: true, mode: 0o700 });
@@ -61,7 +53,7 @@ function claim(port: number): boolean {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = Number(readFileSync(file, "utf8"));
-      if (holder === process.pid || (holder > 0 && alive(holder))) return false;
+      if (holder === process.pid || (holder > 0 && processAlive(holder))) return false;
       rmSync(file, { force: true });
     }
   }

@@ -24,7 +24,8 @@ export function forgetCorePid(homeDir: string, pid: number | undefined): void {
     rmSync(join(homeDir, PID_FILE), { force: true });
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (one of another user counts: EPERM). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -61,7 +62,7 @@ function signalLeftover(pid: number, signal: NodeJS.Signals): void {
       if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
     }
   }
-  if (alive(pid)) process.kill(pid, signal);
+  if (processAlive(pid)) process.kill(pid, signal);
 }
 
 /**
@@ -70,11 +71,12 @@ function signalLeftover(pid: number, signal: NodeJS.Signals): void {
  */
 export async function stopLeftoverCore(homeDir: string, waitMs = 5000): Promise<boolean> {
   const pid = readPid(homeDir);
-  if (pid === null || pid === process.pid || !alive(pid) || !runsHere(pid, homeDir)) return false;
+  if (pid === null || pid === process.pid || !processAlive(pid) || !runsHere(pid, homeDir))
+    return false;
   try {
     signalLeftover(pid, "SIGTERM");
     const end = Date.now() + waitMs;
-    while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    while (processAlive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     signalLeftover(pid, "SIGKILL");
   } catch {
     return false;
