@@ -109,9 +109,12 @@ export function EntriesFieldset({
 }) {
   const t = useT(desktopDict);
   const set = onChange;
-  const choices = entryChoices(view, draft.chosen);
+  const { mode, chosen } = draft.entries;
+  const choices = entryChoices(view, chosen);
   const toggle = (name: string, on: boolean) =>
-    set({ chosen: on ? [...draft.chosen, name] : draft.chosen.filter((c) => c !== name) });
+    set({
+      entries: { mode, chosen: on ? [...chosen, name] : chosen.filter((c) => c !== name) },
+    });
   return (
     <fieldset data-field="entries">
       <legend>{t("groupEntries")}</legend>
@@ -120,8 +123,8 @@ export function EntriesFieldset({
           <input
             type="radio"
             name="entries-mode"
-            checked={draft.entriesMode === "all"}
-            onChange={() => set({ entriesMode: "all" })}
+            checked={mode === "all"}
+            onChange={() => set({ entries: { mode: "all", chosen } })}
           />
           <span>{t("entriesAll")}</span>
         </label>
@@ -129,13 +132,13 @@ export function EntriesFieldset({
           <input
             type="radio"
             name="entries-mode"
-            checked={draft.entriesMode === "chosen"}
-            onChange={() => set({ entriesMode: "chosen" })}
+            checked={mode === "chosen"}
+            onChange={() => set({ entries: { mode: "chosen", chosen } })}
           />
           <span>{t("entriesChosen")}</span>
         </label>
       </div>
-      {draft.entriesMode === "chosen" ? (
+      {mode === "chosen" ? (
         choices.length === 0 ? (
           <p className="muted small">{t("entriesNone")}</p>
         ) : (
@@ -145,7 +148,7 @@ export function EntriesFieldset({
                 <label className="inline-check">
                   <input
                     type="checkbox"
-                    checked={draft.chosen.includes(c.name)}
+                    checked={chosen.includes(c.name)}
                     onChange={(e) => toggle(c.name, e.target.checked)}
                   />
                   <span>

@@ -1,6 +1,7 @@
 import { useT } from "../i18n.js";
 import { Notice, RetryNotice } from "../ui/notice.js";
 import { desktopDict } from "./i18n.js";
+import type { Draft } from "./settings-draft.js";
 import { EntriesFieldset } from "./settings-fields.js";
 import {
   AppearanceFieldset,
@@ -50,9 +51,9 @@ export function SettingsForm() {
   const entries = useDesktopLoad((api) => api.entries.list());
   const info = useDesktopLoad((api) => api.app.info());
   const form = useSettingsForm(loaded);
+  if (!form.ready) return <NotLoaded loaded={loaded} />;
   const { draft, errors, set } = form;
-  if (!form.saved || !draft) return <NotLoaded loaded={loaded} />;
-  const error = (name: string): string | undefined => {
+  const error = (name: keyof Draft): string | undefined => {
     const key = errors[name];
     return key ? t(key) : undefined;
   };

@@ -8,8 +8,8 @@ import { Check, Field } from "./settings-fields.js";
 export interface SectionProps {
   draft: Draft;
   set(patch: Partial<Draft>): void;
-  /** The words of the refusal for a field, if any. */
-  error(name: string): string | undefined;
+  /** The words of the problem or refusal for a field, if any. */
+  error(name: keyof Draft): string | undefined;
 }
 
 type TextName = "host" | "parcelPort" | "proxyPort" | "parcelHttpsPort" | "coreBinary" | "coreUnit";

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import {
   readForm,
   refusedErrors,
@@ -34,16 +34,19 @@ export function useSettingsForm<V, D, E, R = V>(loaded: V | null, spec: FormSpec
   useEffect(() => {
     if (loaded !== null) machine.offer(loaded);
   }, [loaded, machine]);
-  const submit = useCallback((run?: RunSave<R>) => machine.submit(run), [machine]);
-  const actions = {
-    edit: (patch: Partial<D>) => machine.edit(patch),
-    set: <K extends keyof D>(key: K, draft: D[K]) =>
-      machine.edit({ [key]: draft } as unknown as Partial<D>),
-    reset: () => machine.reset(),
-    refillNext: () => machine.refillNext(),
-    merge: (values: Partial<V>) => machine.merge(values),
-    submit,
-  };
+  // The same functions on every render: a console may hand them to an effect's dependencies.
+  const actions = useMemo(
+    () => ({
+      edit: (patch: Partial<D>) => machine.edit(patch),
+      set: <K extends keyof D>(key: K, draft: D[K]) =>
+        machine.edit({ [key]: draft } as unknown as Partial<D>),
+      reset: () => machine.reset(),
+      refillNext: () => machine.refillNext(),
+      merge: (values: Partial<V>) => machine.merge(values),
+      submit: (run?: RunSave<R>) => machine.submit(run),
+    }),
+    [machine],
+  );
   const { saved, draft, tried, refusal } = state;
   if (saved === null || draft === null) return { ready: false as const, ...actions };
   const reading = readForm(spec, saved, draft);
