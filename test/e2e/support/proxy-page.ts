@@ -30,14 +30,17 @@ export async function signIn(page: Page, svc: ProxyConsole, hash: string): Promi
 /** Picks the language from the header (behind the folded menu on phones). */
 export async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
   const menu = page.locator(".menu-button");
-  // The console folds its menu at 760 px and below (after a resize, once React has seen it);
-  // the sign-in page has no menu, its picker is in the bar.
-  let phone = (page.viewportSize()?.width ?? DESKTOP.width) <= 760;
-  if (phone) {
-    await expect(menu.or(page.locator("#lang-pick")).first()).toBeVisible();
-    phone = await menu.isVisible();
-  }
   const picker = page.locator("#lang-pick");
+  // The sign-in page has no menu: its picker is in the bar. The console folds its menu at
+  // 760 px and below, but only once React has seen the change of width: until then the old
+  // layout's picker is still there, and a pick started on it is lost when it goes (a
+  // fresh-clone run waited 100 s on a picker folded away that way). So wait for the layout
+  // that fits the width first.
+  await expect(picker).toBeAttached();
+  const inConsole = (await page.locator("nav#console-nav").count()) > 0;
+  const phone = inConsole && (page.viewportSize()?.width ?? DESKTOP.width) <= 760;
+  if (phone) await expect(menu).toBeVisible();
+  else if (inConsole) await expect(menu).toHaveCount(0);
   if (phone) {
     // The menu closes itself when the console sees a change of width, which may land just
     // after a click that opened it; open it again until the picker answers.
