@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { CookieJar } from "../helpers/parcel-harness.js";
+import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
 import { shootThemes } from "./support/shots.js";
 
@@ -187,3 +188,116 @@ for (const [size, lang] of [
     await page.context().close();
   });
 }
+
+/**
+ * Lets a test hold back React's scheduled renders and release them in order: the page as a busy
+ * machine runs it, where a timer that has come due runs before a render queued first. React's
+ * scheduler posts its renders through the MessageChannel it opens as the page's scripts load;
+ * only channels opened then are held (the test clock opens its own later, and must run).
+ */
+function holdableRenders(): void {
+  const w = window as unknown as {
+    holdRenders: boolean;
+    holdableChannels: number;
+    releaseRenders(): void;
+  };
+  const held: Array<() => void> = [];
+  w.holdRenders = false;
+  w.holdableChannels = 0;
+  w.releaseRenders = () => {
+    w.holdRenders = false;
+    for (const deliver of held.splice(0)) deliver();
+  };
+  let loading = true;
+  document.addEventListener("DOMContentLoaded", () => (loading = false));
+  const Native = window.MessageChannel;
+  window.MessageChannel = class extends Native {
+    constructor() {
+      super();
+      if (!loading) return;
+      w.holdableChannels++;
+      const post = this.port2.postMessage.bind(this.port2);
+      this.port2.postMessage = ((message: unknown) => {
+        if (w.holdRenders) held.push(() => post(message));
+        else post(message);
+      }) as MessagePort["postMessage"];
+    }
+  };
+}
+
+test("a row's “Show its records” wins over the Target field's text, however late the page renders", async ({
+  browser,
+}) => {
+  const h = site.harness;
+  const up = await createUpload(h, { "minutes.pdf": 64 });
+  expect((await uploadAndPublish(h, up)).status).toBe(200);
+  const revoke = await h.request("POST", `/parcels/${up.id}/revoke`, {
+    headers: bearer(up.manage_token),
+  });
+  expect(revoke.status).toBe(200);
+  const admin = new CookieJar();
+  const login = await h.request("POST", "/admin/login", {
+    body: { username: site.adminUser, password: site.adminPassword },
+    jar: admin,
+  });
+  expect(login.status).toBe(200);
+  expect((await h.request("POST", "/admin/cleanup", { jar: admin })).status).toBe(200);
+  const target = `parcel:${up.id}`;
+  const history = await h.request("GET", `/admin/audit?target=${encodeURIComponent(target)}`, {
+    jar: admin,
+  });
+  const total = (history.json as { total: number }).total;
+  expect(total).toBeGreaterThanOrEqual(3);
+
+  const page = await open(browser, "desktop", "en");
+  await page.addInitScript(holdableRenders);
+  // The text fields' settle timer runs only when the test moves the clock.
+  await page.clock.install();
+  await page.goto(`${site.url}/#/admin/audit`);
+  await page.getByLabel("Username").fill(site.adminUser);
+  await page.getByLabel("Password", { exact: true }).fill(site.adminPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const count = page.getByTestId("audit-count");
+  const field = page.getByLabel("Target", { exact: true });
+  const show = page
+    .getByTestId("audit-row")
+    .filter({ hasText: "minutes.pdf" })
+    .filter({ has: page.locator('[data-action="parcel.publish"]') })
+    .getByRole("button", { name: "Show its records" });
+  await expect(show).toBeVisible();
+  expect(
+    await page.evaluate(() => (window as unknown as { holdableChannels: number }).holdableChannels),
+  ).toBe(1);
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+  const sent: URL[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/v1/admin/audit?")) sent.push(new URL(r.url()));
+  });
+
+  // The row is clicked, and the render after it comes only once the text would have settled
+  // (300 ms): the list still shows that parcel's records, the field names it, and no request
+  // went out without it.
+  const showRecordsLate = async () => {
+    sent.length = 0;
+    await page.evaluate(() => ((window as unknown as { holdRenders: boolean }).holdRenders = true));
+    await show.click();
+    await page.clock.runFor(1_000);
+    await page.evaluate(() => (window as unknown as { releaseRenders(): void }).releaseRenders());
+    await expect(field).toHaveValue(target);
+    await expect(count).toHaveText(`${total} records match`);
+    await expect(page.getByTestId("audit-row")).toHaveCount(total);
+    expect(sent.map((u) => u.searchParams.get("target"))).toEqual([target]);
+  };
+  // Nothing typed (the field's text was still the empty one when the row set it).
+  await showRecordsLate();
+  // Typed into Target, and the row clicked before that text settled.
+  const cleared = page.waitForResponse(
+    (r) => r.url().includes("/api/v1/admin/audit?") && !new URL(r.url()).searchParams.has("target"),
+  );
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await cleared;
+  await expect(field).toHaveValue("");
+  await field.fill("agenda");
+  await showRecordsLate();
+  await page.context().close();
+});

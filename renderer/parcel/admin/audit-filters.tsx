@@ -40,31 +40,28 @@ function timeErrors(d: Times, t: ReturnType<typeof useA>): { from: string; to: s
 
 /**
  * What the text and time fields hold: shown as typed, while the filters in force change only
- * once typing settles. Filters changed elsewhere (cleared, or set from another tab) show here
- * too.
+ * once typing settles. Filters changed elsewhere (cleared, or set from a row or another tab)
+ * replace what the fields hold, and typed text not yet settled is dropped with it.
  */
 function useDrafts() {
   const { audit: f, setAudit } = useFilters();
   const [text, setText] = useState({ source: f.source, target: f.target });
   const [times, setTimes] = useState<Times>({ from: f.from, to: f.to });
+  const [followed, setFollowed] = useState({ ...text, ...times });
 
+  // Followed in the render that shows the new filters, not in an effect after it: until the
+  // next render the settle effect below would see the old text beside them and schedule that
+  // text to be applied, overwriting them if the render came late (a busy machine).
   // (Text that only differs by spaces at its ends is what was applied: left as typed.)
-  useEffect(
-    () =>
-      setText((old) =>
-        old.source.trim() === f.source && old.target.trim() === f.target
-          ? old
-          : { source: f.source, target: f.target },
-      ),
-    [f.source, f.target],
-  );
-  useEffect(
-    () =>
-      setTimes((old) =>
-        old.from === f.from && old.to === f.to ? old : { from: f.from, to: f.to },
-      ),
-    [f.from, f.to],
-  );
+  if (followed.source !== f.source || followed.target !== f.target) {
+    setFollowed((old) => ({ ...old, source: f.source, target: f.target }));
+    if (text.source.trim() !== f.source || text.target.trim() !== f.target)
+      setText({ source: f.source, target: f.target });
+  }
+  if (followed.from !== f.from || followed.to !== f.to) {
+    setFollowed((old) => ({ ...old, from: f.from, to: f.to }));
+    if (times.from !== f.from || times.to !== f.to) setTimes({ from: f.from, to: f.to });
+  }
 
   useEffect(() => {
     const source = text.source.trim();
