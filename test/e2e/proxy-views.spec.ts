@@ -69,8 +69,10 @@ test.describe("proxy console views", () => {
     // Newest first by default.
     await expect(rows.first()).toContainText("host-4999.example");
 
+    // How fast it scrolls and sorts is measured by `npm run bench:proxy` (frame gaps in
+    // Chromium with 20,000 connections), not here: a busy machine made a 5 s bound fail at
+    // 5.1 s. What must hold here is that only a window of rows is drawn, wherever the list is.
     const list = page.getByRole("rowgroup", { name: "Connection rows" });
-    const started = Date.now();
     await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await expect(page.getByText("host-0000.example")).toBeVisible();
     expect(await rows.count()).toBeLessThan(80);
@@ -82,7 +84,7 @@ test.describe("proxy console views", () => {
       "aria-sort",
       "ascending",
     );
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await rows.count()).toBeLessThan(80);
 
     await shootBothThemes(page, "connections-5000");
     await page.getByPlaceholder("Search host, source, rule, chain").fill("host-0042");
