@@ -1,4 +1,4 @@
-import { allMet, tableRow } from "./bench-table.js";
+import { allMet, tableRow, verdict } from "./bench-table.js";
 import { mib, printTable } from "./lib.js";
 import type { LoadResult, Measure, ServiceStats } from "./load-protocol.js";
 import { MARK } from "./load-sse.js";
@@ -118,8 +118,14 @@ export function printReport(input: {
   const idle = result.cycles.pickup === 0 || result.cycles.upload === 0;
   const met = allMet(targets);
   const pass = errors === 0 && !idle && met;
+  // Name what failed first: a run that missed only a latency target is not a run with errors.
+  const missed = targets.filter((m) => verdict(m) === "NO").map((m) => m.measure);
+  const why = [
+    ...(missed.length > 0 ? [`missed: ${missed.join("; ")}`] : []),
+    ...(idle ? ["a workload completed no cycle"] : []),
+  ];
   console.log(
-    `\n${pass ? "PASS" : "FAIL"}: errors = ${errors} (target 0; every non-2xx answer, socket error, short or wrong body and stream disconnect counts)${met ? "" : "; a target is missed"}${idle ? "; a workload completed no cycle" : ""}`,
+    `\n${pass ? "PASS" : "FAIL"}${why.length > 0 ? ` (${why.join("; ")})` : ""}: errors = ${errors} (target 0; every non-2xx answer, socket error, short or wrong body and stream disconnect counts)`,
   );
   return pass;
 }
