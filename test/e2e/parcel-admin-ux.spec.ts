@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { CookieJar } from "../helpers/parcel-harness.js";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
-import { shootThemes } from "./support/shots.js";
+import { shootThemes, saveShot } from "./support/shots.js";
 
 /**
  * The parcel console as a careful new administrator meets it: a reissued code that is then
@@ -207,7 +207,7 @@ for (const lang of ["en", "zh-CN"] as const) {
     await shootThemes(page, "parcel-admin-ux", `parcels-phone-${lang}`);
     // The pager and the last card up close (a full page is too tall to judge them by).
     await pager.scrollIntoViewIfNeeded();
-    await page.screenshot({
+    await saveShot(page, {
       path: `artifacts/screenshots/parcel-admin-ux-parcels-phone-bottom-${lang}.png`,
     });
     await page.context().close();

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { callInPage, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * The connections page with a few thousand live connections from the simulated core, each
@@ -58,7 +59,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.screenshot({
+    await saveShot(page, {
       path: `${SHOTS_DIR}/proxy-connections-many-${name}-${width}-${lang}-${scheme}.png`,
     });
   }

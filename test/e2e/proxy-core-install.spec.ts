@@ -10,6 +10,7 @@ import {
 } from "./support/proxy-harness.js";
 import { setLang, setUp, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * A new operator with no core: the dashboard offers Install, shows the download's progress,
@@ -73,7 +74,7 @@ async function shoot(page: Page, name: string, target: Locator): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.screenshot({ path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
+    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

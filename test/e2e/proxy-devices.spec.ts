@@ -8,6 +8,7 @@ import type { SqlProxyStore } from "../../server/proxy/store/proxy-store.js";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { callInPage, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * The Devices screen, a device's page and the dashboard's busiest devices, against the real
@@ -78,7 +79,7 @@ async function shoot(page: Page, name: string): Promise<void> {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({
+    await saveShot(page, {
       path: `${SHOTS_DIR}/proxy-devices-${name}-${width}-${lang}-${scheme}.png`,
       fullPage: true,
     });

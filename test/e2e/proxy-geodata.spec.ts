@@ -7,6 +7,7 @@ import { startGeodataServer } from "../fixtures/geodata-server.js";
 import { refusedPort, startProxyConsole } from "./support/proxy-harness.js";
 import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * A gateway whose core has no geodata (none shipped, nothing downloaded yet): the console says
@@ -27,7 +28,7 @@ async function shoot(page: Page, name: string, target: Locator): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.screenshot({ path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
+    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * What a new user met on a phone and in the words: log lines that could not be read, a
@@ -63,7 +64,7 @@ async function shot(page: Page, name: string, lang: "en" | "zh-CN"): Promise<voi
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.screenshot({
+    await saveShot(page, {
       path: `${SHOTS_DIR}/proxy-leftovers-${name}-390-${lang}-${scheme}.png`,
     });
   }

@@ -5,6 +5,7 @@ import { failingCore, TEST_FAILED_LINE } from "../helpers/failing-core.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
 import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * What a person sees when the core runs but cannot take connections on a saved port that
@@ -25,7 +26,7 @@ async function shoot(page: Page, name: string, target: Locator): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.screenshot({ path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
+    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

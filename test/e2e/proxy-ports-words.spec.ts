@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import net from "node:net";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * Two leftovers of the first hour: a proxy port another program holds is refused beside its
@@ -66,7 +67,7 @@ async function shoot(page: Page, name: string, target: Locator): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.screenshot({ path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
+    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

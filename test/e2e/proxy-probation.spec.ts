@@ -9,6 +9,7 @@ import {
 } from "./support/proxy-harness.js";
 import { setLang, signIn, callInPage as call } from "./support/proxy-page.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * Confirm or revert as a person meets it: after a change that can cut the console off, a
@@ -56,7 +57,7 @@ async function shoot(page: Page, name: string): Promise<void> {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
+    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

@@ -9,6 +9,7 @@ import {
 } from "./support/proxy-harness.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
 import { seeCoreRunning } from "./support/proxy-page.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * The proxy console where a person looks first: rules that can be edited and switched off,
@@ -85,7 +86,7 @@ async function shoot(
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
       const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
-      await page.screenshot({
+      await saveShot(page, {
         path: `${SHOTS_DIR}/proxy-ux-${name}-${size}-${lang}-${scheme}.png`,
       });
     }
@@ -160,7 +161,7 @@ test.describe("proxy console where people look", () => {
         await page.emulateMedia({ colorScheme: scheme });
         await page.locator(".menu-button").click();
         await expect(page.locator("#console-nav")).toBeVisible();
-        await page.screenshot({
+        await saveShot(page, {
           path: `${SHOTS_DIR}/proxy-ux-phone-menu-open-390-${lang}-${scheme}.png`,
         });
         await page.keyboard.press("Escape");

@@ -4,6 +4,7 @@ import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { setUp } from "./support/proxy-page.js";
+import { saveShot } from "./support/shots.js";
 
 /**
  * The pieces every page shares (the CSS base, the form field, the string tables) seen as a
@@ -46,7 +47,7 @@ async function shoot(page: Page, name: string): Promise<void> {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${DIR}/${name}-${scheme}.png`, fullPage: true });
+    await saveShot(page, { path: `${DIR}/${name}-${scheme}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

@@ -2,7 +2,7 @@ import { expect, type Browser, type BrowserContext, type Page } from "@playwrigh
 import { mkdirSync } from "node:fs";
 import { tokenAccount } from "../../../main/secrets/keychain.js";
 import type { DesktopRig } from "./desktop-bridge.js";
-import { SHOTS_DIR } from "./shots.js";
+import { SHOTS_DIR, saveShot } from "./shots.js";
 
 /** The desktop window's steps shared by the desktop renderer specs. */
 
@@ -53,7 +53,7 @@ export async function shoot(page: Page, name: string): Promise<void> {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({
+    await saveShot(page, {
       path: `${SHOTS_DIR}/desktop-${name}-${scheme}.png`,
       fullPage: true,
     });

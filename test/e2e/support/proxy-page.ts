@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 import { PASSWORD, type ProxyConsole } from "./proxy-harness.js";
 import { SHOTS_DIR } from "./proxy-shots.js";
+import { saveShot } from "./shots.js";
 
 /** The two sizes every screen is looked at in: a laptop and a phone. */
 export const DESKTOP = { width: 1440, height: 900 };
@@ -107,7 +108,7 @@ export async function shootEverywhere(
       for (const scheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-        await page.screenshot({
+        await saveShot(page, {
           path: `${SHOTS_DIR}/proxy-${name}-${size.width}-${lang}-${scheme}.png`,
           fullPage: options.fullPage ?? false,
         });

@@ -1,20 +1,39 @@
 import { mkdirSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import { dirname } from "node:path";
+import type { Page, PageScreenshotOptions } from "@playwright/test";
 
 export const SHOTS_DIR = "artifacts/screenshots";
+
+/**
+ * Whether this run saves its screenshots (`GATEHOUSE_SHOTS=0` skips them: the steps around a
+ * shot, switching theme, language and size and waiting for the page to follow, still run and
+ * still assert; only the picture is not taken).
+ */
+export function shotsWanted(): boolean {
+  return process.env.GATEHOUSE_SHOTS !== "0";
+}
+
+/** `page.screenshot` for a picture a person looks at later, to `options.path`. */
+export async function saveShot(
+  page: Page,
+  options: PageScreenshotOptions & { path: string },
+): Promise<void> {
+  if (!shotsWanted()) return;
+  mkdirSync(dirname(options.path), { recursive: true });
+  await page.screenshot(options);
+}
 
 /**
  * Screenshots of one screen in light and dark (pages follow the system theme), saved as
  * `artifacts/screenshots/<prefix>-<name>-<light|dark>.png`.
  */
 export async function shootThemes(page: Page, prefix: string, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
     // Full-page shots of a scrolled page would paint the sticky header mid-page.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${SHOTS_DIR}/${prefix}-${name}-${scheme}.png`, fullPage: true });
+    await saveShot(page, { path: `${SHOTS_DIR}/${prefix}-${name}-${scheme}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
