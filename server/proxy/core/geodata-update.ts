@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
-import { copyFileSync, createWriteStream, mkdirSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { stringify } from "yaml";
 import type { Clock } from "../../clock.js";
 import { DomainError } from "../../domain-errors.js";
 import { checkConfig } from "./check.js";
 import { writeAtomic } from "./files.js";
+import { streamToFile } from "./stream-to-file.js";
 import { BodyTooLarge, discardBody, readLimited } from "../system/limited-body.js";
 import { findGeodata, PREVIOUS_DIR, recordGeodata } from "./geodata.js";
 import { MINUTE_MS } from "../../contract/time-units.js";
@@ -79,10 +79,10 @@ async function download(
     },
   });
   try {
-    await pipeline(
-      Readable.fromWeb(res.body as import("node:stream/web").ReadableStream),
-      count,
-      createWriteStream(path, { mode: 0o600 }),
+    await streamToFile(
+      [Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), count],
+      path,
+      0o600,
     );
   } catch (err) {
     if (size > maxBytes)

@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { createWriteStream } from "node:fs";
 import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { z } from "zod";
 import { DomainError } from "../../domain-errors.js";
 import { BodyTooLarge, discardBody, readLimited } from "../system/limited-body.js";
+import { streamToFile } from "./stream-to-file.js";
 
 /** What the release document (GitHub's release JSON) must hold for an install. */
 const releaseSchema = z.object({
@@ -173,7 +172,7 @@ export async function downloadAsset(
     throw new DomainError("upstream", "install.unreachable", "The core's archive was empty");
   const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
   try {
-    await pipeline(body, count, createWriteStream(file, { mode: 0o600 }), { signal });
+    await streamToFile([body, count], file, 0o600, signal);
   } catch (err) {
     if (err instanceof DomainError) throw err;
     throw unreachable(err, "core's archive", opts.timeoutMs);

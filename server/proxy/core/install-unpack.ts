@@ -1,9 +1,9 @@
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { createGunzip, createInflateRaw, crc32 } from "node:zlib";
 import { DomainError } from "../../domain-errors.js";
+import { streamToFile } from "./stream-to-file.js";
 
 /** mihomo unpacked is ~40 MB; a "binary" many times that is not one. */
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
@@ -38,12 +38,7 @@ function counter(limit: number) {
 export async function gunzipTo(archive: string, target: string, limit = MAX_UNPACKED_BYTES) {
   const count = counter(limit);
   try {
-    await pipeline(
-      createReadStream(archive),
-      createGunzip(),
-      count.stream,
-      createWriteStream(target, { mode: 0o700 }),
-    );
+    await streamToFile([createReadStream(archive), createGunzip(), count.stream], target, 0o700);
   } catch (err) {
     if (err instanceof DomainError) throw err;
     throw unreadable(err);
@@ -139,7 +134,7 @@ export async function unzipTo(archive: string, target: string, limit = MAX_UNPAC
   });
   try {
     const steps = entry.method === 8 ? [createInflateRaw()] : [];
-    await pipeline([source, ...steps, count.stream, createWriteStream(target, { mode: 0o700 })]);
+    await streamToFile([source, ...steps, count.stream], target, 0o700);
   } catch (err) {
     throw err instanceof DomainError ? err : unreadable(err);
   }
