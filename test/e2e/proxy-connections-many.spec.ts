@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { callInPage, setLang, setUp, signIn } from "./support/proxy-page.js";
@@ -53,7 +53,6 @@ async function shownHosts(page: Page): Promise<string[]> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   const lang = await page.locator("html").getAttribute("lang");
   for (const scheme of ["light", "dark"] as const) {

@@ -1,5 +1,4 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { startCoreReleaseServer, type CoreReleaseServer } from "../fixtures/core-release-server.js";
 import {
@@ -63,7 +62,6 @@ async function signIn(page: Page, svc: ProxyConsole): Promise<void> {
 
 /** Light and dark of the screen with `target` in view, named by size and language. */
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   const lang = await page.locator("html").getAttribute("lang");
   const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   // The target's top below the sticky header.

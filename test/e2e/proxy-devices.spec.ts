@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TrafficView } from "../../server/contract/proxy.js";
@@ -72,7 +72,6 @@ function writeHistory(): void {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   const lang = await page.locator("html").getAttribute("lang");
   for (const scheme of ["light", "dark"] as const) {

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
@@ -21,7 +21,6 @@ const PHONE = { width: 390, height: 844 };
 const HOUR = 3_600_000;
 
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   const lang = await page.locator("html").getAttribute("lang");
   const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   await target.scrollIntoViewIfNeeded();

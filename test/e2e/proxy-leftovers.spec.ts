@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
@@ -60,7 +60,6 @@ async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
 }
 
 async function shot(page: Page, name: string, lang: "en" | "zh-CN"): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import net from "node:net";
 import { failingCore, TEST_FAILED_LINE } from "../helpers/failing-core.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
@@ -19,7 +19,6 @@ const PHONE = { width: 390, height: 844 };
 
 /** Light and dark of the screen with `target` in view, named by size and language. */
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   const lang = await page.locator("html").getAttribute("lang");
   const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   await target.scrollIntoViewIfNeeded();

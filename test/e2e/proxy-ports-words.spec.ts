@@ -1,5 +1,4 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { mkdirSync } from "node:fs";
 import net from "node:net";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { SHOTS_DIR } from "./support/proxy-shots.js";
@@ -60,7 +59,6 @@ async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
 
 /** Light and dark of what `target` shows, scrolled into view, in the language set now. */
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   const lang = await page.locator("html").getAttribute("lang");
   const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   await target.scrollIntoViewIfNeeded();

@@ -1,5 +1,4 @@
 import { expect, test, type Page } from "@playwright/test";
-import { mkdirSync } from "node:fs";
 import { ManualClock } from "../../server/clock.js";
 import {
   freePort,
@@ -50,7 +49,6 @@ async function turnProxyOff(page: Page): Promise<void> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   const lang = await page.locator("html").getAttribute("lang");
   const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   for (const scheme of ["light", "dark"] as const) {

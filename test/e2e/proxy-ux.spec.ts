@@ -1,5 +1,4 @@
 import { expect, test, type Page } from "@playwright/test";
-import { mkdirSync } from "node:fs";
 import net from "node:net";
 import {
   PASSWORD,
@@ -78,7 +77,6 @@ async function shoot(
   name: string,
   panel?: { open(): Promise<void>; close(): Promise<void> },
 ): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   for (const lang of ["en", "zh-CN"] as const) {
     await setLang(page, lang);
     await panel?.open();

@@ -1,5 +1,4 @@
 import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { mkdirSync } from "node:fs";
 import { tokenAccount } from "../../../main/secrets/keychain.js";
 import type { DesktopRig } from "./desktop-bridge.js";
 import { SHOTS_DIR, saveShot } from "./shots.js";
@@ -48,7 +47,6 @@ export function keptIds(r: DesktopRig): string[] {
 }
 
 export async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 import { PASSWORD, type ProxyConsole } from "./proxy-harness.js";
 import { SHOTS_DIR } from "./proxy-shots.js";
@@ -99,7 +98,6 @@ export async function shootEverywhere(
   name: string,
   options: { fullPage?: boolean; before?: () => Promise<void> } = {},
 ): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
   for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
     for (const lang of ["en", "zh-CN"] as const) {
