@@ -14,6 +14,8 @@ export interface Answer {
   body: Buffer;
   /** sha256 of the body when `hash` was asked for. */
   sha256: string;
+  /** The request was sent again once: its reused connection was closed before any answer. */
+  retried: boolean;
 }
 
 export interface CallOptions {
@@ -30,15 +32,40 @@ export function agentFor(clients: number): http.Agent {
   return new http.Agent({ keepAlive: true, maxSockets: clients, maxFreeSockets: clients });
 }
 
-/** One request; rejects only on a socket error (any status resolves). */
-export function call(url: string, opts: CallOptions): Promise<Answer> {
+/** Socket errors of a kept-alive connection the server closed while the request was sent. */
+const STALE = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
+
+/**
+ * One request; rejects only on a socket error (any status resolves). A request sent on a
+ * reused keep-alive connection that the server closed at that moment (its keep-alive timeout
+ * runs from when it wrote the last answer, which a starved client may read seconds later) is
+ * sent once more on a new connection, as browsers and curl do; `retried` says so.
+ */
+export async function call(url: string, opts: CallOptions): Promise<Answer> {
+  const start = performance.now();
+  try {
+    return await attempt(url, opts, start);
+  } catch (err) {
+    if (!(err instanceof StaleConnection)) throw err;
+    // The time counts from the first attempt: the lost connection is part of the wait.
+    return { ...(await attempt(url, opts, start)), retried: true };
+  }
+}
+
+class StaleConnection extends Error {}
+
+function attempt(url: string, opts: CallOptions, start: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const start = performance.now();
     const headers = { ...opts.headers };
     if (opts.body !== undefined) headers["content-length"] = String(Buffer.byteLength(opts.body));
     const req = http.request(url, { method: opts.method ?? "GET", headers, agent: opts.agent });
-    req.on("error", reject);
+    let answered = false;
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      const stale = req.reusedSocket && !answered && STALE.has(err.code ?? "");
+      reject(stale ? new StaleConnection(err.message) : err);
+    });
     req.on("response", (res) => {
+      answered = true;
       let bytes = 0;
       const chunks: Buffer[] = [];
       const hash = opts.hash ? createHash("sha256") : null;
@@ -62,6 +89,7 @@ export function call(url: string, opts: CallOptions): Promise<Answer> {
           ms: performance.now() - start,
           body: Buffer.concat(chunks),
           sha256: hash ? hash.digest("hex") : "",
+          retried: false,
         }),
       );
     });
@@ -87,6 +115,7 @@ export class Recorder {
   private readonly times: number[] = [];
   private bytes = 0;
   private errors = 0;
+  private retried = 0;
   private readonly reasons: Record<string, number> = {};
 
   /** `timed` false: the successes are counted, their times mean nothing (shown as "-"). */
@@ -117,6 +146,7 @@ export class Recorder {
    * `bytes` is what the request moved (the answer's body unless given, e.g. an upload's).
    */
   answer(a: Answer, check: (a: Answer) => string | null = () => null, bytes = a.bytes): boolean {
+    if (a.retried) this.retried++;
     if (a.status < 200 || a.status >= 300) {
       this.fail(`HTTP ${a.status}${errorText(a)}`);
       return false;
@@ -145,6 +175,7 @@ export class Recorder {
       p99: has ? percentile(this.times, 99) : null,
       errors: this.errors,
       reasons: this.reasons,
+      retried: this.retried,
     };
   }
 }

@@ -62,6 +62,8 @@ export interface Measure {
   errors: number;
   /** Error counts by reason (status code, socket error code, short body, ...). */
   reasons: Record<string, number>;
+  /** Requests sent once more because their reused keep-alive connection was closed first. */
+  retried: number;
 }
 
 /** Load process -> orchestrator when every client has finished its first cycle. */

@@ -107,6 +107,11 @@ export function printReport(input: {
     Object.entries(m.reasons).map(([reason, n]) => `  ${m.name}: ${reason} x ${n}`),
   );
   if (reasons.length > 0) console.log(`\nErrors by reason:\n${reasons.join("\n")}`);
+  const retried = [...start, ...service].filter((m) => m.retried > 0);
+  if (retried.length > 0)
+    console.log(
+      `\nSent again on a new connection (the server had closed the kept-alive one as the request left; browsers and curl do the same; not errors, the time counts from the first try):\n${retried.map((m) => `  ${m.name}: ${m.retried}`).join("\n")}`,
+    );
   // Request entries and the core's echo of the feeder's lines are expected; the rest is shown.
   const notable = input.serviceLog.filter((line) => !line.includes(MARK) && !routine(line));
   console.log(
