@@ -3,8 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { callInPage, setLang, setUp, signIn } from "./support/proxy-page.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
-import { saveShot } from "./support/shots.js";
+import { shootView } from "./support/proxy-shots.js";
 
 /**
  * The connections page with a few thousand live connections from the simulated core, each
@@ -53,16 +52,7 @@ async function shownHosts(page: Page): Promise<string[]> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  const width = page.viewportSize()?.width ?? 0;
-  const lang = await page.locator("html").getAttribute("lang");
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await saveShot(page, {
-      path: `${SHOTS_DIR}/proxy-connections-many-${name}-${width}-${lang}-${scheme}.png`,
-    });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await shootView(page, `connections-many-${name}`);
 }
 
 test.beforeAll(async () => {

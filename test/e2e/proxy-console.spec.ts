@@ -31,7 +31,6 @@ test.describe("proxy console", () => {
       if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
     });
     page.on("pageerror", (e) => problems.push(e.message));
-    await page.emulateMedia({ colorScheme: "light" });
     await page.goto(svc.url);
     // The core's mixed port: a free one, so parallel runs do not collide.
     const mixedPort = await freePort();

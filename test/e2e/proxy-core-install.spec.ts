@@ -8,8 +8,7 @@ import {
   type ProxyConsole,
 } from "./support/proxy-harness.js";
 import { setLang, setUp, callInPage as call } from "./support/proxy-page.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
-import { saveShot } from "./support/shots.js";
+import { shootView } from "./support/proxy-shots.js";
 
 /**
  * A new operator with no core: the dashboard offers Install, shows the download's progress,
@@ -62,19 +61,12 @@ async function signIn(page: Page, svc: ProxyConsole): Promise<void> {
 
 /** Light and dark of the screen with `target` in view, named by size and language. */
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  const lang = await page.locator("html").getAttribute("lang");
-  const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   // The target's top below the sticky header.
   await target.evaluate((el) => {
     el.scrollIntoView({ block: "start" });
     window.scrollBy(0, -72);
   });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await shootView(page, name);
 }
 
 /**

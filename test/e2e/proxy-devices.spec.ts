@@ -7,8 +7,7 @@ import { hourOf, localDayOf } from "../../server/proxy/domain/devices-time.js";
 import type { SqlProxyStore } from "../../server/proxy/store/proxy-store.js";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { callInPage, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
-import { saveShot } from "./support/shots.js";
+import { shootView } from "./support/proxy-shots.js";
 
 /**
  * The Devices screen, a device's page and the dashboard's busiest devices, against the real
@@ -72,18 +71,7 @@ function writeHistory(): void {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  const width = page.viewportSize()?.width ?? 0;
-  const lang = await page.locator("html").getAttribute("lang");
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await saveShot(page, {
-      path: `${SHOTS_DIR}/proxy-devices-${name}-${width}-${lang}-${scheme}.png`,
-      fullPage: true,
-    });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await shootView(page, `devices-${name}`, { top: true, fullPage: true });
 }
 
 interface Listed {

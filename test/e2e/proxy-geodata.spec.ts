@@ -6,8 +6,7 @@ import { ManualClock } from "../../server/clock.js";
 import { startGeodataServer } from "../fixtures/geodata-server.js";
 import { refusedPort, startProxyConsole } from "./support/proxy-harness.js";
 import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
-import { saveShot } from "./support/shots.js";
+import { shootView } from "./support/proxy-shots.js";
 
 /**
  * A gateway whose core has no geodata (none shipped, nothing downloaded yet): the console says
@@ -21,15 +20,8 @@ const PHONE = { width: 390, height: 844 };
 const HOUR = 3_600_000;
 
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  const lang = await page.locator("html").getAttribute("lang");
-  const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   await target.scrollIntoViewIfNeeded();
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await shootView(page, name);
 }
 
 test("missing geodata is said on the dashboard, and Update geodata on the System screen fetches it", async ({

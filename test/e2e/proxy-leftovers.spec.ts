@@ -3,8 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
-import { saveShot } from "./support/shots.js";
+import { shootView } from "./support/proxy-shots.js";
 
 /**
  * What a new user met on a phone and in the words: log lines that could not be read, a
@@ -59,15 +58,10 @@ async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
   await expect(page.locator("html")).toHaveAttribute("lang", lang);
 }
 
+/** Light and dark of the phone screen, which must be in `lang` already. */
 async function shot(page: Page, name: string, lang: "en" | "zh-CN"): Promise<void> {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await saveShot(page, {
-      path: `${SHOTS_DIR}/proxy-leftovers-${name}-390-${lang}-${scheme}.png`,
-    });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await expect(page.locator("html")).toHaveAttribute("lang", lang);
+  await shootView(page, `leftovers-${name}`);
 }
 
 /** The element's box lies inside the phone's width, and it is not hidden. */

@@ -4,8 +4,7 @@ import net from "node:net";
 import { failingCore, TEST_FAILED_LINE } from "../helpers/failing-core.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
 import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
-import { saveShot } from "./support/shots.js";
+import { shootView } from "./support/proxy-shots.js";
 
 /**
  * What a person sees when the core runs but cannot take connections on a saved port that
@@ -19,15 +18,8 @@ const PHONE = { width: 390, height: 844 };
 
 /** Light and dark of the screen with `target` in view, named by size and language. */
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  const lang = await page.locator("html").getAttribute("lang");
-  const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   await target.scrollIntoViewIfNeeded();
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await shootView(page, name);
 }
 
 /** Waits until the service's /status says what `check` wants. */

@@ -1,8 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import net from "node:net";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
-import { saveShot } from "./support/shots.js";
+import { shootView } from "./support/proxy-shots.js";
 
 /**
  * Two leftovers of the first hour: a proxy port another program holds is refused beside its
@@ -59,15 +58,8 @@ async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
 
 /** Light and dark of what `target` shows, scrolled into view, in the language set now. */
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  const lang = await page.locator("html").getAttribute("lang");
-  const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
   await target.scrollIntoViewIfNeeded();
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await shootView(page, name);
 }
 
 async function storedMixedPort(page: Page): Promise<number> {

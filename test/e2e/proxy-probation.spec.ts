@@ -7,8 +7,7 @@ import {
   type ProxyConsole,
 } from "./support/proxy-harness.js";
 import { setLang, signIn, callInPage as call } from "./support/proxy-page.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
-import { saveShot } from "./support/shots.js";
+import { shootView } from "./support/proxy-shots.js";
 
 /**
  * Confirm or revert as a person meets it: after a change that can cut the console off, a
@@ -49,15 +48,7 @@ async function turnProxyOff(page: Page): Promise<void> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  const lang = await page.locator("html").getAttribute("lang");
-  const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await saveShot(page, { path: `${SHOTS_DIR}/proxy-${name}-${size}-${lang}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await shootView(page, name, { top: true });
 }
 
 for (const [label, viewport] of [

@@ -6,9 +6,9 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
-import { SHOTS_DIR } from "./support/proxy-shots.js";
+import { SHOTS_DIR, shootView } from "./support/proxy-shots.js";
 import { seeCoreRunning } from "./support/proxy-page.js";
-import { saveShot } from "./support/shots.js";
+import { inBothThemes, saveShot } from "./support/shots.js";
 
 /**
  * The proxy console where a person looks first: rules that can be edited and switched off,
@@ -80,17 +80,9 @@ async function shoot(
   for (const lang of ["en", "zh-CN"] as const) {
     await setLang(page, lang);
     await panel?.open();
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-      const size = page.viewportSize()?.width === PHONE.width ? "390" : "1440";
-      await saveShot(page, {
-        path: `${SHOTS_DIR}/proxy-ux-${name}-${size}-${lang}-${scheme}.png`,
-      });
-    }
+    await shootView(page, `ux-${name}`);
     await panel?.close();
   }
-  await page.emulateMedia({ colorScheme: "light" });
   await setLang(page, "en");
 }
 
@@ -155,15 +147,14 @@ test.describe("proxy console where people look", () => {
     // Open, in both languages and themes, for the record.
     for (const lang of ["en", "zh-CN"] as const) {
       await setLang(page, lang);
-      for (const scheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
+      await inBothThemes(page, async (scheme) => {
         await page.locator(".menu-button").click();
         await expect(page.locator("#console-nav")).toBeVisible();
         await saveShot(page, {
           path: `${SHOTS_DIR}/proxy-ux-phone-menu-open-390-${lang}-${scheme}.png`,
         });
         await page.keyboard.press("Escape");
-      }
+      });
     }
     const zhTop = await page.locator("main h1").evaluate((el) => el.getBoundingClientRect().top);
     expect(zhTop).toBeLessThanOrEqual(100);

@@ -4,7 +4,7 @@ import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { setUp } from "./support/proxy-page.js";
-import { saveShot } from "./support/shots.js";
+import { inBothThemes, saveShot } from "./support/shots.js";
 
 /**
  * The pieces every page shares (the CSS base, the form field, the string tables) seen as a
@@ -43,13 +43,10 @@ test.afterAll(async () => {
 });
 
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+  await inBothThemes(page, async (scheme) => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await saveShot(page, { path: `${DIR}/${name}-${scheme}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  });
 }
 
 for (const [size, viewport] of Object.entries(SIZES)) {

@@ -1,7 +1,7 @@
 import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { tokenAccount } from "../../../main/secrets/keychain.js";
 import type { DesktopRig } from "./desktop-bridge.js";
-import { SHOTS_DIR, saveShot } from "./shots.js";
+import { shootThemes } from "./shots.js";
 
 /** The desktop window's steps shared by the desktop renderer specs. */
 
@@ -46,15 +46,7 @@ export function keptIds(r: DesktopRig): string[] {
     .map((a) => a.slice(tokenAccount("").length));
 }
 
+/** Light and dark of the window, saved as `artifacts/screenshots/desktop-<name>-<scheme>.png`. */
 export async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await saveShot(page, {
-      path: `${SHOTS_DIR}/desktop-${name}-${scheme}.png`,
-      fullPage: true,
-    });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await shootThemes(page, "desktop", name);
 }

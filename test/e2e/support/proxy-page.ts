@@ -1,7 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { PASSWORD, type ProxyConsole } from "./proxy-harness.js";
-import { SHOTS_DIR } from "./proxy-shots.js";
-import { saveShot } from "./shots.js";
+import { shootView } from "./proxy-shots.js";
 
 /** The two sizes every screen is looked at in: a laptop and a phone. */
 export const DESKTOP = { width: 1440, height: 900 };
@@ -103,17 +102,9 @@ export async function shootEverywhere(
     for (const lang of ["en", "zh-CN"] as const) {
       await setLang(page, lang);
       await options.before?.();
-      for (const scheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-        await saveShot(page, {
-          path: `${SHOTS_DIR}/proxy-${name}-${size.width}-${lang}-${scheme}.png`,
-          fullPage: options.fullPage ?? false,
-        });
-      }
+      await shootView(page, name, { fullPage: options.fullPage });
     }
   }
-  await page.emulateMedia({ colorScheme: "light" });
   await setLang(page, "en");
   await page.setViewportSize(DESKTOP);
 }

@@ -23,17 +23,40 @@ export async function saveShot(
   await page.screenshot(options);
 }
 
+export type Scheme = "light" | "dark";
+
+/**
+ * Runs `each` with the page in light, then in dark: the system theme is emulated and `each`
+ * starts once the page follows it (every page sets `data-theme` on <html> from the system
+ * theme). The page is left in light, also when `each` fails.
+ */
+export async function inBothThemes(
+  page: Page,
+  each: (scheme: Scheme) => Promise<void>,
+): Promise<void> {
+  let failed = true;
+  try {
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+      await each(scheme);
+    }
+    failed = false;
+  } finally {
+    // After a failure the page may be closed already: the failure is the error to read.
+    const light = page.emulateMedia({ colorScheme: "light" });
+    await (failed ? light.catch(() => undefined) : light);
+  }
+}
+
 /**
  * Screenshots of one screen in light and dark (pages follow the system theme), saved as
  * `artifacts/screenshots/<prefix>-<name>-<light|dark>.png`.
  */
 export async function shootThemes(page: Page, prefix: string, name: string): Promise<void> {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+  await inBothThemes(page, async (scheme) => {
     // Full-page shots of a scrolled page would paint the sticky header mid-page.
     await page.evaluate(() => window.scrollTo(0, 0));
     await saveShot(page, { path: `${SHOTS_DIR}/${prefix}-${name}-${scheme}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  });
 }
