@@ -78,8 +78,10 @@ describe("PUT /settings with a port another program holds", () => {
 
   it("checks the LAN address too when LAN access is on", async () => {
     await withFakeCore();
-    // Held on the LAN address only: loopback alone is free.
-    const port = await holdTcp("127.0.0.2");
+    // Held on the LAN address only: loopback alone is free. The port comes from freePort()
+    // (free on every address, below the range the OS hands out): a port 0 picked on
+    // 127.0.0.2 alone was once held on 127.0.0.1 by another process, and the check said so.
+    const port = await holdTcp("127.0.0.2", await freePort());
     const lan = { mixedPort: port, lanIP: "127.0.0.2", lanCIDR: "127.0.0.0/8" };
     const r = await put(lan);
     expect(r.status).toBe(409);
