@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
-import { callInPage, setLang, setUp, signIn } from "./support/proxy-page.js";
+import { callInPage, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootView } from "./support/proxy-shots.js";
 
 /**
@@ -12,8 +12,6 @@ import { shootView } from "./support/proxy-shots.js";
  */
 
 const COUNT = 3000;
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
 /** How often the connections page's worker asks while the tab is shown. */
 const POLL_EVERY_MS = 1000;
 

@@ -8,6 +8,7 @@ import {
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
+import { callOk } from "./support/proxy-page.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
 
 let svc: ProxyConsole;
@@ -161,15 +162,8 @@ test.describe("proxy console", () => {
     expect(backup.state.rules).toHaveLength(2);
     expect(backup.state.subscriptions).toHaveLength(1);
 
-    const csrf = ((await (await page.request.get(api("/auth/status"))).json()) as { csrf: string })
-      .csrf;
-    const ruleId = (
-      (await (await page.request.get(api("/rules"))).json()) as { custom: Array<{ id: string }> }
-    ).custom[0].id;
-    const del = await page.request.delete(api(`/rules/${ruleId}`), {
-      headers: { "X-CSRF-Token": csrf },
-    });
-    expect(del.status()).toBe(200);
+    const rule = await callOk<{ custom: Array<{ id: string }> }>(page, "GET", "/rules");
+    await callOk(page, "DELETE", `/rules/${rule.custom[0].id}`);
     await page.getByTestId("restore-input").setInputFiles(file);
     await page.getByRole("button", { name: "Restore", exact: true }).click();
     await expect(page.getByText("The backup was restored.")).toBeVisible();

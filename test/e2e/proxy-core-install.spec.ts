@@ -1,13 +1,15 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { resolve } from "node:path";
 import { startCoreReleaseServer, type CoreReleaseServer } from "../fixtures/core-release-server.js";
+import { freePort, startProxyConsole } from "./support/proxy-harness.js";
 import {
-  freePort,
-  PASSWORD,
-  startProxyConsole,
-  type ProxyConsole,
-} from "./support/proxy-harness.js";
-import { setLang, setUp, callInPage as call } from "./support/proxy-page.js";
+  callInPage as call,
+  DESKTOP,
+  PHONE,
+  setLang,
+  setUp,
+  signIn,
+} from "./support/proxy-page.js";
 import { shootView } from "./support/proxy-shots.js";
 
 /**
@@ -16,8 +18,6 @@ import { shootView } from "./support/proxy-shots.js";
  * from, the previous one, and goes back to it after a confirmation. In English and Chinese.
  */
 
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
 // The rules' geodata, as the app ships it (the install brings only the executable).
 const GEODATA = { geodataDirs: [resolve("test/fixtures")] };
 
@@ -51,13 +51,6 @@ const WORDS = {
     rolledBack: "已换回代理内核 v1.19.30。",
   },
 } as const;
-
-async function signIn(page: Page, svc: ProxyConsole): Promise<void> {
-  await page.goto(`${svc.url}/#/dashboard`);
-  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
-  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
-  await expect(page.locator("nav#console-nav")).toBeAttached();
-}
 
 /** Light and dark of the screen with `target` in view, named by size and language. */
 async function shoot(page: Page, name: string, target: Locator): Promise<void> {
@@ -107,7 +100,7 @@ for (const lang of ["en", "zh-CN"] as const) {
     try {
       await setUp(svc);
       await page.setViewportSize(DESKTOP);
-      await signIn(page, svc);
+      await signIn(page, svc, "#/dashboard");
       const settings = await call<Record<string, unknown>>(page, "GET", "/settings");
       const mixedPort = await freePort();
       expect((await call(page, "PUT", "/settings", { ...settings.json, mixedPort })).status).toBe(

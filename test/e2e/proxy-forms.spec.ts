@@ -1,27 +1,16 @@
 import { expect, test, type Page } from "@playwright/test";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { setUp, signIn } from "./support/proxy-page.js";
 
 let svc: ProxyConsole;
 
 test.beforeAll(async () => {
   svc = await startProxyConsole();
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
+  await setUp(svc);
 });
 test.afterAll(async () => {
   await svc?.close();
 });
-
-async function signIn(page: Page, hash: string, password = PASSWORD): Promise<void> {
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.locator("main h1")).toBeVisible();
-}
 
 /** Controls without a name a screen reader could announce. */
 async function unlabelled(page: Page): Promise<string[]> {
@@ -42,7 +31,7 @@ async function unlabelled(page: Page): Promise<string[]> {
 
 test.describe("proxy console forms", () => {
   test("every control on every screen has an accessible name", async ({ page }) => {
-    await signIn(page, "#/dashboard");
+    await signIn(page, svc, "#/dashboard");
     for (const route of [
       "dashboard",
       "subscriptions",
@@ -64,7 +53,7 @@ test.describe("proxy console forms", () => {
     page,
   }) => {
     svc.feeds.setRoute("/sub/broken", { status: 500, body: "upstream exploded" });
-    await signIn(page, "#/subscriptions");
+    await signIn(page, svc, "#/subscriptions");
     await page.getByRole("button", { name: "Add subscription" }).click();
     await page.getByLabel("Name").fill("Broken feed");
     await page.getByLabel("Subscription URL").fill(`${svc.feeds.url}/sub/broken`);
@@ -128,7 +117,7 @@ test.describe("proxy console forms", () => {
         },
       });
     });
-    await signIn(page, "#/system");
+    await signIn(page, svc, "#/system");
     await page.getByRole("button", { name: "Test all" }).click();
     // While the first answers are held: three requests in flight, the page says three run and
     // six wait (it marks a test running as it sends it, so a fourth would show here).
@@ -157,12 +146,9 @@ test.describe("proxy console forms", () => {
   }) => {
     const other = await browser.newContext();
     const otherPage = await other.newPage();
-    await otherPage.goto(svc.url);
-    await otherPage.getByLabel("Password").fill(PASSWORD);
-    await otherPage.getByRole("button", { name: "Sign in" }).click();
-    await expect(otherPage.locator("main h1")).toBeVisible();
+    await signIn(otherPage, svc, "");
 
-    await signIn(page, "#/system");
+    await signIn(page, svc, "#/system");
     const form = page.getByRole("region", { name: "Administrator password" });
     await form.getByLabel("Current password").fill("not the password");
     await form.getByLabel("New password").fill("a brand new passphrase");

@@ -1,12 +1,19 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../server/clock.js";
 import { startGeodataServer } from "../fixtures/geodata-server.js";
 import { refusedPort, startProxyConsole } from "./support/proxy-harness.js";
-import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
-import { shootView } from "./support/proxy-shots.js";
+import {
+  callInPage as call,
+  DESKTOP,
+  PHONE,
+  setLang,
+  setUp,
+  signIn,
+} from "./support/proxy-page.js";
+import { shootTarget } from "./support/proxy-shots.js";
 
 /**
  * A gateway whose core has no geodata (none shipped, nothing downloaded yet): the console says
@@ -15,14 +22,7 @@ import { shootView } from "./support/proxy-shots.js";
  * interval is marked out of date in the list and on the dashboard. Both languages.
  */
 
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const HOUR = 3_600_000;
-
-async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  await target.scrollIntoViewIfNeeded();
-  await shootView(page, name);
-}
 
 test("missing geodata is said on the dashboard, and Update geodata on the System screen fetches it", async ({
   page,
@@ -39,13 +39,13 @@ test("missing geodata is said on the dashboard, and Update geodata on the System
       await expect(card.getByTestId("geodata-missing")).toHaveText(
         "The proxy core cannot start: geoip.metadb and geosite.dat missing. Use “Update geodata” on the System screen to download it.",
       );
-      await shoot(page, "dashboard-geodata-missing", card);
+      await shootTarget(page, "dashboard-geodata-missing", card);
       await setLang(page, "zh-CN");
       const zhCard = page.getByRole("region", { name: "代理内核" });
       await expect(zhCard.getByTestId("geodata-missing")).toHaveText(
         "代理内核无法启动：缺少 geoip.metadb 和 geosite.dat。请在“系统”页面使用“更新地理数据”下载。",
       );
-      await shoot(page, "dashboard-geodata-missing", zhCard);
+      await shootTarget(page, "dashboard-geodata-missing", zhCard);
       await setLang(page, "en");
       await page.context().clearCookies();
     }
@@ -62,7 +62,7 @@ test("missing geodata is said on the dashboard, and Update geodata on the System
     ).toBeVisible();
     await expect(geoCard.getByTestId("geodata-files")).toContainText("geosite.dat");
     await expect(geoCard.getByTestId("geodata-missing")).toHaveCount(0);
-    await shoot(page, "system-geodata", geoCard);
+    await shootTarget(page, "system-geodata", geoCard);
     await setLang(page, "zh-CN");
     const zhGeo = page.getByRole("region", { name: "规则数据（地理数据）" });
     await zhGeo.getByRole("button", { name: "更新地理数据" }).click();
@@ -71,9 +71,9 @@ test("missing geodata is said on the dashboard, and Update geodata on the System
         "地理数据已更新：geoip.metadb 和 geosite.dat。正在运行的内核在下次启动时使用新文件。",
       ),
     ).toBeVisible();
-    await shoot(page, "system-geodata", zhGeo);
+    await shootTarget(page, "system-geodata", zhGeo);
     await page.setViewportSize(PHONE);
-    await shoot(page, "system-geodata", zhGeo);
+    await shootTarget(page, "system-geodata", zhGeo);
 
     // A checksum the download does not match: said in the reader's language, nothing changed.
     geo.sums.set("geosite.dat", "0".repeat(64));
@@ -115,22 +115,22 @@ test("a scheduled subscription with no success for over twice its interval is ma
       await expect(item.getByTestId("stale-hint")).toHaveText(
         "No successful refresh for more than twice its interval (12 h): its nodes may no longer work.",
       );
-      await shoot(page, "subscriptions-stale", item);
+      await shootTarget(page, "subscriptions-stale", item);
       await setLang(page, "zh-CN");
       await expect(item.getByText("已过期", { exact: true })).toBeVisible();
-      await shoot(page, "subscriptions-stale", item);
+      await shootTarget(page, "subscriptions-stale", item);
 
       await page.goto(`${svc.url}/#/dashboard`);
       const card = page.getByRole("region", { name: "代理内核" });
       await expect(card.getByTestId("stale-subscriptions")).toContainText(
         "已过期（超过两倍更新间隔没有成功更新）：Tokyo feed",
       );
-      await shoot(page, "dashboard-stale", card);
+      await shootTarget(page, "dashboard-stale", card);
       await setLang(page, "en");
       await expect(page.getByTestId("stale-subscriptions")).toContainText(
         "Out of date (no successful refresh for more than twice their interval): Tokyo feed",
       );
-      await shoot(page, "dashboard-stale", page.getByRole("region", { name: "Proxy core" }));
+      await shootTarget(page, "dashboard-stale", page.getByRole("region", { name: "Proxy core" }));
     }
   } finally {
     await svc.close();

@@ -2,7 +2,8 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { callOk, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootView } from "./support/proxy-shots.js";
 
 /**
@@ -15,48 +16,12 @@ let svc: ProxyConsole;
 
 test.beforeAll(async () => {
   svc = await startProxyConsole();
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
+  await setUp(svc);
 });
 test.afterAll(async () => {
   await svc?.close();
 });
 test.describe.configure({ mode: "serial" });
-
-const PHONE = { width: 390, height: 844 };
-
-async function signIn(page: Page, hash: string): Promise<void> {
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
-  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
-  await expect(page.locator("nav#console-nav")).toBeAttached();
-}
-
-/** A call to the service with the page's session (and its CSRF token). */
-async function call<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const status = await (await page.request.get(`${svc.url}/api/v1/auth/status`)).json();
-  const res = await page.request.fetch(`${svc.url}/api/v1${path}`, {
-    method,
-    data: body,
-    headers: { "X-CSRF-Token": (status as { csrf: string }).csrf },
-  });
-  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()) as T;
-}
-
-/** The language picker sits in the folded phone menu. */
-async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
-  const menu = page.locator(".menu-button");
-  const phone = (await menu.count()) > 0 && (await menu.isVisible());
-  if (phone) await menu.click();
-  await page.locator("#lang-pick").selectOption(lang);
-  if (phone) await page.keyboard.press("Escape");
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
-}
 
 /** Light and dark of the phone screen, which must be in `lang` already. */
 async function shot(page: Page, name: string, lang: "en" | "zh-CN"): Promise<void> {
@@ -103,7 +68,7 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
         body: events,
       }),
     );
-    await signIn(page, "#/logs");
+    await signIn(page, svc, "#/logs");
     const row = page.getByRole("button", { name: LONG_LINE });
     await expect(row).toBeVisible();
     // In its row the line is cut (that is why it can be opened) ...
@@ -159,7 +124,7 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
         },
       }),
     );
-    await signIn(page, "#/connections");
+    await signIn(page, svc, "#/connections");
     const card = page.locator(".conn-table .vrow").filter({ hasText: "cdn-1." });
     await expect(card).toBeVisible();
     // Found by what a person sees, not by class: the destination and its Close button.
@@ -200,8 +165,8 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
   }) => {
     const context = await browser.newContext({ viewport: PHONE, acceptDownloads: true });
     const page = await context.newPage();
-    await signIn(page, "#/system");
-    const added = await call<Rule>(page, "POST", "/rules", {
+    await signIn(page, svc, "#/system");
+    const added = await callOk<Rule>(page, "POST", "/rules", {
       type: "DOMAIN",
       value: "kept.example",
       action: "PROXY",
@@ -211,7 +176,7 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     const file = join(tmpdir(), `gatehouse-leftovers-${process.pid}.json`);
     writeFileSync(file, backup);
     expect(JSON.parse(readFileSync(file, "utf8"))).toHaveProperty("state");
-    await call(page, "DELETE", `/rules/${added.id}`);
+    await callOk(page, "DELETE", `/rules/${added.id}`);
 
     const downloading = page.waitForEvent("download");
     await page.getByRole("button", { name: "Download backup" }).click();
@@ -234,7 +199,7 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
     await expect(
       page.getByText("Nothing was restored; your settings are as they were."),
     ).toBeVisible();
-    expect((await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom).toHaveLength(0);
+    expect((await callOk<{ custom: Rule[] }>(page, "GET", "/rules")).custom).toHaveLength(0);
 
     await setLang(page, "zh-CN");
     await page.getByTestId("restore-input").setInputFiles(file);
@@ -260,9 +225,9 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
       .click();
     await expect(page.getByText("The backup was restored.")).toBeVisible();
     await expect(page.getByText("The backup was downloaded.")).toHaveCount(0);
-    const restored = (await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
+    const restored = (await callOk<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
     expect(restored.map((r) => `${r.type} ${r.value}`)).toEqual(["DOMAIN kept.example"]);
-    await call(page, "DELETE", `/rules/${restored[0].id}`);
+    await callOk(page, "DELETE", `/rules/${restored[0].id}`);
     await context.close();
   });
 
@@ -271,7 +236,7 @@ test.describe("proxy console leftovers of a new user's first hour", () => {
   }) => {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
-    await signIn(page, "#/rules");
+    await signIn(page, svc, "#/rules");
     const form = page.getByRole("form", { name: "Add rule" });
     const type = form.getByLabel("Type");
     await expect(type.locator("option")).toHaveText([

@@ -1,10 +1,17 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { rmSync } from "node:fs";
 import net from "node:net";
 import { failingCore, TEST_FAILED_LINE } from "../helpers/failing-core.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
-import { setLang, setUp, signIn, callInPage as call } from "./support/proxy-page.js";
-import { shootView } from "./support/proxy-shots.js";
+import {
+  callInPage as call,
+  DESKTOP,
+  PHONE,
+  setLang,
+  setUp,
+  signIn,
+} from "./support/proxy-page.js";
+import { shootTarget } from "./support/proxy-shots.js";
 
 /**
  * What a person sees when the core runs but cannot take connections on a saved port that
@@ -12,15 +19,6 @@ import { shootView } from "./support/proxy-shots.js";
  * state with the sentence and the way to Settings, in both languages. And a change the core
  * refuses is said in the reader's language, the core's own English lines folded apart.
  */
-
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
-
-/** Light and dark of the screen with `target` in view, named by size and language. */
-async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  await target.scrollIntoViewIfNeeded();
-  await shootView(page, name);
-}
 
 /** Waits until the service's /status says what `check` wants. */
 async function statusWhen(page: Page, check: (s: StatusBody) => boolean): Promise<void> {
@@ -66,7 +64,7 @@ test("a saved port another program holds shows a running core in amber, with the
       `The proxy core runs, but port ${port} is used by another program, so it cannot accept ` +
       "connections there. Choose another port in Settings or stop the other program.";
     await expect(card.getByText(sentence, { exact: true })).toHaveCount(1);
-    await shoot(page, "dashboard-listen-port", card);
+    await shootTarget(page, "dashboard-listen-port", card);
 
     await setLang(page, "zh-CN");
     const zhCard = page.getByRole("region", { name: "代理内核" });
@@ -78,21 +76,21 @@ test("a saved port another program holds shows a running core in amber, with the
       ),
     ).toBeVisible();
     await expect(zhCard).not.toContainText(/used by another|Running|Online/);
-    await shoot(page, "dashboard-listen-port", zhCard);
+    await shootTarget(page, "dashboard-listen-port", zhCard);
 
     await page.goto(`${svc.url}/#/system`);
     const zhService = page.getByRole("region", { name: "内核服务" });
     await expect(zhService.getByTestId("listen-problems")).toContainText(`端口 ${port}`);
-    await shoot(page, "system-listen-port", zhService);
+    await shootTarget(page, "system-listen-port", zhService);
 
     await page.setViewportSize(PHONE);
-    await shoot(page, "system-listen-port", zhService);
+    await shootTarget(page, "system-listen-port", zhService);
     await page.goto(`${svc.url}/#/dashboard`);
     await expect(zhCard.getByTestId("listen-problems")).toBeVisible();
-    await shoot(page, "dashboard-listen-port", zhCard);
+    await shootTarget(page, "dashboard-listen-port", zhCard);
     await setLang(page, "en");
     await expect(card.getByTestId("listen-problems")).toContainText(sentence);
-    await shoot(page, "dashboard-listen-port", card);
+    await shootTarget(page, "dashboard-listen-port", card);
     // The way out: the Settings screen, where another port is chosen.
     await card.getByRole("link", { name: "Open Settings" }).click();
     await expect(page).toHaveURL(/#\/settings$/);
@@ -102,7 +100,7 @@ test("a saved port another program holds shows a running core in amber, with the
     await page.goto(`${svc.url}/#/system`);
     const service = page.getByRole("region", { name: "Core service" });
     await expect(service.getByTestId("listen-problems")).toContainText(sentence);
-    await shoot(page, "system-listen-port", service);
+    await shootTarget(page, "system-listen-port", service);
 
     // The other program stops; a restart binds the port and the state turns green again.
     await new Promise((r) => holder.close(r));
@@ -144,7 +142,7 @@ test("a rule or settings change the core refuses is said in the reader's languag
       await output.locator("summary").click();
       await expect(output.locator("pre")).toContainText("payloadRule error");
       await expect(output.locator("pre")).toHaveAttribute("lang", "en");
-      await shoot(page, "rules-core-refused", form);
+      await shootTarget(page, "rules-core-refused", form);
 
       await page.goto(`${svc.url}/#/settings`);
       await page.getByLabel("延迟测试超时（毫秒）").fill(String(4000 + viewport.width));
@@ -156,14 +154,14 @@ test("a rule or settings change the core refuses is said in the reader's languag
       await expect(actions.getByTestId("core-output").locator("pre")).toContainText(
         TEST_FAILED_LINE.slice(TEST_FAILED_LINE.indexOf("msg=")),
       );
-      await shoot(page, "settings-core-refused", actions);
+      await shootTarget(page, "settings-core-refused", actions);
 
       // The dashboard says the last refusal the same way.
       await page.goto(`${svc.url}/#/dashboard`);
       const card = page.getByRole("region", { name: "代理内核" });
       await expect(card.getByText("代理内核检查配置时未通过。")).toBeVisible();
       await expect(card.getByRole("alert").filter({ hasText: "payloadRule" })).toHaveCount(0);
-      await shoot(page, "dashboard-core-refused", card);
+      await shootTarget(page, "dashboard-core-refused", card);
 
       await setLang(page, "en");
       await page.goto(`${svc.url}/#/settings`);
@@ -173,7 +171,7 @@ test("a rule or settings change the core refuses is said in the reader's languag
         "The proxy core's test of the configuration failed.",
       );
       await expect(actions.getByTestId("core-output").locator("summary")).toHaveText("Core output");
-      await shoot(page, "settings-core-refused", actions);
+      await shootTarget(page, "settings-core-refused", actions);
       await page.context().clearCookies();
     }
   } finally {

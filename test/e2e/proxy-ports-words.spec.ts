@@ -1,7 +1,8 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import net from "node:net";
-import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
-import { shootView } from "./support/proxy-shots.js";
+import { startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
+import { shootTarget } from "./support/proxy-shots.js";
 
 /**
  * Two leftovers of the first hour: a proxy port another program holds is refused beside its
@@ -14,12 +15,7 @@ const holders: net.Server[] = [];
 
 test.beforeAll(async () => {
   svc = await startProxyConsole();
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
+  await setUp(svc);
 });
 test.afterAll(async () => {
   for (const s of holders.splice(0)) await new Promise((r) => s.close(r));
@@ -27,8 +23,6 @@ test.afterAll(async () => {
 });
 test.describe.configure({ mode: "serial" });
 
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const KEYWORD = /DOMAIN|IP-CIDR|DIRECT|PROXY/;
 
 /** Another program listening on a free port of 127.0.0.1; answers the port. */
@@ -37,29 +31,6 @@ async function holdPort(): Promise<number> {
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
   holders.push(s);
   return (s.address() as net.AddressInfo).port;
-}
-
-async function signIn(page: Page, hash: string): Promise<void> {
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
-  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
-  await expect(page.locator("nav#console-nav")).toBeAttached();
-}
-
-/** Switches the language as a person would: the picker in the bar, or in the phone menu. */
-async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
-  const menu = page.locator(".menu-button");
-  const phone = (await menu.count()) > 0;
-  if (phone) await menu.click();
-  await page.locator("#lang-pick").selectOption(lang);
-  if (phone) await page.keyboard.press("Escape");
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
-}
-
-/** Light and dark of what `target` shows, scrolled into view, in the language set now. */
-async function shoot(page: Page, name: string, target: Locator): Promise<void> {
-  await target.scrollIntoViewIfNeeded();
-  await shootView(page, name);
 }
 
 async function storedMixedPort(page: Page): Promise<number> {
@@ -73,7 +44,7 @@ for (const viewport of [DESKTOP, PHONE]) {
   }) => {
     await page.setViewportSize(viewport);
     const port = await holdPort();
-    await signIn(page, "#/settings");
+    await signIn(page, svc, "#/settings");
     const before = await storedMixedPort(page);
     const field = page.locator(".field").filter({ has: page.getByLabel("HTTP/SOCKS port") });
     await field.getByLabel("HTTP/SOCKS port").fill(String(port));
@@ -87,7 +58,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     // Said once, beside the field, not again under the buttons.
     await expect(page.getByText(en)).toHaveCount(1);
     expect(await storedMixedPort(page)).toBe(before);
-    await shoot(page, "settings-port-in-use", field);
+    await shootTarget(page, "settings-port-in-use", field);
 
     await setLang(page, "zh-CN");
     const zhField = page.locator(".field").filter({ has: page.getByLabel("HTTP/SOCKS 端口") });
@@ -95,7 +66,7 @@ for (const viewport of [DESKTOP, PHONE]) {
       `端口 ${port} 已被其他程序占用；请换一个端口，或停止该程序。`,
     );
     await expect(page.locator("main")).not.toContainText("used by another program");
-    await shoot(page, "settings-port-in-use", zhField);
+    await shootTarget(page, "settings-port-in-use", zhField);
     await setLang(page, "en");
 
     // Another port: the refusal goes with the edit, and the save goes through.
@@ -120,7 +91,7 @@ for (const { viewport, domain, cidr, position } of RULE_RUNS) {
     page,
   }) => {
     await page.setViewportSize(viewport);
-    await signIn(page, "#/rules");
+    await signIn(page, svc, "#/rules");
     const addForm = page.getByRole("form", { name: "Add rule" });
     await addForm.getByLabel("Type").selectOption("DOMAIN-SUFFIX");
     await addForm.getByLabel("Domain or address range").fill(domain);
@@ -131,7 +102,7 @@ for (const { viewport, domain, cidr, position } of RULE_RUNS) {
       .filter({ hasText: `Rule added: ${domain} and its subdomains → through the proxy.` });
     await expect(added).toBeVisible();
     await expect(added).not.toContainText(KEYWORD);
-    await shoot(page, "rules-notice-added", added);
+    await shootTarget(page, "rules-notice-added", added);
 
     await setLang(page, "zh-CN");
     const zhAdded = page
@@ -139,7 +110,7 @@ for (const { viewport, domain, cidr, position } of RULE_RUNS) {
       .filter({ hasText: `已添加规则：${domain} 及其子域名 → 走代理。` });
     await expect(zhAdded).toBeVisible();
     await expect(zhAdded).not.toContainText(KEYWORD);
-    await shoot(page, "rules-notice-added", zhAdded);
+    await shootTarget(page, "rules-notice-added", zhAdded);
 
     // The same rule again: the refusal quotes it in words too.
     const zhForm = page.getByRole("form", { name: "添加规则" });
@@ -149,7 +120,7 @@ for (const { viewport, domain, cidr, position } of RULE_RUNS) {
       `列表中的第 ${position} 条规则已是 ${domain} 及其子域名 → 走代理，请修改那一条。`,
     );
     await expect(dup).toBeVisible();
-    await shoot(page, "rules-duplicate", dup);
+    await shootTarget(page, "rules-duplicate", dup);
 
     // An address range switched off, then deleted, in Chinese.
     await zhForm.getByLabel("类型").selectOption("IP-CIDR");
@@ -161,7 +132,7 @@ for (const { viewport, domain, cidr, position } of RULE_RUNS) {
     await row.getByRole("checkbox").uncheck();
     const off = page.getByText(`规则已停用（仍保留在列表中）：${cidr} 内的地址 → 直连。`);
     await expect(off).toBeVisible();
-    await shoot(page, "rules-notice-off", off);
+    await shootTarget(page, "rules-notice-off", off);
     await row.getByRole("button", { name: "删除" }).click();
     await row.getByRole("button", { name: "确认删除" }).click();
     await expect(page.getByText(`已删除规则：${cidr} 内的地址 → 直连。`)).toBeVisible();
@@ -169,7 +140,7 @@ for (const { viewport, domain, cidr, position } of RULE_RUNS) {
     await setLang(page, "en");
     const deleted = page.getByText(`Rule deleted: addresses in ${cidr} → direct.`);
     await expect(deleted).toBeVisible();
-    await shoot(page, "rules-notice-deleted", deleted);
+    await shootTarget(page, "rules-notice-deleted", deleted);
     await expect(page.getByRole("status").filter({ hasText: KEYWORD })).toHaveCount(0);
   });
 }

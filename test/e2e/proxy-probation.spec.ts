@@ -1,12 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ManualClock } from "../../server/clock.js";
+import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import {
-  freePort,
-  PASSWORD,
-  startProxyConsole,
-  type ProxyConsole,
-} from "./support/proxy-harness.js";
-import { setLang, signIn, callInPage as call } from "./support/proxy-page.js";
+  callInPage as call,
+  DESKTOP,
+  PHONE,
+  setLang,
+  setUp,
+  signIn,
+} from "./support/proxy-page.js";
 import { shootView } from "./support/proxy-shots.js";
 
 /**
@@ -16,17 +18,9 @@ import { shootView } from "./support/proxy-shots.js";
  * dark. The service's clock is moved by hand; its deadline check runs when the test asks.
  */
 
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
-
 async function start(clock: ManualClock): Promise<ProxyConsole> {
   const svc = await startProxyConsole({ clock, probationCheckMs: 0 });
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
+  await setUp(svc);
   return svc;
 }
 

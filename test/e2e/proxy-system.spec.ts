@@ -1,44 +1,10 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import {
-  freePort,
-  refusedPort,
-  PASSWORD,
-  startProxyConsole,
-  type ProxyConsole,
-} from "./support/proxy-harness.js";
-import { setUp, callInPage } from "./support/proxy-page.js";
+import { expect, test } from "@playwright/test";
+import { freePort, refusedPort, startProxyConsole } from "./support/proxy-harness.js";
+import { callInPage, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
-
-/** The phone size and the desktop size every screen is looked at in. */
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1440, height: 900 };
-
-async function signIn(page: Page, svc: ProxyConsole, hash: string): Promise<void> {
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel(/Password|密码/).fill(PASSWORD);
-  await page.getByRole("button", { name: /Sign in|登录/ }).click();
-  // The console's own main area (the sign-in form is a main with a heading too).
-  await expect(page.locator("main.content h1")).toBeVisible();
-}
-
-/** The status a call of the console's API from the page answered. */
-async function call(page: Page, method: string, path: string, data?: unknown): Promise<number> {
-  return (await callInPage(page, method, path, data)).status;
-}
-
-/** Switches the language by hand (on a phone the picker is in the folded menu). */
-async function chooseLanguage(page: Page, lang: "en" | "zh-CN"): Promise<void> {
-  const picker = page.getByLabel(/^(Language|语言)$/);
-  if (!(await picker.isVisible()))
-    await page.getByRole("button", { name: /^(Menu|菜单)$/ }).click();
-  await picker.selectOption(lang);
-  if (await page.getByRole("button", { name: /^(Menu|菜单)$/ }).isVisible()) {
-    await page.keyboard.press("Escape");
-  }
-}
 
 /** Another controller on the port (another mihomo, with a secret Gatehouse does not know). */
 async function otherController(port: number): Promise<http.Server> {
@@ -80,7 +46,7 @@ test("a controller port held by another program is named on the dashboard and th
     await expect(service).toContainText("--core-controller-port");
     await shootBothThemes(page, "system-port");
 
-    await chooseLanguage(page, "zh-CN");
+    await setLang(page, "zh-CN");
     const zhService = page.getByRole("region", { name: "内核服务" });
     await expect(zhService.getByText("控制端口")).toBeVisible();
     await expect(zhService).toContainText("如需换用其他端口");
@@ -98,7 +64,7 @@ test("a controller port held by another program is named on the dashboard and th
     await page.goto(`${svc.url}/#/system`);
     await expect(page.getByTestId("controller-port")).toHaveText(String(port));
     await shootBothThemes(page, "mobile-zh-system");
-    await chooseLanguage(page, "en");
+    await setLang(page, "en");
     await expect(page.getByTestId("controller-port")).toBeVisible();
     await shootBothThemes(page, "mobile-system");
   } finally {
@@ -117,7 +83,9 @@ test("the Logs page shows the kept core lines when it opens, then new ones once,
     await setUp(svc);
     await page.setViewportSize(DESKTOP);
     await signIn(page, svc, "#/dashboard");
-    expect(await call(page, "POST", "/system/service", { action: "start" })).toBe(200);
+    expect((await callInPage(page, "POST", "/system/service", { action: "start" })).status).toBe(
+      200,
+    );
     const secret = readFileSync(join(svc.dataDir, "proxy", "core", "secret"), "utf8").trim();
     const say = async (type: string, payload: string) => {
       const r = await fetch(`http://127.0.0.1:${port}/__sim/logs`, {
@@ -169,7 +137,7 @@ test("the Logs page shows the kept core lines when it opens, then new ones once,
     await expect(card.getByText("[TCP] dial node-a error: i/o timeout")).toBeVisible();
     await card.getByLabel("Level").selectOption("info");
 
-    await chooseLanguage(page, "zh-CN");
+    await setLang(page, "zh-CN");
     const zh = page.getByRole("region", { name: "内核日志" });
     await expect(zh.getByText("服务会保留内核最近的 500 行日志", { exact: false })).toBeVisible();
     await expect(zh.getByPlaceholder("搜索日志")).toBeVisible();
@@ -241,7 +209,7 @@ test("the update check, a connectivity test, offline connections and a file that
     expect(text).not.toMatch(/not connected|econnrefused/);
     await shootBothThemes(page, "connections-offline");
 
-    await chooseLanguage(page, "zh-CN");
+    await setLang(page, "zh-CN");
     await expect(page.getByRole("main")).toContainText(
       "代理内核未运行或无法连接。请在“概览”中启动它。",
     );

@@ -1,13 +1,21 @@
 import { expect, test, type Page } from "@playwright/test";
 import net from "node:net";
 import {
-  PASSWORD,
   freePort,
+  openTunnel,
   startProxyConsole,
   type ProxyConsole,
 } from "./support/proxy-harness.js";
 import { SHOTS_DIR, shootView } from "./support/proxy-shots.js";
-import { seeCoreRunning } from "./support/proxy-page.js";
+import {
+  callOk,
+  DESKTOP,
+  PHONE,
+  seeCoreRunning,
+  setLang,
+  setUp,
+  signIn,
+} from "./support/proxy-page.js";
 import { inBothThemes, saveShot } from "./support/shots.js";
 
 /**
@@ -21,52 +29,15 @@ let svc: ProxyConsole;
 
 test.beforeAll(async () => {
   svc = await startProxyConsole();
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
+  await setUp(svc);
 });
 test.afterAll(async () => {
   await svc?.close();
 });
 test.describe.configure({ mode: "serial" });
 
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
 /** A subscription id in the words on a screen (24 hexadecimal characters). */
 const RAW_ID = /\b[0-9a-f]{24}\b/;
-
-async function signIn(page: Page, hash: string): Promise<void> {
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
-  await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
-  await expect(page.locator("nav#console-nav")).toBeAttached();
-}
-
-/** A call to the service with the page's session (and its CSRF token). */
-async function call<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const url = `${svc.url}/api/v1${path}`;
-  const status = await (await page.request.get(`${svc.url}/api/v1/auth/status`)).json();
-  const res = await page.request.fetch(url, {
-    method,
-    data: body,
-    headers: { "X-CSRF-Token": (status as { csrf: string }).csrf },
-  });
-  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()) as T;
-}
-
-/** Switches the language as a person would: the picker in the bar, or in the phone menu. */
-async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
-  const menu = page.locator(".menu-button");
-  const phone = (await menu.count()) > 0;
-  if (phone) await menu.click();
-  await page.locator("#lang-pick").selectOption(lang);
-  if (phone) await page.keyboard.press("Escape");
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
-}
 
 /**
  * Light and dark, English and Chinese, of what is on screen now (the viewport only). A panel
@@ -86,25 +57,6 @@ async function shoot(
   await setLang(page, "en");
 }
 
-/** A CONNECT tunnel through the core's mixed port to `host:port`. */
-function tunnel(proxyPort: number, host: string, port: number): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const sock = net.connect(proxyPort, "127.0.0.1");
-    let head = "";
-    const onData = (chunk: Buffer) => {
-      head += chunk.toString("latin1");
-      if (!head.includes("\r\n\r\n")) return;
-      sock.off("data", onData);
-      sock.resume();
-      if (head.startsWith("HTTP/1.1 200")) resolve(sock);
-      else reject(new Error(`the mixed port answered: ${head.split("\r\n")[0]}`));
-    };
-    sock.on("data", onData);
-    sock.once("error", reject);
-    sock.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`);
-  });
-}
-
 interface Rule {
   id: string;
   type: string;
@@ -119,7 +71,7 @@ test.describe("proxy console where people look", () => {
   }) => {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
-    await signIn(page, "#/dashboard");
+    await signIn(page, svc, "#/dashboard");
     await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
     const top = await page.locator("main h1").evaluate((el) => el.getBoundingClientRect().top);
     expect(top).toBeLessThanOrEqual(100);
@@ -170,7 +122,7 @@ test.describe("proxy console where people look", () => {
       if (req.method() === "PUT" && /\/api\/v1\/rules\/[0-9a-f]{24}$/.test(req.url()))
         puts.push(req.postDataJSON());
     });
-    await signIn(page, "#/rules");
+    await signIn(page, svc, "#/rules");
     const addForm = page.getByRole("form", { name: "Add rule" });
     await addForm.getByLabel("Type").selectOption("DOMAIN-SUFFIX");
     await addForm.getByLabel("Domain or address range").fill("Example.COM");
@@ -189,7 +141,7 @@ test.describe("proxy console where people look", () => {
         "Rule 1 in the list is already example.com and its subdomains → direct; change that one instead.",
       ),
     ).toBeVisible();
-    expect((await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom).toHaveLength(1);
+    expect((await callOk<{ custom: Rule[] }>(page, "GET", "/rules")).custom).toHaveLength(1);
 
     // Edit: the form sends only the rule's fields and the change is stored.
     await row.getByRole("button", { name: "Edit DOMAIN-SUFFIX example.com" }).click();
@@ -200,7 +152,7 @@ test.describe("proxy console where people look", () => {
     await expect(
       page.getByText("Rule saved: example.org and its subdomains → through the proxy."),
     ).toBeVisible();
-    let custom = (await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
+    let custom = (await callOk<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
     expect(custom).toEqual([
       {
         id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -225,7 +177,7 @@ test.describe("proxy console where people look", () => {
       ),
     ).toBeVisible();
     await expect(edited.getByText("off", { exact: true })).toBeVisible();
-    custom = (await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
+    custom = (await callOk<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
     expect(custom.map((r) => [r.value, r.action, r.enabled])).toEqual([
       ["example.org", "PROXY", false],
     ]);
@@ -234,7 +186,7 @@ test.describe("proxy console where people look", () => {
     await expect(
       page.getByText("Rule on again: example.org and its subdomains → through the proxy."),
     ).toBeVisible();
-    custom = (await call<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
+    custom = (await callOk<{ custom: Rule[] }>(page, "GET", "/rules")).custom;
     expect(custom[0].enabled).toBe(true);
     expect(puts).toHaveLength(3);
     for (const body of puts)
@@ -245,7 +197,7 @@ test.describe("proxy console where people look", () => {
     page,
   }) => {
     await page.setViewportSize(DESKTOP);
-    await signIn(page, "#/subscriptions");
+    await signIn(page, svc, "#/subscriptions");
     await page.getByRole("button", { name: "Add subscription" }).click();
     await page.getByLabel("Name").fill("Provider A");
     await page.getByLabel("Subscription URL").fill(svc.feedUrl);
@@ -259,7 +211,7 @@ test.describe("proxy console where people look", () => {
     await expect(
       page.getByText("The subscription Provider A already uses this address."),
     ).toBeVisible();
-    const subs = await call<Array<{ name: string }>>(page, "GET", "/subscriptions");
+    const subs = await callOk<Array<{ name: string }>>(page, "GET", "/subscriptions");
     expect(subs.map((s) => s.name)).toEqual(["Provider A"]);
     await shoot(page, "subscription-duplicate");
     await page.getByRole("button", { name: "Cancel" }).click();
@@ -269,7 +221,7 @@ test.describe("proxy console where people look", () => {
     await item.getByLabel("Refresh every (hours)").fill("12");
     await item.getByRole("button", { name: "Save" }).click();
     await expect(item.getByText("Changes to Provider A were saved.")).toBeVisible();
-    const after = await call<Array<{ intervalHours: number }>>(page, "GET", "/subscriptions");
+    const after = await callOk<Array<{ intervalHours: number }>>(page, "GET", "/subscriptions");
     expect(after[0].intervalHours).toBe(12);
   });
 
@@ -307,7 +259,7 @@ test.describe("proxy console where people look", () => {
       ids.forEach((id, i) => (out[id] = { delay: 100 + i * 10, error: "" }));
       await route.fulfill({ json: out });
     });
-    await signIn(page, "#/nodes");
+    await signIn(page, svc, "#/nodes");
     const names = () =>
       page.locator(".nodes .node-name").evaluateAll((els) => els.map((e) => e.textContent));
     const latency = (name: string) =>
@@ -356,7 +308,7 @@ test.describe("proxy console where people look", () => {
   }) => {
     test.setTimeout(90_000);
     await page.setViewportSize(DESKTOP);
-    await signIn(page, "#/dashboard");
+    await signIn(page, svc, "#/dashboard");
     const start = page
       .getByRole("group", { name: "Core service" })
       .getByRole("button", { name: "Start", exact: true });
@@ -365,27 +317,27 @@ test.describe("proxy console where people look", () => {
 
     // A rule sends `localhost` through the proxy, to a node of Provider A chosen by hand.
     const mixedPort = await freePort();
-    const settings = await call<Record<string, unknown>>(page, "GET", "/settings");
-    await call(page, "PUT", "/settings", { ...settings, mixedPort });
-    await call(page, "POST", "/rules", {
+    const settings = await callOk<Record<string, unknown>>(page, "GET", "/settings");
+    await callOk(page, "PUT", "/settings", { ...settings, mixedPort });
+    await callOk(page, "POST", "/rules", {
       type: "DOMAIN",
       value: "localhost",
       action: "PROXY",
       enabled: true,
     });
     // Provider A comes from the subscription test; made here when this test runs alone.
-    const subs = await call<Array<{ name: string }>>(page, "GET", "/subscriptions");
+    const subs = await callOk<Array<{ name: string }>>(page, "GET", "/subscriptions");
     if (!subs.some((x) => x.name === "Provider A")) {
-      const made = await call<{ id: string }>(page, "POST", "/subscriptions", {
+      const made = await callOk<{ id: string }>(page, "POST", "/subscriptions", {
         name: "Provider A",
         url: svc.feedUrl,
       });
-      await call(page, "POST", `/subscriptions/${made.id}/refresh`);
+      await callOk(page, "POST", `/subscriptions/${made.id}/refresh`);
     }
-    const nodes = await call<Array<{ id: string; name: string }>>(page, "GET", "/nodes");
+    const nodes = await callOk<Array<{ id: string; name: string }>>(page, "GET", "/nodes");
     const hk = nodes.find((n) => n.name.endsWith("Hong Kong 01"));
     expect(hk).toBeDefined();
-    await call(page, "POST", "/nodes/select", { mode: "manual", id: hk?.id });
+    await callOk(page, "POST", "/nodes/select", { mode: "manual", id: hk?.id });
 
     await start.click();
     await expect(page.getByText("The core was started.")).toBeVisible({ timeout: 20_000 });
@@ -408,7 +360,7 @@ test.describe("proxy console where people look", () => {
     });
     await new Promise<void>((ok) => echo.listen(0, "127.0.0.1", ok));
     const target = (echo.address() as net.AddressInfo).port;
-    const sock = await tunnel(mixedPort, "localhost", target);
+    const sock = await openTunnel(mixedPort, target, "localhost");
     sock.on("error", () => undefined);
     const ended = new Promise<void>((ok) => sock.once("close", () => ok()));
     const open = page.getByRole("button", {
@@ -480,10 +432,10 @@ test.describe("proxy console where people look", () => {
     page,
   }) => {
     await page.setViewportSize(DESKTOP);
-    await signIn(page, "#/dashboard");
+    await signIn(page, svc, "#/dashboard");
     const sub = "2f00b452053b30d98c0a41c9";
-    const settings = await call<Record<string, unknown>>(page, "GET", "/settings");
-    await call(page, "PUT", "/settings", {
+    const settings = await callOk<Record<string, unknown>>(page, "GET", "/settings");
+    await callOk(page, "PUT", "/settings", {
       ...settings,
       selectionMode: "manual",
       selectedNode: `${sub}/sub-${sub}/🇯🇵 Gone Tokyo`,

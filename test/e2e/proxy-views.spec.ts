@@ -1,29 +1,17 @@
-import { expect, test, type Page } from "@playwright/test";
-import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { expect, test } from "@playwright/test";
+import { startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
-import { seeCoreRunning } from "./support/proxy-page.js";
+import { seeCoreRunning, setUp, signIn } from "./support/proxy-page.js";
 
 let svc: ProxyConsole;
 
 test.beforeAll(async () => {
   svc = await startProxyConsole();
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
+  await setUp(svc);
 });
 test.afterAll(async () => {
   await svc?.close();
 });
-
-async function signIn(page: Page, hash = ""): Promise<void> {
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel(/Password|密码/).fill(PASSWORD);
-  await page.getByRole("button", { name: /Sign in|登录/ }).click();
-  await expect(page.locator("main h1")).toBeVisible();
-}
 
 function connections(n: number) {
   const base = Date.parse("2026-11-22T10:00:00Z");
@@ -62,7 +50,7 @@ test.describe("proxy console views", () => {
         json: { downloadTotal: 5e9, uploadTotal: 1e9, connections: connections(5000) },
       });
     });
-    await signIn(page, "#/connections");
+    await signIn(page, svc, "#/connections");
     await expect(page.getByTestId("conn-count")).toHaveText("5000 of 5000");
     const rows = page.locator(".conn-table .vrow");
     expect(await rows.count()).toBeLessThan(80);
@@ -130,7 +118,7 @@ test.describe("proxy console views", () => {
       }
       await route.fulfill({ json: out });
     });
-    await signIn(page, "#/nodes");
+    await signIn(page, svc, "#/nodes");
     // Over 600 nodes the groups start closed, so nothing heavy is rendered up front.
     await expect(page.getByText("1200 nodes")).toHaveCount(0);
     await expect(page.getByText("700 nodes")).toBeVisible();
@@ -175,7 +163,7 @@ test.describe("proxy console views", () => {
         body: events,
       }),
     );
-    await signIn(page, "#/logs");
+    await signIn(page, svc, "#/logs");
     await expect(page.getByText("proxy node-a failed")).toBeVisible();
     await expect(page.getByText("dial tcp: i/o timeout")).toBeVisible();
     await expect(page.getByRole("alert")).toContainText(
@@ -198,7 +186,7 @@ test.describe("proxy console views", () => {
         body: "event: expired\ndata: \n\n",
       }),
     );
-    await signIn(page, "#/dashboard");
+    await signIn(page, svc, "#/dashboard");
     await expect(page.getByText("Your session has ended. Sign in again.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   });
@@ -211,7 +199,7 @@ test.describe("proxy console views", () => {
       viewport: { width: 360, height: 740 },
     });
     const page = await context.newPage();
-    await signIn(page, "#/dashboard");
+    await signIn(page, svc, "#/dashboard");
     await expect(page.getByRole("heading", { name: "概览", level: 1 })).toBeVisible();
     await expect(page.getByText("代理内核", { exact: true })).toBeVisible();
     // A core nobody started is said neutrally, in the reader's language.

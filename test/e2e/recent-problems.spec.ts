@@ -5,6 +5,7 @@ import { FATAL_LINE, failingCore } from "../helpers/failing-core.js";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole } from "./support/proxy-harness.js";
+import { callOk } from "./support/proxy-page.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
 import { shootThemes } from "./support/shots.js";
 
@@ -123,18 +124,11 @@ test("the proxy dashboard lists a failed scheduled refresh among the recent prob
     );
 
     // A subscription added without a refresh is due at the scheduler's next check, which fails.
-    const api = (path: string) => `${svc.url}/api/v1${path}`;
-    const csrf = ((await (await page.request.get(api("/auth/status"))).json()) as { csrf: string })
-      .csrf;
-    const created = await page.request.post(api("/subscriptions"), {
-      data: {
-        name: "Broken provider",
-        url: `${svc.feeds.url}/sub/broken?token=abc`,
-        intervalHours: 6,
-      },
-      headers: { "X-CSRF-Token": csrf },
+    await callOk(page, "POST", "/subscriptions", {
+      name: "Broken provider",
+      url: `${svc.feeds.url}/sub/broken?token=abc`,
+      intervalHours: 6,
     });
-    expect(created.status()).toBe(200);
     await svc.service.scheduler.tick();
 
     const problem = card.getByTestId("problem");

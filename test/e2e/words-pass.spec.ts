@@ -1,12 +1,14 @@
 import net, { type AddressInfo } from "node:net";
-import { callInPage as call } from "./support/proxy-page.js";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import {
-  freePort,
-  PASSWORD,
-  startProxyConsole,
-  type ProxyConsole,
-} from "./support/proxy-harness.js";
+  callInPage as call,
+  DESKTOP,
+  PHONE,
+  setLang,
+  setUp,
+  signIn,
+} from "./support/proxy-page.js";
 import { startParcelSite } from "./support/parcel-harness.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
 
@@ -21,30 +23,11 @@ let svc: ProxyConsole;
 
 test.beforeAll(async () => {
   svc = await startProxyConsole();
-  const res = await fetch(`${svc.url}/api/v1/auth/setup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: svc.token, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
+  await setUp(svc);
 });
 test.afterAll(async () => {
   await svc?.close();
 });
-
-async function signIn(page: Page, hash: string): Promise<void> {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${svc.url}/${hash}`);
-  await page.getByLabel(/Password|密码/).fill(PASSWORD);
-  await page.getByRole("button", { name: /Sign in|登录/ }).click();
-  // Signed in once the console's sections are there (the sign-in form has a heading too).
-  await expect(page.locator("#console-nav")).toBeAttached();
-}
-
-async function setLang(page: Page, lang: "en" | "zh-CN"): Promise<void> {
-  await page.locator("#lang-pick").selectOption(lang);
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
-}
 
 /** Latin words left in a Chinese text once the values a person gave are taken out. */
 async function englishWords(where: Locator, own: string[] = []): Promise<string[]> {
@@ -55,14 +38,11 @@ async function englishWords(where: Locator, own: string[] = []): Promise<string[
 
 /** Both sizes, both themes. */
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const size of [
-    { width: 1440, height: 900 },
-    { width: 390, height: 844 },
-  ]) {
+  for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
     await shootBothThemes(page, `words-pass-${name}-${size.width}`);
   }
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.setViewportSize(DESKTOP);
 }
 
 /** The local feed's subscription with its nodes fetched (once per service). */
@@ -84,7 +64,8 @@ test.describe.configure({ mode: "serial" });
 test("the dashboard says in words that no node is in use, instead of the keyword REJECT", async ({
   page,
 }) => {
-  await signIn(page, "#/dashboard");
+  await page.setViewportSize(DESKTOP);
+  await signIn(page, svc, "#/dashboard");
   await expect(page.getByTestId("core-state")).toBeVisible();
   // The fake core on free ports: the default 7890 and 1053 may be taken by other tests.
   const settings = await call<Record<string, unknown>>(page, "GET", "/settings");
@@ -112,7 +93,8 @@ const APPLY_DETAIL = 'Put "http://127.0.0.1:9090/configs?force=true": connection
 test("a refused node selection: the sentence in Chinese, the core's words folded apart", async ({
   page,
 }) => {
-  await signIn(page, "#/subscriptions");
+  await page.setViewportSize(DESKTOP);
+  await signIn(page, svc, "#/subscriptions");
   await ensureSubscription(page);
   await page.route("**/api/v1/nodes/select", (route) =>
     route.fulfill({
@@ -144,7 +126,8 @@ test("a refused node selection: the sentence in Chinese, the core's words folded
 test("a refresh the core refuses, now and as the last failure kept, says no English in Chinese", async ({
   page,
 }) => {
-  await signIn(page, "#/subscriptions");
+  await page.setViewportSize(DESKTOP);
+  await signIn(page, svc, "#/subscriptions");
   await ensureSubscription(page);
   await page.reload();
   const refused = {
@@ -200,16 +183,9 @@ test("a failed start keeps no English after the language changes, and is said on
     controllerPort: (holder.address() as AddressInfo).port,
   });
   try {
-    const res = await fetch(`${busy.url}/api/v1/auth/setup`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ token: busy.token, password: PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(`${busy.url}/#/dashboard`);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await setUp(busy);
+    await page.setViewportSize(DESKTOP);
+    await signIn(page, busy, "#/dashboard");
     await expect(page.getByTestId("core-state")).toBeVisible();
     const started = page.waitForResponse((r) => r.url().endsWith("/api/v1/system/service"));
     await page.getByRole("button", { name: "Start", exact: true }).click();
@@ -246,7 +222,7 @@ test("a wrong password is said again in Chinese when the language changes after 
   page,
 }) => {
   // The proxy console's sign-in.
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.setViewportSize(DESKTOP);
   await page.goto(`${svc.url}/`);
   await page.getByLabel("Password").fill("not the password at all");
   await page.getByRole("button", { name: "Sign in" }).click();

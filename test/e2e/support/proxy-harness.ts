@@ -37,10 +37,14 @@ export interface ProxyConsole {
 export { freePort, refusedPort };
 
 /**
- * Opens an HTTP CONNECT tunnel through the core's mixed port to 127.0.0.1:`port`;
+ * Opens an HTTP CONNECT tunnel through the core's mixed port to `host`:`port`;
  * resolves with the socket once the core answered 200.
  */
-export function openTunnel(proxyPort: number, port: number): Promise<net.Socket> {
+export function openTunnel(
+  proxyPort: number,
+  port: number,
+  host = "127.0.0.1",
+): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const sock = net.connect(proxyPort, "127.0.0.1");
     let head = "";
@@ -57,7 +61,7 @@ export function openTunnel(proxyPort: number, port: number): Promise<net.Socket>
     };
     sock.on("data", onData);
     sock.once("error", reject);
-    sock.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    sock.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`);
   });
 }
 

@@ -1,10 +1,9 @@
 import { expect, type Page } from "@playwright/test";
 import { PASSWORD, type ProxyConsole } from "./proxy-harness.js";
 import { shootView } from "./proxy-shots.js";
+import { DESKTOP, PHONE } from "./shots.js";
 
-/** The two sizes every screen is looked at in: a laptop and a phone. */
-export const DESKTOP = { width: 1440, height: 900 };
-export const PHONE = { width: 390, height: 844 };
+export { DESKTOP, PHONE } from "./shots.js";
 
 /** Steps of the proxy console's browser specs that every one of them takes the same way. */
 
@@ -84,6 +83,21 @@ export async function callInPage<T = unknown>(
     },
     [method, path, data] as const,
   );
+}
+
+/**
+ * `callInPage` for a call that must succeed: fails the test on any other status than 200 (with
+ * what the service answered), and gives the answer's body.
+ */
+export async function callOk<T = unknown>(
+  page: Page,
+  method: string,
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const answer = await callInPage<T>(page, method, path, data);
+  expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.json)}`).toBe(200);
+  return answer.json;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { SHOTS_DIR, inBothThemes, saveShot, shootThemes } from "./shots.js";
 
 export { SHOTS_DIR } from "./shots.js";
@@ -28,4 +28,10 @@ export async function shootView(
       fullPage: options.fullPage ?? false,
     });
   });
+}
+
+/** `shootView` of the part of the screen `target` is in (scrolled into view where it is not). */
+export async function shootTarget(page: Page, name: string, target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  await shootView(page, name);
 }

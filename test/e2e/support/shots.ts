@@ -4,6 +4,10 @@ import type { Page, PageScreenshotOptions } from "@playwright/test";
 
 export const SHOTS_DIR = "artifacts/screenshots";
 
+/** The two sizes every screen is looked at in: a laptop and a phone. */
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
 /**
  * Whether this run saves its screenshots (`GATEHOUSE_SHOTS=0` skips them: the steps around a
  * shot, switching theme, language and size and waiting for the page to follow, still run and
