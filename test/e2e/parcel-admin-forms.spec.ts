@@ -1,7 +1,13 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { CookieJar } from "../helpers/parcel-harness.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
-import { shootThemes } from "./support/shots.js";
+import {
+  adminApi,
+  openParcelPage,
+  signInAdmin,
+  type AdminApi,
+  type Lang,
+} from "./support/parcel-page.js";
+import { DESKTOP, shootThemes, type Size } from "./support/shots.js";
 
 /**
  * The settings forms as a careful administrator fills them in: limits that contradict each
@@ -9,24 +15,14 @@ import { shootThemes } from "./support/shots.js";
  * saved; invalid edits are counted and flagged, never passed off as "no unsaved changes".
  */
 
-type Lang = "en" | "zh-CN";
-type Size = "desktop" | "phone";
-const VIEWPORTS: Record<Size, { width: number; height: number }> = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-};
 const GIB = 1024 ** 3;
 
 let site: ParcelSite;
-const adminJar = new CookieJar();
+let admin: AdminApi;
 
 test.beforeAll(async () => {
   site = await startParcelSite();
-  const r = await site.harness.request("POST", "/admin/login", {
-    body: { username: site.adminUser, password: site.adminPassword },
-    jar: adminJar,
-  });
-  expect(r.status).toBe(200);
+  admin = await adminApi(site);
 });
 
 test.afterAll(async () => {
@@ -34,25 +30,15 @@ test.afterAll(async () => {
 });
 
 async function policy(): Promise<Record<string, unknown>> {
-  const r = await site.harness.request("GET", "/admin/policy", { jar: adminJar });
+  const r = await admin.call("GET", "/admin/policy");
   expect(r.status).toBe(200);
   return r.json as Record<string, unknown>;
 }
 
+/** The settings tab, signed in, in a page of its own at `size` in `lang`. */
 async function open(browser: Browser, size: Size, lang: Lang): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: VIEWPORTS[size],
-    isMobile: size === "phone",
-    hasTouch: size === "phone",
-  });
-  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
-  const page = await context.newPage();
-  await page.goto(`${site.url}/#/admin/settings`);
-  await page.getByLabel(lang === "en" ? "Username" : "用户名").fill(site.adminUser);
-  await page
-    .getByLabel(lang === "en" ? "Password" : "密码", { exact: true })
-    .fill(site.adminPassword);
-  await page.getByRole("button", { name: lang === "en" ? "Sign in" : "登录" }).click();
+  const page = await openParcelPage(browser, size, lang);
+  await signInAdmin(page, site, "settings", lang);
   await expect(page.getByTestId("policy-form")).toBeVisible();
   return page;
 }
@@ -198,13 +184,14 @@ for (const [size, lang] of [
 test("the service accepts one tight limit from a script, and the send page promises only what it can send", async ({
   browser,
 }) => {
-  const put = await site.harness.request("PUT", "/admin/policy", {
-    body: { max_file_bytes: 30 * GIB, max_parcel_bytes: 20 * GIB, daily_upload_bytes: 2 * GIB },
-    jar: adminJar,
+  const put = await admin.call("PUT", "/admin/policy", {
+    max_file_bytes: 30 * GIB,
+    max_parcel_bytes: 20 * GIB,
+    daily_upload_bytes: 2 * GIB,
   });
   expect(put.status).toBe(200);
   try {
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${site.url}/#/`);
     await expect(
@@ -212,13 +199,10 @@ test("the service accepts one tight limit from a script, and the send page promi
     ).toBeVisible();
     await context.close();
   } finally {
-    const back = await site.harness.request("PUT", "/admin/policy", {
-      body: {
-        max_file_bytes: 10 * GIB,
-        max_parcel_bytes: 20 * GIB,
-        daily_upload_bytes: 50 * GIB,
-      },
-      jar: adminJar,
+    const back = await admin.call("PUT", "/admin/policy", {
+      max_file_bytes: 10 * GIB,
+      max_parcel_bytes: 20 * GIB,
+      daily_upload_bytes: 50 * GIB,
     });
     expect(back.status).toBe(200);
   }

@@ -1,7 +1,8 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { CookieJar } from "../helpers/parcel-harness.js";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { openParcelPage, signInAdmin } from "./support/parcel-page.js";
 import { shootThemes, saveShot } from "./support/shots.js";
 
 /**
@@ -10,13 +11,6 @@ import { shootThemes, saveShot } from "./support/shots.js";
  * changes, ended parcels show neither an expiry nor "10 of 10", and a wrong password leaves
  * the form as it was.
  */
-
-type Lang = "en" | "zh-CN";
-type Size = "desktop" | "phone";
-const VIEWPORTS: Record<Size, { width: number; height: number }> = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-};
 
 let site: ParcelSite;
 
@@ -30,16 +24,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await site?.close();
 });
-
-async function open(browser: Browser, size: Size, lang: Lang): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: VIEWPORTS[size],
-    isMobile: size === "phone",
-    hasTouch: size === "phone",
-  });
-  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
-  return context.newPage();
-}
 
 const L = {
   en: {
@@ -69,15 +53,6 @@ const L = {
     files: "文件",
   },
 } as const;
-
-async function signIn(page: Page, lang: Lang, tab = "parcels"): Promise<void> {
-  const w = L[lang];
-  await page.goto(`${site.url}/#/admin/${tab}`);
-  await page.getByLabel(w.username).fill(site.adminUser);
-  await page.getByLabel(w.password, { exact: true }).fill(site.adminPassword);
-  await page.getByRole("button", { name: w.signIn }).click();
-  await expect(page.getByRole("heading", { name: w.heading })).toBeVisible();
-}
 
 /** A published parcel of 3 downloads and 2 days, locked by wrong passwords; its id. */
 async function lockedParcel(name: string): Promise<string> {
@@ -125,8 +100,8 @@ for (const [size, lang] of [
     const w = L[lang];
     const r = REISSUE[lang];
     const id = await lockedParcel(`locked-${size}.pdf`);
-    const page = await open(browser, size, lang);
-    await signIn(page, lang);
+    const page = await openParcelPage(browser, size, lang);
+    await signInAdmin(page, site, "parcels", lang);
     await page.getByLabel(w.state).selectOption({ label: w.locked });
     const row = page.locator(`[data-testid=parcel-row][data-id="${id}"]`);
     await row.getByRole("button", { name: new RegExp(`^${w.reissue}`) }).click();
@@ -188,8 +163,8 @@ for (const lang of ["en", "zh-CN"] as const) {
       const up = await createUpload(h, { [`phone-list-${lang}-${i}.txt`]: 10 + i });
       expect((await uploadAndPublish(h, up)).status).toBe(200);
     }
-    const page = await open(browser, "phone", lang);
-    await signIn(page, lang);
+    const page = await openParcelPage(browser, "phone", lang);
+    await signInAdmin(page, site, "parcels", lang);
     await expect(page.getByTestId("parcel-row")).toHaveCount(10);
     // The last card (its own CSS rule) and an expanded one as well as the others.
     await page.getByTestId("parcel-row").first().locator(".adm-actions button").first().click();
@@ -229,7 +204,7 @@ for (const [size, lang] of [
     browser,
   }) => {
     const w = L[lang];
-    const page = await open(browser, size, lang);
+    const page = await openParcelPage(browser, size, lang);
     await page.goto(`${site.url}/#/admin`);
     await page.getByLabel(w.username).fill(site.adminUser);
     const password = page.getByLabel(w.password, { exact: true });

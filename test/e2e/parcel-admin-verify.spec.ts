@@ -1,10 +1,10 @@
 import { existsSync, openSync, readSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { CookieJar } from "../helpers/parcel-harness.js";
 import { createUpload, uploadAndPublish, type Created } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
-import { shootThemes } from "./support/shots.js";
+import { adminApi, signInAdmin } from "./support/parcel-page.js";
+import { DESKTOP, PHONE, shootThemes } from "./support/shots.js";
 
 /**
  * The Overview's "Stored files check" card against the real parcel service: a stored copy is
@@ -63,15 +63,6 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-async function signIn(page: Page): Promise<Locator> {
-  await page.goto(`${site.url}/#/admin/stats`);
-  await page.getByLabel("Username").fill(site.adminUser);
-  await page.getByLabel("Password").fill(site.adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Parcel administration" })).toBeVisible();
-  return page.getByRole("region", { name: "Stored files check" });
-}
-
 /** Nothing a person reads on the card is a hash, an id or a code of the API. */
 async function expectOnlyWords(card: Locator): Promise<void> {
   const text = await card.innerText();
@@ -81,8 +72,9 @@ async function expectOnlyWords(card: Locator): Promise<void> {
 }
 
 test("a stored copy damaged on disk is found by Verify now and said in words", async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const card = await signIn(page);
+  await page.setViewportSize(DESKTOP);
+  await signInAdmin(page, site, "stats");
+  const card = page.getByRole("region", { name: "Stored files check" });
   await expect(card.getByText("No check has run yet.")).toBeVisible();
   await card.getByRole("button", { name: "Verify now" }).click();
 
@@ -121,14 +113,12 @@ test("a stored copy damaged on disk is found by Verify now and said in words", a
 
   // What the card says is what happened: the copy left the store, downloads refuse it.
   expect(existsSync(blobPath(damaged))).toBe(false);
-  const api = await site.harness.request("GET", "/admin/verify", {
-    jar: await adminJar(),
-  });
+  const api = await (await adminApi(site)).call("GET", "/admin/verify");
   expect(api.json).toMatchObject({ running: false, checked: 6, total: 6 });
 
   await shootThemes(page, "parcel-admin-verify", "found-en-1440");
   await card.scrollIntoViewIfNeeded();
-  await page.setViewportSize({ width: 390, height: 844 });
+  await page.setViewportSize(PHONE);
   await expectNoOverflow(page);
   await shootThemes(page, "parcel-admin-verify", "found-en-390");
 
@@ -148,7 +138,7 @@ test("a stored copy damaged on disk is found by Verify now and said in words", a
   await expectOnlyWords(zhCard);
   await expectNoOverflow(page);
   await shootThemes(page, "parcel-admin-verify", "found-zh-390");
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.setViewportSize(DESKTOP);
   await shootThemes(page, "parcel-admin-verify", "found-zh-1440");
 
   // "Show these parcels" opens the parcels tab searching for the damaged file.
@@ -156,17 +146,6 @@ test("a stored copy damaged on disk is found by Verify now and said in words", a
   await expect(page).toHaveURL(/#\/admin\/parcels$/);
   await expect(page.getByText("Annual report.pdf").first()).toBeVisible();
 });
-
-/** The admin jar of the API harness (signed in once). */
-async function adminJar(): Promise<CookieJar> {
-  const jar = new CookieJar();
-  const r = await site.harness.request("POST", "/admin/login", {
-    body: { username: site.adminUser, password: site.adminPassword },
-    jar,
-  });
-  expect(r.status).toBe(200);
-  return jar;
-}
 
 /** Nothing is wider than the viewport (a phone does not scroll sideways). */
 async function expectNoOverflow(page: Page): Promise<void> {

@@ -1,8 +1,9 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
-import { CookieJar, type Reply } from "../helpers/parcel-harness.js";
+import { CookieJar } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
-import { shootThemes } from "./support/shots.js";
+import { adminApi, signInAdmin, type AdminApi } from "./support/parcel-page.js";
+import { atBothSizes, DESKTOP, shootThemes } from "./support/shots.js";
 
 /**
  * The parcel admin console as a person reads it: contradicting settings are refused before
@@ -11,19 +12,10 @@ import { shootThemes } from "./support/shots.js";
  * Against the real parcel service with a LAN entry beside this computer's.
  */
 let site: ParcelSite;
-const adminJar = new CookieJar();
+/** The test's own admin session for checking what the UI did. */
+let admin: AdminApi;
 let bigId = "";
 let lockedId = "";
-
-async function call(method: string, path: string, body?: unknown): Promise<Reply> {
-  return site.harness.request(method, path, { body, jar: adminJar });
-}
-
-async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await call(method, path, body);
-  if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${r.text}`);
-  return r.json as T;
-}
 
 test.beforeAll(async () => {
   site = await startParcelSite({
@@ -57,24 +49,12 @@ test.beforeAll(async () => {
   });
   expect(revoke.status).toBe(200);
   await createUpload(h, { "still-uploading.bin": 4096 });
-  const login = await call("POST", "/admin/login", {
-    username: site.adminUser,
-    password: site.adminPassword,
-  });
-  expect(login.status).toBe(200);
+  admin = await adminApi(site);
 });
 
 test.afterAll(async () => {
   await site?.close();
 });
-
-async function signIn(page: Page, tab: string): Promise<void> {
-  await page.goto(`${site.url}/#/admin/${tab}`);
-  await page.getByLabel("Username").fill(site.adminUser);
-  await page.getByLabel("Password").fill(site.adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Parcel administration" })).toBeVisible();
-}
 
 async function chinese(page: Page): Promise<void> {
   await page.getByLabel("Language").selectOption("zh-CN");
@@ -88,16 +68,11 @@ async function english(page: Page): Promise<void> {
 
 /** Light and dark at the desktop and the phone size. */
 async function shootSizes(page: Page, name: string): Promise<void> {
-  for (const [w, h] of [
-    [1440, 900],
-    [390, 844],
-  ]) {
-    await page.setViewportSize({ width: w, height: h });
+  await atBothSizes(page, async (w) => {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width, `${name} at ${w} px`).toBeLessThanOrEqual(w);
     await shootThemes(page, "parcel-admin-words", `${name}-${w}`);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
+  });
 }
 
 /** Latin letters outside ids, file names, addresses and units: untranslated English. */
@@ -115,8 +90,8 @@ test.describe.configure({ mode: "serial" });
 test("settings: a default above its maximum is refused beside both fields and by the service", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, "settings");
+  await page.setViewportSize(DESKTOP);
+  await signInAdmin(page, site, "settings");
   const policy = page.getByTestId("policy-form");
   const puts: Request[] = [];
   page.on("request", (r) => {
@@ -144,20 +119,20 @@ test("settings: a default above its maximum is refused beside both fields and by
   await expect(policy.getByText("不能小于默认期限（40 天）。")).toBeVisible();
   await shootSizes(page, "settings-conflict-zh");
   expect(puts).toHaveLength(0);
-  expect((await json<{ default_days: number }>("GET", "/admin/policy")).default_days).toBe(7);
+  expect((await admin.json<{ default_days: number }>("GET", "/admin/policy")).default_days).toBe(7);
   await policy.getByRole("button", { name: "撤销修改" }).click();
 
   // Another administrator raises the default meanwhile: a longest term valid against what
   // this page loaded is refused by the service, said in this page's language.
-  await json("PUT", "/admin/policy", { default_days: 20 });
+  await admin.json("PUT", "/admin/policy", { default_days: 20 });
   await policy.getByLabel("最长期限（天）").fill("10");
   await policy.getByRole("button", { name: /^保存修改/ }).click();
   await expect(policy.getByRole("alert")).toHaveText(
     "“默认期限（天）”（20）不能大于“最长期限（天）”（10）。",
   );
   expect(puts).toHaveLength(1);
-  expect((await json<{ max_days: number }>("GET", "/admin/policy")).max_days).toBe(30);
-  await json("PUT", "/admin/policy", { default_days: 7 });
+  expect((await admin.json<{ max_days: number }>("GET", "/admin/policy")).max_days).toBe(30);
+  await admin.json("PUT", "/admin/policy", { default_days: 7 });
   await policy.getByRole("button", { name: "重新加载" }).click();
   await english(page);
 
@@ -177,20 +152,20 @@ test("renewal on download: the send form starts from the policy's default", asyn
   await page.goto(`${site.url}/#/`);
   await expect(renew()).toBeChecked();
 
-  await signIn(page, "settings");
+  await signInAdmin(page, site, "settings");
   const policy = page.getByTestId("policy-form");
   const box = policy.getByLabel(/^New parcels renew on each complete download/);
   await expect(box).toBeChecked();
   await box.uncheck();
   await policy.getByRole("button", { name: /^Save changes/ }).click();
   await expect(policy.getByText("Saved (1 changed).")).toBeVisible();
-  expect((await json<{ default_renew: boolean }>("GET", "/admin/policy")).default_renew).toBe(
+  expect((await admin.json<{ default_renew: boolean }>("GET", "/admin/policy")).default_renew).toBe(
     false,
   );
   await page.goto(`${site.url}/#/`);
   await page.reload();
   await expect(renew()).not.toBeChecked();
-  await json("PUT", "/admin/policy", { default_renew: true });
+  await admin.json("PUT", "/admin/policy", { default_renew: true });
   await page.reload();
   await expect(renew()).toBeChecked();
 });
@@ -198,8 +173,8 @@ test("renewal on download: the send form starts from the policy's default", asyn
 test("parcel rows are named by their files; a locked parcel says why; shares are translated", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, "parcels");
+  await page.setViewportSize(DESKTOP);
+  await signInAdmin(page, site, "parcels");
   const big = page.locator(`[data-testid=parcel-row][data-id="${bigId}"]`);
   await expect(big).toContainText("Quarterly report 2026.pdf");
   await expect(big).toContainText("notes.txt");
@@ -249,8 +224,8 @@ test("parcel rows are named by their files; a locked parcel says why; shares are
 test("audit: filters apply as they change, a quick range is lit only while in force, actions in words", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, "audit");
+  await page.setViewportSize(DESKTOP);
+  await signInAdmin(page, site, "audit");
   const count = page.getByTestId("audit-count");
   await expect(count).toHaveText(/records match/);
   const sent: URL[] = [];
@@ -261,7 +236,7 @@ test("audit: filters apply as they change, a quick range is lit only while in fo
   // Typing runs the search once it settles, without a button; the keystrokes before do not.
   const source = page.getByLabel("Source");
   await source.pressSequentially("admin:", { delay: 40 });
-  const admins = await json<{ total: number }>("GET", "/admin/audit?source=admin%3A");
+  const admins = await admin.json<{ total: number }>("GET", "/admin/audit?source=admin%3A");
   await expect(count).toHaveText(`${admins.total} records match`);
   expect(sent.map((u) => u.searchParams.get("source"))).toEqual(["admin:"]);
   await source.fill("");
@@ -327,7 +302,7 @@ test("audit: filters apply as they change, a quick range is lit only while in fo
 });
 
 test("cleanup counts in words: 1 parcel and 1 file, then nothing", async ({ page }) => {
-  await signIn(page, "stats");
+  await signInAdmin(page, site, "stats");
   const answer = page.waitForResponse((r) => r.url().endsWith("/api/v1/admin/cleanup"));
   await page.getByRole("button", { name: "Run cleanup now" }).click();
   const result = (await (await answer).json()) as { parcels: number; files: number };

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
-import { CookieJar, type Reply } from "../helpers/parcel-harness.js";
+import { CookieJar } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { adminApi, signInAdmin, type AdminApi } from "./support/parcel-page.js";
 import { shootThemes } from "./support/shots.js";
 
 /**
@@ -15,21 +16,11 @@ test.use({ timezoneId: ZONE });
 
 let site: ParcelSite;
 /** The test's own admin session for checking what the UI did. */
-const adminJar = new CookieJar();
+let admin: AdminApi;
 const KINDS = ["invoice", "holiday-photo", "notes", "backup", "slides"] as const;
 let reviewId = "";
 let revokedId = "";
 let openUploadId = "";
-
-async function call(method: string, path: string, body?: unknown): Promise<Reply> {
-  return site.harness.request(method, path, { body, jar: adminJar });
-}
-
-async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await call(method, path, body);
-  if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${r.text}`);
-  return r.json as T;
-}
 
 test.beforeAll(async () => {
   site = await startParcelSite();
@@ -69,24 +60,12 @@ test.beforeAll(async () => {
   expect(revoke.status).toBe(200);
   revokedId = gone.id;
   openUploadId = (await createUpload(h, { "draft-upload.bin": 4096 })).id;
-  const login = await call("POST", "/admin/login", {
-    username: site.adminUser,
-    password: site.adminPassword,
-  });
-  expect(login.status).toBe(200);
+  admin = await adminApi(site);
 });
 
 test.afterAll(async () => {
   await site?.close();
 });
-
-async function signIn(page: Page, tab = "stats"): Promise<void> {
-  await page.goto(`${site.url}/#/admin/${tab}`);
-  await page.getByLabel("Username").fill(site.adminUser);
-  await page.getByLabel("Password").fill(site.adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Parcel administration" })).toBeVisible();
-}
 
 async function shoot(page: Page, name: string): Promise<void> {
   await shootThemes(page, "parcel-admin", name);
@@ -125,7 +104,7 @@ test.describe("parcel admin console", () => {
       "aria-current",
       "page",
     );
-    const stats = await json<{
+    const stats = await admin.json<{
       parcels: { total: number; by_state: Record<string, number> };
       files: { total: number };
     }>("GET", "/admin/stats");
@@ -148,7 +127,7 @@ test.describe("parcel admin console", () => {
     await expect(page.getByLabel("State")).toHaveValue("review");
     await expect(page.getByTestId("parcel-count")).toHaveText("1 parcel matches");
 
-    const fails = await json<{ total: number; items: Array<{ action: string }> }>(
+    const fails = await admin.json<{ total: number; items: Array<{ action: string }> }>(
       "GET",
       "/admin/audit?action=admin.login_fail",
     );
@@ -156,7 +135,7 @@ test.describe("parcel admin console", () => {
   });
 
   test("the parcels table searches, filters, pages and returns to page 1", async ({ page }) => {
-    await signIn(page, "parcels");
+    await signInAdmin(page, site, "parcels");
     const count = page.getByTestId("parcel-count");
     await expect(count).toHaveText("33 parcels match");
     await expect(page.getByTestId("parcel-row")).toHaveCount(10);
@@ -164,12 +143,12 @@ test.describe("parcel admin console", () => {
     await expect(pageInput).toHaveValue("1");
     await expect(page.getByText("of 4", { exact: true })).toBeVisible();
     const first = await rowIds(page);
-    const api1 = await json<{ items: Array<{ id: string }> }>("GET", "/admin/parcels?page=1");
+    const api1 = await admin.json<{ items: Array<{ id: string }> }>("GET", "/admin/parcels?page=1");
     expect(first).toEqual(api1.items.map((p) => p.id));
 
     await page.getByRole("button", { name: "Next" }).click();
     await expect(pageInput).toHaveValue("2");
-    const api2 = await json<{ items: Array<{ id: string }> }>("GET", "/admin/parcels?page=2");
+    const api2 = await admin.json<{ items: Array<{ id: string }> }>("GET", "/admin/parcels?page=2");
     await expect.poll(() => rowIds(page)).toEqual(api2.items.map((p) => p.id));
     await page.getByRole("button", { name: "Last page" }).click();
     await expect(pageInput).toHaveValue("4");
@@ -224,7 +203,7 @@ test.describe("parcel admin console", () => {
   });
 
   test("deleting a file and then a parcel asks first and updates the service", async ({ page }) => {
-    await signIn(page, "parcels");
+    await signInAdmin(page, site, "parcels");
     // backup-18 has two files (18 % 3 == 0).
     await page.getByLabel("Search").fill("backup-18");
     await expect(page.getByTestId("parcel-count")).toHaveText("1 parcel matches");
@@ -248,7 +227,7 @@ test.describe("parcel admin console", () => {
       "File “readme-18.txt” deleted.",
     );
     await expect(files).toHaveCount(1);
-    let list = await json<{ items: Array<{ id: string; state: string; files: unknown[] }> }>(
+    let list = await admin.json<{ items: Array<{ id: string; state: string; files: unknown[] }> }>(
       "GET",
       `/admin/parcels?q=${id}`,
     );
@@ -262,9 +241,9 @@ test.describe("parcel admin console", () => {
     await expect(row.getByText("Revoked")).toBeVisible();
     // An ended parcel offers no deletes any more.
     await expect(row.getByRole("button", { name: /^Delete/ })).toHaveCount(0);
-    list = await json("GET", `/admin/parcels?q=${id}`);
+    list = await admin.json("GET", `/admin/parcels?q=${id}`);
     expect(list.items[0].state).toBe("revoked");
-    const audit = await json<{ items: Array<{ target: string }> }>(
+    const audit = await admin.json<{ items: Array<{ target: string }> }>(
       "GET",
       "/admin/audit?action=admin.parcel_delete",
     );
@@ -272,7 +251,7 @@ test.describe("parcel admin console", () => {
   });
 
   test("reissuing a parcel in review shows the new share, and its code works", async ({ page }) => {
-    await signIn(page, "parcels");
+    await signInAdmin(page, site, "parcels");
     await page.getByLabel("State").selectOption("review");
     const row = page.getByTestId("parcel-row");
     await expect(row).toHaveCount(1);
@@ -300,7 +279,7 @@ test.describe("parcel admin console", () => {
   test("policy and runtime: changed fields only, byte units, range errors and the service's refusal", async ({
     page,
   }) => {
-    await signIn(page, "settings");
+    await signInAdmin(page, site, "settings");
     const policy = page.getByTestId("policy-form");
     const save = policy.getByRole("button", { name: /^Save changes/ });
     await expect(save).toBeDisabled();
@@ -329,7 +308,7 @@ test.describe("parcel admin console", () => {
       require_password: true,
     });
     await expect(policy.getByText("Saved (3 changed).")).toBeVisible();
-    const saved = await json<Record<string, unknown>>("GET", "/admin/policy");
+    const saved = await admin.json<Record<string, unknown>>("GET", "/admin/policy");
     expect(saved).toMatchObject({
       code_length: 8,
       max_file_bytes: 536870912,
@@ -346,13 +325,15 @@ test.describe("parcel admin console", () => {
 
     // Another administrator shortens the longest term meanwhile: this page's default term of
     // 20 is valid against what it loaded, and only the service can refuse it, in its words.
-    await json("PUT", "/admin/policy", { default_days: 5, max_days: 10 });
+    await admin.json("PUT", "/admin/policy", { default_days: 5, max_days: 10 });
     await policy.getByLabel("Default term (days)").fill("20");
     await save.click();
     await expect(policy.getByRole("alert")).toHaveText(
       "“Default term (days)” (20) must not be more than “Longest term (days)” (10).",
     );
-    expect((await json<{ default_days: number }>("GET", "/admin/policy")).default_days).toBe(5);
+    expect((await admin.json<{ default_days: number }>("GET", "/admin/policy")).default_days).toBe(
+      5,
+    );
     await policy.getByRole("button", { name: "Reload" }).click();
     await expect(policy.getByLabel("Default term (days)")).toHaveValue("5");
     await expect(policy.getByLabel("Longest term (days)")).toHaveValue("10");
@@ -373,11 +354,11 @@ test.describe("parcel admin console", () => {
       audit_retention_days: 30,
     });
     await expect(runtime.getByText("Saved (2 changed).")).toBeVisible();
-    expect(await json("GET", "/admin/runtime")).toMatchObject({
+    expect(await admin.json("GET", "/admin/runtime")).toMatchObject({
       data_budget_bytes: 1610612736,
       audit_retention_days: 30,
     });
-    await json("PUT", "/admin/policy", { default_days: 7, max_days: 30 });
+    await admin.json("PUT", "/admin/policy", { default_days: 7, max_days: 30 });
     await policy.getByRole("button", { name: "Reload" }).click();
     await shoot(page, "settings");
   });
@@ -385,9 +366,9 @@ test.describe("parcel admin console", () => {
   test("the audit log filters by action and by a time range in the local zone", async ({
     page,
   }) => {
-    await signIn(page, "audit");
+    await signInAdmin(page, site, "audit");
     const count = page.getByTestId("audit-count");
-    const all = await json<{ total: number }>("GET", "/admin/audit");
+    const all = await admin.json<{ total: number }>("GET", "/admin/audit");
     await expect(count).toHaveText(`${all.total} records match`);
     await expect(page.getByText(`Your time zone: ${ZONE}`)).toBeVisible();
 
@@ -423,7 +404,7 @@ test.describe("parcel admin console", () => {
     expect(Number(sent.get("from"))).toBe(from - (from % 60));
     expect(Number(sent.get("to"))).toBe(to - (to % 60) + 59);
     expect(sent.get("page")).toBe("1");
-    const expected = await json<{ total: number }>(
+    const expected = await admin.json<{ total: number }>(
       "GET",
       `/admin/audit?action=parcel.publish&from=${sent.get("from")}&to=${sent.get("to")}`,
     );
@@ -449,7 +430,7 @@ test.describe("parcel admin console", () => {
     await page.getByRole("button", { name: "Clear filters" }).click();
     await page.getByLabel("Source").fill("admin:admin");
     await page.getByLabel("Target").fill("policy");
-    const policyChanges = await json<{ total: number }>(
+    const policyChanges = await admin.json<{ total: number }>(
       "GET",
       "/admin/audit?source=admin%3Aadmin&target=policy",
     );
@@ -470,8 +451,8 @@ test.describe("parcel admin console", () => {
   });
 
   test("cleanup reports what it removed", async ({ page }) => {
-    await signIn(page, "stats");
-    const before = await json<{ parcels: { by_state: Record<string, number> } }>(
+    await signInAdmin(page, site, "stats");
+    const before = await admin.json<{ parcels: { by_state: Record<string, number> } }>(
       "GET",
       "/admin/stats",
     );
@@ -490,14 +471,14 @@ test.describe("parcel admin console", () => {
   });
 
   test("deleting a parcel that was cleaned up meanwhile says so in words", async ({ page }) => {
-    await signIn(page, "parcels");
+    await signInAdmin(page, site, "parcels");
     await page.getByLabel("Search").fill("slides-04");
     await expect(page.getByTestId("parcel-count")).toHaveText("1 parcel matches");
     const row = page.getByTestId("parcel-row");
     const id = (await row.getAttribute("data-id")) ?? "";
     // Another administrator deletes it and runs the cleanup while this page shows it.
-    await json("POST", `/admin/parcels/${id}/delete`);
-    await json("POST", "/admin/cleanup");
+    await admin.json("POST", `/admin/parcels/${id}/delete`);
+    await admin.json("POST", "/admin/cleanup");
     await row.getByRole("button", { name: /^Delete/ }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await expect(page.getByRole("alert")).toHaveText("No such parcel.");
@@ -509,7 +490,7 @@ test.describe("parcel admin console", () => {
     page,
     context,
   }) => {
-    await signIn(page, "stats");
+    await signInAdmin(page, site, "stats");
     // The overview's own calls must have answered first: one still in flight when the
     // cookie goes would end the session before the click, and the link would be gone.
     await expect(page.getByTestId("stats-total")).toBeVisible();
@@ -527,7 +508,7 @@ test.describe("parcel admin console", () => {
     await expect(page.getByText("You have signed out.")).toBeVisible();
     await page.reload();
     await expect(page.getByRole("heading", { name: "Administrator sign-in" })).toBeVisible();
-    const out = await json<{ items: Array<{ action: string }> }>(
+    const out = await admin.json<{ items: Array<{ action: string }> }>(
       "GET",
       "/admin/audit?action=admin.logout&page_size=1",
     );
@@ -535,7 +516,7 @@ test.describe("parcel admin console", () => {
   });
 
   test("every control has a name, and the table works from the keyboard", async ({ page }) => {
-    await signIn(page, "stats");
+    await signInAdmin(page, site, "stats");
     for (const tab of ["stats", "parcels", "audit", "settings"]) {
       await page.goto(`${site.url}/#/admin/${tab}`);
       if (tab === "parcels") await expect(page.getByTestId("parcel-row")).toHaveCount(10);
@@ -569,7 +550,10 @@ test.describe("parcel admin console", () => {
     await expect(remove).toBeFocused();
     // Nothing was deleted.
     const id = (await row.getAttribute("data-id")) ?? "";
-    const still = await json<{ items: Array<{ state: string }> }>("GET", `/admin/parcels?q=${id}`);
+    const still = await admin.json<{ items: Array<{ state: string }> }>(
+      "GET",
+      `/admin/parcels?q=${id}`,
+    );
     expect(["published", "uploading"]).toContain(still.items[0].state);
 
     // The tabs are links: Enter on one moves to it and focus lands on the new content.
@@ -582,7 +566,7 @@ test.describe("parcel admin console", () => {
   test("on a 360 px phone every tab fits the screen, in English and Chinese", async ({ page }) => {
     // A tablet: the parcels table keeps its columns and scrolls inside its box if it must.
     await page.setViewportSize({ width: 800, height: 900 });
-    await signIn(page, "parcels");
+    await signInAdmin(page, site, "parcels");
     await expect(page.getByTestId("parcel-row")).toHaveCount(10);
     await expect(page.getByRole("columnheader", { name: "Expires" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { CookieJar } from "../helpers/parcel-harness.js";
 import { bearer, createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { adminApi, openParcelPage } from "./support/parcel-page.js";
 import { shootThemes } from "./support/shots.js";
 
 /**
@@ -13,13 +14,6 @@ import { shootThemes } from "./support/shots.js";
  * its code, and "show" leads to its history rather than an empty search. The overview says
  * what each of its file counts counts.
  */
-
-type Lang = "en" | "zh-CN";
-type Size = "desktop" | "phone";
-const VIEWPORTS: Record<Size, { width: number; height: number }> = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-};
 
 let site: ParcelSite;
 let dir: string;
@@ -33,16 +27,6 @@ test.afterAll(async () => {
   await site?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function open(browser: Browser, size: Size, lang: Lang): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: VIEWPORTS[size],
-    isMobile: size === "phone",
-    hasTouch: size === "phone",
-  });
-  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
-  return context.newPage();
-}
 
 const W = {
   en: {
@@ -98,7 +82,7 @@ for (const [size, lang] of [
     const name = `agenda-${size}.pdf`;
     const file = join(dir, name);
     writeFileSync(file, Buffer.alloc(30_000, 3));
-    const page = await open(browser, size, lang);
+    const page = await openParcelPage(browser, size, lang);
 
     // Sent and withdrawn in the browser, as a person does.
     await page.goto(`${site.url}/#/`);
@@ -173,7 +157,7 @@ for (const [size, lang] of [
 ] as const) {
   test(`the overview says what each file count counts (${size}, ${lang})`, async ({ browser }) => {
     const w = W[lang];
-    const page = await open(browser, size, lang);
+    const page = await openParcelPage(browser, size, lang);
     await page.goto(`${site.url}/#/admin/stats`);
     await page.getByLabel(lang === "en" ? "Username" : "用户名").fill(site.adminUser);
     await page
@@ -235,21 +219,14 @@ test("a row's “Show its records” wins over the Target field's text, however 
     headers: bearer(up.manage_token),
   });
   expect(revoke.status).toBe(200);
-  const admin = new CookieJar();
-  const login = await h.request("POST", "/admin/login", {
-    body: { username: site.adminUser, password: site.adminPassword },
-    jar: admin,
-  });
-  expect(login.status).toBe(200);
-  expect((await h.request("POST", "/admin/cleanup", { jar: admin })).status).toBe(200);
+  const admin = await adminApi(site);
+  expect((await admin.call("POST", "/admin/cleanup")).status).toBe(200);
   const target = `parcel:${up.id}`;
-  const history = await h.request("GET", `/admin/audit?target=${encodeURIComponent(target)}`, {
-    jar: admin,
-  });
+  const history = await admin.call("GET", `/admin/audit?target=${encodeURIComponent(target)}`);
   const total = (history.json as { total: number }).total;
   expect(total).toBeGreaterThanOrEqual(3);
 
-  const page = await open(browser, "desktop", "en");
+  const page = await openParcelPage(browser, "desktop", "en");
   await page.addInitScript(holdableRenders);
   // The text fields' settle timer runs only when the test moves the clock.
   await page.clock.install();

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { CookieJar } from "../helpers/parcel-harness.js";
+import { expect, test, type Page } from "@playwright/test";
 import { startRelay, type TcpRelay } from "../helpers/tcp-relay.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { adminApi, openParcelPage, signInAdmin, type AdminApi } from "./support/parcel-page.js";
 import { shootThemes } from "./support/shots.js";
 
 /**
@@ -21,7 +21,7 @@ const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex")
 let site: ParcelSite;
 let relay: TcpRelay;
 let dir: string;
-const admin = new CookieJar();
+let admin: AdminApi;
 
 interface Source {
   name: string;
@@ -49,11 +49,7 @@ test.beforeAll(async () => {
     make("IMG_2041.jpg", 600_000),
     make("shopping list.txt", 321),
   ];
-  const login = await site.harness.request("POST", "/admin/login", {
-    jar: admin,
-    body: { username: site.adminUser, password: site.adminPassword },
-  });
-  expect(login.status).toBe(200);
+  admin = await adminApi(site);
 });
 
 test.afterAll(async () => {
@@ -63,19 +59,9 @@ test.afterAll(async () => {
 });
 
 async function openInbox(body: Record<string, unknown> = {}): Promise<string> {
-  const r = await site.harness.request("POST", "/admin/inbox", { jar: admin, body });
+  const r = await admin.call("POST", "/admin/inbox", body);
   expect(r.status).toBe(200);
   return (r.json.code as string).replace(/-/g, "");
-}
-
-async function phone(browser: Browser, lang = "en"): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-  });
-  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
-  return context.newPage();
 }
 
 /** The `Upload-Offset` of every PATCH the page sends. */
@@ -97,7 +83,7 @@ test("a phone sends three files, one cut off and resumed; the admin's Inbox tab 
   browser,
 }) => {
   const code = await openInbox({ minutes: 30 });
-  const page = await phone(browser);
+  const page = await openParcelPage(browser, "phone", "en");
   const offsets = patchOffsets(page);
   const cdp = await page.context().newCDPSession(page);
   await page.goto(`${relay.url}/#/inbox/${code}`);
@@ -142,9 +128,7 @@ test("a phone sends three files, one cut off and resumed; the admin's Inbox tab 
   // The administrator's Inbox tab lists the delivery with its files and sender.
   const console = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await console.addInitScript(() => localStorage.setItem("gatehouse.parcel.lang", "en"));
-  await console.goto(`${site.url}/#/admin/inbox`);
-  await console.getByLabel("Password").fill(site.adminPassword);
-  await console.getByRole("button", { name: "Sign in" }).click();
+  await signInAdmin(console, site, "inbox");
   await expect(console.getByRole("heading", { name: /^Inbox: devices send/ })).toBeVisible();
   const delivery = console.getByRole("list", { name: "Deliveries" }).getByRole("listitem").first();
   for (const f of files) await expect(delivery.getByText(f.name, { exact: true })).toBeVisible();
@@ -165,7 +149,7 @@ test("a phone sends three files, one cut off and resumed; the admin's Inbox tab 
   expect(readFileSync((await download.path()) ?? "").equals(files[2].data)).toBe(true);
 
   // Stored exactly as sent.
-  const view = await site.harness.request("GET", "/admin/inbox", { jar: admin });
+  const view = await admin.call("GET", "/admin/inbox");
   const item = view.json.items[0] as { files: Array<{ name: string; id: string }>; code: string };
   expect(item.files.map((f) => f.name).sort()).toEqual(files.map((f) => f.name).sort());
   for (const f of files) {
@@ -184,7 +168,7 @@ test("the password step, a wrong code and a closed inbox are said in words; in C
   browser,
 }) => {
   const code = await openInbox({ password: "garden gnome" });
-  const page = await phone(browser);
+  const page = await openParcelPage(browser, "phone", "en");
   await page.goto(`${site.url}/#/inbox/${code}`);
   await expect(page.getByText("This inbox is protected.", { exact: false })).toBeVisible();
   await shootThemes(page, "inbox-phone", "password-en");
@@ -196,14 +180,14 @@ test("the password step, a wrong code and a closed inbox are said in words; in C
   await expect(page.getByLabel("Choose files")).toBeAttached();
 
   // Closed while the phone had it open: sending says so instead of failing vaguely.
-  await site.harness.request("DELETE", "/admin/inbox", { jar: admin });
+  await admin.call("DELETE", "/admin/inbox");
   await page.getByLabel("Choose files").setInputFiles([files[2].path]);
   await page.getByRole("button", { name: "Send 1 file" }).click();
   await expect(
     page.getByText(/^Open the inbox with its code again|^The inbox was closed/),
   ).toBeVisible();
 
-  const zh = await phone(browser, "zh-CN");
+  const zh = await openParcelPage(browser, "phone", "zh-CN");
   await zh.goto(`${site.url}/#/inbox/ZZZZZZ`);
   await expect(zh.getByText("没有使用此收件码的已打开收件箱", { exact: false })).toBeVisible();
   await shootThemes(zh, "inbox-phone", "wrong-code-zh");
@@ -221,7 +205,7 @@ test("the password step, a wrong code and a closed inbox are said in words; in C
 
 test("the inbox page loads under 150 kB of gzipped JavaScript", async ({ browser }) => {
   const code = await openInbox();
-  const page = await phone(browser);
+  const page = await openParcelPage(browser, "phone", "en");
   const scripts: Array<{ url: string; body: Promise<Buffer> }> = [];
   page.on("response", (res) => {
     if (res.url().endsWith(".js")) scripts.push({ url: res.url(), body: res.body() });

@@ -4,16 +4,14 @@ import { join } from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { CookieJar } from "../helpers/parcel-harness.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
-import { shootThemes } from "./support/shots.js";
+import type { Lang } from "./support/parcel-page.js";
+import { PHONE, shootThemes } from "./support/shots.js";
 
 /**
  * Parcel page leftovers from a new user's run: the pickup forms on a phone sit right under
  * the heading, a link's `lang` parameter picks the page's language, and My parcels answers a
  * New code on a parcel that got locked meanwhile in the reader's words and shows the lock.
  */
-
-type Lang = "en" | "zh-CN";
-const PHONE = { width: 390, height: 844 };
 
 let site: ParcelSite;
 let dir: string;

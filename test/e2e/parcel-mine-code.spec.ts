@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { CookieJar } from "../helpers/parcel-harness.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { adminApi, openParcelPage, type AdminApi, type Lang } from "./support/parcel-page.js";
 import { shootThemes } from "./support/shots.js";
 
 /**
@@ -13,17 +14,10 @@ import { shootThemes } from "./support/shots.js";
  * administrator issued.
  */
 
-type Lang = "en" | "zh-CN";
-type Size = "desktop" | "phone";
-const VIEWPORTS: Record<Size, { width: number; height: number }> = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-};
-
 let site: ParcelSite;
 let dir: string;
 let file: string;
-const adminJar = new CookieJar();
+let admin: AdminApi;
 
 test.beforeAll(async () => {
   site = await startParcelSite();
@@ -33,27 +27,13 @@ test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "gh-parcel-mine-code-"));
   file = join(dir, "minutes.pdf");
   writeFileSync(file, Buffer.alloc(30_000, 7));
-  const r = await site.harness.request("POST", "/admin/login", {
-    body: { username: site.adminUser, password: site.adminPassword },
-    jar: adminJar,
-  });
-  expect(r.status).toBe(200);
+  admin = await adminApi(site);
 });
 
 test.afterAll(async () => {
   await site?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function open(browser: Browser, size: Size, lang: Lang): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: VIEWPORTS[size],
-    isMobile: size === "phone",
-    hasTouch: size === "phone",
-  });
-  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
-  return context.newPage();
-}
 
 const W = {
   en: {
@@ -104,7 +84,7 @@ for (const [size, lang] of [
     browser,
   }) => {
     const w = W[lang];
-    const page = await open(browser, size, lang);
+    const page = await openParcelPage(browser, size, lang);
     const { code, id } = await send(page, lang);
     await page.goto(`${site.url}/#/mine`);
     const card = page.locator(".parcel-card").first();
@@ -121,9 +101,7 @@ for (const [size, lang] of [
         body: { code, password: `wrong ${i}` },
         jar: new CookieJar(),
       });
-    const re = await site.harness.request("POST", `/admin/parcels/${id}/reissue`, {
-      jar: adminJar,
-    });
+    const re = await admin.call("POST", `/admin/parcels/${id}/reissue`);
     expect(re.status).toBe(200);
     await page.reload();
     await card.getByRole("button", { name: w.show }).click();
@@ -146,7 +124,7 @@ for (const [size, lang] of [
 }
 
 test("a new code asked here is the one shown again", async ({ browser }) => {
-  const page = await open(browser, "desktop", "en");
+  const page = await openParcelPage(browser, "desktop", "en");
   const { code } = await send(page, "en");
   await page.goto(`${site.url}/#/mine`);
   const card = page.locator(".parcel-card").first();

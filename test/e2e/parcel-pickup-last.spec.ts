@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { expect, test, type Browser } from "@playwright/test";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
-import { shootThemes } from "./support/shots.js";
+import { openParcelContext, type Lang } from "./support/parcel-page.js";
+import { DESKTOP, shootThemes } from "./support/shots.js";
 
 /**
  * The last allowed download, picked up on a phone: the file arrives, and the page says so as
@@ -10,10 +11,6 @@ import { shootThemes } from "./support/shots.js";
  * "Available · Expires in …"). The ZIP of several files is named after the parcel (its send
  * date and how many files), not after its first file.
  */
-
-type Lang = "en" | "zh-CN";
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1440, height: 900 };
 
 let site: ParcelSite;
 
@@ -25,15 +22,9 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-async function open(browser: Browser, lang: Lang, phone = true) {
-  const context = await browser.newContext({
-    viewport: phone ? PHONE : DESKTOP,
-    isMobile: phone,
-    hasTouch: phone,
-    acceptDownloads: true,
-  });
-  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
-  return context;
+/** A context of the parcel page that accepts downloads: a phone, or the laptop. */
+function open(browser: Browser, lang: Lang, phone = true) {
+  return openParcelContext(browser, phone ? "phone" : "desktop", lang, { acceptDownloads: true });
 }
 
 /** A published parcel; answers its pickup code and when it was sent. */

@@ -2,18 +2,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  expect,
-  test,
-  type Browser,
-  type BrowserContext,
-  type CDPSession,
-  type Page,
-  type Request,
-} from "@playwright/test";
+import { expect, test, type CDPSession, type Page, type Request } from "@playwright/test";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
 import { startRelay, type TcpRelay } from "../helpers/tcp-relay.js";
-import { shootThemes } from "./support/shots.js";
+import { openParcelContext } from "./support/parcel-page.js";
+import { shootThemes, VIEWPORTS } from "./support/shots.js";
 
 /**
  * The send page resumes uploads by itself: after the connection drops mid-file it asks the
@@ -58,20 +51,6 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const VIEWPORTS = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-};
-
-async function openContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  await context.addInitScript(() => {
-    if (!localStorage.getItem("gatehouse.parcel.lang"))
-      localStorage.setItem("gatehouse.parcel.lang", "en");
-  });
-  return context;
-}
-
 /** A slow uplink (bytes per second), or none. */
 async function throttle(cdp: CDPSession, upload: number) {
   await cdp.send("Network.emulateNetworkConditions", {
@@ -115,7 +94,7 @@ function storedFile(): { state: string; sha256: string; bytes: Buffer } {
 test("a connection lost at about half resumes from the stored offset; the stored file is exact", async ({
   browser,
 }) => {
-  const context = await openContext(browser);
+  const context = await openParcelContext(browser, "desktop", "en");
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   const offsets = patchOffsets(page);
@@ -157,7 +136,7 @@ test("a connection lost at about half resumes from the stored offset; the stored
 });
 
 test("a dropped request is resumed after a back-off and says so", async ({ browser }) => {
-  const context = await openContext(browser);
+  const context = await openParcelContext(browser, "desktop", "en");
   const page = await context.newPage();
   const offsets = patchOffsets(page);
   // The first PATCH is reset before it reaches the service: the page waits, asks HEAD, goes on.
@@ -184,7 +163,7 @@ test("a dropped request is resumed after a back-off and says so", async ({ brows
 });
 
 test("a 409 offset mismatch goes on from the offset the service names", async ({ browser }) => {
-  const context = await openContext(browser);
+  const context = await openParcelContext(browser, "desktop", "en");
   const page = await context.newPage();
   const offsets = patchOffsets(page);
   // The first PATCH is answered as if the service held 1000 bytes; the real service then
@@ -219,7 +198,7 @@ test("a 409 offset mismatch goes on from the offset the service names", async ({
 test("a service without resumable uploads (HEAD answers 405) gets the whole file with PUT", async ({
   browser,
 }) => {
-  const context = await openContext(browser);
+  const context = await openParcelContext(browser, "desktop", "en");
   const page = await context.newPage();
   const methods: string[] = [];
   await page.route(/\/api\/v1\/uploads\/[^/]+\/files\//, async (route) => {
@@ -237,7 +216,7 @@ test("a service without resumable uploads (HEAD answers 405) gets the whole file
 });
 
 test("after a reload mid-upload, choosing the same file again finishes it", async ({ browser }) => {
-  const context = await openContext(browser);
+  const context = await openParcelContext(browser, "desktop", "en");
   const page = await context.newPage();
   page.on("dialog", (d) => void d.accept());
   const cdp = await context.newCDPSession(page);
@@ -296,7 +275,7 @@ test("after a reload mid-upload, choosing the same file again finishes it", asyn
 });
 
 test("Discard drops the interrupted upload and withdraws its parcel", async ({ browser }) => {
-  const context = await openContext(browser);
+  const context = await openParcelContext(browser, "desktop", "en");
   const page = await context.newPage();
   page.on("dialog", (d) => void d.accept());
   const cdp = await context.newCDPSession(page);

@@ -1,21 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
+import { openParcelPage } from "./support/parcel-page.js";
 import { shootThemes } from "./support/shots.js";
 
 /**
  * The send page as a careful sender uses it: a downloads count the gateway refuses is never
  * worked out into promises.
  */
-
-type Lang = "en" | "zh-CN";
-type Size = "desktop" | "phone";
-const VIEWPORTS: Record<Size, { width: number; height: number }> = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-};
 
 let site: ParcelSite;
 let dir: string;
@@ -37,16 +31,6 @@ test.afterAll(async () => {
   await site?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function open(browser: Browser, size: Size, lang: Lang): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: VIEWPORTS[size],
-    isMobile: size === "phone",
-    hasTouch: size === "phone",
-  });
-  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
-  return context.newPage();
-}
 
 async function choose(page: Page, names: string[]): Promise<void> {
   const chooser = page.waitForEvent("filechooser");
@@ -75,7 +59,7 @@ for (const [size, lang] of [
     browser,
   }) => {
     const w = NOTE[lang];
-    const page = await open(browser, size, lang);
+    const page = await openParcelPage(browser, size, lang);
     await page.goto(`${site.url}/#/`);
     await choose(page, ["agenda.pdf", "minutes.txt"]);
     const note = page.getByTestId("downloads-note");
@@ -137,7 +121,7 @@ for (const [size, lang] of [
     const w = LEAVE[lang];
     paths["video.mp4"] ??= join(dir, "video.mp4");
     writeFileSync(paths["video.mp4"], Buffer.alloc(6 * 1024 * 1024, 9));
-    const page = await open(browser, size, lang);
+    const page = await openParcelPage(browser, size, lang);
     await page.goto(`${site.url}/#/`);
     await choose(page, ["video.mp4", "agenda.pdf", "minutes.txt"]);
     await slowUpload(page, 256 * 1024);
@@ -167,7 +151,7 @@ for (const [size, lang] of [
     const w = LEAVE[lang];
     paths["video.mp4"] ??= join(dir, "video.mp4");
     writeFileSync(paths["video.mp4"], Buffer.alloc(6 * 1024 * 1024, 9));
-    const page = await open(browser, size, lang);
+    const page = await openParcelPage(browser, size, lang);
     await page.goto(`${site.url}/#/`);
     await choose(page, ["video.mp4", "agenda.pdf", "minutes.txt"]);
     await slowUpload(page, 256 * 1024);

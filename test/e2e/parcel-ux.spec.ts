@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
-import { shootThemes } from "./support/shots.js";
+import { openParcelContext, type Lang } from "./support/parcel-page.js";
+import { shootThemes, VIEWPORTS, type Size } from "./support/shots.js";
 
 /**
  * The parcel page as a first-time user meets it: cancelling an upload, what "downloads
@@ -34,25 +35,13 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-type Size = "desktop" | "phone";
-const VIEWPORTS: Record<Size, { width: number; height: number }> = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-};
-
-async function openContext(
+/** A context of the parcel page that accepts downloads (the laptop, in English, unless said). */
+function openContext(
   browser: Browser,
   size: Size = "desktop",
-  lang: "en" | "zh-CN" = "en",
+  lang: Lang = "en",
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: VIEWPORTS[size],
-    isMobile: size === "phone",
-    hasTouch: size === "phone",
-    acceptDownloads: true,
-  });
-  await context.addInitScript((l) => localStorage.setItem("gatehouse.parcel.lang", l), lang);
-  return context;
+  return openParcelContext(browser, size, lang, { acceptDownloads: true });
 }
 
 async function chooseFiles(page: Page, names: string[]) {

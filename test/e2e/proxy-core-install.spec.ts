@@ -2,15 +2,9 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { resolve } from "node:path";
 import { startCoreReleaseServer, type CoreReleaseServer } from "../fixtures/core-release-server.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
-import {
-  callInPage as call,
-  DESKTOP,
-  PHONE,
-  setLang,
-  setUp,
-  signIn,
-} from "./support/proxy-page.js";
+import { callInPage as call, DESKTOP, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootView } from "./support/proxy-shots.js";
+import { atBothSizes } from "./support/shots.js";
 
 /**
  * A new operator with no core: the dashboard offers Install, shows the download's progress,
@@ -73,10 +67,7 @@ async function noEnglish(target: Locator): Promise<void> {
 
 /** Both sizes of one state of the screen. */
 async function shootSizes(page: Page, name: string, target: Locator): Promise<void> {
-  await page.setViewportSize(PHONE);
-  await shoot(page, name, target);
-  await page.setViewportSize(DESKTOP);
-  await shoot(page, name, target);
+  await atBothSizes(page, () => shoot(page, name, target));
 }
 
 let rel: CoreReleaseServer;

@@ -7,6 +7,7 @@ import { CookieJar } from "../helpers/parcel-harness.js";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { clearPickupFailures } from "../helpers/raw-db.js";
 import { startParcelSite } from "./support/parcel-harness.js";
+import { adminApi } from "./support/parcel-page.js";
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
 import {
   callInPage as call,
@@ -16,7 +17,7 @@ import {
   shootEverywhere,
   signIn,
 } from "./support/proxy-page.js";
-import { shootThemes } from "./support/shots.js";
+import { atBothSizes, shootThemes } from "./support/shots.js";
 
 /**
  * What a person tried and what failed them belongs among the "Recent problems" of both
@@ -191,16 +192,8 @@ test("the parcel overview lists locks, blocks and a used-up allowance people met
     await expect(card.getByTestId("problems-empty")).toBeVisible();
 
     // A small daily allowance, set by the administrator.
-    const admin = new CookieJar();
-    const signedIn = await h.request("POST", "/admin/login", {
-      body: { username: site.adminUser, password: site.adminPassword },
-      jar: admin,
-    });
-    expect(signedIn.status).toBe(200);
-    const policy = await h.request("PUT", "/admin/policy", {
-      body: { daily_upload_bytes: 64 * 1024 },
-      jar: admin,
-    });
+    const admin = await adminApi(site);
+    const policy = await admin.call("PUT", "/admin/policy", { daily_upload_bytes: 64 * 1024 });
     expect(policy.status, policy.text).toBe(200);
 
     // A parcel guessed at until it locks; then unknown codes until the device is blocked.
@@ -272,10 +265,8 @@ test("the parcel overview lists locks, blocks and a used-up allowance people met
 
 /** The parcel overview's card at both sizes, in both themes (shots.ts names them). */
 async function shootEverywhereParcel(page: Page, prefix: string, name: string): Promise<void> {
-  for (const size of [DESKTOP, { width: 390, height: 844 }]) {
-    await page.setViewportSize(size);
+  await atBothSizes(page, async (width) => {
     await page.locator(".adm-problems").scrollIntoViewIfNeeded();
-    await shootThemes(page, prefix, `${name}-${size.width}`);
-  }
-  await page.setViewportSize(DESKTOP);
+    await shootThemes(page, prefix, `${name}-${width}`);
+  });
 }

@@ -7,25 +7,10 @@ import { startParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole } from "./support/proxy-harness.js";
 import { callOk } from "./support/proxy-page.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
-import { shootThemes } from "./support/shots.js";
+import { atBothSizes, shootThemes } from "./support/shots.js";
 
 /** Times are shown in the reader's zone: a fixed one, so the expected text is known. */
 test.use({ timezoneId: "Asia/Shanghai", locale: "en-GB" });
-
-/** The two sizes every screen is looked at in: a laptop and a phone. */
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-
-/** Shots of the page at both sizes (`shoot` takes both themes), back at the laptop size. */
-async function atBothSizes(page: Page, shoot: (suffix: string) => Promise<void>): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await shoot(`${size.width}`);
-  }
-  await page.setViewportSize(SIZES[0]);
-}
 
 /**
  * Latin words a Chinese text still holds once the values a person gave (a file's or a

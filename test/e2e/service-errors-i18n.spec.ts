@@ -4,14 +4,13 @@ import { setParcelExpiry } from "../helpers/raw-db.js";
 import { startParcelSite } from "./support/parcel-harness.js";
 import { startProxyConsole, PASSWORD } from "./support/proxy-harness.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
-import { shootThemes } from "./support/shots.js";
+import { PHONE, shootThemes } from "./support/shots.js";
 
 /**
  * A sentence a service sends reaches a Chinese reader in Chinese: the pages say it by its
  * code (with its values), not in the service's English words.
  */
 
-const PHONE = { width: 390, height: 844 };
 /** Three or more English words in a row: a sentence nobody translated. */
 const ENGLISH = /[A-Za-z]+ [A-Za-z]+ [A-Za-z]+/;
 

@@ -4,7 +4,7 @@ import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { setUp } from "./support/proxy-page.js";
-import { inBothThemes, saveShot } from "./support/shots.js";
+import { inBothThemes, saveShot, VIEWPORTS } from "./support/shots.js";
 
 /**
  * The pieces every page shares (the CSS base, the form field, the string tables) seen as a
@@ -13,7 +13,6 @@ import { inBothThemes, saveShot } from "./support/shots.js";
  * GATEHOUSE_SHOTS_DIR (default artifacts/screenshots/shared), so two builds can be compared.
  */
 const DIR = process.env.GATEHOUSE_SHOTS_DIR ?? "artifacts/screenshots/shared";
-const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
 const LANGS = ["en", "zh-CN"] as const;
 
 let parcel: ParcelSite;
@@ -49,7 +48,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   });
 }
 
-for (const [size, viewport] of Object.entries(SIZES)) {
+for (const [size, viewport] of Object.entries(VIEWPORTS)) {
   for (const lang of LANGS) {
     test(`parcel pages at ${size} size in ${lang}`, async ({ browser }) => {
       const context = await browser.newContext({ viewport });

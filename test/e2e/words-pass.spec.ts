@@ -1,16 +1,10 @@
 import net, { type AddressInfo } from "node:net";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
-import {
-  callInPage as call,
-  DESKTOP,
-  PHONE,
-  setLang,
-  setUp,
-  signIn,
-} from "./support/proxy-page.js";
+import { callInPage as call, DESKTOP, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { startParcelSite } from "./support/parcel-harness.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
+import { atBothSizes } from "./support/shots.js";
 
 /**
  * The last look over the console in Chinese: sentences about the core never carry the
@@ -38,11 +32,7 @@ async function englishWords(where: Locator, own: string[] = []): Promise<string[
 
 /** Both sizes, both themes. */
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const size of [DESKTOP, PHONE]) {
-    await page.setViewportSize(size);
-    await shootBothThemes(page, `words-pass-${name}-${size.width}`);
-  }
-  await page.setViewportSize(DESKTOP);
+  await atBothSizes(page, (width) => shootBothThemes(page, `words-pass-${name}-${width}`));
 }
 
 /** The local feed's subscription with its nodes fetched (once per service). */

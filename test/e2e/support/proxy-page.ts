@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import { PASSWORD, type ProxyConsole } from "./proxy-harness.js";
 import { shootView } from "./proxy-shots.js";
-import { DESKTOP, PHONE } from "./shots.js";
+import { atBothSizes, DESKTOP } from "./shots.js";
 
 export { DESKTOP, PHONE } from "./shots.js";
 
@@ -111,16 +111,14 @@ export async function shootEverywhere(
   name: string,
   options: { fullPage?: boolean; before?: () => Promise<void> } = {},
 ): Promise<void> {
-  for (const size of [DESKTOP, PHONE]) {
-    await page.setViewportSize(size);
+  await atBothSizes(page, async () => {
     for (const lang of ["en", "zh-CN"] as const) {
       await setLang(page, lang);
       await options.before?.();
       await shootView(page, name, { fullPage: options.fullPage });
     }
-  }
+  });
   await setLang(page, "en");
-  await page.setViewportSize(DESKTOP);
 }
 
 /**

@@ -7,6 +7,23 @@ export const SHOTS_DIR = "artifacts/screenshots";
 /** The two sizes every screen is looked at in: a laptop and a phone. */
 export const DESKTOP = { width: 1440, height: 900 };
 export const PHONE = { width: 390, height: 844 };
+export type Size = "desktop" | "phone";
+export const VIEWPORTS: Record<Size, { width: number; height: number }> = {
+  desktop: DESKTOP,
+  phone: PHONE,
+};
+
+/** Runs `each` at the laptop size, then at the phone size (given the width); ends at the laptop. */
+export async function atBothSizes(
+  page: Page,
+  each: (width: number) => Promise<void>,
+): Promise<void> {
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await each(size.width);
+  }
+  await page.setViewportSize(DESKTOP);
+}
 
 /**
  * Whether this run saves its screenshots (`GATEHOUSE_SHOTS=0` skips them: the steps around a
