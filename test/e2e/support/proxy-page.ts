@@ -17,11 +17,16 @@ export async function setUp(svc: ProxyConsole): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-/** Signs in on the console's own page and waits for its menu. */
-export async function signIn(page: Page, svc: ProxyConsole, hash: string): Promise<void> {
+/** Opens the console's page at `hash` and sends the sign-in form, waiting for nothing after. */
+export async function submitSignIn(page: Page, svc: ProxyConsole, hash: string): Promise<void> {
   await page.goto(`${svc.url}/${hash}`);
   await page.getByLabel(/^(Password|密码)$/).fill(PASSWORD);
   await page.getByRole("button", { name: /^(Sign in|登录)$/ }).click();
+}
+
+/** Signs in on the console's own page and waits for its menu. */
+export async function signIn(page: Page, svc: ProxyConsole, hash: string): Promise<void> {
+  await submitSignIn(page, svc, hash);
   await expect(page.locator("nav#console-nav")).toBeAttached();
 }
 
