@@ -16,3 +16,18 @@ export function serviceEntryArgs(): string[] {
     ? [join("dist", "serve", "server", "cli.js")]
     : ["--import", "tsx", "server/cli.ts"];
 }
+
+/**
+ * The desktop's services entry (what the app's utility process runs): compiled when the run's
+ * global set-up built dist/serve, otherwise the sources. The Node arguments an entry needs:
+ * TypeScript sources run under tsx, compiled JavaScript as it is.
+ */
+export function desktopEntry(): string {
+  return process.env[COMPILED_SERVER_ENV] === "1"
+    ? join("dist", "serve", "server", "desktop-entry.js")
+    : "server/desktop-entry.ts";
+}
+
+export function execArgvFor(entry: string): string[] {
+  return entry.endsWith(".ts") ? ["--import", "tsx"] : [];
+}

@@ -12,9 +12,10 @@ import {
 } from "../../main/host/service-host.js";
 import type { ServiceEvent } from "../../server/desktop/protocol.js";
 import { freePort } from "../helpers/free-ports.js";
+import { desktopEntry, execArgvFor } from "../helpers/service-entry.js";
 
-/** The real services entry, run with tsx as `npm run serve` runs server/cli.ts. */
-export const ENTRY = "server/desktop-entry.ts";
+/** The real services entry: compiled, as the packaged app runs it, when the run built it. */
+export const ENTRY = desktopEntry();
 
 /** The core controller port the services of this test file are given: a free one. */
 const CONTROLLER_PORT = await freePort();
@@ -62,26 +63,27 @@ export interface Driven {
   waitFor<T>(read: () => T | undefined, ms?: number): Promise<T>;
 }
 
-/** A Node fork of `entry` under tsx that keeps the child handles and its output. */
+/** A Node fork of `entry` (under tsx when it is TypeScript) that keeps the child handles and its output. */
 export function recordingFork(
   children: HostChild[],
   onOutput: (text: string) => void,
   env: NodeJS.ProcessEnv = {},
 ): ForkFunction {
-  const fork = forkNode({
-    execArgv: ["--import", "tsx"],
-    // A free controller port also for services started from the app's own arguments (which
-    // name none): never the production 9090.
-    env: {
-      ...process.env,
-      GATEHOUSE_ADMIN_PASSWORD: "",
-      GATEHOUSE_CORE_CONTROLLER_PORT: String(CONTROLLER_PORT),
-      ...env,
-    },
-    output: onOutput,
-  });
+  const forkWith = (execArgv: string[]): ForkFunction =>
+    forkNode({
+      execArgv,
+      // A free controller port also for services started from the app's own arguments (which
+      // name none): never the production 9090.
+      env: {
+        ...process.env,
+        GATEHOUSE_ADMIN_PASSWORD: "",
+        GATEHOUSE_CORE_CONTROLLER_PORT: String(CONTROLLER_PORT),
+        ...env,
+      },
+      output: onOutput,
+    });
   return (entry, args) => {
-    const child = fork(entry, args);
+    const child = forkWith(execArgvFor(entry))(entry, args);
     children.push(child);
     return child;
   };

@@ -14,7 +14,7 @@ import {
 
 /**
  * The desktop app's service host against the real services entry (server/desktop-entry.ts
- * under tsx) in real child processes, on port 0 with temporary data dirs.
+^ * compiled, or under tsx) in real child processes, on port 0 with temporary data dirs.
  */
 
 const running: Driven[] = [];
