@@ -3,6 +3,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { callInPage as call, DESKTOP, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { startParcelSite } from "./support/parcel-harness.js";
+import { editJson } from "./support/routes.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
 import { atBothSizes } from "./support/shots.js";
 
@@ -140,19 +141,19 @@ test("a refresh the core refuses, now and as the last failure kept, says no Engl
 
   // The failure as the list keeps it (lastError with its code and detail).
   await page.unroute("**/api/v1/subscriptions/*/refresh");
-  await page.route("**/api/v1/subscriptions", async (route) => {
-    if (route.request().method() !== "GET") return route.continue();
-    const res = await route.fetch();
-    const list = (await res.json()) as Array<Record<string, unknown>>;
-    for (const s of list)
-      Object.assign(s, {
+  await editJson<Array<Record<string, unknown>>>(
+    page,
+    "**/api/v1/subscriptions",
+    (list) =>
+      list.map((s) => ({
+        ...s,
         lastError: refused.error,
         lastErrorCode: refused.code,
         lastErrorParams: refused.params,
         attemptedAt: new Date().toISOString(),
-      });
-    return route.fulfill({ response: res, json: list });
-  });
+      })),
+    (route) => route.request().method() === "GET",
+  );
   await page.reload();
   const kept = page.getByRole("listitem", { name: "Home provider" }).locator(".alert-error");
   await expect(kept).toContainText("无法把更改应用到内核。");

@@ -1,6 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import { PASSWORD, type ProxyConsole } from "./proxy-harness.js";
 import { shootView } from "./proxy-shots.js";
+import { editJson } from "./routes.js";
 import { atBothSizes, DESKTOP } from "./shots.js";
 
 export { DESKTOP, PHONE } from "./shots.js";
@@ -131,9 +132,9 @@ export async function shootEverywhere(
  * `/status` says a core runs, so the latency buttons (which wait for a core) are offered.
  */
 export async function seeCoreRunning(page: Page): Promise<void> {
-  await page.route("**/api/v1/status", async (route) => {
-    const real = await route.fetch();
-    const json = (await real.json()) as Record<string, unknown>;
-    await route.fulfill({ response: real, json: { ...json, coreOnline: true, coreStarted: true } });
-  });
+  await editJson<Record<string, unknown>>(page, "**/api/v1/status", (json) => ({
+    ...json,
+    coreOnline: true,
+    coreStarted: true,
+  }));
 }
