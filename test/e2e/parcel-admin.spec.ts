@@ -124,7 +124,7 @@ test.describe("parcel admin console", () => {
     // A state in the overview opens the parcels tab filtered to it.
     await page.getByTestId("stats-state-review").getByRole("link").click();
     await expect(page).toHaveURL(/#\/admin\/parcels$/);
-    await expect(page.getByLabel("State")).toHaveValue("review");
+    await expect(page.getByRole("combobox", { name: "State" })).toHaveValue("review");
     await expect(page.getByTestId("parcel-count")).toHaveText("1 parcel matches");
 
     const fails = await admin.json<{ total: number; items: Array<{ action: string }> }>(
@@ -181,18 +181,18 @@ test.describe("parcel admin console", () => {
     await page.getByRole("button", { name: "Next" }).click();
     await expect(page.getByTestId("parcel-row")).toHaveCount(8);
 
-    await page.getByLabel("State").selectOption("review");
+    await page.getByRole("combobox", { name: "State" }).selectOption("review");
     await expect(count).toHaveText("1 parcel matches");
     await expect(pageInput).toHaveValue("1");
     await expect(page.getByTestId("parcel-row")).toHaveAttribute("data-id", reviewId);
-    await page.getByLabel("State").selectOption("uploading");
+    await page.getByRole("combobox", { name: "State" }).selectOption("uploading");
     await expect(page.getByTestId("parcel-row")).toHaveAttribute("data-id", openUploadId);
     await expect(page.getByTestId("parcel-row")).toContainText("not sent yet");
-    await page.getByLabel("State").selectOption("revoked");
+    await page.getByRole("combobox", { name: "State" }).selectOption("revoked");
     await expect(page.getByTestId("parcel-row")).toHaveAttribute("data-id", revokedId);
-    await page.getByLabel("State").selectOption("expired");
+    await page.getByRole("combobox", { name: "State" }).selectOption("expired");
     await expect(page.getByText("No parcel matches this search.")).toBeVisible();
-    await page.getByLabel("State").selectOption("");
+    await page.getByRole("combobox", { name: "State" }).selectOption("");
     await page.getByLabel("Per page").selectOption("10");
     await expect(page.getByTestId("parcel-row")).toHaveCount(10);
     await page
@@ -252,7 +252,7 @@ test.describe("parcel admin console", () => {
 
   test("reissuing a parcel in review shows the new share, and its code works", async ({ page }) => {
     await signInAdmin(page, site, "parcels");
-    await page.getByLabel("State").selectOption("review");
+    await page.getByRole("combobox", { name: "State" }).selectOption("review");
     const row = page.getByTestId("parcel-row");
     await expect(row).toHaveCount(1);
     await expect(row).toHaveAttribute("data-id", reviewId);
