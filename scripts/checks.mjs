@@ -20,17 +20,15 @@ function run([name, command, args]) {
     const output = [];
     child.stdout.on("data", (chunk) => output.push(chunk));
     child.stderr.on("data", (chunk) => output.push(chunk));
-    child.on("error", (error) => resolve({ name, ok: false, text: String(error), started }));
+    child.on("error", (error) => resolve({ ok: false, text: String(error) }));
     child.on("close", (code, signal) =>
       resolve({
-        name,
         ok: code === 0,
         text: Buffer.concat(output).toString("utf8") + (signal ? `\nended by ${signal}\n` : ""),
-        started,
       }),
     );
   }).then((result) => {
-    const seconds = ((performance.now() - result.started) / 1000).toFixed(1);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stdout.write(`\n== ${name}: ${result.ok ? "passed" : "FAILED"} in ${seconds} s\n`);
     if (result.text.trim() !== "") process.stdout.write(result.text.trimEnd() + "\n");
     return result.ok;

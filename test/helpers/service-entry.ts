@@ -12,9 +12,11 @@ export const COMPILED_SERVER_ENV = "GATEHOUSE_TEST_COMPILED_SERVER";
 
 /** The Node arguments before the service's own options. */
 export function serviceEntryArgs(): string[] {
-  return process.env[COMPILED_SERVER_ENV] === "1"
-    ? [join("dist", "serve", "server", "cli.js")]
-    : ["--import", "tsx", "server/cli.ts"];
+  const entry =
+    process.env[COMPILED_SERVER_ENV] === "1"
+      ? join("dist", "serve", "server", "cli.js")
+      : "server/cli.ts";
+  return [...execArgvFor(entry), entry];
 }
 
 /**
