@@ -42,10 +42,12 @@ export default defineConfig({
         "--disable-background-networking",
       ],
     },
-    // A failed test keeps a trace with the page's DOM at each step, without the screencast: the
-    // screencast's frames were most of the browsers' work (the same four specs: 130 s of CPU
-    // with it, 68 s without). `npx playwright test --trace on` records it all for a hunt.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true },
+    // A failed test keeps a trace of its steps, the console, the requests and answers, and a
+    // screenshot where it failed; not the screencast nor the page's DOM at every step, which
+    // were most of the browsers' work (four specs: 130 s of CPU with the screencast, 68 s
+    // without; two more: 99 s with the DOM snapshots, 86 s without). `npx playwright test
+    // --trace on` records it all for a hunt.
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: false },
     screenshot: "only-on-failure",
   },
 });

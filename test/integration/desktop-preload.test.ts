@@ -103,7 +103,10 @@ describe("desktop preload bundle", () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts["build:preload"]).toBe("node preload/build.mjs");
-    expect(pkg.scripts["build:main"]).toMatch(/&& npm run build:preload$/);
+    // build:main compiles, then build:main:files copies the services' other files and ends
+    // with the preload (the packaged-layout test runs the same two steps, the compile emit-only).
+    expect(pkg.scripts["build:main"]).toMatch(/&& npm run build:main:files$/);
+    expect(pkg.scripts["build:main:files"]).toMatch(/&& npm run build:preload$/);
   });
 
   it("exposes window.gatehouse and nothing else", () => {
