@@ -1,8 +1,9 @@
 // The checks `npm test` runs before the tests: ESLint, Prettier, the type check and the UI build,
-// started together. Prettier parses with Oxc (@prettier/plugin-oxc in .prettierrc.json): the
-// same formatting, in about half of the CPU time of its default TypeScript parser. Each is one process on one thread, so on two cores the four take the time
+// started together. Each is one process on one thread, so on two cores the four take the time
 // of the longest pair instead of their sum. Each one's output is printed whole when it ends,
 // with its time, and the first to fail makes the run fail (the others still finish and print).
+// Prettier parses with Oxc (@prettier/plugin-oxc in .prettierrc.json): the same formatting, in
+// about half of the CPU time of its default TypeScript parser.
 import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
