@@ -1,6 +1,7 @@
 import { SubscriptionError } from "./errors.js";
 import { fastProxies } from "./fast-yaml.js";
 import { inlineAliases } from "./yaml-aliases.js";
+import { refuseDeepFlow } from "./yaml-depth.js";
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode, type YAMLMap } from "yaml";
 
 /**
@@ -98,6 +99,7 @@ export function readWithLibrary(text: string): ClashReadResult {
 }
 
 function readDocument(text: string): ClashReadResult {
+  refuseDeepFlow(text);
   const doc = parseDocument(text, { merge: true, uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) return { error: doc.errors[0]?.message ?? "invalid YAML" };
   const contents: YamlNode | null = doc.contents as YamlNode | null;

@@ -14,7 +14,7 @@ const TOO_MANY_ALIASES =
 const TOO_BIG =
   `The subscription's YAML aliases expand to more than ${MAX_YAML_EXPANSION.toLocaleString("en-US")} ` +
   "values; a feed that large is refused so that it cannot stall the service";
-const TOO_DEEP = `The subscription's YAML is nested more than ${MAX_YAML_DEPTH} levels deep`;
+export const TOO_DEEP = `The subscription's YAML is nested more than ${MAX_YAML_DEPTH} levels deep`;
 
 /**
  * Replaces every alias of a parsed document by the node its anchor names, in one pass over
