@@ -10,7 +10,12 @@ import { USUAL_PORTS } from "./helpers/held-ports.js";
  * here; the holder still counts them.
  */
 const log = process.env.GATEHOUSE_HELD_PORTS_LOG;
-if (log) {
+// Once per worker: where the files of a worker share their modules, this file runs again
+// before each of them.
+const PATCHED = Symbol.for("gatehouse.held-ports-setup");
+const marks = globalThis as { [PATCHED]?: true };
+if (log && !marks[PATCHED]) {
+  marks[PATCHED] = true;
   const held = new Set(USUAL_PORTS);
   const connect = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function patched(this: net.Socket, ...args: unknown[]) {

@@ -142,7 +142,7 @@ beforeAll(() => {
   // The main process and the pages, built as `npm run dist` builds them: build:main's two steps,
   // the compile emit-only (`--noCheck`: the same JavaScript, byte for byte, in a third of the
   // time; the checks type-check the whole tree before any test runs).
-  run("npx", ["tsc", "-p", "tsconfig.main.json", "--noCheck"], ROOT);
+  run("npm", ["run", "build:main:compile", "--", "--noCheck"], ROOT);
   run("npm", ["run", "build:main:files"], ROOT);
   if (
     !existsSync(join(ROOT, "renderer", "dist", "parcel.html")) ||

@@ -105,7 +105,10 @@ describe("desktop preload bundle", () => {
     expect(pkg.scripts["build:preload"]).toBe("node preload/build.mjs");
     // build:main compiles, then build:main:files copies the services' other files and ends
     // with the preload (the packaged-layout test runs the same two steps, the compile emit-only).
-    expect(pkg.scripts["build:main"]).toMatch(/&& npm run build:main:files$/);
+    expect(pkg.scripts["build:main"]).toBe(
+      "npm run build:main:compile && npm run build:main:files",
+    );
+    expect(pkg.scripts["build:main:compile"]).toBe("tsc -p tsconfig.main.json");
     expect(pkg.scripts["build:main:files"]).toMatch(/&& npm run build:preload$/);
   });
 
