@@ -178,6 +178,59 @@ test.describe("proxy console views", () => {
     await expect(page.getByText("No log lines yet.")).toBeVisible();
   });
 
+  test("the dashboard's chart is drawn as it moves a pixel, not every frame; with reduced motion, once a sample", async ({
+    page,
+  }) => {
+    // Each drawing of the chart clears its canvas first: counted on the page.
+    await page.addInitScript(() => {
+      const clear = CanvasRenderingContext2D.prototype.clearRect;
+      const counter = window as unknown as { draws: number };
+      counter.draws = 0;
+      CanvasRenderingContext2D.prototype.clearRect = function counted(...args) {
+        counter.draws++;
+        return clear.apply(this, args);
+      };
+    });
+    // The page's timers and animation frames run only when the test moves its clock.
+    await page.clock.install();
+    await signIn(page, svc, "#/dashboard");
+    const chart = page.locator("figure.chart canvas");
+    await expect(chart).toBeVisible();
+    const pixels = await chart.evaluate((el) => el.clientWidth * window.devicePixelRatio);
+    await page.clock.pauseAt(Date.now() + 60_000);
+    const drawsIn = async (ms: number) => {
+      const before = await page.evaluate(() => (window as unknown as { draws: number }).draws);
+      await page.clock.runFor(ms);
+      return (await page.evaluate(() => (window as unknown as { draws: number }).draws)) - before;
+    };
+    // The two-minute axis moves a device pixel every 120,000 / pixels ms (then waits for a
+    // frame, up to 16 ms more); each sample from the service's stream is drawn at once too.
+    const step = 120_000 / pixels;
+    const drawn = await drawsIn(6000);
+    expect(drawn).toBeGreaterThanOrEqual(Math.floor(6000 / (step + 16)) - 2);
+    expect(drawn).toBeLessThanOrEqual(Math.ceil(6000 / step) + 4);
+    expect(drawn, "fewer than one drawing in every third animation frame").toBeLessThan(
+      6000 / 16 / 3,
+    );
+
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await drawsIn(2000); // the drawing already waiting
+    expect(await drawsIn(6000)).toBeLessThanOrEqual(3 + 4);
+
+    // New samples from the service's stream go on arriving and being drawn: the page lives on.
+    const figure = page.locator("figure.chart");
+    const samples = Number(await figure.getAttribute("data-samples"));
+    const before = await page.evaluate(() => (window as unknown as { draws: number }).draws);
+    await expect
+      .poll(async () => Number(await figure.getAttribute("data-samples")))
+      .toBeGreaterThan(samples + 1);
+    await page.clock.runFor(100);
+    expect(
+      await page.evaluate(() => (window as unknown as { draws: number }).draws),
+    ).toBeGreaterThan(before);
+    await expect(page.locator("nav#console-nav")).toBeAttached();
+  });
+
   test("an expired event on the metrics stream returns to the login form", async ({ page }) => {
     await page.route("**/api/v1/events**", (route) =>
       route.fulfill({
