@@ -36,10 +36,11 @@ export function shotsWanted(): boolean {
 
 /**
  * A PNG of the page for a person to look at later, at `path`: the viewport, or the whole page
- * with `fullPage`, as `page.screenshot` takes them, once the page's fonts have loaded. Taken
- * through Chromium's own screenshot command with its fast PNG encoding (`optimizeForSpeed`,
- * which `page.screenshot` does not offer): the same pixels in a larger file, for a fraction of
- * the browser's work. The suite saves some 850 pictures, most of them whole pages.
+ * with `fullPage`, as `page.screenshot` takes them (the text cursor left as it is), once the
+ * page's fonts have loaded. Taken through Chromium's own screenshot command with its fast PNG
+ * encoding (`optimizeForSpeed`, which `page.screenshot` does not offer): the same pixels in a
+ * file about a fifth larger, for less of the browser's work (three specs that take 112
+ * pictures: 95 CPU-s against 107; without the pictures, 71). The suite saves some 850.
  */
 export async function saveShot(
   page: Page,
