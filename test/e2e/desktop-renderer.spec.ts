@@ -292,7 +292,8 @@ keychainTest(
     await expect(page.getByText(/The services restart to use it/)).toBeVisible();
     expect(readSettings(r.settings).entries).toEqual(["wlan0"]);
     expect(readSettings(r.settings).lanName).toBe(false);
-    await expect(qr).toHaveCount(1);
+    // The addresses follow the stored choice at once, not at their next read (every 10 s).
+    await expect(qr).toHaveCount(1, { timeout: 5_000 });
     await expect(qr.first()).toHaveAttribute("data-qr-text", `http://10.0.0.5:${port}`);
 
     // Passwords: hidden until asked for; the shown one is what the keychain keeps.

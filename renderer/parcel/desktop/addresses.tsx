@@ -29,11 +29,14 @@ function EntryCard({ name, url }: { name: string; url: string }) {
 
 /**
  * "Addresses on your network": every LAN entry with its QR code and a copy button. Read again
- * every few seconds and on every status change, so a new DHCP lease shows without a restart.
+ * every few seconds, on every status change (a new DHCP lease shows without a restart) and
+ * right after the settings were saved (the networks chosen there).
  */
 export function Addresses() {
   const t = useT(desktopDict);
-  const entries = useDesktopLoad<EntriesView>((api) => api.entries.list(), 10_000);
+  const entries = useDesktopLoad<EntriesView>((api) => api.entries.list(), 10_000, {
+    afterSave: true,
+  });
   const view = entries.data;
   // The LAN name (`<hostname>.local`) first: it stays the same when an address changes.
   const lanName = view?.lanName ? [{ ...view.lanName, name: t("lanName") }] : [];

@@ -48,7 +48,7 @@ function SaveRow({ busy, changed, outcome }: { busy: boolean; changed: number; o
 export function SettingsForm() {
   const t = useT(desktopDict);
   const loaded = useDesktopLoad((api) => api.settings.get());
-  const entries = useDesktopLoad((api) => api.entries.list());
+  const entries = useDesktopLoad((api) => api.entries.list(), 0, { afterSave: true });
   const info = useDesktopLoad((api) => api.app.info());
   const form = useSettingsForm(loaded);
   if (!form.ready) return <NotLoaded loaded={loaded} />;

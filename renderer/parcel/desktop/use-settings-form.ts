@@ -9,7 +9,7 @@ import { useSettingsForm as useSharedForm } from "../../shared/ui/use-settings-f
 import { useApp } from "../store.js";
 import type { DesktopKey } from "./i18n.js";
 import { desktopFormSpec, SettingsRefused, type Draft } from "./settings-draft.js";
-import { desktopApi, type Loaded } from "./use-desktop.js";
+import { desktopApi, noteSettingsSaved, type Loaded } from "./use-desktop.js";
 
 export type Outcome = { kind: "ok" | "error" | "info"; key: DesktopKey } | null;
 
@@ -39,6 +39,7 @@ export function useSettingsForm(loaded: Loaded<DesktopSettingsView>) {
       try {
         const stored = await task();
         setOutcome({ kind: "ok", key: stored.plan.restart ? "savedRestart" : "saved" });
+        noteSettingsSaved();
         // This page follows at once; the desktop reloads its windows to apply it everywhere.
         noteDesktopAppearance(stored.settings);
         if ("language" in stored.sent) setLang(langOfSetting(stored.settings.language));
