@@ -26,12 +26,16 @@ export async function atBothSizes(
 }
 
 /**
- * Whether this run saves its screenshots (`GATEHOUSE_SHOTS=0` skips them: the steps around a
- * shot, switching theme, language and size and waiting for the page to follow, still run and
- * still assert; only the picture is not taken).
+ * Whether this run saves its screenshots: only when asked (`npm run test:shots`, or
+ * `GATEHOUSE_SHOTS=1` beside any other way of starting Playwright). Without them the steps around a shot, switching theme, language
+ * and size and waiting for the page to follow, still run and still assert; only the picture is
+ * not taken. The pictures are for a person to look at, not checks, and they were a sixth of the
+ * browser suite's work (the whole run on the 2-core machine: 887 CPU-s and 534 s with them,
+ * 747 CPU-s and 458 s without).
  */
 export function shotsWanted(): boolean {
-  return process.env.GATEHOUSE_SHOTS !== "0";
+  // npm names the script it runs; this way `test:shots` needs no shell syntax (Windows too).
+  return process.env.GATEHOUSE_SHOTS === "1" || process.env.npm_lifecycle_event === "test:shots";
 }
 
 /**
@@ -40,7 +44,7 @@ export function shotsWanted(): boolean {
  * page's fonts have loaded. Taken through Chromium's own screenshot command with its fast PNG
  * encoding (`optimizeForSpeed`, which `page.screenshot` does not offer): the same pixels in a
  * file about a fifth larger, for less of the browser's work (three specs that take 112
- * pictures: 95 CPU-s against 107; without the pictures, 71). The suite saves some 850.
+ * pictures: 95 CPU-s against 107; without the pictures, 71). `npm run test:shots` saves some 850.
  */
 export async function saveShot(
   page: Page,
