@@ -9,8 +9,9 @@ import { inBothThemes, saveShot, VIEWPORTS } from "./support/shots.js";
 /**
  * The pieces every page shares (the CSS base, the form field, the string tables) seen as a
  * person sees them: the admin overview and settings, the send form, the proxy dashboard and
- * settings, at desktop and phone size, light and dark, English and Chinese. The shots go to
- * GATEHOUSE_SHOTS_DIR (default artifacts/screenshots/shared), so two builds can be compared.
+ * settings, at desktop and phone size, light and dark, English and Chinese. With
+ * `npm run test:shots` the shots go to GATEHOUSE_SHOTS_DIR (default
+ * artifacts/screenshots/shared), so two builds can be compared.
  */
 const DIR = process.env.GATEHOUSE_SHOTS_DIR ?? "artifacts/screenshots/shared";
 const LANGS = ["en", "zh-CN"] as const;
