@@ -1,5 +1,4 @@
 import { expect, test, type Page } from "@playwright/test";
-import { mkdirSync } from "node:fs";
 import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
@@ -23,7 +22,6 @@ let pickupCode = "";
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  mkdirSync(DIR, { recursive: true });
   parcel = await startParcelSite();
   // A parcel of one file (the counts say "1 file") and one of two (the pickup page offers
   // "Download all").
