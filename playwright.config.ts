@@ -4,7 +4,8 @@ import { defineConfig, devices } from "@playwright/test";
 /**
  * End-to-end tests run in Debian's Chromium against the real services started on port 0 by each
  * spec. With `npm run test:shots` (or GATEHOUSE_SHOTS=1) the pages' screenshots land in
- * artifacts/screenshots; a failed test's own screenshot and trace go to test-results. Chromium's headless shell
+ * artifacts/screenshots; a failed test's own screenshot and trace go to test-results.
+ * Chromium's headless shell
  * (`apt-get install chromium-headless-shell`: the same Blink without the browser around it) is
  * taken when it is there: the suite ran in it in about two thirds of the full browser's time on
  * the 2-core machine. Otherwise the full browser (`apt-get install chromium`);
