@@ -29,9 +29,9 @@ export async function atBothSizes(
  * Whether this run saves its screenshots: only when asked (`npm run test:shots`, or
  * `GATEHOUSE_SHOTS=1` beside any other way of starting Playwright). Without them the steps
  * around a shot, switching theme, language and size and waiting for the page to follow, still
- * run and still assert; only the picture is not taken. The pictures are for a person to look at, not checks, and they were a sixth of the
- * browser suite's work (the whole run on the 2-core machine: 887 CPU-s and 534 s with them,
- * 747 CPU-s and 458 s without).
+ * run and still assert; only the picture is not taken. The pictures are for a person to look
+ * at, not checks, and they were a sixth of the browser suite's work (the whole run on the
+ * 2-core machine: 887 CPU-s and 534 s with them, 747 CPU-s and 458 s without).
  */
 export function shotsWanted(): boolean {
   // npm names the script it runs; this way `test:shots` needs no shell syntax (Windows too).
