@@ -22,8 +22,9 @@ process.env.GATEHOUSE_MDNS ??= "0";
 export default defineConfig({
   testDir: "test/e2e",
   testMatch: /.*\.spec\.ts/,
-  // Holds 7890, 9090, 8080, … on loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
-  globalSetup: "./test/held-ports-global.ts",
+  // A temporary folder of the run's own, removed at its end; then holds 7890, 9090, 8080, … on
+  // loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
+  globalSetup: ["./test/scratch-dir-global.ts", "./test/held-ports-global.ts"],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

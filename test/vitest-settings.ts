@@ -25,8 +25,13 @@ export function vitestSettings(
       pool: "forks",
       // Vitest's default is one worker less than the cores (one on a 2-core machine).
       ...(extra.maxWorkers === undefined ? {} : { maxWorkers: extra.maxWorkers }),
-      // Holds 7890, 9090, 8080, … on loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
-      globalSetup: ["./test/held-ports-global.ts", ...(extra.globalSetup ?? [])],
+      // A temporary folder of the run's own, removed at its end; then holds 7890, 9090, 8080, …
+      // on loopback for the run (GATEHOUSE_HOLD_PORTS=0 to skip).
+      globalSetup: [
+        "./test/scratch-dir-global.ts",
+        "./test/held-ports-global.ts",
+        ...(extra.globalSetup ?? []),
+      ],
       // Names the test that dialled a held port in the run's final message.
       setupFiles: ["./test/held-ports-setup.ts", ...(extra.setupFiles ?? [])],
       // The 15 slowest tests, then the closing count line.

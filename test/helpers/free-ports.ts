@@ -32,10 +32,11 @@ function band(): { low: number; high: number } | null {
 
 /**
  * Processes on this machine (vitest and Playwright workers, a second run beside this one)
- * share the band through one claim file per port, holding the claimer's pid. A claim whose
+ * share the band through one claim file per port, holding the claimer's pid, in the machine's
+ * temporary folder (not the run's own, test/scratch-dir-global.ts). A claim whose
  * process has ended is taken over; this process's claims are removed when it exits.
  */
-const CLAIMS = join(tmpdir(), "gatehouse-test-ports");
+const CLAIMS = join(process.env.GATEHOUSE_MACHINE_TMP ?? tmpdir(), "gatehouse-test-ports");
 const claimed: string[] = [];
 process.once("exit", () => {
   for (const file of claimed) rmSync(file, { force: true });

@@ -63,11 +63,14 @@ describe("freePort", () => {
       const ephemeralLow = Number(
         readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").split(/\s+/)[0],
       );
+      // In the machine's temporary folder, which a second run shares; not in this run's own.
+      const machineTmp = process.env.GATEHOUSE_MACHINE_TMP ?? tmpdir();
+      if (process.env.GATEHOUSE_MACHINE_TMP !== undefined) expect(tmpdir()).not.toBe(machineTmp);
       const ports = [await freePort(), await freePort(), await freePort()];
       expect(new Set(ports).size).toBe(3);
       for (const port of ports) {
         expect(port).toBeLessThan(ephemeralLow);
-        const claim = readFileSync(join(tmpdir(), "gatehouse-test-ports", String(port)), "utf8");
+        const claim = readFileSync(join(machineTmp, "gatehouse-test-ports", String(port)), "utf8");
         expect(Number(claim)).toBe(process.pid);
         expect(await tryListen(port, "127.0.0.1")).toBe("listening");
       }
