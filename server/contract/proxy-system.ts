@@ -218,6 +218,12 @@ export type ConnectionsView = z.output<typeof ConnectionsViewSchema>;
 export const LOG_LEVELS = ["debug", "info", "warning", "error", "silent"] as const;
 export const LogsQuerySchema = z.object({ level: z.enum(LOG_LEVELS).default("info") });
 
+/**
+ * How often `GET /events` sends a `metrics` event: the service reads the core this often, and
+ * the Dashboard's chart draws its newest sample one interval behind the moment it is drawn.
+ */
+export const METRICS_INTERVAL_MS = 2000;
+
 /** Data of a `metrics` event on `GET /events`. */
 export const MetricsSchema = z.object({
   up: z.number(),

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { METRICS_INTERVAL_MS } from "../../../server/contract/proxy.js";
 import { formatRate } from "../parts/format.js";
 import { useT } from "../i18n.js";
 import { cssVar } from "../shell/theme.js";
@@ -97,8 +98,8 @@ function drawFrame(el: HTMLCanvasElement, samples: Sample[]) {
   if (!fitted) return;
   const { g, width, height } = fitted;
   // Lag one sample interval behind "now" so the newest point arrives off the right edge.
-  const now = Date.now() - 2000;
-  const points = samples.filter((s) => s.at >= now - WINDOW_MS - 4000);
+  const now = Date.now() - METRICS_INTERVAL_MS;
+  const points = samples.filter((s) => s.at >= now - WINDOW_MS - 2 * METRICS_INTERVAL_MS);
   const grid = gridStep(Math.max(1024, ...points.map((s) => Math.max(s.up, s.down))));
   const max = grid.step * 3 * 1.08;
   const x = (at: number) => width - ((now - at) / WINDOW_MS) * width;
@@ -110,12 +111,13 @@ function drawFrame(el: HTMLCanvasElement, samples: Sample[]) {
 
 /**
  * How long until the chart should be drawn again: the time its axis takes to move one device
- * pixel, so the 2-second samples glide instead of jumping (drawing every animation frame
- * changed nothing a person sees and kept the page busy 60 times a second: about 8 frames a
- * second on a 1000-pixel chart). With reduced motion asked for, once per sample.
+ * pixel, so the samples (one every METRICS_INTERVAL_MS) glide instead of jumping (drawing every
+ * animation frame changed nothing a person sees and kept the page busy 60 times a second:
+ * about 8 frames a second on a 1000-pixel chart). With reduced motion asked for, once per
+ * sample.
  */
 function nextDrawIn(el: HTMLCanvasElement | null): number {
-  if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return 2000;
+  if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return METRICS_INTERVAL_MS;
   const pixels = (el?.clientWidth ?? 0) * (window.devicePixelRatio || 1);
   return Math.max(16, WINDOW_MS / Math.max(1, pixels));
 }

@@ -5,6 +5,7 @@ import type { ProxyRouterDeps } from "./router-deps.js";
 import {
   LOG_LEVELS,
   LogsQuerySchema,
+  METRICS_INTERVAL_MS,
   type LogItem,
   type LogsEnded,
   type Metrics,
@@ -18,7 +19,7 @@ import { isoNow } from "../types.js";
 
 /** Stream intervals; tests shorten them (module-level so the service needs no wiring). */
 export const streamTimings = {
-  metricsIntervalMs: 2000,
+  metricsIntervalMs: METRICS_INTERVAL_MS,
   heartbeatIntervalMs: 15_000,
   /** Core query deadline for metrics (spec: 3 seconds). */
   coreDeadlineMs: 3000,
