@@ -302,14 +302,19 @@ test.describe("pickup on a phone", () => {
     await mobile.context().close();
   });
 
-  test("an empty file goes up and comes down", async ({ page, browser }) => {
+  test("an empty file goes up and comes down; the next parcel opened in the tab starts afresh", async ({
+    page,
+    browser,
+  }) => {
     const empty: Source = {
       name: "empty.txt",
       data: Buffer.alloc(0),
       path: join(dir, "empty.txt"),
     };
     writeFileSync(empty.path, empty.data);
-    const { code } = await sendParcel(page, [empty]);
+    const { code } = await sendParcel(page, [empty], { downloads: 2 });
+    await page.goto("about:blank");
+    const next = await sendParcel(page, [empty], { downloads: 3 });
     const mobile = await phone(browser);
     await mobile.goto(`${site.url}/#/pickup/${code}`);
     await expect(mobile.getByText("1 file, 0 B")).toBeVisible();
@@ -318,6 +323,12 @@ test.describe("pickup on a phone", () => {
     );
     expect(got.name).toBe("empty.txt");
     expect(got.data.length).toBe(0);
+    const started = mobile.getByText("Download started: your browser shows its progress.");
+    await expect(started).toBeVisible();
+    // Another parcel's link in the same tab: nothing was downloaded from it yet.
+    await mobile.goto(`${site.url}/#/pickup/${next.code}`);
+    await expect(mobile.getByTestId("downloads-left")).toHaveText("3");
+    await expect(started).toHaveCount(0);
     await mobile.context().close();
   });
 

@@ -139,6 +139,9 @@ export async function resolveCode(
     c.setView(answer);
     c.setPhase("files");
     c.setProblem(null);
+    // Another parcel opened in this tab starts without the last one's "download started";
+    // a renewal in the middle of a download keeps it.
+    if (!quiet) c.setNotice(null);
     c.setEnded(false);
     c.setFinished(false);
     c.tookLast.current = false;
