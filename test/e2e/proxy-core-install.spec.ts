@@ -29,6 +29,8 @@ const WORDS = {
     rollback: "Go back to v1.19.30",
     rollbackYes: "Go back",
     rolledBack: "The proxy core v1.19.30 is back in use.",
+    testsNeedInstall:
+      "Latency tests go through the proxy core, which is not installed yet. Install it on the Dashboard first.",
   },
   "zh-CN": {
     card: "代理内核",
@@ -43,6 +45,7 @@ const WORDS = {
     rollback: "回退到 v1.19.30",
     rollbackYes: "回退",
     rolledBack: "已换回代理内核 v1.19.30。",
+    testsNeedInstall: "延迟测试要经过代理内核，而它尚未安装。请先在“概览”中安装它。",
   },
 } as const;
 
@@ -98,6 +101,10 @@ for (const lang of ["en", "zh-CN"] as const) {
         200,
       );
       await setLang(page, lang);
+      // Where a screen needs the core, it says to install it, not to start what is not there.
+      await page.goto(`${svc.url}/#/nodes`);
+      await expect(page.getByTestId("test-needs-core")).toHaveText(w.testsNeedInstall);
+      await page.goto(`${svc.url}/#/dashboard`);
 
       const card = page.getByRole("region", { name: w.card, exact: true });
       const panel = card.locator(".install-panel");

@@ -202,7 +202,7 @@ test("the update check, a connectivity test, offline connections and a file that
 
     await page.goto(`${svc.url}/#/connections`);
     const offline =
-      "The proxy core is not running or cannot be reached. Start it on the Dashboard.";
+      "The proxy core is not running or cannot be reached. Start it on the Dashboard, or install it there first if it is not installed yet.";
     await expect(page.getByRole("main")).toContainText(offline);
     const text = (await page.getByRole("main").innerText()).toLowerCase();
     expect(text.split("proxy core").length - 1).toBe(1);
@@ -211,7 +211,7 @@ test("the update check, a connectivity test, offline connections and a file that
 
     await setLang(page, "zh-CN");
     await expect(page.getByRole("main")).toContainText(
-      "代理内核未运行或无法连接。请在“概览”中启动它。",
+      "代理内核未运行或无法连接。请在“概览”中启动它；如果尚未安装，请先在那里安装。",
     );
     await shootBothThemes(page, "connections-offline-zh");
     await page.goto(`${svc.url}/#/system`);

@@ -126,7 +126,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "core.port_in_use": (p) =>
     `Port ${p.port} is used by another program, so the proxy core cannot be controlled there. Stop that program, or start Gatehouse with --core-controller-port set to a free port.`,
   "core.unreachable": () =>
-    "The proxy core is not running or cannot be reached. Start it on the Dashboard.",
+    "The proxy core is not running or cannot be reached. Start it on the Dashboard, or install it there first if it is not installed yet.",
   "core.timeout": () => "The proxy core did not answer in time.",
   "core.error": () => "The proxy core answered with an error.",
   "core.config": () => "The proxy core's configuration has a problem.",

@@ -98,7 +98,8 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
     "未安装代理内核：请在仪表盘上点击“安装代理内核”，或用 --core-bin 指定 mihomo 程序的路径。",
   "core.port_in_use": (p) =>
     `端口 ${p.port} 已被其他程序占用，无法在该端口控制代理内核。请停止该程序，或在启动 Gatehouse 时用 --core-controller-port 指定一个空闲端口。`,
-  "core.unreachable": () => "代理内核未运行或无法连接。请在“概览”中启动它。",
+  "core.unreachable": () =>
+    "代理内核未运行或无法连接。请在“概览”中启动它；如果尚未安装，请先在那里安装。",
   "core.timeout": () => "代理内核没有及时响应。",
   "core.error": () => "代理内核返回了错误。",
   "core.config": () => "代理内核的配置有问题。",

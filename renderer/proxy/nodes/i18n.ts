@@ -15,6 +15,8 @@ export const nodesEn = {
   "nodes.testAll": "Test all shown",
   "nodes.testNeedsCore":
     "Latency tests go through the proxy core, which is stopped. Start it on the Dashboard first.",
+  "nodes.testNeedsInstall":
+    "Latency tests go through the proxy core, which is not installed yet. Install it on the Dashboard first.",
   "nodes.testGroup": "Test this group",
   "nodes.testGroupLabel": "Test the nodes of {name}",
   "nodes.testing": "Testing…",
@@ -51,6 +53,7 @@ export const nodesZh: Record<keyof typeof nodesEn, string> = {
   "nodes.filter": "筛选节点",
   "nodes.testAll": "测试所有显示的节点",
   "nodes.testNeedsCore": "延迟测试要经过代理内核，而它已停止。请先在“概览”中启动它。",
+  "nodes.testNeedsInstall": "延迟测试要经过代理内核，而它尚未安装。请先在“概览”中安装它。",
   "nodes.testGroup": "测试本组",
   "nodes.testGroupLabel": "测试 {name} 的节点",
   "nodes.testing": "测试中…",

@@ -234,7 +234,9 @@ export function NodesScreen() {
       />
       {coreStopped && !tests.testError ? (
         <p className="muted" id="test-needs-core" data-testid="test-needs-core">
-          {t("nodes.testNeedsCore")}
+          {status.data?.coreInstalled === false
+            ? t("nodes.testNeedsInstall")
+            : t("nodes.testNeedsCore")}
         </p>
       ) : null}
       <LatencyLegend />

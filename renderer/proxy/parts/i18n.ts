@@ -18,7 +18,7 @@ export const partsEn = {
   "error.busy": "Too many requests at once, try again shortly.",
   "error.coreDown": "The proxy core is not reachable.",
   "error.coreNotRunning":
-    "The proxy core is not running or cannot be reached. Start it on the Dashboard.",
+    "The proxy core is not running or cannot be reached. Start it on the Dashboard, or install it there first if it is not installed yet.",
   "error.unknown": "Something went wrong.",
 } as const;
 
@@ -36,6 +36,7 @@ export const partsZh: Record<keyof typeof partsEn, string> = {
   "error.unreachable": "无法连接代理服务。请确认服务正在运行，且本设备与网关在同一网络。",
   "error.busy": "同时进行的请求过多，请稍后再试。",
   "error.coreDown": "无法连接代理内核。",
-  "error.coreNotRunning": "代理内核未运行或无法连接。请在“概览”中启动它。",
+  "error.coreNotRunning":
+    "代理内核未运行或无法连接。请在“概览”中启动它；如果尚未安装，请先在那里安装。",
   "error.unknown": "出现未知错误。",
 };
