@@ -54,7 +54,7 @@ export const coreEn = {
   "install.rollbackCancelled": "Nothing was changed.",
   "geodata.title": "Rule data (geodata)",
   "geodata.hint":
-    "The mainland rules (sites and addresses in China go direct) read two data files kept beside the proxy core. They come with Gatehouse; “Update geodata” downloads the current ones, checks each against its published checksum and with the core, and keeps the previous set.",
+    "The mainland rules (sites and addresses in China go direct) read two data files kept beside the proxy core. Gatehouse's installers bring them; where they are missing (“None yet” below, as when Gatehouse runs from a copy of its source), “Update geodata” downloads them. It fetches the current ones, checks each against its published checksum and with the core, and keeps the previous set.",
   "geodata.update": "Update geodata",
   "geodata.updated":
     "Geodata updated: {files}. A running core uses the new files from its next start.",
@@ -116,7 +116,7 @@ export const coreZh: Record<keyof typeof coreEn, string> = {
   "install.rollbackCancelled": "没有做任何更改。",
   "geodata.title": "规则数据（地理数据）",
   "geodata.hint":
-    "大陆规则（国内网站和地址直连）需要读取放在代理内核旁的两个数据文件。Gatehouse 自带这两个文件；“更新地理数据”会下载最新版本，逐一核对公布的校验值并交给内核检查，同时保留上一组文件。",
+    "大陆规则（国内网站和地址直连）需要读取放在代理内核旁的两个数据文件。Gatehouse 的安装包自带这两个文件；缺少它们时（下方显示“暂无”，例如从源代码运行 Gatehouse 时），请用“更新地理数据”下载。它会下载最新版本，逐一核对公布的校验值并交给内核检查，同时保留上一组文件。",
   "geodata.update": "更新地理数据",
   "geodata.updated": "地理数据已更新：{files}。正在运行的内核在下次启动时使用新文件。",
   "geodata.missing": "代理内核无法启动：缺少 {files}。请在“系统”页面使用“更新地理数据”下载。",
