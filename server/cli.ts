@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig, prepareDataDir, USAGE } from "./config.js";
+import { ConfigError, deriveEntries, parseConfig, prepareDataDir, USAGE } from "./config.js";
 import { armFaultPoints, FaultSpecError } from "./fault-points.js";
 import { startGatehouse } from "./host.js";
 import { createLogger } from "./log.js";
@@ -86,6 +86,11 @@ async function main(): Promise<void> {
   }
   if (started.proxy) {
     console.log(`proxy service listening on ${started.proxy.url}`);
+    // The console's other addresses, found as the parcel service's are: the one to open from
+    // another device on the LAN is among them.
+    const port = Number(new URL(started.proxy.url).port);
+    for (const address of deriveEntries(config.host, port, null))
+      if (address !== started.proxy.url) console.log(`proxy service reachable at ${address}`);
     if (started.proxy.setupToken) console.log(`proxy setup token: ${started.proxy.setupToken}`);
     if (started.proxy.generatedPassword) {
       console.log(

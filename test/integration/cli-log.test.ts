@@ -55,7 +55,7 @@ describe("npm run serve logging", () => {
     const lines = s.stdout().trim().split("\n");
     // Every other entry address is printed too ("reachable at"); the rest are the four below.
     for (const l of lines.filter((x) => x.includes(" reachable at ")))
-      expect(l).toMatch(/^parcel service reachable at http:\/\/\S+$/);
+      expect(l).toMatch(/^(parcel|proxy) service reachable at http:\/\/\S+$/);
     const out = lines.filter((x) => !x.includes(" reachable at "));
     expect(out).toHaveLength(4);
     expect(out[0]).toMatch(/^parcel service listening on http:\/\/127\.0\.0\.1:\d+$/);

@@ -90,6 +90,24 @@ describe("npm run serve -- --reset-admin-password", () => {
 });
 
 describe("npm run serve", () => {
+  it("prints the proxy console's other addresses as 'proxy service reachable at'", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
+    const s = serve([
+      "--proxy-only",
+      "--host",
+      "127.0.0.1",
+      "--proxy-port",
+      "0",
+      "--data-dir",
+      dataDir,
+    ]);
+    const [, port] = await s.waitFor(/^proxy service listening on http:\/\/127\.0\.0\.1:(\d+)$/);
+    await s.waitFor(new RegExp(`^proxy service reachable at http://localhost:${port}$`));
+    expect(s.lines.filter((l) => l.includes("reachable at"))).toHaveLength(1);
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
+
   it("prints every other entry address as 'parcel service reachable at'", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
     // Entries name a real port, so this one is chosen: one the OS says is free.
