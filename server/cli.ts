@@ -1,4 +1,11 @@
-import { ConfigError, deriveEntries, parseConfig, prepareDataDir, USAGE } from "./config.js";
+import {
+  ConfigError,
+  deriveEntries,
+  parseConfig,
+  prepareDataDir,
+  USAGE,
+  type GatehouseConfig,
+} from "./config.js";
 import { armFaultPoints, FaultSpecError } from "./fault-points.js";
 import { startGatehouse } from "./host.js";
 import { createLogger } from "./log.js";
@@ -53,9 +60,9 @@ async function main(): Promise<void> {
     // JSON log lines go to stderr; stdout keeps the start-up lines below and nothing else.
     started = await startGatehouse(config, createLogger({ level: config.logLevel }));
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
+    const e = err as NodeJS.ErrnoException & { port?: number };
     console.error(
-      `gatehouse: could not start: ${e.code === "EADDRINUSE" ? `port already in use (${e.message})` : e.message}`,
+      `gatehouse: could not start: ${e.code === "EADDRINUSE" ? `port already in use (${e.message})${portAdvice(config, e.port)}` : e.message}`,
     );
     process.exit(e.code === "EADDRINUSE" || e.code === "EACCES" ? 2 : 1);
   }
@@ -98,6 +105,22 @@ async function main(): Promise<void> {
       );
     }
   }
+}
+
+/**
+ * What to do about a port another program holds: the option that chose it (a second Gatehouse
+ * still running holds them all, hence "or stop").
+ */
+function portAdvice(config: GatehouseConfig, port: number | undefined): string {
+  const option =
+    port === config.parcelPort
+      ? "--parcel-port"
+      : port === config.parcelHttpsPort
+        ? "--parcel-https-port"
+        : port === config.proxyPort
+          ? "--proxy-port"
+          : null;
+  return option ? `: choose another with ${option}, or stop the program that holds it` : "";
 }
 
 // A failure the code above did not expect still ends the process with a code, so a service

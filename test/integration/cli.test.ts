@@ -231,6 +231,25 @@ describe("npm run serve", () => {
     },
   );
 
+  it("exits 2 naming the option of a port another program holds", async () => {
+    const port = await freePort();
+    const holder = http.createServer();
+    await new Promise<void>((resolve) => holder.listen(port, "127.0.0.1", resolve));
+    try {
+      const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
+      const args = ["--proxy-only", "--host", "127.0.0.1", "--data-dir", dataDir];
+      const s = serve([...args, "--proxy-port", String(port)]);
+      expect(await s.exited).toBe(2);
+      expect(s.stderr().trim()).toMatch(
+        new RegExp(
+          `^gatehouse: could not start: port already in use \\(.*127\\.0\\.0\\.1:${port}\\): choose another with --proxy-port, or stop the program that holds it$`,
+        ),
+      );
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
   it("exits 2 when the data dir is unusable", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "gh-cli-")), "not-a-dir");
     writeFileSync(file, "x");
