@@ -21,12 +21,16 @@ export interface ParcelServiceOptions {
   logger?: Logger;
   /** Without `logger`: a sink for the JSON lines (tests pass `() => undefined`). */
   log?: (line: string) => void;
-  /** Administrator to create (or whose password to set) at start. */
+  /**
+   * Administrator to create (or whose password to set) at start. A password that differs from
+   * the stored one counts as a reset, as `resetAdminPassword` does.
+   */
   adminUser?: string;
   adminPassword?: string;
   /**
    * Give the administrator a new generated password (returned as `generatedAdminPassword`,
-   * shown once) and end its sessions; ignored when `adminPassword` is given.
+   * shown once), end its sessions and lift any sign-in lockout; ignored when `adminPassword`
+   * is given.
    */
   resetAdminPassword?: boolean;
   /** Built web UI to serve at `/` (renderer/dist); absent in API-only tests. */

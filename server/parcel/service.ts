@@ -64,6 +64,7 @@ export async function createParcelService(options: ParcelServiceOptions): Promis
     ctx.repos.identity,
     { username: adminUser, password: options.adminPassword, reset: options.resetAdminPassword },
     ctx.now(),
+    log,
   );
 
   const app = parcelApp(ctx);

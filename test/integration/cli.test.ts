@@ -53,6 +53,23 @@ async function adminLogin(base: string, password: string): Promise<number> {
   return r.status;
 }
 
+async function resolveCode(base: string, code: string): Promise<number> {
+  const r = await fetch(`${base}/api/v1/pickup/resolve`, {
+    method: "POST",
+    headers: { origin: base, "content-type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+  return r.status;
+}
+
+const LISTENING = /^parcel service listening on (\S+)$/;
+const NEW_PASSWORD = /^parcel administrator: admin \/ (\S+) /;
+
+function parcelArgs(): string[] {
+  const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
+  return ["--parcel-only", "--host", "127.0.0.1", "--parcel-port", "0", "--data-dir", dataDir];
+}
+
 describe("npm run serve -- --reset-admin-password", () => {
   it("gives the administrator a new password, printed once, and the old one stops working", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
@@ -86,6 +103,60 @@ describe("npm run serve -- --reset-admin-password", () => {
     expect(await adminLogin(base, fresh)).toBe(200);
     reset.proc.kill("SIGTERM");
     expect(await reset.exited).toBe(0);
+  });
+
+  it("lifts the sign-in lockout left from guessing, and only that one", async () => {
+    const args = parcelArgs();
+    const first = serve(args);
+    const base1 = (await first.waitFor(LISTENING))[1];
+    const old = (await first.waitFor(NEW_PASSWORD))[1];
+    // Guessing locks this address out of signing in, the right password included...
+    for (let i = 0; i < 5; i++) expect(await adminLogin(base1, `guess ${i} wrong`)).toBe(401);
+    expect(await adminLogin(base1, old)).toBe(429);
+    // ...and unknown pickup codes lock it out of pickups, which a reset must leave alone.
+    for (let i = 0; i < 10; i++) expect(await resolveCode(base1, `WRONG${i}`)).toBe(404);
+    expect(await resolveCode(base1, "WRONG10")).toBe(429);
+    first.proc.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    const reset = serve([...args, "--reset-admin-password"], { GATEHOUSE_LOG_LEVEL: "info" });
+    const base = (await reset.waitFor(LISTENING))[1];
+    const fresh = (await reset.waitFor(NEW_PASSWORD))[1];
+    expect(await adminLogin(base, fresh)).toBe(200);
+    expect(await resolveCode(base, "WRONG11")).toBe(429);
+    // The log says it happened, and never the password.
+    expect(reset.stderr()).toMatch(/parcel administrator password was reset from the command line/);
+    expect(reset.stderr()).not.toContain(fresh);
+    reset.proc.kill("SIGTERM");
+    expect(await reset.exited).toBe(0);
+  });
+
+  it("a new GATEHOUSE_ADMIN_PASSWORD at start lifts the lockout too; the same one does not", async () => {
+    const args = parcelArgs();
+    const first = serve(args, { GATEHOUSE_ADMIN_PASSWORD: "the first password" });
+    const base1 = (await first.waitFor(LISTENING))[1];
+    for (let i = 0; i < 5; i++) expect(await adminLogin(base1, `guess ${i} wrong`)).toBe(401);
+    first.proc.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    // Given again unchanged (as a service unit does on every start), it is no reset.
+    const same = serve(args, { GATEHOUSE_ADMIN_PASSWORD: "the first password" });
+    const base2 = (await same.waitFor(LISTENING))[1];
+    expect(await adminLogin(base2, "the first password")).toBe(429);
+    same.proc.kill("SIGTERM");
+    expect(await same.exited).toBe(0);
+
+    const changed = serve(args, {
+      GATEHOUSE_ADMIN_PASSWORD: "a second password",
+      GATEHOUSE_LOG_LEVEL: "info",
+    });
+    const base = (await changed.waitFor(LISTENING))[1];
+    expect(await adminLogin(base, "the first password")).toBe(401);
+    expect(await adminLogin(base, "a second password")).toBe(200);
+    expect(changed.stderr()).toMatch(/parcel administrator password was changed/);
+    expect(changed.stderr()).not.toContain("a second password");
+    changed.proc.kill("SIGTERM");
+    expect(await changed.exited).toBe(0);
   });
 });
 

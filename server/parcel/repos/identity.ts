@@ -19,6 +19,7 @@ export class IdentityRepo {
   private readonly loginFailuresStmt;
   private readonly addLoginFailureStmt;
   private readonly dropFailureStmt;
+  private readonly clearLoginFailuresStmt;
 
   constructor(private readonly db: Db) {
     this.visitorStmt = db.prepare(
@@ -49,6 +50,7 @@ export class IdentityRepo {
       "INSERT INTO failures (kind, client, time) VALUES ('login', ?, ?)",
     );
     this.dropFailureStmt = db.prepare("DELETE FROM failures WHERE rowid = ?");
+    this.clearLoginFailuresStmt = db.prepare("DELETE FROM failures WHERE kind = 'login'");
   }
 
   /** The visitor behind a cookie's hash (expired ones included: the caller judges). */
@@ -81,11 +83,17 @@ export class IdentityRepo {
     return this.anyAdminStmt.get() !== undefined;
   }
 
-  /** Creates the administrator or sets its password; `endSessions` signs it out everywhere. */
-  saveAdmin(username: string, hash: string, now: number, endSessions: boolean): void {
+  /**
+   * Creates the administrator or sets its password. A `reset` also signs it out everywhere and
+   * forgets every client's failed sign-ins, so no lockout from guessing the old password keeps
+   * the new one out (pickup failures stay counted).
+   */
+  saveAdmin(username: string, hash: string, now: number, reset: boolean): void {
     this.db.transaction(() => {
       this.upsertAdminStmt.run(username, hash, now);
-      if (endSessions) this.endSessionsOfStmt.run(username);
+      if (!reset) return;
+      this.endSessionsOfStmt.run(username);
+      this.clearLoginFailuresStmt.run();
     })();
   }
 
