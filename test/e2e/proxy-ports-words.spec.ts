@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import net from "node:net";
-import { startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootTarget } from "./support/proxy-shots.js";
 
@@ -69,14 +69,27 @@ for (const viewport of [DESKTOP, PHONE]) {
     await shootTarget(page, "settings-port-in-use", zhField);
     await setLang(page, "en");
 
-    // Another port: the refusal goes with the edit, and the save goes through.
-    const free = await holdPort();
-    await new Promise((r) => holders.pop()?.close(r));
+    // Another port: the refusal goes with the edit, beside the field and under the form alike
+    // (it was once said under the buttons instead, about a port no longer in the field).
+    const free = await freePort();
     await field.getByLabel("HTTP/SOCKS port").fill(String(free));
     await expect(field.locator(".field-error")).toHaveCount(0);
+    await expect(page.getByText(en)).toHaveCount(0);
+    // A save the form stops for another field says that field, not the old port.
+    const timeout = page.getByLabel("Latency test timeout (ms)");
+    const timeoutWas = await timeout.inputValue();
+    await timeout.fill("5");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Correct the marked fields.")).toBeVisible();
+    await expect(page.getByText(en)).toHaveCount(0);
+    // And the save that goes through leaves no word of the refused port either.
+    await timeout.fill(timeoutWas);
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByText("Settings saved.")).toBeVisible();
     expect(await storedMixedPort(page)).toBe(free);
+    await expect(field.getByLabel("HTTP/SOCKS port")).toHaveValue(String(free));
+    await expect(page.getByText(en)).toHaveCount(0);
+    await expect(page.locator("main")).not.toContainText(`Port ${port} `);
   });
 }
 

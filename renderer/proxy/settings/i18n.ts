@@ -37,7 +37,7 @@ export const settingsEn = {
   "set.guideLead": "To use this machine as a gateway:",
   "set.guideForward": "enable IPv4 forwarding (sysctl net.ipv4.ip_forward=1)",
   "set.guideTun": "load the tun module so that /dev/net/tun exists",
-  "set.guideGeodata": "put GeoSite.dat and GeoIP.dat (or geoip.metadb) in the core's home folder",
+  "set.guideGeodata": "download the rule data (geodata): use “Update geodata” on the System screen",
   "set.guideCore": "install the proxy core so that this service can control it",
   "set.guideNoDhcp":
     "This service does not manage DHCP: set this machine's LAN address as the gateway and DNS server on your router or on each device.",
@@ -101,7 +101,7 @@ export const settingsZh: Record<keyof typeof settingsEn, string> = {
   "set.guideLead": "要把本机用作网关：",
   "set.guideForward": "开启 IPv4 转发（sysctl net.ipv4.ip_forward=1）",
   "set.guideTun": "加载 tun 模块，使 /dev/net/tun 存在",
-  "set.guideGeodata": "把 GeoSite.dat 和 GeoIP.dat（或 geoip.metadb）放到内核的主目录",
+  "set.guideGeodata": "下载规则数据（地理数据）：在“系统”页面使用“更新地理数据”",
   "set.guideCore": "安装代理内核，以便本服务控制它",
   "set.guideNoDhcp":
     "本服务不管理 DHCP：请在路由器或每台设备上把本机的局域网地址设为网关和 DNS 服务器。",

@@ -220,7 +220,7 @@ function TunCard({ form }: { form: SettingsForm }) {
 
 function SaveBar({ form }: { form: SettingsForm }) {
   const t = useT();
-  const { save, refused } = form;
+  const { save, refused, failure } = form;
   return (
     <div className="form-actions sticky-actions">
       <button type="submit" className="primary" disabled={save.busy}>
@@ -232,9 +232,9 @@ function SaveBar({ form }: { form: SettingsForm }) {
       {(form.tried && Object.keys(form.problems).length > 0) || refused ? (
         <Alert text={t("set.fixFields")} />
       ) : null}
-      {/* A refusal shown beside its field is not repeated here. */}
-      <Alert text={refused ? "" : save.error} />
-      <CoreOutput text={refused ? "" : save.output} t={t} />
+      {/* A refusal of a field is said beside it only, and goes with its edit. */}
+      <Alert text={failure.text} />
+      <CoreOutput text={failure.output} t={t} />
       <Alert kind="ok" text={save.done} />
     </div>
   );

@@ -140,6 +140,15 @@ export function refusedField(err: unknown): keyof Settings | null {
   return FIELD_OF_CODE[err.code] ?? null;
 }
 
+/**
+ * Whether a save's failure is said under the form. A refusal naming a field is not: it is said
+ * beside that field only, and goes when the field is edited (its words are about a value no
+ * longer in the form) or when the next save starts.
+ */
+export function saidUnderForm(err: unknown): boolean {
+  return err !== undefined && err !== null && refusedField(err) === null;
+}
+
 type Field<V> = FieldRule<V, string | boolean, never>;
 
 /** Text as typed, without the spaces around it (a node id as it is). */

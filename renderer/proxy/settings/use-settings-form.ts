@@ -10,6 +10,7 @@ import { PROBATION_STARTED, SETTINGS_CHANGED } from "../shell/probation.js";
 import { errorText, useLoad } from "../parts/ui.js";
 import {
   refusedField,
+  saidUnderForm,
   SETTINGS_FIELDS,
   settingsProblems,
   splitAddress,
@@ -114,6 +115,13 @@ export function useSettingsForm() {
     tried: form.tried,
     /** A refusal of the service is said beside its field (not repeated below the form). */
     refused: form.refused.length > 0,
+    /**
+     * The last save's failure said under the form, with the core's own words: none for a
+     * refusal of a field, said beside it until that field is edited (then nowhere).
+     */
+    failure: saidUnderForm(save.failure)
+      ? { text: save.error, output: save.output }
+      : { text: "", output: "" },
     edited: form.edited.length > 0,
     save,
     network,
