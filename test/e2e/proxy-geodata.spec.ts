@@ -112,6 +112,8 @@ test("a scheduled subscription with no success for over twice its interval is ma
       await page.goto(`${svc.url}/#/subscriptions`);
       const item = page.getByRole("listitem", { name: "Tokyo feed" });
       await expect(item.getByText("Out of date", { exact: true })).toBeVisible();
+      // Never read: nothing is claimed of what its provider reports.
+      await expect(item.getByText("The provider reports no data usage.")).toHaveCount(0);
       await expect(item.getByTestId("stale-hint")).toHaveText(
         "No successful refresh for more than twice its interval (12 h): its nodes may no longer work.",
       );

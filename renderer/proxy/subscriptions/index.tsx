@@ -41,7 +41,8 @@ function UsageBar({ sub }: { sub: Subscription }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const u = sub.usage;
-  if (!u) return <p className="muted">{t("subs.noUsage")}</p>;
+  // A feed never read has said nothing yet, about its usage or anything else.
+  if (!u) return sub.updatedAt ? <p className="muted">{t("subs.noUsage")}</p> : null;
   const used = u.upload + u.download;
   const pct = u.total > 0 ? Math.min(100, (used / u.total) * 100) : 0;
   return (
