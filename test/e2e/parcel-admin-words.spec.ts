@@ -31,7 +31,18 @@ test.beforeAll(async () => {
   expect((await uploadAndPublish(h, big)).status).toBe(200);
   bigId = big.id;
   const single = await createUpload(h, { "invoice.pdf": 50 });
-  expect((await uploadAndPublish(h, single)).status).toBe(200);
+  const singleShare = await uploadAndPublish(h, single);
+  expect(singleShare.status).toBe(200);
+  // Picked up once, so the audit log has a download started and finished to say in words.
+  const reader = new CookieJar();
+  const resolved = await h.request("POST", "/pickup/resolve", {
+    body: { code: singleShare.json.code, password: "" },
+    jar: reader,
+  });
+  expect(resolved.status).toBe(200);
+  const fileId = (await h.request("GET", "/pickup", { jar: reader })).json.files[0].id as string;
+  const download = await h.request("GET", `/pickup/files/${fileId}/download`, { jar: reader });
+  expect(download.status).toBe(200);
   const locked = await createUpload(h, { "contract.pdf": 64 }, { password: "right one" });
   const share = await uploadAndPublish(h, locked);
   lockedId = locked.id;
@@ -275,6 +286,18 @@ test("audit: filters apply as they change, a quick range is lit only while in fo
   await expect(today).toHaveAttribute("aria-pressed", "false");
   await expect(count).toHaveText("5 records match");
   await shootSizes(page, "audit-en");
+
+  // A download's size is said once, in words: never the record's own key ("size: 50").
+  await action.selectOption({ label: "Download started" });
+  const started = page.getByTestId("audit-row").first();
+  await expect(started.locator("td").nth(4)).toHaveText("File size: 50 B · Downloads left: 9");
+  await action.selectOption({ label: "Download finished" });
+  const finished = page.getByTestId("audit-row").first();
+  await expect(finished.locator("td").nth(4)).toHaveText(/^Size: 50 B · Expires: /);
+  await expect(finished).not.toContainText(/size:|File size/);
+  await shootSizes(page, "audit-download-en");
+  await action.selectOption({ label: "Pickup refused" });
+  await expect(count).toHaveText("5 records match");
   await week.click();
   await expect(week).toHaveAttribute("aria-pressed", "true");
   await expect(lastHour).toHaveAttribute("aria-pressed", "false");
@@ -298,6 +321,11 @@ test("audit: filters apply as they change, a quick range is lit only while in fo
   await page.getByLabel("操作").selectOption({ label: "取件被拒绝" });
   await expect(page.getByTestId("audit-row").first()).toContainText("原因：密码错误");
   await expect(page.getByTestId("audit-row").first()).toContainText("包裹：contract.pdf");
+  await page.getByLabel("操作").selectOption({ label: "下载完成" });
+  const done = page.getByTestId("audit-row").first().locator("td").nth(4);
+  await expect(done).toHaveText(/^大小：50 B · 过期时间：/);
+  await expect(done).not.toContainText(/size|文件大小/);
+  await shootSizes(page, "audit-download-zh");
   await page.getByLabel("操作").selectOption("");
   await expect(page.getByTestId("audit-row").first()).toBeVisible();
   const table = page.getByRole("table", { name: "审计日志" });

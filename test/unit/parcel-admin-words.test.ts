@@ -5,7 +5,10 @@ import type { AdminKey, AT } from "../../renderer/parcel/admin/i18n.js";
 import {
   ACTIONS,
   actionName,
+  detailPart,
   detailText,
+  SAID_BY_TARGET,
+  settingName,
   sourceText,
   targetText,
 } from "../../renderer/parcel/admin/audit-words.js";
@@ -25,7 +28,10 @@ import { en as proxyEn, zh as proxyZh } from "../../renderer/proxy/words.js";
 import { formatBytes } from "../../renderer/shared/format.js";
 import { say, type Message } from "../../renderer/shared/i18n.js";
 import type { Lang } from "../../renderer/shared/lang.js";
-import { DEFAULT_POLICY } from "../../server/parcel/domain/policy.js";
+import { AUDIT_DETAILS, type AuditDetailKey } from "../../server/contract/parcel-audit.js";
+import { PARCEL_STATES } from "../../server/contract/parcel-views.js";
+import { DEFAULT_POLICY, DEFAULT_RUNTIME } from "../../server/parcel/domain/policy.js";
+import type { ReceiveFailure } from "../../server/parcel/storage/receive.js";
 
 const tAdmin =
   (table: Record<AdminKey, Message>, lang: Lang): AT =>
@@ -73,8 +79,30 @@ describe("audit records in words", () => {
     );
     const expires = detailText({ expires_at: 1_700_000_000 }, en, "en");
     expect(expires).toMatch(/^Expires: .*2023/);
-    // Unknown members keep their own names.
-    expect(detailText({ something_new: "x" }, en, "en")).toBe("something_new: x");
+    // A member a newer service writes has no words here: left out, never shown by its key.
+    expect(detailText({ something_new: "x" }, en, "en")).toBe("");
+    expect(detailText({ something_new: "x", files: 2 }, zh, "zh-CN")).toBe("文件数：2");
+    expect(detailText({ changed: { future_knob: 1, max_days: 5 } }, en, "en")).toBe(
+      "Changed: Longest term (days) = 5",
+    );
+  });
+
+  it("says a download's size once: the file's size, or the bytes sent when they are the same", () => {
+    const file = { parcel: "p1", name: "a.txt", size: 10 };
+    expect(detailText({ ...file, downloads_left: 9 }, en, "en")).toBe(
+      "File size: 10 B · Downloads left: 9",
+    );
+    expect(detailText({ ...file, downloads_left: 9 }, zh, "zh-CN")).toBe(
+      "文件大小：10 B · 剩余下载次数：9",
+    );
+    const done = { ...file, bytes: 10, expires_at: 1_700_000_000 };
+    expect(detailText(done, en, "en")).toMatch(/^Size: 10 B · Expires: .*2023/);
+    expect(detailText(done, zh, "zh-CN")).toMatch(/^大小：10 B · 过期时间：/);
+    for (const [t, lang] of [
+      [en, "en"],
+      [zh, "zh-CN"],
+    ] as const)
+      expect(detailText(done, t, lang)).not.toMatch(/size|File size|文件大小/);
   });
 
   it("names the source, and the target by its files, never by an id", () => {
@@ -102,6 +130,105 @@ describe("audit records in words", () => {
     expect(targetText({ target: "parcel:AbC123", target_name: null }, zh)).toBe("已不保留的包裹");
     expect(targetText({ target: "system", target_name: null }, zh)).toBe("服务");
     expect(targetText({ target: "policy", target_name: null }, en)).toBe("Policy");
+  });
+});
+
+/**
+ * A value of every member the service may write, as it writes it. Typed by the contract's
+ * list the service's `ctx.audit` is held to: a member added there fails to compile here
+ * until it has a value, and the tests below then want words for it.
+ */
+const SAMPLE: Record<AuditDetailKey, unknown> = {
+  files: 2,
+  bytes: 2048,
+  inbox: true,
+  name: "a.pdf",
+  parcel: "p1",
+  reason: "wrong_password",
+  size: 4096,
+  archive: true,
+  downloads_left: 9,
+  expires_at: 1_700_000_000,
+  username: "root",
+  state: "published",
+  downloads: 10,
+  changed: { max_days: 5, file_budget: 100 },
+  parcels: 1,
+  minutes: 30,
+  has_password: true,
+  closes_at: 1_700_000_000,
+  version: "0.1.0",
+};
+
+/** Every reason the service records: its own codes, a receive failure, a parcel's state. */
+const RECEIVE_FAILURES: Record<Exclude<ReceiveFailure, "stopped">, true> = {
+  "too-long": true,
+  "too-short": true,
+  aborted: true,
+  slow: true,
+  "cut-off": true,
+  io: true,
+};
+const REASONS = [
+  "unknown_code",
+  "wrong_password",
+  "wrong_passwords",
+  "closed",
+  "time",
+  "session-ended",
+  ...Object.keys(RECEIVE_FAILURES),
+  ...PARCEL_STATES.filter((s) => s !== "uploading" && s !== "published"),
+];
+
+describe("every detail member the service writes, in words", () => {
+  const langs = [
+    [en, "en"],
+    [zh, "zh-CN"],
+  ] as const;
+  /** A raw key: lower-case letters and `_` before a colon, at the start or after " · ". */
+  const RAW_KEY = /(^|· )[a-z_]+[:：]/;
+
+  it("labels each member of each action in both languages, or leaves out what the target says", () => {
+    for (const [action, keys] of Object.entries(AUDIT_DETAILS)) {
+      for (const key of keys as readonly AuditDetailKey[]) {
+        for (const [t, lang] of langs) {
+          const text = detailText({ [key]: SAMPLE[key] }, t, lang);
+          if (SAID_BY_TARGET.has(key)) {
+            expect(text, `${action} ${key} ${lang}`).toBe("");
+            continue;
+          }
+          const part = detailPart(key, SAMPLE[key], t, lang);
+          expect(part, `${action} ${key} ${lang}`).not.toBeNull();
+          expect(part?.label).not.toBe(key);
+          if (lang === "en") expect(part?.label).toMatch(/^[A-Z][^_]*$/);
+          else expect(part?.label).toMatch(CJK);
+          expect(text).not.toMatch(RAW_KEY);
+        }
+      }
+      // The whole detail at once: no member said by its key.
+      const all = Object.fromEntries(keys.map((k: AuditDetailKey) => [k, SAMPLE[k]]));
+      for (const [t, lang] of langs) {
+        const text = detailText(all, t, lang);
+        expect(text, `${action} ${lang}`).not.toMatch(RAW_KEY);
+        for (const key of keys) expect(text).not.toMatch(new RegExp(`(^|· )${key}[:：]`));
+      }
+    }
+  });
+
+  it("names every setting a change records, and every reason, in both languages", () => {
+    for (const key of [...Object.keys(DEFAULT_POLICY), ...Object.keys(DEFAULT_RUNTIME)]) {
+      expect(settingName(key, en), key).toMatch(/^[A-Z]/);
+      expect(settingName(key, zh), key).toMatch(CJK);
+    }
+    for (const reason of REASONS) {
+      // "expired" is both the code and the word: what counts is that the table says it.
+      const words = [`reason.${reason}`, `state.${reason}`].flatMap((k) =>
+        k in adminEn ? [adminEn[k as AdminKey]] : [],
+      );
+      expect(words, reason).not.toEqual([]);
+      expect(detailPart("reason", reason, en, "en")?.value, reason).toBe(words[0]);
+      expect(detailPart("reason", reason, zh, "zh-CN")?.value, reason).toMatch(CJK);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { formatBytes } from "../../shared/format.js";
 import type { Lang } from "../../shared/lang.js";
 import type { AdminKey, AT } from "./i18n.js";
 import type { AuditRecord } from "../../../server/contract/parcel-admin.js";
+import { AUDIT_ACTIONS } from "../../../server/contract/parcel-audit.js";
 import { en } from "./i18n-en.js";
 import { formatTime } from "./format.js";
 
@@ -12,36 +13,7 @@ import { formatTime } from "./format.js";
  */
 
 /** Every action the service records, in the order the filter offers them. */
-export const ACTIONS = [
-  "upload.create",
-  "upload.fail",
-  "upload.remove",
-  "parcel.publish",
-  "parcel.revoke",
-  "parcel.code",
-  "parcel.lock",
-  "pickup.resolve",
-  "pickup.deny",
-  "download.start",
-  "download.complete",
-  "admin.login",
-  "admin.login_fail",
-  "admin.logout",
-  "admin.password",
-  "admin.password_fail",
-  "admin.parcel_delete",
-  "admin.file_delete",
-  "admin.reissue",
-  "admin.policy",
-  "admin.runtime",
-  "admin.cleanup",
-  "admin.verify",
-  "inbox.open",
-  "inbox.close",
-  "inbox.resolve",
-  "inbox.deny",
-  "system.start",
-] as const;
+export const ACTIONS = AUDIT_ACTIONS;
 
 function isKey(key: string): key is AdminKey {
   return Object.prototype.hasOwnProperty.call(en, key);
@@ -57,15 +29,17 @@ export function actionName(action: string, t: AT): string {
 }
 
 /** A member of the policy or the runtime settings by its label in the settings form. */
-function settingName(key: string, t: AT): string {
+export function settingName(key: string, t: AT): string | null {
   if (isKey(`policy.${key}`)) return t(`policy.${key}` as AdminKey);
-  return known(`runtime.${key}`, key, t);
+  if (isKey(`runtime.${key}`)) return t(`runtime.${key}` as AdminKey);
+  return null;
 }
 
 function plainValue(key: string, value: unknown, t: AT, lang: Lang): string {
   if (typeof value === "boolean") return t(value ? "common.yes" : "common.no");
   if (typeof value === "number" && /(_at|^time)$/.test(key)) return formatTime(value, lang, true);
-  if (typeof value === "number" && /(^|_)bytes$/.test(key)) return formatBytes(value);
+  if (typeof value === "number" && (key === "size" || /(^|_)bytes$/.test(key)))
+    return formatBytes(value);
   if (typeof value === "number") return value.toLocaleString(lang);
   if (key === "renewal_mode" && (value === "default" || value === "term"))
     return t(value === "default" ? "policy.modeDefault" : "policy.modeTerm");
@@ -73,14 +47,18 @@ function plainValue(key: string, value: unknown, t: AT, lang: Lang): string {
   return JSON.stringify(value);
 }
 
-/** One detail member as label and value, e.g. "Reason" and "wrong password". */
+/**
+ * One detail member as label and value, e.g. "Reason" and "wrong password"; null for a member
+ * this console has no words for (see `detailText`).
+ */
 export function detailPart(
   key: string,
   value: unknown,
   t: AT,
   lang: Lang,
-): { label: string; value: string } {
-  const label = known(`detail.${key}`, key, t);
+): { label: string; value: string } | null {
+  if (!isKey(`detail.${key}`)) return null;
+  const label = t(`detail.${key}` as AdminKey);
   // A reason is worded like the others ("wrong password", "expired"); a state like a badge.
   if (key === "reason" && typeof value === "string") {
     const text = isKey(`reason.${value}`)
@@ -92,9 +70,12 @@ export function detailPart(
     return { label, value: known(`state.${value}`, value, t) };
   }
   if (key === "changed" && value && typeof value === "object" && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, unknown>);
-    const text = entries
-      .map(([k, v]) => `${settingName(k, t)} = ${plainValue(k, v, t, lang)}`)
+    // A setting this console does not know is left out, as an unknown member is below.
+    const text = Object.entries(value as Record<string, unknown>)
+      .flatMap(([k, v]) => {
+        const name = settingName(k, t);
+        return name === null ? [] : [`${name} = ${plainValue(k, v, t, lang)}`];
+      })
       .join(", ");
     return { label, value: text || "—" };
   }
@@ -102,14 +83,30 @@ export function detailPart(
 }
 
 /** Members the target column already says (the file's name, its parcel). */
-const SAID_BY_TARGET = new Set(["name", "parcel"]);
+export const SAID_BY_TARGET: ReadonlySet<string> = new Set(["name", "parcel"]);
 
+/**
+ * Members left out when another member of the same detail has the same value: a complete
+ * download of one file records the file's `size` and the `bytes` sent, the same number.
+ */
+export const SAID_BY_OTHER: ReadonlyMap<string, string> = new Map([["size", "bytes"]]);
+
+/**
+ * The detail in words, its members in the order recorded and joined by " · "; "" when none
+ * is left to say. A member without words here (one a newer service writes) is left out
+ * rather than shown by its key: a key is not a sentence, a value without its label means
+ * nothing, and the whole detail stays in the cell's tooltip for whoever needs it.
+ */
 export function detailText(detail: Record<string, unknown>, t: AT, lang: Lang): string {
   return Object.entries(detail)
     .filter(([k]) => !SAID_BY_TARGET.has(k))
-    .map(([k, v]) => {
+    .filter(([k, v]) => {
+      const other = SAID_BY_OTHER.get(k);
+      return other === undefined || detail[other] !== v;
+    })
+    .flatMap(([k, v]) => {
       const part = detailPart(k, v, t, lang);
-      return t("audit.detailPair", { label: part.label, value: part.value });
+      return part ? [t("audit.detailPair", { label: part.label, value: part.value })] : [];
     })
     .join(" · ");
 }

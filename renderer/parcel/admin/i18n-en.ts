@@ -316,6 +316,7 @@ export const en = {
   "detail.parcels": "Parcels",
   "detail.files": "Files",
   "detail.bytes": "Size",
+  "detail.size": "File size",
   "detail.downloads": "Downloads",
   "detail.downloads_left": "Downloads left",
   "detail.archive": "All files as one ZIP",

@@ -289,6 +289,7 @@ export const zh: Record<keyof typeof en, string> = {
   "detail.parcels": "包裹数",
   "detail.files": "文件数",
   "detail.bytes": "大小",
+  "detail.size": "文件大小",
   "detail.downloads": "下载次数",
   "detail.downloads_left": "剩余下载次数",
   "detail.archive": "全部文件打包为 ZIP",

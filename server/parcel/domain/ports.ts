@@ -1,6 +1,7 @@
 import type { Clock } from "../../clock.js";
 import type { ServiceLog } from "../../log.js";
 import type { ParcelProblemCode } from "../../problem-codes.js";
+import type { AuditAction, AuditDetail } from "../../contract/parcel-audit.js";
 import type { VerifyStatus } from "../../contract/parcel-verify.js";
 import type { ParcelEvent } from "../events.js";
 import type { ParcelRepos } from "../repos/index.js";
@@ -23,13 +24,15 @@ export const LOCAL_SOURCE = "local";
 /**
  * Appends an audit record. `source` is the client's address the route read from the request
  * (or `LOCAL_SOURCE` for the service itself); the record's source is `<actor>@<source>`.
+ * The action and its detail's members are the ones the contract lists (contract/parcel-audit.ts),
+ * which the console puts in words: a member not listed there does not compile.
  */
-export type AuditPort = (
+export type AuditPort = <A extends AuditAction>(
   actor: Actor,
-  action: string,
+  action: A,
   target: string,
   source: string,
-  detail?: Record<string, unknown>,
+  detail?: AuditDetail<A>,
 ) => void;
 
 /** In-memory activity counters (concurrency stats, blobs being read). */

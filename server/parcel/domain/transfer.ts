@@ -1,5 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
+import type { AuditDetailKey } from "../../contract/parcel-audit.js";
 import { DomainError } from "../../domain-errors.js";
 import type { Actor, ParcelDomain } from "./ports.js";
 import type { ParcelRow } from "../repos/parcels.js";
@@ -7,13 +8,18 @@ import { renewedExpiry } from "./policy.js";
 import type { PickupGrant } from "./pickup-cookie.js";
 import { stateError } from "./pickup.js";
 
+/** What both download records say about the body: members both actions list in the contract. */
+type BodyDetail = {
+  [K in AuditDetailKey<"download.start"> & AuditDetailKey<"download.complete">]?: unknown;
+};
+
 /** One body the recipient can download: a single file or the whole-parcel archive. */
 export interface TransferPlan {
   parcel: ParcelRow;
   grant: PickupGrant;
   /** Audit target and detail. */
   target: string;
-  detail: Record<string, unknown>;
+  detail: BodyDetail;
   /** Blobs the body reads (held so cleanup never frees them mid-download). */
   blobs: string[];
   /** Exact body length. */

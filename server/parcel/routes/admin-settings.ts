@@ -64,7 +64,12 @@ export function adminSettingsRouter(ctx: ParcelContext): Router {
 
   router.endpoint("POST /admin/cleanup", async (_input, req, res) => {
     const result: CleanupResult = await runCleanup(ctx, { full: true });
-    ctx.audit(admin(res), "admin.cleanup", "system", clientIp(req), { ...result });
+    // Member by member: a spread would let a new member of the result past the contract.
+    ctx.audit(admin(res), "admin.cleanup", "system", clientIp(req), {
+      parcels: result.parcels,
+      files: result.files,
+      bytes: result.bytes,
+    });
     return result;
   });
   return router;
