@@ -41,7 +41,7 @@ export const settingsEn = {
   "set.guideCore": "install the proxy core so that this service can control it",
   "set.guideNoDhcp":
     "This service does not manage DHCP: set this machine's LAN address as the gateway and DNS server on your router or on each device.",
-  "set.rulesInstalled": "Firewall rules",
+  "set.rulesInstalled": "Rule data (geodata)",
   "set.serviceControl": "Service control",
   "set.yes": "yes",
   "set.no": "no",
@@ -105,7 +105,7 @@ export const settingsZh: Record<keyof typeof settingsEn, string> = {
   "set.guideCore": "安装代理内核，以便本服务控制它",
   "set.guideNoDhcp":
     "本服务不管理 DHCP：请在路由器或每台设备上把本机的局域网地址设为网关和 DNS 服务器。",
-  "set.rulesInstalled": "防火墙规则",
+  "set.rulesInstalled": "规则数据（地理数据）",
   "set.serviceControl": "服务控制",
   "set.yes": "是",
   "set.no": "否",

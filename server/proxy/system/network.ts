@@ -118,7 +118,7 @@ export async function networkReport(
   if (!ipForward) step("ip_forward", "enable IPv4 forwarding (sysctl net.ipv4.ip_forward=1)");
   if (!tunDevice) step("tun_device", "load the tun module so /dev/net/tun exists");
   if (!rules)
-    step("geodata", "place GeoSite.dat and GeoIP.dat (or geoip.metadb) in the core's home dir");
+    step("geodata", "download the rule data (geodata) with Update geodata on the System screen");
   if (!serviceControl)
     step("core_missing", "install the proxy core so this service can control it");
   const lead = advice.length > 0 ? `To use this machine as a gateway, ${advice.join("; ")}. ` : "";
