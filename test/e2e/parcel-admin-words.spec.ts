@@ -293,7 +293,7 @@ test("audit: filters apply as they change, a quick range is lit only while in fo
   await expect(started.locator("td").nth(4)).toHaveText("File size: 50 B · Downloads left: 9");
   await action.selectOption({ label: "Download finished" });
   const finished = page.getByTestId("audit-row").first();
-  await expect(finished.locator("td").nth(4)).toHaveText(/^Size: 50 B · Expires: /);
+  await expect(finished.locator("td").nth(4)).toHaveText(/^Sent: 50 B · Expires: /);
   await expect(finished).not.toContainText(/size:|File size/);
   await shootSizes(page, "audit-download-en");
   await action.selectOption({ label: "Pickup refused" });
@@ -323,7 +323,7 @@ test("audit: filters apply as they change, a quick range is lit only while in fo
   await expect(page.getByTestId("audit-row").first()).toContainText("包裹：contract.pdf");
   await page.getByLabel("操作").selectOption({ label: "下载完成" });
   const done = page.getByTestId("audit-row").first().locator("td").nth(4);
-  await expect(done).toHaveText(/^大小：50 B · 过期时间：/);
+  await expect(done).toHaveText(/^已发送：50 B · 过期时间：/);
   await expect(done).not.toContainText(/size|文件大小/);
   await shootSizes(page, "audit-download-zh");
   await page.getByLabel("操作").selectOption("");

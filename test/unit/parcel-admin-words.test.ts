@@ -68,6 +68,17 @@ describe("audit records in words", () => {
     expect(
       detailText({ name: "a.pdf", parcel: "p1", reason: "too-short", bytes: 2048 }, en, "en"),
     ).toBe(`Reason: less data than declared · Size: ${formatBytes(2048)}`);
+    // What `bytes` counts follows the action: what had arrived, what was sent, what was freed.
+    const failed = { reason: "too-short", bytes: 2048 };
+    expect(detailText(failed, en, "en", "upload.fail")).toBe(
+      `Reason: less data than declared · Received: ${formatBytes(2048)}`,
+    );
+    expect(detailText({ parcels: 1, files: 2, bytes: 2048 }, zh, "zh-CN", "admin.cleanup")).toBe(
+      `包裹数：1 · 文件数：2 · 已释放：${formatBytes(2048)}`,
+    );
+    expect(detailText({ files: 2, bytes: 2048 }, en, "en", "upload.create")).toBe(
+      `Files: 2 · Size: ${formatBytes(2048)}`,
+    );
     expect(detailText({ changed: { max_days: 5, uploads_enabled: false } }, en, "en")).toBe(
       "Changed: Longest term (days) = 5, Accept new uploads = No",
     );
@@ -96,8 +107,12 @@ describe("audit records in words", () => {
       "文件大小：10 B · 剩余下载次数：9",
     );
     const done = { ...file, bytes: 10, expires_at: 1_700_000_000 };
-    expect(detailText(done, en, "en")).toMatch(/^Size: 10 B · Expires: .*2023/);
-    expect(detailText(done, zh, "zh-CN")).toMatch(/^大小：10 B · 过期时间：/);
+    expect(detailText(done, en, "en", "download.complete")).toMatch(
+      /^Sent: 10 B · Expires: .*2023/,
+    );
+    expect(detailText(done, zh, "zh-CN", "download.complete")).toMatch(
+      /^已发送：10 B · 过期时间：/,
+    );
     for (const [t, lang] of [
       [en, "en"],
       [zh, "zh-CN"],

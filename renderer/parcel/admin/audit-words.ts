@@ -92,12 +92,27 @@ export const SAID_BY_TARGET: ReadonlySet<string> = new Set(["name", "parcel"]);
 export const SAID_BY_OTHER: ReadonlyMap<string, string> = new Map([["size", "bytes"]]);
 
 /**
+ * What `bytes` counts where it is not the parcel's size: what had arrived when an upload
+ * failed, what a download sent, what a cleanup freed.
+ */
+const BYTES_LABEL: Readonly<Record<string, AdminKey>> = {
+  "upload.fail": "detail.bytesReceived",
+  "download.complete": "detail.bytesSent",
+  "admin.cleanup": "detail.bytesFreed",
+};
+
+/**
  * The detail in words, its members in the order recorded and joined by " · "; "" when none
  * is left to say. A member without words here (one a newer service writes) is left out
  * rather than shown by its key: a key is not a sentence, a value without its label means
  * nothing, and the whole detail stays in the cell's tooltip for whoever needs it.
  */
-export function detailText(detail: Record<string, unknown>, t: AT, lang: Lang): string {
+export function detailText(
+  detail: Record<string, unknown>,
+  t: AT,
+  lang: Lang,
+  action = "",
+): string {
   return Object.entries(detail)
     .filter(([k]) => !SAID_BY_TARGET.has(k))
     .filter(([k, v]) => {
@@ -106,7 +121,9 @@ export function detailText(detail: Record<string, unknown>, t: AT, lang: Lang): 
     })
     .flatMap(([k, v]) => {
       const part = detailPart(k, v, t, lang);
-      return part ? [t("audit.detailPair", { label: part.label, value: part.value })] : [];
+      if (!part) return [];
+      const label = k === "bytes" && action in BYTES_LABEL ? t(BYTES_LABEL[action]) : part.label;
+      return [t("audit.detailPair", { label, value: part.value })];
     })
     .join(" · ");
 }

@@ -109,7 +109,7 @@ function AuditRow({ r, shownTarget }: { r: AuditRecord; shownTarget: string }) {
       <TargetCell r={r} shownTarget={shownTarget} />
       <td data-label={t("audit.detail")}>
         <span className="adm-wrap adm-detail-text" title={JSON.stringify(r.detail)}>
-          {detailText(r.detail, t, lang) || "—"}
+          {detailText(r.detail, t, lang, r.action) || "—"}
         </span>
       </td>
     </tr>
