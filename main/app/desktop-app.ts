@@ -2,6 +2,7 @@ import { areaUrl, parcelOrigins, serviceOrigins } from "./areas.js";
 import { createDesktopInbox, inboxTray, lanNameEntry } from "./desktop-inbox.js";
 import { readSetupToken } from "./setup-token.js";
 import { mdnsWanted } from "../../server/config.js";
+import { INBOX_DEFAULT_MINUTES } from "../../server/contract/inbox-limits.js";
 import { findLanName } from "../../server/lan-name.js";
 import { operatorCall, type OperatorCallDeps } from "./operator-calls.js";
 import type { ReadyInfo, ServiceEvent } from "../../server/desktop/protocol.js";
@@ -360,8 +361,12 @@ export class DesktopApp {
         await this.coreCommand(action.command);
         return;
       case "inbox":
-        await (action.command === "open" ? this.inbox.open(60, null) : this.inbox.close()).catch(
-          (err: unknown) => this.o.shell.log(`The inbox did not ${action.command}: ${String(err)}`),
+        await (
+          action.command === "open"
+            ? this.inbox.open(INBOX_DEFAULT_MINUTES, null)
+            : this.inbox.close()
+        ).catch((err: unknown) =>
+          this.o.shell.log(`The inbox did not ${action.command}: ${String(err)}`),
         );
     }
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INBOX_MAX_MINUTES } from "./inbox-limits.js";
 import { inboxGrantShape } from "./parcel-public.js";
 import { AdminParcelViewSchema, ParcelViewSchema, ShareUrlSchema } from "./parcel-views.js";
 
@@ -7,9 +8,7 @@ import { AdminParcelViewSchema, ParcelViewSchema, ShareUrlSchema } from "./parce
  * land with the operator (their pickup codes are shown only to the administrator).
  */
 
-/** Longest an inbox stays open: a week. */
-export const INBOX_MAX_MINUTES = 10080;
-export const INBOX_DEFAULT_MINUTES = 60;
+export { INBOX_DEFAULT_MINUTES, INBOX_MAX_MINUTES } from "./inbox-limits.js";
 
 /** `POST /admin/inbox`: how long it stays open, and a password senders must type (or none). */
 export const InboxOpenSchema = z.object({

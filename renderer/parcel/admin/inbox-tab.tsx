@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import type { InboxItem, InboxView } from "../../../server/contract/parcel-inbox.js";
+import { INBOX_DEFAULT_MINUTES } from "../../../server/contract/inbox-limits.js";
 import { formatBytes, formatDuration } from "../../shared/format.js";
 import { parcelApi } from "../api-full.js";
 import { useT } from "../i18n.js";
@@ -125,7 +126,7 @@ function OpenInbox({ view, onChange }: { view: Opened; onChange(): void }) {
 
 function OpenForm({ onChange }: { onChange(): void }) {
   const t = useT(adminInboxDict);
-  const [minutes, setMinutes] = useState("60");
+  const [minutes, setMinutes] = useState(String(INBOX_DEFAULT_MINUTES));
   const [password, setPassword] = useState("");
   const action = useAction();
   const n = Number(minutes);

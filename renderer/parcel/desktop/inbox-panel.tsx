@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import type { InboxDesktopView } from "../../../preload/contract.js";
+import { INBOX_DEFAULT_MINUTES } from "../../../server/contract/inbox-limits.js";
 import { formatBytes, formatDateTime, formatDuration } from "../../shared/format.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
@@ -15,6 +16,7 @@ import { desktopApi, useDesktopLoad } from "./use-desktop.js";
 type Opened = Extract<InboxDesktopView["inbox"], { open: true }>;
 type Delivery = InboxDesktopView["deliveries"][number];
 
+/** The durations offered; the default one (INBOX_DEFAULT_MINUTES) among them. */
 const DURATIONS = [15, 60, 480, 1440] as const;
 const LABEL = { 15: "d15", 60: "d60", 480: "d480", 1440: "d1440" } as const;
 
@@ -106,7 +108,7 @@ function OpenInbox({ inbox, reload }: { inbox: Opened; reload(): void }) {
 
 function OpenForm({ reload }: { reload(): void }) {
   const t = useT(desktopInboxDict);
-  const [minutes, setMinutes] = useState<number>(60);
+  const [minutes, setMinutes] = useState<number>(INBOX_DEFAULT_MINUTES);
   const [password, setPassword] = useState("");
   const durationId = useId();
   const passwordId = useId();
