@@ -1,4 +1,5 @@
 import { areaUrl, parcelOrigins, serviceOrigins } from "./areas.js";
+import type { DesktopAppOptions, EntriesView } from "./desktop-types.js";
 import { createDesktopInbox, inboxTray, lanNameEntry } from "./desktop-inbox.js";
 import { readSetupToken } from "./setup-token.js";
 import { mdnsWanted } from "../../server/config.js";
@@ -6,24 +7,15 @@ import { INBOX_DEFAULT_MINUTES } from "../../server/contract/inbox-limits.js";
 import { findLanName } from "../../server/lan-name.js";
 import { operatorCall, type OperatorCallDeps } from "./operator-calls.js";
 import type { ReadyInfo, ServiceEvent } from "../../server/desktop/protocol.js";
-import type { InterfaceWatcher } from "../entries/watch.js";
 import { followEntries, type EntryFollower } from "../entries/watch.js";
-import type { DetectedInterface } from "../entries/detect.js";
 import type { EntryState, LanEntry } from "../entries/entries.js";
-import type { HostStatus, ServiceHost } from "../host/service-host.js";
+import type { HostStatus } from "../host/service-host.js";
 import { resolveLanguage, translator, type DesktopLanguage } from "../i18n.js";
-import { notificationFor, type DesktopNotification } from "../notify/notifications.js";
-import type { DesktopCookie } from "../operator/cookies.js";
+import { notificationFor } from "../notify/notifications.js";
 import type { InboxKeeper } from "../inbox/keeper.js";
-import type { Operator } from "../operator/operator.js";
 import type { OperatorSignIn } from "../operator/types.js";
-import { keptParcelIds, type SecretStore } from "../secrets/keychain.js";
-import {
-  readSettings,
-  applySettingsPatch,
-  type ApplyResult,
-  type SettingsStore,
-} from "../settings/store.js";
+import { keptParcelIds } from "../secrets/keychain.js";
+import { readSettings, applySettingsPatch, type ApplyResult } from "../settings/store.js";
 import type { DesktopSettings } from "../settings/schema.js";
 import { servicesArgs } from "../settings/services-args.js";
 import {
@@ -31,9 +23,10 @@ import {
   trayTooltip,
   type OpenArea,
   type TrayAction,
-  type TrayItem,
   type TrayState,
 } from "../tray/model.js";
+
+export type { DesktopAppOptions, DesktopShell, EntriesView } from "./desktop-types.js";
 
 /**
  * The desktop app without Electron: it starts the services, signs the window in as the
@@ -41,57 +34,6 @@ import {
  * tray's model and applies settings. `main/index.ts` gives it a `DesktopShell` made of
  * Electron calls; tests give it one that records, and drive it against the real services.
  */
-
-/** What the app asks of Electron (or of a test). */
-export interface DesktopShell {
-  /** Shows a page of the services in the window. */
-  showUrl(url: string): void;
-  /**
-   * Shows a sentence in place of the services. `details` is the services' own English
-   * account of a failure, for a folded "technical details" part.
-   */
-  showMessage(kind: "starting" | "failed", text: string, details?: string): void;
-  /** Puts cookies in the window's own session (never a page's reach). */
-  setCookies(cookies: DesktopCookie[]): Promise<void>;
-  notify(notification: DesktopNotification): void;
-  setTray(items: TrayItem[], tooltip: string): void;
-  /** Language or theme changed: the shell tells the pages. */
-  appearanceChanged(settings: Pick<DesktopSettings, "language" | "theme">): void;
-  /** The login item / autostart entry for the current settings. */
-  applyStartAtLogin(settings: DesktopSettings): void;
-  copyText(text: string): void;
-  showQr(url: string): void;
-  /** Shows a saved file in the system's file manager ("Show in folder"). */
-  showInFolder(path: string): void;
-  quit(): void;
-  log(line: string): void;
-}
-
-export interface DesktopAppOptions {
-  host: ServiceHost;
-  settings: SettingsStore;
-  secrets: SecretStore;
-  operator: Operator;
-  interfaces: InterfaceWatcher;
-  shell: DesktopShell;
-  dataDir: string;
-  env?: NodeJS.ProcessEnv;
-  /** The system's locale (`app.getLocale()`), for the "system" language. */
-  systemLocale: string;
-  /** The system's Downloads folder (received files go to its Gatehouse folder by default). */
-  downloadsDir?: string;
-  fetch?: typeof fetch;
-}
-
-export interface EntriesView {
-  interfaces: DetectedInterface[];
-  chosen: DesktopSettings["entries"];
-  lan: LanEntry[];
-  /** The machine's LAN name (`<hostname>.local`) as an address, when it resolves here. */
-  lanName: LanEntry | null;
-  /** Chosen addresses this computer does not have now. */
-  missing: string[];
-}
 
 export class DesktopApp {
   private readonly o: DesktopAppOptions;
