@@ -65,9 +65,11 @@ async function resolveCode(base: string, code: string): Promise<number> {
 const LISTENING = /^parcel service listening on (\S+)$/;
 const NEW_PASSWORD = /^parcel administrator: admin \/ (\S+) /;
 
-function parcelArgs(): string[] {
+/** One service on loopback, on a port the OS picks, in a data dir of its own. */
+function localArgs(service: "parcel" | "proxy"): string[] {
   const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
-  return ["--parcel-only", "--host", "127.0.0.1", "--parcel-port", "0", "--data-dir", dataDir];
+  const only = [`--${service}-only`, "--host", "127.0.0.1", `--${service}-port`, "0"];
+  return [...only, "--data-dir", dataDir];
 }
 
 describe("npm run serve -- --reset-admin-password", () => {
@@ -106,7 +108,7 @@ describe("npm run serve -- --reset-admin-password", () => {
   });
 
   it("lifts the sign-in lockout left from guessing, and only that one", async () => {
-    const args = parcelArgs();
+    const args = localArgs("parcel");
     const first = serve(args);
     const base1 = (await first.waitFor(LISTENING))[1];
     const old = (await first.waitFor(NEW_PASSWORD))[1];
@@ -132,7 +134,7 @@ describe("npm run serve -- --reset-admin-password", () => {
   });
 
   it("a new GATEHOUSE_ADMIN_PASSWORD at start lifts the lockout too; the same one does not", async () => {
-    const args = parcelArgs();
+    const args = localArgs("parcel");
     const first = serve(args, { GATEHOUSE_ADMIN_PASSWORD: "the first password" });
     const base1 = (await first.waitFor(LISTENING))[1];
     for (let i = 0; i < 5; i++) expect(await adminLogin(base1, `guess ${i} wrong`)).toBe(401);
@@ -162,16 +164,7 @@ describe("npm run serve -- --reset-admin-password", () => {
 
 describe("npm run serve", () => {
   it("prints the proxy console's other addresses as 'proxy service reachable at'", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "gh-cli-"));
-    const s = serve([
-      "--proxy-only",
-      "--host",
-      "127.0.0.1",
-      "--proxy-port",
-      "0",
-      "--data-dir",
-      dataDir,
-    ]);
+    const s = serve(localArgs("proxy"));
     const [, port] = await s.waitFor(/^proxy service listening on http:\/\/127\.0\.0\.1:(\d+)$/);
     await s.waitFor(new RegExp(`^proxy service reachable at http://localhost:${port}$`));
     expect(s.lines.filter((l) => l.includes("reachable at"))).toHaveLength(1);
