@@ -38,6 +38,7 @@ test.describe("proxy console forms", () => {
       "nodes",
       "rules",
       "settings",
+      "devices",
       "connections",
       "logs",
       "system",
@@ -46,6 +47,9 @@ test.describe("proxy console forms", () => {
       await expect(page.locator("main h1")).toBeVisible();
       await page.waitForLoadState("networkidle").catch(() => undefined);
       expect(await unlabelled(page), route).toEqual([]);
+      // The screen's heading is said once: no card under it is titled the same.
+      const heading = await page.locator("main h1").innerText();
+      expect(await page.locator("main .card h2").allInnerTexts(), route).not.toContain(heading);
     }
   });
 

@@ -211,7 +211,7 @@ test("a phone's empty connections list is one line, with no empty box above or b
   page,
 }) => {
   // Each phase is a step with its own limit, so a run that hangs names the phase.
-  const card = page.getByRole("region", { name: "Connections" });
+  const card = page.getByRole("region", { name: "Live connections" });
   await test.step(
     "the core stopped: one sentence, no empty table",
     async () => {

@@ -369,7 +369,7 @@ test.describe("proxy console where people look", () => {
     await expect(open).toBeVisible({ timeout: 15_000 });
     // Once the core lists it, a line goes through and comes back.
     sock.write("hello through the node\n");
-    const table = page.getByRole("table", { name: "Connections" });
+    const table = page.getByRole("table", { name: "Live connections" });
     // The console's own group is said in words; the node keeps its name.
     await expect(table).toContainText("Proxy → 🇭🇰 Hong Kong 01 (Provider A)");
     expect(await table.innerText()).not.toMatch(RAW_ID);

@@ -176,6 +176,8 @@ test.describe("proxy console views", () => {
     await expect(page.getByText("proxy node-a failed")).toBeVisible();
     await page.getByRole("button", { name: "Clear" }).click();
     await expect(page.getByText("No log lines yet.")).toBeVisible();
+    // One sentence, without an empty box of rows under it.
+    await expect(page.getByRole("rowgroup", { name: "Log lines" })).toHaveCount(0);
   });
 
   test("the dashboard's chart is drawn as it moves a pixel, not every frame; with reduced motion, once a sample", async ({
@@ -265,6 +267,7 @@ test.describe("proxy console views", () => {
       "nodes",
       "rules",
       "settings",
+      "devices",
       "connections",
       "logs",
       "system",
@@ -275,6 +278,9 @@ test.describe("proxy console views", () => {
         () => document.documentElement.scrollWidth - window.innerWidth,
       );
       expect(overflow, `sideways overflow on ${route}`).toBeLessThanOrEqual(0);
+      await expect(page.locator("main .card h2").first()).toBeVisible();
+      const heading = await page.locator("main h1").innerText();
+      expect(await page.locator("main .card h2").allInnerTexts(), route).not.toContain(heading);
     }
     await page.goto(`${svc.url}/#/dashboard`);
     await shootBothThemes(page, "mobile-zh-dashboard");

@@ -3,7 +3,7 @@
  * area's tables into the console's one.
  */
 export const connectionsEn = {
-  "conn.title": "Connections",
+  "conn.title": "Live connections",
   "conn.closeAll": "Close all",
   "conn.closedAll": "All connections were closed.",
   "conn.search": "Search host, source, rule, chain",
@@ -67,7 +67,7 @@ export const connectionsEn = {
 } as const;
 
 export const connectionsZh: Record<keyof typeof connectionsEn, string> = {
-  "conn.title": "连接",
+  "conn.title": "当前连接",
   "conn.closeAll": "全部断开",
   "conn.closedAll": "已断开所有连接。",
   "conn.search": "搜索目标、来源、规则、链路",

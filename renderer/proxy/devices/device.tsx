@@ -90,7 +90,7 @@ export function DevicePage({ id }: { id: string }) {
   );
   if (!device) {
     return (
-      <Card title={t("dev.title")}>
+      <Card title={t("dev.oneTitle")}>
         {back}
         {list.error ? <Alert text={list.error} /> : null}
         {list.loading ? <Loading /> : <Alert text={t("dev.unknown")} />}

@@ -3,7 +3,7 @@
  * area's tables into the console's one.
  */
 export const devicesEn = {
-  "dev.title": "Devices",
+  "dev.oneTitle": "Device",
   "dev.listTitle": "Devices that used the proxy",
   "dev.hint":
     "Found from their connections; names come from the DHCP leases when the service reads them. A policy holds whichever DNS mode the core uses.",
@@ -62,7 +62,7 @@ export const devicesEn = {
 } as const;
 
 export const devicesZh: Record<keyof typeof devicesEn, string> = {
-  "dev.title": "设备",
+  "dev.oneTitle": "设备详情",
   "dev.listTitle": "用过代理的设备",
   "dev.hint":
     "按其连接发现；服务读取 DHCP 租约时，名称取自租约。无论内核使用哪种 DNS 模式，策略都生效。",

@@ -300,14 +300,18 @@ export function LogsScreen() {
         onPause={setPaused}
       />
       <StreamProblems log={log} />
+      {/* No lines: one sentence, not an empty box of rows under it. */}
       {shown.length === 0 ? (
         <p className="muted">
           {lines.length > 0 && query.trim() ? t("logs.noMatch") : t("logs.empty")}
         </p>
-      ) : null}
-      {shown.length > 0 ? <p className="muted log-tap-hint">{t("logs.tapHint")}</p> : null}
+      ) : (
+        <p className="muted log-tap-hint">{t("logs.tapHint")}</p>
+      )}
       {opened ? <WholeLine line={opened} at={whole} onClose={() => setOpened(null)} /> : null}
-      <LogRows shown={shown} paused={paused} opened={opened} onOpen={open} />
+      {shown.length > 0 ? (
+        <LogRows shown={shown} paused={paused} opened={opened} onOpen={open} />
+      ) : null}
     </Card>
   );
 }

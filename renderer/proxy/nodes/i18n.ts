@@ -3,7 +3,7 @@
  * area's tables into the console's one.
  */
 export const nodesEn = {
-  "nodes.title": "Nodes",
+  "nodes.title": "Node choice",
   "nodes.selection": "Selection",
   "nodes.auto": "Automatic (fastest)",
   "nodes.manual": "Manual",
@@ -44,7 +44,7 @@ export const nodesEn = {
 } as const;
 
 export const nodesZh: Record<keyof typeof nodesEn, string> = {
-  "nodes.title": "节点",
+  "nodes.title": "节点选择",
   "nodes.selection": "选择方式",
   "nodes.auto": "自动（最快）",
   "nodes.manual": "手动",

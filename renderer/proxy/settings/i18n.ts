@@ -3,7 +3,6 @@
  * area's tables into the console's one.
  */
 export const settingsEn = {
-  "set.title": "Settings",
   "set.proxyTitle": "Proxy",
   "set.proxyEnabled": "Proxy on",
   "set.proxyEnabledHint": "Off sends everything directly; DNS and the gateway keep working.",
@@ -70,7 +69,6 @@ export const settingsEn = {
 } as const;
 
 export const settingsZh: Record<keyof typeof settingsEn, string> = {
-  "set.title": "设置",
   "set.proxyTitle": "代理",
   "set.proxyEnabled": "开启代理",
   "set.proxyEnabledHint": "关闭后全部直连；DNS 和网关功能照常工作。",

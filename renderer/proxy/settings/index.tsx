@@ -245,7 +245,7 @@ export function SettingsScreen() {
   const form = useSettingsForm();
   if (!form.ready) {
     return (
-      <Card title={t("set.title")}>
+      <Card title={t("set.proxyTitle")}>
         {form.loaded.error ? <Alert text={form.loaded.error} /> : <Loading />}
       </Card>
     );

@@ -3,7 +3,7 @@
  * area's tables into the console's one.
  */
 export const subscriptionsEn = {
-  "subs.title": "Subscriptions",
+  "subs.title": "Your subscriptions",
   "subs.add": "Add subscription",
   "subs.create": "Add and refresh",
   "subs.name": "Name",
@@ -46,7 +46,7 @@ export const subscriptionsEn = {
 } as const;
 
 export const subscriptionsZh: Record<keyof typeof subscriptionsEn, string> = {
-  "subs.title": "订阅",
+  "subs.title": "你的订阅",
   "subs.add": "添加订阅",
   "subs.create": "添加并更新",
   "subs.name": "名称",
