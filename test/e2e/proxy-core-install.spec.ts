@@ -4,7 +4,7 @@ import { startCoreReleaseServer, type CoreReleaseServer } from "../fixtures/core
 import { freePort, startProxyConsole } from "./support/proxy-harness.js";
 import { callInPage as call, DESKTOP, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootView } from "./support/proxy-shots.js";
-import { atBothSizes } from "./support/shots.js";
+import { atBothSizesForShots } from "./support/shots.js";
 
 /**
  * A new operator with no core: the dashboard offers Install, shows the download's progress,
@@ -70,7 +70,7 @@ async function noEnglish(target: Locator): Promise<void> {
 
 /** Both sizes of one state of the screen. */
 async function shootSizes(page: Page, name: string, target: Locator): Promise<void> {
-  await atBothSizes(page, () => shoot(page, name, target));
+  await atBothSizesForShots(page, () => shoot(page, name, target));
 }
 
 let rel: CoreReleaseServer;

@@ -17,7 +17,7 @@ import {
   shootEverywhere,
   signIn,
 } from "./support/proxy-page.js";
-import { atBothSizes, shootThemes } from "./support/shots.js";
+import { atBothSizesForShots, shootThemes } from "./support/shots.js";
 
 /**
  * What a person tried and what failed them belongs among the "Recent problems" of both
@@ -265,7 +265,7 @@ test("the parcel overview lists locks, blocks and a used-up allowance people met
 
 /** The parcel overview's card at both sizes, in both themes (shots.ts names them). */
 async function shootEverywhereParcel(page: Page, prefix: string, name: string): Promise<void> {
-  await atBothSizes(page, async (width) => {
+  await atBothSizesForShots(page, async (width) => {
     await page.locator(".adm-problems").scrollIntoViewIfNeeded();
     await shootThemes(page, prefix, `${name}-${width}`);
   });

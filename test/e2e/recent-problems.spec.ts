@@ -7,7 +7,7 @@ import { startParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole } from "./support/proxy-harness.js";
 import { callOk } from "./support/proxy-page.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
-import { atBothSizes, shootThemes } from "./support/shots.js";
+import { atBothSizesForShots, shootThemes } from "./support/shots.js";
 
 /** Times are shown in the reader's zone: a fixed one, so the expected text is known. */
 test.use({ timezoneId: "Asia/Shanghai", locale: "en-GB" });
@@ -82,7 +82,7 @@ test("the parcel admin lists a download refused for a missing stored copy among 
     // Every sentence of the card is Chinese: nothing in English, nothing marked as English.
     expect(await englishIn(zhCard, ["report.pdf"])).toEqual([]);
     await expect(zhCard.locator('[lang="en"]')).toHaveCount(0);
-    await atBothSizes(page, async (size) => {
+    await atBothSizesForShots(page, async (size) => {
       await zhCard.scrollIntoViewIfNeeded();
       await shootThemes(page, "parcel-admin", `problems-zh-${size}`);
     });
@@ -139,7 +139,9 @@ test("the proxy dashboard lists a failed scheduled refresh among the recent prob
     // Only the subscription's own name (and HTTP) is in Latin letters; none marked English.
     expect(await englishIn(zhCard, ["Broken provider", "HTTP"])).toEqual([]);
     await expect(zhCard.locator('[lang="en"]')).toHaveCount(0);
-    await atBothSizes(page, (size) => shootBothThemes(page, `dashboard-problems-zh-${size}`));
+    await atBothSizesForShots(page, (size) =>
+      shootBothThemes(page, `dashboard-problems-zh-${size}`),
+    );
   } finally {
     await svc.close();
   }
@@ -180,7 +182,9 @@ test("a core that stops right after starting is said in Chinese, its own words f
       problems.getByText("代理内核未能随服务启动：代理内核刚启动就停止了。"),
     ).toBeVisible();
     expect(await englishIn(problems)).toEqual([]);
-    await atBothSizes(page, (size) => shootBothThemes(page, `core-failed-start-zh-${size}`));
+    await atBothSizesForShots(page, (size) =>
+      shootBothThemes(page, `core-failed-start-zh-${size}`),
+    );
 
     // Starting it again from System says the same in Chinese, with the core's lines folded.
     await page.goto(`${svc.url}/?lang=zh-CN#/system`);
@@ -192,7 +196,7 @@ test("a core that stops right after starting is said in Chinese, its own words f
     await again.locator("summary").click();
     await expect(again.locator('pre[lang="en"]')).toBeVisible();
     await expect(again.locator("pre")).toContainText(FATAL_LINE);
-    await atBothSizes(page, async (size) => {
+    await atBothSizesForShots(page, async (size) => {
       await again.scrollIntoViewIfNeeded();
       await shootBothThemes(page, `core-failed-start-system-zh-${size}`);
     });

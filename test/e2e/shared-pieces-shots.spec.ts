@@ -3,7 +3,7 @@ import { createUpload, uploadAndPublish } from "../helpers/parcel-uploads.js";
 import { startParcelSite, type ParcelSite } from "./support/parcel-harness.js";
 import { PASSWORD, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
 import { setUp } from "./support/proxy-page.js";
-import { inBothThemes, saveShot, VIEWPORTS } from "./support/shots.js";
+import { inBothThemes, saveShot, shotsWanted, VIEWPORTS } from "./support/shots.js";
 
 /**
  * The pieces every page shares (the CSS base, the form field, the string tables) seen as a
@@ -41,6 +41,7 @@ test.afterAll(async () => {
 });
 
 async function shoot(page: Page, name: string): Promise<void> {
+  if (!shotsWanted()) return;
   await inBothThemes(page, async (scheme) => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await saveShot(page, { path: `${DIR}/${name}-${scheme}.png`, fullPage: true });

@@ -5,7 +5,7 @@ import { callInPage as call, DESKTOP, setLang, setUp, signIn } from "./support/p
 import { startParcelSite } from "./support/parcel-harness.js";
 import { editJson } from "./support/routes.js";
 import { shootBothThemes } from "./support/proxy-shots.js";
-import { atBothSizes } from "./support/shots.js";
+import { atBothSizesForShots } from "./support/shots.js";
 
 /**
  * The last look over the console in Chinese: sentences about the core never carry the
@@ -33,7 +33,7 @@ async function englishWords(where: Locator, own: string[] = []): Promise<string[
 
 /** Both sizes, both themes. */
 async function shoot(page: Page, name: string): Promise<void> {
-  await atBothSizes(page, (width) => shootBothThemes(page, `words-pass-${name}-${width}`));
+  await atBothSizesForShots(page, (width) => shootBothThemes(page, `words-pass-${name}-${width}`));
 }
 
 /** The local feed's subscription with its nodes fetched (once per service). */

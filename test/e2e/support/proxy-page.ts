@@ -2,7 +2,7 @@ import { expect, type Page } from "@playwright/test";
 import { PASSWORD, type ProxyConsole } from "./proxy-harness.js";
 import { shootView } from "./proxy-shots.js";
 import { editJson } from "./routes.js";
-import { atBothSizes, DESKTOP } from "./shots.js";
+import { atBothSizes, DESKTOP, shotsWanted } from "./shots.js";
 
 export { DESKTOP, PHONE } from "./shots.js";
 
@@ -117,6 +117,12 @@ export async function shootEverywhere(
   name: string,
   options: { fullPage?: boolean; before?: () => Promise<void> } = {},
 ): Promise<void> {
+  if (!shotsWanted()) {
+    // No picture to take: only where the page is left.
+    await page.setViewportSize(DESKTOP);
+    await setLang(page, "en");
+    return;
+  }
   await atBothSizes(page, async () => {
     for (const lang of ["en", "zh-CN"] as const) {
       await setLang(page, lang);

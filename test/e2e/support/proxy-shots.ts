@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { SHOTS_DIR, inBothThemes, saveShot, shootThemes } from "./shots.js";
+import { SHOTS_DIR, inBothThemes, saveShot, shootThemes, shotsWanted } from "./shots.js";
 
 export { SHOTS_DIR } from "./shots.js";
 
@@ -19,6 +19,7 @@ export async function shootView(
   name: string,
   options: { top?: boolean; fullPage?: boolean } = {},
 ): Promise<void> {
+  if (!shotsWanted()) return;
   const width = page.viewportSize()?.width ?? 0;
   const lang = await page.locator("html").getAttribute("lang");
   await inBothThemes(page, async (scheme) => {

@@ -27,11 +27,14 @@ export async function atBothSizes(
 
 /**
  * Whether this run saves its screenshots: only when asked (`npm run test:shots`, or
- * `GATEHOUSE_SHOTS=1` beside any other way of starting Playwright). Without them the steps
- * around a shot, switching theme, language and size and waiting for the page to follow, still
- * run and still assert; only the picture is not taken. The pictures are for a person to look
- * at, not checks, and they were a sixth of the browser suite's work (the whole run on the
- * 2-core machine: 887 CPU-s and 534 s with them, 747 CPU-s and 458 s without).
+ * `GATEHOUSE_SHOTS=1` beside any other way of starting Playwright). The pictures are for a
+ * person to look at, not checks, and they were a sixth of the browser suite's work (the whole
+ * run on the 2-core machine: 887 CPU-s and 534 s with them, 747 CPU-s and 458 s without).
+ * Without them the steps that exist only for a picture are skipped too: switching the theme
+ * and back (`shootThemes`, `shootView`), the sizes and languages of `shootEverywhere`, and
+ * `atBothSizesForShots`. What they used to show in passing, that every page follows the
+ * system's theme, is a test of its own (theme.spec.ts). Steps that assert something at each
+ * size or in each language keep `atBothSizes` and `setLang`.
  */
 export function shotsWanted(): boolean {
   // npm names the script it runs; this way `test:shots` needs no shell syntax (Windows too).
@@ -105,9 +108,18 @@ export async function inBothThemes(
  * `artifacts/screenshots/<prefix>-<name>-<light|dark>.png`.
  */
 export async function shootThemes(page: Page, prefix: string, name: string): Promise<void> {
+  if (!shotsWanted()) return;
   await inBothThemes(page, async (scheme) => {
     // Full-page shots of a scrolled page would paint the sticky header mid-page.
     await page.evaluate(() => window.scrollTo(0, 0));
     await saveShot(page, { path: `${SHOTS_DIR}/${prefix}-${name}-${scheme}.png`, fullPage: true });
   });
+}
+
+/** `atBothSizes` of steps that only take pictures: nothing when the run saves none. */
+export async function atBothSizesForShots(
+  page: Page,
+  each: (width: number) => Promise<void>,
+): Promise<void> {
+  if (shotsWanted()) await atBothSizes(page, each);
 }
