@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort, refusedPort, startProxyConsole } from "./support/proxy-harness.js";
 import { callInPage, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
-import { shootBothThemes } from "./support/proxy-shots.js";
+import { shootBothThemes, shootView } from "./support/proxy-shots.js";
 
 /** Another controller on the port (another mihomo, with a secret Gatehouse does not know). */
 async function otherController(port: number): Promise<http.Server> {
@@ -244,6 +244,62 @@ test("the update check, a connectivity test, offline connections and a file that
     await expect(steps).not.toContainText(/[A-Za-z]{4,} [a-z]{3,} [a-z]{3,}/);
     await steps.scrollIntoViewIfNeeded();
     await shootBothThemes(page, "settings-tun-zh");
+  } finally {
+    await svc.close();
+  }
+});
+
+test("with the core stopped the Logs page says so without red, and follows the core when it is started elsewhere", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const port = await freePort();
+  const svc = await startProxyConsole({ controllerPort: port });
+  try {
+    await setUp(svc);
+    await page.setViewportSize(DESKTOP);
+    await signIn(page, svc, "#/logs");
+    const card = page.getByRole("region", { name: "Core log" });
+    const stopped = card.getByRole("status").filter({ hasText: "The proxy core is stopped" });
+    // Never started: a state, said neutrally, as the dashboard says it.
+    await expect(stopped).toHaveText(
+      "The proxy core is stopped, so it writes no log. Its lines appear here by themselves once it is started on the Dashboard.",
+    );
+    await expect(card.locator(".alert-error")).toHaveCount(0);
+    await setLang(page, "zh-CN");
+    await expect(
+      page.getByRole("region", { name: "内核日志" }).getByText("代理内核已停止，因此没有日志。", {
+        exact: false,
+      }),
+    ).toBeVisible();
+    await page.setViewportSize(PHONE);
+    await shootView(page, "logs-core-stopped");
+    await page.setViewportSize(DESKTOP);
+    await setLang(page, "en");
+    await shootBothThemes(page, "logs-core-stopped");
+
+    const secret = () => readFileSync(join(svc.dataDir, "proxy", "core", "secret"), "utf8").trim();
+    const say = async (payload: string) => {
+      const r = await fetch(`http://127.0.0.1:${port}/__sim/logs`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${secret()}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ type: "info", payload }),
+      });
+      expect(r.ok).toBe(true);
+    };
+    const service = (action: "start" | "stop") =>
+      callInPage(page, "POST", "/system/service", { action });
+    // Started as from another tab: the page's stream opens again without a click, twice.
+    for (const round of [1, 2]) {
+      expect((await service("start")).status).toBe(200);
+      await expect(card.getByText(/^Live ·/)).toBeVisible({ timeout: 15_000 });
+      await expect(stopped).toHaveCount(0);
+      await say(`a line after start ${round}`);
+      await expect(card.getByText(`a line after start ${round}`)).toHaveCount(1);
+      expect((await service("stop")).status).toBe(200);
+      await expect(stopped).toBeVisible({ timeout: 15_000 });
+      await expect(card.locator(".alert-error")).toHaveCount(0);
+    }
   } finally {
     await svc.close();
   }

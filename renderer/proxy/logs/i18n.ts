@@ -19,6 +19,9 @@ export const logsEn = {
   "logs.disconnected": "The log stream from the core ended: {error}",
   "logs.noReason": "no reason given",
   "logs.reconnect": "Reconnect",
+  "logs.followsCore": "Its lines come back here by themselves when the core runs again.",
+  "logs.coreStopped":
+    "The proxy core is stopped, so it writes no log. Its lines appear here by themselves once it is started on the Dashboard.",
   "logs.streamLost":
     "The log stream stopped. One sign-in can keep 8 live views open; if other windows or tabs of the console are open, close some. Then reload the page to reconnect.",
   "logs.lines": "Log lines",
@@ -54,6 +57,8 @@ export const logsZh: Record<keyof typeof logsEn, string> = {
   "logs.disconnected": "内核日志流已结束：{error}",
   "logs.noReason": "未给出原因",
   "logs.reconnect": "重新连接",
+  "logs.followsCore": "内核再次运行后，日志会自动在这里继续显示。",
+  "logs.coreStopped": "代理内核已停止，因此没有日志。在“概览”中启动它后，日志会自动显示在这里。",
   "logs.streamLost":
     "日志流已中断。一次登录最多可同时打开 8 个实时视图；如果还开着控制台的其他窗口或标签页，请关闭一些，然后刷新页面重新连接。",
   "logs.lines": "日志行",

@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { codedText } from "../core/core-words.js";
 import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import { LogItem, LogItemSchema, LogsEndedSchema } from "../../../server/contract/proxy.js";
-import { Alert, Card } from "../parts/ui.js";
+import { api } from "../api.js";
+import { Alert, Card, useLoad } from "../parts/ui.js";
 import { VirtualList } from "../parts/virtual-list.js";
 
 const KEEP = 5000;
@@ -41,6 +42,18 @@ function parseId(id: string): { epoch: string; seq: number } | null {
   const m = /^([0-9a-f]+)\.(\d+)$/.exec(id);
   return m ? { epoch: m[1], seq: Number(m[2]) } : null;
 }
+
+/** The code the service gave for ending the log stream ("" without one). */
+function endedCodeOf(raw: string): string {
+  try {
+    return LogsEndedSchema.partial().parse(JSON.parse(raw)).code ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** Ends that mean only "the core is not running": nothing went wrong if it was stopped. */
+const NOT_RUNNING = new Set(["core.unreachable", "core.logs_ended"]);
 
 /** Why the service ended the log stream, by its code and values, in the reader's language. */
 export function endedText(raw: string, t: Translate): string {
@@ -125,7 +138,9 @@ function useLogLines(paused: boolean) {
     buffer.current = [];
     setHeld(0);
   };
-  return { lines, held, stream, disconnected, reconnect: () => setEnded(null), takeHeld, clear };
+  const reconnect = useCallback(() => setEnded(null), []);
+  const endedCode = ended ? endedCodeOf(ended.raw) : "";
+  return { lines, held, stream, disconnected, endedCode, reconnect, takeHeld, clear };
 }
 
 type LogLines = ReturnType<typeof useLogLines>;
@@ -259,18 +274,46 @@ function LogRows(props: {
   );
 }
 
+/** How often the screen asks whether the core runs again while its log stream is down. */
+const CORE_WATCH_MS = 3000;
+
+/**
+ * The stream ended (the core stopped, or never ran): say why, and follow the core back. The
+ * stream opens again by itself once the core is seen down and then running, so a person who
+ * starts it elsewhere sees its lines here without a click; Reconnect stays for the rest.
+ */
+function StreamEnded({ log }: { log: LogLines }) {
+  const t = useT();
+  const status = useLoad(() => api("GET /status"), CORE_WATCH_MS);
+  const online = status.data?.coreOnline;
+  const sawDown = useRef(false);
+  const { reconnect } = log;
+  useEffect(() => {
+    if (online === false) sawDown.current = true;
+    else if (online && sawDown.current) reconnect();
+  }, [online, reconnect]);
+  // Said once the core's state is known (a first answer takes a moment), so a stopped core's
+  // screen does not flash red first.
+  if (!status.data && !status.error) return null;
+  // Stopped on purpose (or never started) is a state, as on the dashboard, not a fault; a
+  // named problem (a port another program holds) is still said in red.
+  if (online === false && !status.data?.coreStarted && NOT_RUNNING.has(log.endedCode)) {
+    return <Alert kind="info" text={t("logs.coreStopped")} />;
+  }
+  return (
+    <div className="alert alert-error" role="alert">
+      {t("logs.disconnected", { error: log.disconnected })}{" "}
+      {online === false ? t("logs.followsCore") + " " : null}
+      <button type="button" onClick={reconnect}>
+        {t("logs.reconnect")}
+      </button>
+    </div>
+  );
+}
+
 function StreamProblems({ log }: { log: LogLines }) {
   const t = useT();
-  if (log.disconnected) {
-    return (
-      <div className="alert alert-error" role="alert">
-        {t("logs.disconnected", { error: log.disconnected })}{" "}
-        <button type="button" onClick={log.reconnect}>
-          {t("logs.reconnect")}
-        </button>
-      </div>
-    );
-  }
+  if (log.disconnected) return <StreamEnded log={log} />;
   return log.stream === "error" ? <Alert text={t("logs.streamLost")} /> : null;
 }
 
