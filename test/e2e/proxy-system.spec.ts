@@ -201,8 +201,9 @@ test("the update check, a connectivity test, offline connections and a file that
     await shootBothThemes(page, "system-words");
 
     await page.goto(`${svc.url}/#/connections`);
+    // Never started: a state, not a fault.
     const offline =
-      "The proxy core is not running or cannot be reached. Start it on the Dashboard, or install it there first if it is not installed yet.";
+      "The proxy core is stopped, so nothing goes through it. Connections are listed here by themselves once it is started on the Dashboard.";
     await expect(page.getByRole("main")).toContainText(offline);
     const text = (await page.getByRole("main").innerText()).toLowerCase();
     expect(text.split("proxy core").length - 1).toBe(1);
@@ -211,7 +212,7 @@ test("the update check, a connectivity test, offline connections and a file that
 
     await setLang(page, "zh-CN");
     await expect(page.getByRole("main")).toContainText(
-      "代理内核未运行或无法连接。请在“概览”中启动它；如果尚未安装，请先在那里安装。",
+      "代理内核已停止，没有流量经过它。在“概览”中启动它后，连接会自动列在这里。",
     );
     await shootBothThemes(page, "connections-offline-zh");
     await page.goto(`${svc.url}/#/system`);
@@ -249,7 +250,7 @@ test("the update check, a connectivity test, offline connections and a file that
   }
 });
 
-test("with the core stopped the Logs page says so without red, and follows the core when it is started elsewhere", async ({
+test("with the core stopped the Logs and Connections pages say so without red, and the log follows the core when it is started elsewhere", async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -278,6 +279,22 @@ test("with the core stopped the Logs page says so without red, and follows the c
     await setLang(page, "en");
     await shootBothThemes(page, "logs-core-stopped");
 
+    // The connections screen says the same state the same way.
+    const connectionsStopped = async () => {
+      await page.goto(`${svc.url}/#/connections`);
+      const main = page.locator("main");
+      await expect(
+        main.getByRole("status").filter({ hasText: "The proxy core is stopped, so nothing" }),
+      ).toHaveText(
+        "The proxy core is stopped, so nothing goes through it. Connections are listed here by themselves once it is started on the Dashboard.",
+      );
+      await expect(main.locator(".alert-error")).toHaveCount(0);
+    };
+    await connectionsStopped();
+    await shootBothThemes(page, "connections-core-stopped");
+    await page.goto(`${svc.url}/#/logs`);
+    await expect(stopped).toBeVisible();
+
     const secret = () => readFileSync(join(svc.dataDir, "proxy", "core", "secret"), "utf8").trim();
     const say = async (payload: string) => {
       const r = await fetch(`http://127.0.0.1:${port}/__sim/logs`, {
@@ -300,6 +317,8 @@ test("with the core stopped the Logs page says so without red, and follows the c
       await expect(stopped).toBeVisible({ timeout: 15_000 });
       await expect(card.locator(".alert-error")).toHaveCount(0);
     }
+    // Stopped after it ran: the same state.
+    await connectionsStopped();
   } finally {
     await svc.close();
   }

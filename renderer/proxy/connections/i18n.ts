@@ -30,6 +30,8 @@ export const connectionsEn = {
   "conn.close": "Close",
   "conn.closeLabel": "Close the connection to {host}",
   "conn.none": "No active connections.",
+  "conn.coreStopped":
+    "The proxy core is stopped, so nothing goes through it. Connections are listed here by themselves once it is started on the Dashboard.",
   "conn.noMatch": "No connection matches the search.",
   "conn.detailsLabel": "Details of the connection to {host}",
   "conn.detailsTitle": "Connection details",
@@ -94,6 +96,7 @@ export const connectionsZh: Record<keyof typeof connectionsEn, string> = {
   "conn.close": "断开",
   "conn.closeLabel": "断开到 {host} 的连接",
   "conn.none": "没有活动连接。",
+  "conn.coreStopped": "代理内核已停止，没有流量经过它。在“概览”中启动它后，连接会自动列在这里。",
   "conn.noMatch": "没有与搜索相符的连接。",
   "conn.detailsLabel": "到 {host} 的连接详情",
   "conn.detailsTitle": "连接详情",

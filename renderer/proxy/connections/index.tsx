@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Connection } from "../../../server/contract/proxy.js";
-import { api } from "../api.js";
+import { api, ApiError } from "../api.js";
+import { useCoreWatch } from "../core/core-watch.js";
 import { formatBytes, formatDuration } from "../parts/format.js";
 import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
@@ -207,6 +208,28 @@ function SearchBar(props: {
  * The connection whose details are open (its last known state stays once it has ended), and
  * the focus going back to its row when the details close.
  */
+/** A stopped core has no connections: said as a state, not a fault (the list asks on by itself). */
+function CoreStoppedNote({ failure }: { failure: Error }) {
+  const t = useT();
+  const core = useCoreWatch();
+  if (!core.known) return null;
+  return core.stoppedOnPurpose ? (
+    <Alert kind="info" text={t("conn.coreStopped")} />
+  ) : (
+    <Alert text={errorText(failure, t)} />
+  );
+}
+
+/** Why the list is not there: a stopped core as a state, anything else in red. */
+function FeedFailure({ failure }: { failure: Error | null }) {
+  const t = useT();
+  if (!failure) return null;
+  if (failure instanceof ApiError && failure.code === "core.unreachable") {
+    return <CoreStoppedNote failure={failure} />;
+  }
+  return <Alert text={errorText(failure, t)} />;
+}
+
 function usePicked() {
   const [picked, setPicked] = useState<Connection | null>(null);
   const opener = useRef<string>("");
@@ -285,7 +308,8 @@ export function ConnectionsScreen() {
           })}
         </p>
       ) : null}
-      <Alert text={(feed.failure ? errorText(feed.failure, t) : "") || close.error} />
+      <FeedFailure failure={feed.failure} />
+      <Alert text={close.error} />
       <Alert kind="ok" text={close.done} />
       {!shown && !feed.failure ? <Loading /> : null}
       {matched > 0 ? (

@@ -4,8 +4,8 @@ import { useT, type Key, type Translate } from "../i18n.js";
 import { useApp } from "../store.js";
 import { useEventStream, type StreamState } from "../sse.js";
 import { LogItem, LogItemSchema, LogsEndedSchema } from "../../../server/contract/proxy.js";
-import { api } from "../api.js";
-import { Alert, Card, useLoad } from "../parts/ui.js";
+import { useCoreWatch } from "../core/core-watch.js";
+import { Alert, Card } from "../parts/ui.js";
 import { VirtualList } from "../parts/virtual-list.js";
 
 const KEEP = 5000;
@@ -274,9 +274,6 @@ function LogRows(props: {
   );
 }
 
-/** How often the screen asks whether the core runs again while its log stream is down. */
-const CORE_WATCH_MS = 3000;
-
 /**
  * The stream ended (the core stopped, or never ran): say why, and follow the core back. The
  * stream opens again by itself once the core is seen down and then running, so a person who
@@ -284,27 +281,20 @@ const CORE_WATCH_MS = 3000;
  */
 function StreamEnded({ log }: { log: LogLines }) {
   const t = useT();
-  const status = useLoad(() => api("GET /status"), CORE_WATCH_MS);
-  const online = status.data?.coreOnline;
-  const sawDown = useRef(false);
-  const { reconnect } = log;
-  useEffect(() => {
-    if (online === false) sawDown.current = true;
-    else if (online && sawDown.current) reconnect();
-  }, [online, reconnect]);
+  const core = useCoreWatch(log.reconnect);
   // Said once the core's state is known (a first answer takes a moment), so a stopped core's
   // screen does not flash red first.
-  if (!status.data && !status.error) return null;
+  if (!core.known) return null;
   // Stopped on purpose (or never started) is a state, as on the dashboard, not a fault; a
   // named problem (a port another program holds) is still said in red.
-  if (online === false && !status.data?.coreStarted && NOT_RUNNING.has(log.endedCode)) {
+  if (core.stoppedOnPurpose && NOT_RUNNING.has(log.endedCode)) {
     return <Alert kind="info" text={t("logs.coreStopped")} />;
   }
   return (
     <div className="alert alert-error" role="alert">
       {t("logs.disconnected", { error: log.disconnected })}{" "}
-      {online === false ? t("logs.followsCore") + " " : null}
-      <button type="button" onClick={reconnect}>
+      {NOT_RUNNING.has(log.endedCode) ? t("logs.followsCore") + " " : null}
+      <button type="button" onClick={log.reconnect}>
         {t("logs.reconnect")}
       </button>
     </div>
