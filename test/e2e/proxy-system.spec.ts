@@ -282,6 +282,9 @@ test("with the core stopped the Logs and Connections pages say so without red, a
     // The connections screen says the same state the same way.
     const connectionsStopped = async () => {
       await page.goto(`${svc.url}/#/connections`);
+      await stoppedSaid();
+    };
+    const stoppedSaid = async () => {
       const main = page.locator("main");
       await expect(
         main.getByRole("status").filter({ hasText: "The proxy core is stopped, so nothing" }),
@@ -296,14 +299,15 @@ test("with the core stopped the Logs and Connections pages say so without red, a
     await expect(stopped).toBeVisible();
 
     const secret = () => readFileSync(join(svc.dataDir, "proxy", "core", "secret"), "utf8").trim();
-    const say = async (payload: string) => {
-      const r = await fetch(`http://127.0.0.1:${port}/__sim/logs`, {
+    const sim = async (what: string, body: unknown) => {
+      const r = await fetch(`http://127.0.0.1:${port}/__sim/${what}`, {
         method: "POST",
         headers: { Authorization: `Bearer ${secret()}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ type: "info", payload }),
+        body: JSON.stringify(body),
       });
       expect(r.ok).toBe(true);
     };
+    const say = (payload: string) => sim("logs", { type: "info", payload });
     const service = (action: "start" | "stop") =>
       callInPage(page, "POST", "/system/service", { action });
     // Started as from another tab: the page's stream opens again without a click, twice.
@@ -319,6 +323,19 @@ test("with the core stopped the Logs and Connections pages say so without red, a
     }
     // Stopped after it ran: the same state.
     await connectionsStopped();
+    // Connections listed while the core ran are gone once it stops, not left as if alive.
+    expect((await service("start")).status).toBe(200);
+    await sim("connections/bulk", { count: 3, churn: false });
+    await expect(page.getByTestId("conn-count")).toHaveText("3 of 3", { timeout: 15_000 });
+    expect((await service("stop")).status).toBe(200);
+    await stoppedSaid();
+    await expect(page.locator(".conn-table")).toHaveCount(0);
+    await expect(page.getByTestId("conn-count")).toHaveText("0 of 0");
+    // A search (a new window of the list) does not bring the old rows back.
+    const search = page.getByPlaceholder("Search host, source, rule, chain");
+    await search.fill("host");
+    await search.fill("");
+    await expect(page.locator(".conn-table")).toHaveCount(0);
   } finally {
     await svc.close();
   }

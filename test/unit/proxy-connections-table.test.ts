@@ -63,6 +63,18 @@ describe("the connections table of the worker", () => {
     expect(w.rows.map((c) => c.id)).toEqual(["c89", "c88", "c87", "c86", "c85"]);
   });
 
+  it("forgets its list when the core is gone: nothing to show until the next answer", () => {
+    const table = tableOf(Array.from({ length: 5 }, (_, i) => conn(i)));
+    table.setQuery("host-00");
+    table.forget();
+    expect(table.loaded).toBe(false);
+    table.setQuery("");
+    expect(table.window(0, 10)).toMatchObject({ total: 0, matched: 0, rows: [], uploadTotal: 0 });
+    table.setData(view([conn(7)]));
+    expect(table.loaded).toBe(true);
+    expect(ids(table)).toEqual(["c7"]);
+  });
+
   it("clamps a window past the end and never hands out more than its cap", () => {
     const table = tableOf(Array.from({ length: MAX_WINDOW + 50 }, (_, i) => conn(i)));
     expect(table.window(-20, 3).rows).toHaveLength(3);

@@ -172,6 +172,15 @@ export class ConnectionTable {
     this.hasData = true;
   }
 
+  /** Drops the list, as before the first answer (its core is gone, and its connections with it). */
+  forget(): void {
+    this.entries = [];
+    this.byId = new Map();
+    this.totals = { up: 0, down: 0 };
+    this.arranged = null;
+    this.hasData = false;
+  }
+
   /** The words of the reader's language; the search texts are made again in it. */
   setWords(words: Words): void {
     const same =

@@ -80,6 +80,9 @@ async function poll(): Promise<void> {
     table.setData(view, checker.unchanged);
     answer(refreshed);
   } catch (err) {
+    // Without its core no connection lives on: a search or a new order must not bring the
+    // last list back.
+    if (err instanceof ApiError && err.code === "core.unreachable") table.forget();
     scope.postMessage({ type: "failure", failure: failureOf(err), refreshed });
   } finally {
     busy = false;

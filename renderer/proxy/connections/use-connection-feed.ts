@@ -7,7 +7,10 @@ import { aheadOf, holds, type TableWindow } from "./connections-table.js";
 export interface ConnectionFeed {
   /** The rows asked for and the counts; null until the first answer. */
   window: TableWindow | null;
-  /** Why the last request failed (the last good window stays); null after a good one. */
+  /**
+   * Why the last request failed; null after a good one. The last good window stays, unless
+   * the core is not there (then its connections are gone too).
+   */
   failure: Error | null;
   /** Asks the service again now; resolves once the answer is shown. */
   refresh(): Promise<void>;
@@ -58,6 +61,8 @@ export function useConnectionFeed(choices: Omit<ViewRequest, "start" | "end">): 
         const err = errorOf(msg.failure);
         if (err instanceof ApiError) failed(err, "/connections");
         setFailure(err);
+        // Without its core no connection lives on: the last list is not left as if it did.
+        if (err instanceof ApiError && err.code === "core.unreachable") setShown(null);
       }
       for (const id of msg.refreshed) {
         pending.get(id)?.();
