@@ -54,6 +54,9 @@ export const COMMON_EN: ErrorTable<CommonErrorCode> = {
   "request.unreadable": () => "The request could not be read.",
   "request.bad_encoding": () => "The address is not correctly encoded.",
   "request.not_object": () => "The request is not in the expected form.",
+  "request.busy": () => "The service is busy reading other requests; try again in a few seconds.",
+  "request.body_timeout": () =>
+    "The request did not arrive in time; check the connection and try again.",
   "request.invalid": (p) =>
     p.field ? `The value of ${p.field} ${invalidEn(p)}.` : `The request ${invalidEn(p)}.`,
   "request.unknown_field": (p) => `The request has a field the service does not know: ${p.field}.`,
@@ -77,6 +80,8 @@ export const COMMON_ZH: ErrorTable<CommonErrorCode> = {
   "request.unreadable": () => "请求无法读取。",
   "request.bad_encoding": () => "地址的编码不正确。",
   "request.not_object": () => "请求的格式不符合要求。",
+  "request.busy": () => "服务正忙于读取其他请求；请几秒后重试。",
+  "request.body_timeout": () => "请求未能及时送达；请检查网络连接后重试。",
   "request.invalid": (p) =>
     p.field ? `${p.field} 的值${invalidZh(p)}。` : `请求${invalidZh(p)}。`,
   "request.unknown_field": (p) => `请求中有服务不认识的字段：${p.field}。`,

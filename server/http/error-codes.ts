@@ -22,6 +22,10 @@ export const COMMON_ERRORS = {
   "request.unreadable": [],
   "request.bad_encoding": [],
   "request.not_object": [],
+  /** Too many request bodies are being read at once (in all, or from this device): 503. */
+  "request.busy": [],
+  /** A request body did not arrive whole within the deadline: 408, connection closed. */
+  "request.body_timeout": [],
   /**
    * A field failed its schema: `issue` is zod's kind of problem (invalid_type, too_small, ...);
    * for a size, `origin` is what was measured (string, number, array) and `limit` the bound.

@@ -1,5 +1,5 @@
-import express from "express";
 import type { RequestHandler } from "express";
+import { budgetedJson } from "../../http/body-budget.js";
 import { HttpError } from "../../http/errors.js";
 import type { ParcelContext } from "../context.js";
 
@@ -61,4 +61,4 @@ export const apiNoStore: RequestHandler = (_req, res, next) => {
 export { CONTENT_SECURITY_POLICY } from "../../http/csp.js";
 
 /** JSON body parser for the routes that take JSON (never for raw file PUTs). */
-export const jsonBody: RequestHandler = express.json({ limit: "1mb", type: () => true });
+export const jsonBody: RequestHandler = budgetedJson(1024 * 1024);

@@ -1,5 +1,6 @@
-import express, { type Request, type RequestHandler, type Response } from "express";
+import { type Request, type RequestHandler, type Response } from "express";
 import { isIP } from "node:net";
+import { budgetedJson } from "../../http/body-budget.js";
 import { parseCookies } from "../../http/cookies.js";
 import type { ProxyAccess } from "../../contract/access.js";
 import { PROXY_API } from "../../contract/proxy-api.js";
@@ -147,7 +148,7 @@ export function requireSession(accounts: Accounts): RequestHandler {
 }
 
 /** JSON bodies of state-changing routes, read only after the route's guard admitted the caller. */
-const jsonBody = express.json({ limit: "2mb", type: () => true });
+const jsonBody = budgetedJson(2 * 1024 * 1024);
 
 /**
  * The proxy service's route table, made from its contract: the entries of `open` access
