@@ -31,6 +31,9 @@ const WORDS = {
     rolledBack: "The proxy core v1.19.30 is back in use.",
     testsNeedInstall:
       "Latency tests go through the proxy core, which is not installed yet. Install it on the Dashboard first.",
+    state: "Stopped (not installed yet)",
+    installFirst: "Install the proxy core on the Dashboard first: there is nothing to start yet.",
+    start: "Start",
   },
   "zh-CN": {
     card: "代理内核",
@@ -46,6 +49,9 @@ const WORDS = {
     rollbackYes: "回退",
     rolledBack: "已换回代理内核 v1.19.30。",
     testsNeedInstall: "延迟测试要经过代理内核，而它尚未安装。请先在“概览”中安装它。",
+    state: "已停止（尚未安装）",
+    installFirst: "请先在“概览”中安装代理内核：现在还没有可以启动的程序。",
+    start: "启动",
   },
 } as const;
 
@@ -111,6 +117,11 @@ for (const lang of ["en", "zh-CN"] as const) {
       await expect(panel.getByRole("heading", { name: w.noCore })).toBeVisible();
       const install = panel.getByRole("button", { name: w.install });
       await expect(install).toBeEnabled();
+      // Nothing to start yet: Start waits for the install, and says so once, in words.
+      const start = card.getByRole("button", { name: w.start, exact: true });
+      await expect(start).toBeDisabled();
+      await expect(card.getByTestId("install-first")).toHaveText(w.installFirst);
+      await expect(card.getByTestId("core-state").locator("..")).toHaveText(w.state);
       if (lang === "zh-CN") await noEnglish(card);
       await shootSizes(page, "dashboard-no-core", card);
 
@@ -129,6 +140,7 @@ for (const lang of ["en", "zh-CN"] as const) {
       rel.release();
       await expect(card.getByText(w.done, { exact: true })).toBeVisible({ timeout: 20_000 });
       await expect(card.getByTestId("core-state")).toHaveText(w.online, { timeout: 10_000 });
+      await expect(card.getByTestId("install-first")).toHaveCount(0);
       const status = await call<{ coreOnline: boolean; version: string }>(page, "GET", "/status");
       expect(status.json).toMatchObject({ coreOnline: true, version: "v1.19.30" });
       await shootSizes(page, "dashboard-core-installed", card);

@@ -75,6 +75,32 @@ test("the dashboard says in words that no node is in use, instead of the keyword
   expect(await englishWords(page.locator(".facts").first())).toEqual([]);
   await shoot(page, "dashboard-no-node-zh");
   await setLang(page, "en");
+  // No subscription yet: the way to add one is beside the count.
+  await expect(page.getByRole("link", { name: "Add a subscription" })).toHaveAttribute(
+    "href",
+    "#/subscriptions",
+  );
+  // With the proxy off no node is needed, and the node choice is not said as if it applied.
+  const off = await call(page, "PUT", "/settings", {
+    ...settings.json,
+    ...ports,
+    proxyEnabled: false,
+  });
+  expect(off.status, JSON.stringify(off.json)).toBe(200);
+  if ((off.json as { probation?: unknown }).probation) {
+    expect((await call(page, "POST", "/system/confirm")).status).toBe(200);
+  }
+  await page.reload();
+  await expect(node).toHaveText("None needed: the proxy is off, everything goes direct");
+  const mode = page
+    .locator(".facts dt", { hasText: "Mode" })
+    .locator("xpath=following-sibling::dd");
+  await expect(mode).toHaveText("Direct (proxy off)");
+  await setLang(page, "zh-CN");
+  await expect(node).toHaveText("不需要：代理已关闭，所有流量直连");
+  await setLang(page, "en");
+  const on = await call(page, "PUT", "/settings", { ...settings.json, ...ports });
+  expect(on.status, JSON.stringify(on.json)).toBe(200);
   expect((await call(page, "POST", "/system/service", { action: "stop" })).status).toBe(200);
 });
 

@@ -12,6 +12,8 @@ export const coreEn = {
   "service.restartDone": "The core was restarted.",
   "service.alreadyRunning": "The core is already running.",
   "service.notRunning": "The core is not running.",
+  "service.installFirst":
+    "Install the proxy core on the Dashboard first: there is nothing to start yet.",
   "install.noCoreTitle": "No proxy core yet",
   "install.noCoreHint":
     "Gatehouse can download the mihomo proxy core from its official releases, check it against its published checksum, test it with your settings and start it.",
@@ -74,6 +76,7 @@ export const coreZh: Record<keyof typeof coreEn, string> = {
   "service.restartDone": "内核已重启。",
   "service.alreadyRunning": "内核已在运行。",
   "service.notRunning": "内核没有运行。",
+  "service.installFirst": "请先在“概览”中安装代理内核：现在还没有可以启动的程序。",
   "install.noCoreTitle": "尚未安装代理内核",
   "install.noCoreHint":
     "Gatehouse 可以从 mihomo 代理内核的官方发布页下载它，按公布的校验值核对、用你的设置测试后启动。",

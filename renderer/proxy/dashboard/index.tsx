@@ -39,10 +39,13 @@ export function ServiceButtons({
   onDone,
   online,
   started,
+  installed,
   said = [],
 }: {
   onDone?: () => void;
   online?: boolean;
+  /** Whether a core program is installed (`coreInstalled` of /status): without one, nothing to run. */
+  installed?: boolean;
   /** Whether the service means the core to run (`coreStarted` of /status). */
   started?: boolean;
   /** Sentences already shown above the buttons: a failure saying the same is not repeated. */
@@ -66,16 +69,21 @@ export function ServiceButtons({
     onDone?.();
   };
   const repeated = said.includes(action.error);
-  const stopped = online === false && started === false;
-  const notRunning = stopped ? t("service.notRunning") : undefined;
+  const missing = installed === false;
+  const stopped = missing || (online === false && started === false);
+  const notRunning = missing
+    ? t("service.installFirst")
+    : stopped
+      ? t("service.notRunning")
+      : undefined;
   return (
     <div>
       <div className="button-row" role="group" aria-label={t("service.controls")}>
         <button
           type="button"
           onClick={() => void control("start")}
-          disabled={action.busy || online === true}
-          title={online === true ? t("service.alreadyRunning") : undefined}
+          disabled={action.busy || online === true || missing}
+          title={online === true ? t("service.alreadyRunning") : notRunning}
         >
           {t("service.start")}
         </button>
@@ -96,6 +104,11 @@ export function ServiceButtons({
           {t("service.restart")}
         </button>
       </div>
+      {missing ? (
+        <p className="muted" data-testid="install-first">
+          {t("service.installFirst")}
+        </p>
+      ) : null}
       {action.busy ? <p role="status">{t("common.working")}</p> : null}
       <Alert text={repeated ? "" : action.error} />
       {action.error && !repeated ? <CoreOutput text={output} t={t} /> : null}
@@ -121,8 +134,10 @@ function StatusCard({
   // The node's subscription by name; its id means nothing to a person.
   const subId = nodeSubscriptionId(status.actualNode);
   const subName = subId ? (subscriptions?.find((x) => x.id === subId)?.name ?? "") : "";
-  // REJECT (no node to use) and DIRECT are said in words, without an "unavailable" badge.
-  const builtIn = builtInNodeWord(status.actualNode, t);
+  // REJECT (no node to use) and DIRECT are said in words, without an "unavailable" badge;
+  // with the proxy off no node is used, whatever the proxy group points at.
+  const proxyOn = status.settings.proxyEnabled;
+  const builtIn = proxyOn ? builtInNodeWord(status.actualNode, t) : t("dash.nodeProxyOff");
   return (
     <dl className="facts">
       <div>
@@ -141,7 +156,8 @@ function StatusCard({
                   : t("dash.offline")}
           </span>
           {!status.coreInstalled ? (
-            <span className="muted note"> {t("dash.notInstalled")}</span>
+            // Its own spacing: a space before "(" in English, none before "（" in Chinese.
+            <span className="muted note">{t("dash.notInstalled")}</span>
           ) : null}
         </dd>
       </div>
@@ -157,17 +173,30 @@ function StatusCard({
         <dt>{t("dash.actualNode")}</dt>
         <dd data-testid="actual-node">
           <span>{builtIn ?? (nodeName(status.actualNode) || t("dash.unknown"))}</span>
-          {subName ? <span className="muted note"> · {subName}</span> : null}
+          {subName && proxyOn ? <span className="muted note"> · {subName}</span> : null}
           {status.actualNode && !builtIn && !status.selectedAvailable ? (
             <span className="badge badge-bad"> {t("dash.unavailable")}</span>
           ) : null}
         </dd>
       </div>
+      <ModeAndCounts status={status} />
+    </dl>
+  );
+}
+
+/** The proxy's mode (the node choice only while it is on) and the counts, with the way to add a subscription. */
+function ModeAndCounts({ status }: { status: Status }) {
+  const t = useT();
+  const proxyOn = status.settings.proxyEnabled;
+  return (
+    <>
       <div>
         <dt>{t("dash.mode")}</dt>
         <dd>
-          {status.settings.proxyEnabled ? t("dash.proxyOn") : t("dash.proxyOff")} ·{" "}
-          {status.settings.selectionMode === "manual" ? t("nodes.manual") : t("nodes.auto")}
+          {/* The node choice matters only while the proxy is on. */}
+          {proxyOn
+            ? `${t("dash.proxyOn")} · ${status.settings.selectionMode === "manual" ? t("nodes.manual") : t("nodes.auto")}`
+            : t("dash.proxyOff")}
           {status.settings.tunEnabled
             ? ` · TUN ${status.tunActive ? t("dash.active") : t("dash.inactive")}`
             : ""}
@@ -177,9 +206,17 @@ function StatusCard({
         <dt>{t("dash.counts")}</dt>
         <dd>
           {t("dash.countsValue", { subs: status.subscriptionCount, nodes: status.nodeCount })}
+          {status.subscriptionCount === 0 ? (
+            <>
+              {" "}
+              <a href="#/subscriptions" className="note">
+                {t("dash.addSubscription")}
+              </a>
+            </>
+          ) : null}
         </dd>
       </div>
-    </dl>
+    </>
   );
 }
 
@@ -248,6 +285,7 @@ function CoreCard(props: { status: Loaded<Status>; subscriptions: Subscription[]
         onDone={reload}
         online={s?.coreOnline}
         started={s?.coreStarted}
+        installed={s?.coreInstalled}
         said={[coreText, configText]}
       />
     </Card>

@@ -122,7 +122,7 @@ export const PROXY_EN: ErrorTable<ProxyErrorCode> = {
   "backup.invalid_rule": (p) => `Rule ${p.rule} of the backup is not valid: ${p.reason}`,
   "backup.duplicate_id": (p) => `The backup lists the ${p.kind} ${p.id} twice.`,
   "core.not_installed": () =>
-    "The proxy core is not installed: install it with “Install the proxy core” on the Dashboard, or give the path of a mihomo program with --core-bin.",
+    "The proxy core is not installed yet: install it with “Install the proxy core” on the Dashboard.",
   "core.port_in_use": (p) =>
     `Port ${p.port} is used by another program, so the proxy core cannot be controlled there. Stop that program, or start Gatehouse with --core-controller-port set to a free port.`,
   "core.unreachable": () =>

@@ -94,8 +94,7 @@ export const PROXY_ZH: ErrorTable<ProxyErrorCode> = {
   "backup.invalid_settings": (p) => `备份中的设置无效：${p.reason}`,
   "backup.invalid_rule": (p) => `备份中的第 ${p.rule} 条规则无效：${p.reason}`,
   "backup.duplicate_id": (p) => `备份中${KINDS[p.kind] ?? p.kind} ${p.id} 出现了两次。`,
-  "core.not_installed": () =>
-    "未安装代理内核：请在仪表盘上点击“安装代理内核”，或用 --core-bin 指定 mihomo 程序的路径。",
+  "core.not_installed": () => "尚未安装代理内核：请在“概览”中点击“安装代理内核”。",
   "core.port_in_use": (p) =>
     `端口 ${p.port} 已被其他程序占用，无法在该端口控制代理内核。请停止该程序，或在启动 Gatehouse 时用 --core-controller-port 指定一个空闲端口。`,
   "core.unreachable": () =>

@@ -93,6 +93,7 @@ function ServiceCard() {
         onDone={() => void status.reload()}
         online={status.data?.coreOnline}
         started={status.data?.coreStarted}
+        installed={status.data?.coreInstalled}
       />
       <dl className="facts">
         <div>
