@@ -4,6 +4,7 @@ import { api } from "../api.js";
 import { CoreOutput, useCoreAction } from "../core/core-failure.js";
 import { useT, type Translate } from "../i18n.js";
 import { Alert } from "../parts/ui.js";
+import { PROXY_OFF_ID, type Said } from "./proxy-off.js";
 
 /** The parts of a device shown both in the list and on its page. */
 
@@ -38,7 +39,7 @@ export function DeviceName({
   link,
 }: {
   device: Device;
-  onSaved(text: string): Promise<void>;
+  onSaved(said: Said): Promise<void>;
   link: boolean;
 }) {
   const t = useT();
@@ -53,9 +54,12 @@ export function DeviceName({
     );
     if (!ok) return;
     setEditing(false);
-    await onSaved(t("dev.renamed", { name: name || device.discoveredName || device.ip || "" }));
+    const text = t("dev.renamed", { name: name || device.discoveredName || device.ip || "" });
+    await onSaved({ text, kind: "ok" });
   };
   if (editing) {
+    const hintId = `dev-rename-hint-${device.id}`;
+    const found = device.discoveredName ?? device.ip;
     return (
       <form className="dev-rename" onSubmit={(e) => void save(e)}>
         <input
@@ -64,9 +68,13 @@ export function DeviceName({
           maxLength={64}
           placeholder={t("dev.namePlaceholder")}
           aria-label={t("dev.nameLabel", { name: device.name })}
+          aria-describedby={hintId}
           onChange={(e) => setValue(e.target.value)}
           onKeyDown={(e) => e.key === "Escape" && setEditing(false)}
         />
+        <span className="dev-rename-hint muted" id={hintId}>
+          {found ? t("dev.nameHint", { name: found }) : t("dev.nameHintNone")}
+        </span>
         <button type="submit" className="primary" disabled={action.busy}>
           {t("dev.save")}
         </button>
@@ -101,13 +109,19 @@ export function DeviceName({
   );
 }
 
-/** The policy in one control: choosing another applies it to the core at once. */
+/**
+ * The policy in one control: choosing another applies it to the core at once. While the proxy
+ * is off the core reads no policy: the control is described by the page's note, a policy other
+ * than the rules' says it is not in effect, and a change is confirmed with that caveat.
+ */
 export function PolicySelect({
   device,
   onSaved,
+  proxyOff,
 }: {
   device: Device;
-  onSaved(text: string): Promise<void>;
+  onSaved(said: Said): Promise<void>;
+  proxyOff: boolean;
 }) {
   const t = useT();
   const action = useCoreAction();
@@ -118,7 +132,12 @@ export function PolicySelect({
       api("PUT /devices/:id", { params: { id: device.id }, body: { policy } }),
     );
     if (ok) {
-      await onSaved(t("dev.policySaved", { name: device.name, policy: policyWord(policy, t) }));
+      const words = { name: device.name, policy: policyWord(policy, t) };
+      await onSaved(
+        proxyOff
+          ? { text: t("dev.policySavedOff", words), kind: "info" }
+          : { text: t("dev.policySaved", words), kind: "ok" },
+      );
     }
     setChoosing(null);
   };
@@ -128,6 +147,7 @@ export function PolicySelect({
         value={choosing ?? device.policy}
         disabled={action.busy}
         aria-label={t("dev.policyLabel", { name: device.name })}
+        aria-describedby={proxyOff ? PROXY_OFF_ID : undefined}
         onChange={(e) => void choose(e.target.value as DevicePolicy)}
         data-policy={device.policy}
       >
@@ -137,6 +157,9 @@ export function PolicySelect({
           </option>
         ))}
       </select>
+      {proxyOff && device.policy !== "default" ? (
+        <span className="dev-policy-idle">{t("dev.policyIdle")}</span>
+      ) : null}
       {action.error ? <Alert text={action.error} /> : null}
       {action.output ? <CoreOutput text={action.output} t={t} /> : null}
     </span>

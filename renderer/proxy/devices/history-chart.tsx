@@ -3,8 +3,11 @@ import type { TrafficPoint, TrafficRange } from "../../../server/contract/proxy.
 import { formatBytes } from "../parts/format.js";
 import { useT } from "../i18n.js";
 import { useApp } from "../store.js";
+import { hourFormat, measureTexts, placeTicks } from "./chart-ticks.js";
 
 const HEIGHT = 200;
+/** The axis labels' size: .hc-axis in styles-devices.css. */
+const AXIS_FONT_PX = 11;
 // Room on the right for half of the last date under the axis.
 const PAD = { top: 10, right: 18, bottom: 22, left: 64 };
 const UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
@@ -22,26 +25,27 @@ export function byteStep(peak: number): number {
   return peak / 4;
 }
 
-/** The chart's width follows its box (a phone's 360 px or a desktop card's 900). */
-function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
+/**
+ * The chart's width follows its box (a phone's 360 px or a desktop card's 900); its font
+ * family is read there too, to measure the axis labels in.
+ */
+function useWidth(): [React.RefObject<HTMLDivElement | null>, number, string] {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
+  const [family, setFamily] = useState("sans-serif");
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const measure = () => setWidth(Math.floor(el.clientWidth));
+    const measure = () => {
+      setWidth(Math.floor(el.clientWidth));
+      setFamily(getComputedStyle(el).fontFamily || "sans-serif");
+    };
     measure();
     const watch = new ResizeObserver(measure);
     watch.observe(el);
     return () => watch.disconnect();
   }, []);
-  return [ref, width];
-}
-
-/** Which buckets get a label under the axis: about six, on round hours or days. */
-function labelEvery(count: number, bucketSeconds: number): number {
-  if (bucketSeconds === 3600) return count > 12 ? 4 : 2;
-  return count > 10 ? 5 : 1;
+  return [ref, width, family];
 }
 
 /** Where things go in the picture: the y of a byte count, the slot and bar widths. */
@@ -61,18 +65,19 @@ function layoutOf(points: TrafficPoint[], width: number, top: number): Layout {
   return { width, plotH, slot, bar, y: (v) => PAD.top + plotH - (v / top) * plotH };
 }
 
-/** One bucket: download and upload side by side, its figures as a title, maybe a date. */
+/** One bucket: download and upload side by side, its figures as a title, maybe a label. */
 function Bucket(props: {
   p: TrafficPoint;
   i: number;
   at: Layout;
-  tick: string;
-  labelled: boolean;
+  /** When and, if it is labelled, its label and the label's x. */
+  when: string;
+  tick: { text: string; x: number } | null;
 }) {
   const t = useT();
-  const { p, i, at, tick } = props;
+  const { p, i, at, when, tick } = props;
   const x = PAD.left + i * at.slot + at.slot / 2;
-  const title = `${tick} · ${t("dev.upDown", {
+  const title = `${when} · ${t("dev.upDown", {
     up: formatBytes(p.upload),
     down: formatBytes(p.download),
   })}`;
@@ -88,9 +93,9 @@ function Bucket(props: {
         height={height(p.download)}
       />
       <rect className="hc-up" x={x} y={at.y(p.upload)} width={at.bar} height={height(p.upload)} />
-      {props.labelled ? (
-        <text className="hc-axis" x={x} y={HEIGHT - 6} textAnchor="middle">
-          {tick}
+      {tick ? (
+        <text className="hc-axis" x={tick.x} y={HEIGHT - 6} textAnchor="middle">
+          {tick.text}
         </text>
       ) : null}
     </g>
@@ -110,6 +115,37 @@ function GridLines({ top, step, at }: { top: number; step: number; at: Layout })
   ));
 }
 
+/** A bucket's time in full (its title): "09:00 AM", "09:00", or the day. */
+function whenText(iso: string, bucketSeconds: number, lang: string): string {
+  const d = new Date(iso);
+  return bucketSeconds === 3600
+    ? d.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })
+    : d.toLocaleDateString(lang, { month: "numeric", day: "numeric" });
+}
+
+/**
+ * The labels under the axis, by bucket: short ("9 AM", "9:00", "6/1"), measured in the chart's
+ * own font, as many as fit without touching (chart-ticks.ts).
+ */
+function useTicks(
+  points: TrafficPoint[],
+  bucketSeconds: number,
+  at: Layout,
+  family: string,
+): Map<number, { text: string; x: number }> {
+  const lang = useApp((s) => s.lang);
+  const hourly = bucketSeconds === 3600;
+  const texts = points.map((p) => {
+    const d = new Date(p.t);
+    return hourly
+      ? d.toLocaleTimeString(lang, hourFormat(lang))
+      : d.toLocaleDateString(lang, { month: "numeric", day: "numeric" });
+  });
+  const widths = measureTexts(texts, `${AXIS_FONT_PX}px ${family}`);
+  const ticks = placeTicks({ widths, slot: at.slot, left: PAD.left, width: at.width, hourly });
+  return new Map(ticks.map((k) => [k.index, { text: texts[k.index] ?? "", x: k.x }]));
+}
+
 /**
  * What the devices moved per hour (24 h) or per day (7 and 30 days), download and upload as
  * two bars side by side, in plain SVG (no chart library: a few kB instead of a hundred).
@@ -126,20 +162,14 @@ export function HistoryChart({
 }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const [box, width] = useWidth();
+  const [box, width, family] = useWidth();
   const up = points.reduce((s, p) => s + p.upload, 0);
   const down = points.reduce((s, p) => s + p.download, 0);
   const peak = Math.max(1024, ...points.map((p) => Math.max(p.upload, p.download)));
   const step = byteStep(peak);
   const top = step * Math.max(1, Math.ceil(peak / step));
   const at = layoutOf(points, width, top);
-  const every = labelEvery(points.length, bucketSeconds);
-  const tickLabel = (iso: string) => {
-    const d = new Date(iso);
-    return bucketSeconds === 3600
-      ? d.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })
-      : d.toLocaleDateString(lang, { month: "numeric", day: "numeric" });
-  };
+  const ticks = useTicks(points, bucketSeconds, at, family);
   const label = t("dev.chartLabel", {
     range: t(`dev.range.${range}`),
     up: formatBytes(up),
@@ -156,8 +186,8 @@ export function HistoryChart({
               p={p}
               i={i}
               at={at}
-              tick={tickLabel(p.t)}
-              labelled={i % every === (points.length - 1) % every}
+              when={whenText(p.t, bucketSeconds, lang)}
+              tick={ticks.get(i) ?? null}
             />
           ))}
         </svg>

@@ -7,12 +7,21 @@ import { useRouteRest } from "../route.js";
 import { Alert, Card, Loading, useLoad } from "../parts/ui.js";
 import { DevicePage } from "./device.js";
 import { DeviceName, macText, OnlineDot, PolicySelect } from "./device-parts.js";
+import { ProxyOffNote, useProxyOff, type Said } from "./proxy-off.js";
 import "./styles-devices.css";
 
 /** The list follows the devices' traffic and comings and goings while it is open. */
 const REFRESH_MS = 10_000;
 
-function DeviceRow({ device, onSaved }: { device: Device; onSaved(text: string): Promise<void> }) {
+function DeviceRow({
+  device,
+  onSaved,
+  proxyOff,
+}: {
+  device: Device;
+  onSaved(said: Said): Promise<void>;
+  proxyOff: boolean;
+}) {
   const t = useT();
   return (
     <li className="dev-row" aria-label={device.name} data-device={device.id}>
@@ -31,7 +40,7 @@ function DeviceRow({ device, onSaved }: { device: Device; onSaved(text: string):
           down: formatBytes(device.today.download),
         })}
       </span>
-      <PolicySelect device={device} onSaved={onSaved} />
+      <PolicySelect device={device} onSaved={onSaved} proxyOff={proxyOff} />
     </li>
   );
 }
@@ -39,24 +48,28 @@ function DeviceRow({ device, onSaved }: { device: Device; onSaved(text: string):
 function DeviceListScreen() {
   const t = useT();
   const list = useLoad(() => api("GET /devices"), REFRESH_MS);
-  const [said, setSaid] = useState("");
-  const onSaved = async (text: string) => {
-    setSaid(text);
+  const proxyOff = useProxyOff(REFRESH_MS);
+  const [said, setSaid] = useState<Said | null>(null);
+  const onSaved = async (s: Said) => {
+    setSaid(s);
     await list.reload();
   };
   return (
     <Card title={t("dev.listTitle")}>
       <p className="muted dev-hint">{t("dev.hint")}</p>
-      {said ? <Alert kind="ok" text={said} /> : null}
+      {said ? <Alert kind={said.kind} text={said.text} /> : null}
       {list.error ? <Alert text={list.error} /> : null}
       {list.loading && !list.data ? <Loading /> : null}
       {list.data && list.data.length === 0 ? <p>{t("dev.none")}</p> : null}
       {list.data && list.data.length > 0 ? (
-        <ul className="dev-list">
-          {list.data.map((d) => (
-            <DeviceRow key={d.id} device={d} onSaved={onSaved} />
-          ))}
-        </ul>
+        <>
+          {proxyOff ? <ProxyOffNote /> : null}
+          <ul className="dev-list">
+            {list.data.map((d) => (
+              <DeviceRow key={d.id} device={d} onSaved={onSaved} proxyOff={proxyOff} />
+            ))}
+          </ul>
+        </>
       ) : null}
     </Card>
   );
