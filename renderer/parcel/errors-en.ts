@@ -113,6 +113,7 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "inbox.password_required": () => "This inbox needs its password.",
   "inbox.password_wrong": () => "Wrong password for this inbox.",
   "pickup.code_unknown": () => "No parcel has this code. Check it and try again.",
+  "pickup.inbox_code": (p) => `This is an inbox code: it sends files to ${p.name}.`,
   "pickup.code_first": () => "Enter the pickup code first.",
   "pickup.code_changed": () => "The pickup code has changed; enter the new code.",
   "pickup.password_required": () => "This parcel needs a password.",

@@ -90,6 +90,7 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "inbox.password_required": () => "此收件箱需要密码。",
   "inbox.password_wrong": () => "收件箱密码错误。",
   "pickup.code_unknown": () => "没有与此取件码对应的包裹。请检查后重试。",
+  "pickup.inbox_code": (p) => `这是收件码：用它可以把文件发送到 ${p.name}。`,
   "pickup.code_first": () => "请先输入取件码。",
   "pickup.code_changed": () => "取件码已更换；请输入新的取件码。",
   "pickup.password_required": () => "此包裹需要密码。",

@@ -71,6 +71,8 @@ export const PARCEL_ERRORS = {
   "inbox.password_wrong": [],
   // Pickup and download.
   "pickup.code_unknown": [],
+  /** Not a parcel's code but the open inbox's: `name` is the computer's, as senders see it. */
+  "pickup.inbox_code": ["name"],
   "pickup.code_first": [],
   "pickup.code_changed": [],
   "pickup.password_required": [],

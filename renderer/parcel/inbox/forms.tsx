@@ -12,14 +12,15 @@ import { useErrorText } from "../ui/errors.js";
 import type { Problem } from "./choice.js";
 import { inboxDict } from "./i18n.js";
 
-export function ProblemText({ problem }: { problem: Problem | null }) {
+/** What went wrong; `counted`: a form's button counts the wait down, so it is said there only. */
+export function ProblemText({ problem, counted }: { problem: Problem | null; counted: boolean }) {
   const t = useT(inboxDict);
   const describe = useErrorText();
   if (!problem) return null;
   return (
     <ProblemNotice
       text={problem.key ? t(problem.key, problem.vars) : describe(problem.error)}
-      waitSeconds={problem.wait}
+      waitSeconds={counted ? undefined : problem.wait}
       waitText={(time) => t("waitFor", { time })}
     />
   );
@@ -27,7 +28,7 @@ export function ProblemText({ problem }: { problem: Problem | null }) {
 
 function useWords(): EntryWords {
   const t = useT(inboxDict);
-  return { busy: t("opening"), wait: (time) => t("waitFor", { time }) };
+  return { busy: t("opening"), wait: (time) => t("waitButton", { time }) };
 }
 
 /** The inbox's code, typed when the link had none or a wrong one. */

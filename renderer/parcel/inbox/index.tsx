@@ -197,7 +197,7 @@ export default function InboxScreen({ rest }: AreaProps) {
     <div className="pickup-screen inbox-screen" data-phase={phase}>
       <h1>{grant ? t("heading", { name: grant.name }) : t("headingPlain")}</h1>
       <div aria-live="polite">
-        <ProblemText problem={problem} />
+        <ProblemText problem={problem} counted={phase === "code" || phase === "password"} />
       </div>
       {phase === "opening" ? (
         <p className="muted" role="status">

@@ -20,6 +20,8 @@ const en = {
   unlock: "Unlock",
   otherCode: "Use another code",
   notFound: "No parcel has this code. Check it and try again.",
+  inboxCode: "This is an inbox code: it sends files to {name}, it does not pick any up.",
+  sendTo: "Send files to {name}",
   gone: "This parcel has ended: it expired, its downloads are used up, or the sender revoked it.",
   locked:
     "This parcel is locked after too many wrong passwords. Ask the sender; the administrator can unlock it.",
@@ -72,6 +74,8 @@ const zh: Record<keyof typeof en, string> = {
   unlock: "解锁",
   otherCode: "使用其他取件码",
   notFound: "没有与此取件码对应的包裹。请检查后重试。",
+  inboxCode: "这是收件码：它用来把文件发送到 {name}，不能用来取件。",
+  sendTo: "发送文件到 {name}",
   gone: "此包裹已结束：已过期、下载次数已用完，或发件人已撤销。",
   locked: "密码错误次数过多，此包裹已被锁定。请联系发件人；管理员可以解锁。",
   tooMany: "此设备输入错误的取件码或密码次数过多。",

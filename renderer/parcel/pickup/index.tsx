@@ -115,7 +115,7 @@ export default function PickupScreen({ rest }: AreaProps) {
       <h1>{t("heading")}</h1>
       {phase === "code" ? <p className="muted">{t("lead")}</p> : null}
       <div aria-live="polite">
-        <ProblemText problem={problem} />
+        <ProblemText problem={problem} counted={phase === "code" || phase === "password"} />
       </div>
       {phase === "checking" ? (
         <p className="muted" role="status">

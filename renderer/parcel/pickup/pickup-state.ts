@@ -101,6 +101,11 @@ function showRefusal(c: Controls, err: ApiError, plain: string, pass: string, qu
           ? { key: "wrongPassword" }
           : { key: "wrongPasswordLeft", vars: { n: left } },
     );
+  } else if (err.code === "pickup.inbox_code") {
+    // Not a parcel's code but the open inbox's: the page offers its send page instead.
+    c.setPhase("code");
+    c.setView(null);
+    c.setProblem({ inbox: { code: plain, name: String(err.params.name ?? "") } });
   } else if (err.status === 429) {
     const until = Math.floor(Date.now() / 1000) + (err.retryAfter ?? 60);
     c.setBlockedUntil(until);

@@ -56,7 +56,10 @@ function SubmitButton(props: {
   );
 }
 
-/** A refusal with the wait the service asked for, said once (the buttons count it down). */
+/**
+ * A refusal, with the wait the service asked for when no button on screen counts it down
+ * (the page passes `waitSeconds` only then): the wait is said once.
+ */
 export function ProblemNotice(props: {
   text: ReactNode;
   waitSeconds?: number;

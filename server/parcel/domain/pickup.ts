@@ -6,6 +6,7 @@ import { normalizeCode } from "./codes.js";
 import { signPickup, verifyPickup, type PickupGrant } from "./pickup-cookie.js";
 import { PasswordQueueFull, verifyPassword } from "../../password-hash.js";
 import { codeHash } from "./share.js";
+import { liveInbox } from "./inbox.js";
 
 /** A pickup grant (the `pt_pickup` cookie) lasts 10 minutes. */
 export const PICKUP_TTL = 10 * MINUTE_S;
@@ -141,6 +142,7 @@ export async function resolvePickup(
   const hash = plain === null ? null : codeHash(ctx, plain);
   const found = hash === null ? undefined : repo.findByCodeHash(hash);
   if (!found || found.state === "uploading") {
+    if (hash !== null) inboxCodeInstead(ctx, hash);
     repo.addFailure(ip, ctx.now());
     ctx.audit(actor, "pickup.deny", "system", ip, { reason: "unknown_code" });
     throw new DomainError("not_found", "pickup.code_unknown", "No parcel has this code");
@@ -190,6 +192,25 @@ export async function resolvePickup(
     p = now;
   }
   return p;
+}
+
+/**
+ * A code that is no parcel's but the open inbox's: said as such (404, `pickup.inbox_code`, with
+ * the computer's name), so the pickup page can send the visitor on to the inbox's send page.
+ * Not counted as a failure, exactly as `POST /inbox/resolve` counts no failure for this code:
+ * it tells nothing that route does not already tell, and a wrong code still counts.
+ */
+function inboxCodeInstead(ctx: ParcelDomain, hash: string): void {
+  const inbox = liveInbox(ctx);
+  if (inbox === null || inbox.code_hash !== hash) return;
+  throw new DomainError(
+    "not_found",
+    "pickup.inbox_code",
+    "This is an inbox code: it sends files to this computer",
+    {
+      params: { name: ctx.computerName() },
+    },
+  );
 }
 
 /**
