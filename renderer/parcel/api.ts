@@ -50,6 +50,9 @@ export const api = forContract<ParcelApi>()(client, {
   "POST /uploads": UploadCreatedCheckSchema,
   // The inbox's send page: delivered, never a code to show.
   "POST /uploads/:id/publish": DeliveredCheckSchema,
+  // Stopping while sending: one file left out, or the whole sending withdrawn (answers unread).
+  "DELETE /uploads/:id/files/:file": null,
+  "POST /parcels/:id/revoke": null,
   // Sent by the uploader's own transport (progress, resuming); answers checked there.
   "PUT /uploads/:id/files/:file": null,
   "HEAD /uploads/:id/files/:file": null,

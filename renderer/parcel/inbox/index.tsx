@@ -8,6 +8,7 @@ import { navigate } from "../route.js";
 import type { Upload } from "../send/send-types.js";
 import { useApp } from "../store.js";
 import { useNow } from "../ui/countdown.js";
+import { Notice } from "../ui/notice.js";
 import { FileProgress } from "../ui/progress.js";
 import { CodeForm, PasswordForm, ProblemText } from "./forms.js";
 import { inboxDict } from "./i18n.js";
@@ -48,7 +49,7 @@ function ChooseButton({
 function Choose() {
   const t = useT(inboxDict);
   const lang = useApp((s) => s.lang);
-  const { grant, picked, remove, send } = useInbox();
+  const { grant, picked, remove, send, cancelledNone } = useInbox();
   const now = useNow(10_000);
   const total = picked.reduce((n, p) => n + p.file.size, 0);
   return (
@@ -60,6 +61,9 @@ function Choose() {
             {t("openFor", { time: formatDuration(grant.closes_at - now, lang) })}
           </span>
         </p>
+      ) : null}
+      {cancelledNone && grant ? (
+        <Notice kind="info">{t("cancelledNone", { name: grant.name })}</Notice>
       ) : null}
       <div className="inbox-buttons">
         <ChooseButton label={t("choosePhotos")} accept="image/*,video/*" primary />
@@ -104,6 +108,7 @@ function Choose() {
 
 function Row({ r }: { r: Upload }) {
   const t = useT(inboxDict);
+  const stopFile = useInbox((s) => s.stopFile);
   const percent = Math.floor((r.size ? Math.max(r.stored, r.loaded) / r.size : 0) * 100);
   const status =
     r.state === "done"
@@ -126,6 +131,12 @@ function Row({ r }: { r: Upload }) {
         <span className="muted small upload-status">
           {formatBytes(r.size)} · {status}
         </span>
+        {r.state === "done" || !r.fileId ? null : (
+          <button type="button" className="small" onClick={() => void stopFile(r.key)}>
+            {r.state === "queued" ? t("remove") : t("stop")}
+            <span className="sr-only"> {r.name}</span>
+          </button>
+        )}
       </div>
       <FileProgress name={r.name} loaded={r.loaded} size={r.size} state={r.state} />
     </li>
@@ -134,7 +145,7 @@ function Row({ r }: { r: Upload }) {
 
 function Sending() {
   const t = useT(inboxDict);
-  const { rows, problem, retry } = useInbox();
+  const { rows, problem, retry, cancel } = useInbox();
   const failed = rows.some((r) => r.state === "failed") || problem !== null;
   return (
     <section className="card inbox-sending" aria-label={t("sending")}>
@@ -149,15 +160,20 @@ function Sending() {
           {t("tryAgain")}
         </button>
       ) : (
-        <p className="muted small">{t("stayHint")}</p>
+        <p className="muted small">
+          {t("stayHint")} {t("cancelHint")}
+        </p>
       )}
+      <button type="button" className="big wide" onClick={() => void cancel()}>
+        {t("cancel")}
+      </button>
     </section>
   );
 }
 
 function Delivered() {
   const t = useT(inboxDict);
-  const { grant, delivered, rows, sendMore } = useInbox();
+  const { grant, delivered, dropped, rows, sendMore } = useInbox();
   return (
     <section className="card inbox-delivered" aria-labelledby="inbox-delivered">
       <p className="inbox-check" aria-hidden="true">
@@ -165,6 +181,9 @@ function Delivered() {
       </p>
       <h2 id="inbox-delivered">{t("delivered")}</h2>
       <p>{t("deliveredLead", { n: delivered, name: grant?.name ?? "" })}</p>
+      {dropped > 0 ? (
+        <p className="muted">{t("droppedNote", { n: dropped, name: grant?.name ?? "" })}</p>
+      ) : null}
       <ul className="inbox-list inbox-done-list" aria-label={t("files")}>
         {rows.map((r) => (
           <li key={r.key} className="inbox-row">

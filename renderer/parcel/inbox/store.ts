@@ -27,12 +27,20 @@ interface InboxState {
   rows: Upload[];
   /** How many files the last sending delivered. */
   delivered: number;
+  /** How many chosen files were stopped before they were sent (dropped on the service). */
+  dropped: number;
+  /** Set when a sending was cancelled before any file was sent. */
+  cancelledNone: boolean;
   open(code: string, password?: string): Promise<boolean>;
   pick(files: Iterable<File>): void;
   remove(key: string): void;
   send(): Promise<void>;
   /** After a failure: goes on with what is not sent yet (resumed where it stopped). */
   retry(): Promise<void>;
+  /** Stops every file still on its way; what was sent already is delivered. */
+  cancel(): Promise<void>;
+  /** Stops (or takes out of the queue) one file; the rest goes on. */
+  stopFile(key: string): Promise<void>;
   sendMore(): void;
   otherCode(): void;
 }
@@ -42,6 +50,11 @@ const secret = { code: "", password: "" };
 const running = new Map<string, PutHandle>();
 /** The upload session of the files on their way (kept for a retry). */
 let session: Session | null = null;
+/** Files stopped by the sender, and their removals on the service still under way. */
+const stopped = new Set<string>();
+const removals: Array<Promise<unknown>> = [];
+/** Set by Cancel: the sending loop stops at once. */
+let halted = false;
 
 type SetInbox = StoreApi<InboxState>["setState"];
 type GetInbox = StoreApi<InboxState>["getState"];
@@ -105,6 +118,23 @@ function queuedRow(p: Picked): Upload {
   return queuedUpload({ key: p.key, fileId: "", name: p.name, size: p.file.size });
 }
 
+/** `POST /uploads` for the chosen files, opening the inbox again once if its session lapsed. */
+async function createSession(set: SetInbox, resolve: Resolve, picked: Picked[]): Promise<Session> {
+  const body = { files: picked.map((p) => ({ name: p.name, size: p.file.size })), inbox: true };
+  const create = () => api("POST /uploads", { body });
+  let created;
+  try {
+    created = await create();
+  } catch (err) {
+    const lapsed = err instanceof ApiError && err.code === "inbox.session_required";
+    if (!lapsed || !secret.code || !(await resolve(secret.code, secret.password, true))) throw err;
+    created = await create();
+  }
+  const ids = new Map(created.files.map((f) => [f.name, f.id]));
+  set((s) => ({ rows: s.rows.map((r) => ({ ...r, fileId: ids.get(r.name) ?? "" })) }));
+  return { id: created.id, token: created.manage_token, expiresAt: created.expires_at };
+}
+
 /** Sending: one upload session for the chosen files, each file in turn, then publishing. */
 function createSendActions(
   set: SetInbox,
@@ -113,24 +143,6 @@ function createSendActions(
 ): Pick<InboxState, "send" | "retry"> {
   const patchRow = (key: string, patch: Partial<Upload>) =>
     set((s) => ({ rows: s.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
-
-  /** `POST /uploads` for the chosen files, opening the inbox again once if its session lapsed. */
-  const createSession = async (picked: Picked[]): Promise<Session> => {
-    const body = { files: picked.map((p) => ({ name: p.name, size: p.file.size })), inbox: true };
-    const create = () => api("POST /uploads", { body });
-    let created;
-    try {
-      created = await create();
-    } catch (err) {
-      const lapsed = err instanceof ApiError && err.code === "inbox.session_required";
-      if (!lapsed || !secret.code || !(await resolve(secret.code, secret.password, true)))
-        throw err;
-      created = await create();
-    }
-    const ids = new Map(created.files.map((f) => [f.name, f.id]));
-    set((s) => ({ rows: s.rows.map((r) => ({ ...r, fileId: ids.get(r.name) ?? "" })) }));
-    return { id: created.id, token: created.manage_token, expiresAt: created.expires_at };
-  };
 
   /** Sends one file; false when it failed (the row and the problem say why). */
   const sendRow = async (into: Session, row: Upload, file: File): Promise<boolean> => {
@@ -147,6 +159,8 @@ function createSendActions(
       patchRow(row.key, { state: "done", loaded: row.size, stored: row.size, link: "ok" });
       return true;
     } catch (err) {
+      // Stopped by the sender (Cancel, or this file's Stop): not a failure to show.
+      if (halted || stopped.has(row.key)) return false;
       patchRow(row.key, { state: "failed", error: err });
       set({ problem: { error: err } });
       return false;
@@ -159,13 +173,17 @@ function createSendActions(
   const run = async (): Promise<void> => {
     const { picked } = get();
     try {
-      session ??= await createSession(picked);
+      session ??= await createSession(set, resolve, picked);
       for (const row of get().rows) {
-        if (row.state === "done") continue;
+        if (row.state === "done" || stopped.has(row.key)) continue;
         const file = picked.find((p) => p.key === row.key)?.file;
         if (!file) continue;
-        if (!(await sendRow(session, row, file))) return;
+        const ok = await sendRow(session, row, file);
+        if (halted) return;
+        if (!ok && !stopped.has(row.key)) return;
       }
+      await Promise.all(removals.splice(0));
+      if (halted || !session) return;
       await api("POST /uploads/:id/publish", { params: { id: session.id }, token: session.token });
       session = null;
       set((s) => ({ phase: "delivered", delivered: s.rows.length, picked: [], problem: null }));
@@ -177,6 +195,8 @@ function createSendActions(
 
   return {
     async send() {
+      stopped.clear();
+      halted = false;
       const { picked, grant } = get();
       const problem = grant ? choiceProblem(picked, grant) : null;
       if (problem || picked.length === 0) {
@@ -184,12 +204,102 @@ function createSendActions(
         return;
       }
       session = null;
-      set({ phase: "sending", rows: picked.map(queuedRow), problem: null });
+      set({
+        phase: "sending",
+        rows: picked.map(queuedRow),
+        problem: null,
+        dropped: 0,
+        cancelledNone: false,
+      });
       await run();
     },
     async retry() {
       set({ problem: null });
       await run();
+    },
+  };
+}
+
+/** Leaves one file out of the open upload on the service; one it no longer has is out already. */
+async function removeOnService(into: Session, fileId: string): Promise<void> {
+  try {
+    await api("DELETE /uploads/:id/files/:file", {
+      params: { id: into.id, file: fileId },
+      token: into.token,
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+  }
+}
+
+/**
+ * Stopping while sending, as the send page stops a parcel: a running upload is aborted and the
+ * file left out on the service (`DELETE /uploads/:id/files/:file`, which drops what it stored);
+ * with nothing sent yet, the whole upload is withdrawn (`POST /parcels/:id/revoke`). What was
+ * sent already is delivered.
+ */
+function createStopActions(set: SetInbox, get: GetInbox): Pick<InboxState, "cancel" | "stopFile"> {
+  const cancel = async (): Promise<void> => {
+    if (halted) return;
+    halted = true;
+    for (const handle of running.values()) handle.abort();
+    running.clear();
+    const into = session;
+    const rows = get().rows;
+    const sent = rows.filter((r) => r.state === "done" && !stopped.has(r.key));
+    const unsent = rows.filter((r) => r.state !== "done" && !stopped.has(r.key));
+    const dropped = get().dropped + unsent.length;
+    try {
+      await Promise.all(removals.splice(0));
+      if (into && sent.length === 0)
+        await api("POST /parcels/:id/revoke", { params: { id: into.id }, token: into.token });
+      else if (into) {
+        for (const r of unsent) await removeOnService(into, r.fileId);
+        await api("POST /uploads/:id/publish", { params: { id: into.id }, token: into.token });
+      }
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) {
+        set({ problem: { error: err } });
+        return;
+      }
+    }
+    session = null;
+    if (sent.length === 0)
+      set({
+        phase: "choose",
+        rows: [],
+        picked: [],
+        dropped: 0,
+        cancelledNone: true,
+        problem: null,
+      });
+    else
+      set({
+        phase: "delivered",
+        rows: sent,
+        delivered: sent.length,
+        dropped,
+        picked: [],
+        problem: null,
+      });
+  };
+
+  return {
+    cancel,
+    async stopFile(key) {
+      const rows = get().rows;
+      const row = rows.find((r) => r.key === key);
+      if (!row || row.state === "done" || halted || !session || !row.fileId) return;
+      const others = rows.filter((r) => r.key !== key && !stopped.has(r.key));
+      if (others.length === 0) return cancel();
+      stopped.add(key);
+      running.get(key)?.abort();
+      set((s) => ({ rows: s.rows.filter((r) => r.key !== key), dropped: s.dropped + 1 }));
+      const removal = removeOnService(session, row.fileId).catch((err: unknown) =>
+        set({ problem: { error: err } }),
+      );
+      removals.push(removal);
+      await removal;
     },
   };
 }
@@ -208,7 +318,7 @@ function createChoiceActions(
         taken.add(name.toLowerCase());
         added.push({ key: `f${nextKey++}`, file, name });
       }
-      set((s) => ({ picked: [...s.picked, ...added], problem: null }));
+      set((s) => ({ picked: [...s.picked, ...added], problem: null, cancelledNone: false }));
     },
     remove(key) {
       set((s) => ({ picked: s.picked.filter((p) => p.key !== key), problem: null }));
@@ -217,7 +327,7 @@ function createChoiceActions(
       for (const handle of running.values()) handle.abort();
       running.clear();
       session = null;
-      set({ phase: "choose", rows: [], picked: [], problem: null });
+      set({ phase: "choose", rows: [], picked: [], problem: null, dropped: 0 });
     },
     otherCode() {
       secret.code = "";
@@ -239,8 +349,11 @@ export const useInbox = create<InboxState>((set, get) => {
     picked: [],
     rows: [],
     delivered: 0,
+    dropped: 0,
+    cancelledNone: false,
     open: (code, password = "") => resolve(code, password, false),
     ...createChoiceActions(set, get),
     ...createSendActions(set, get, resolve),
+    ...createStopActions(set, get),
   };
 });
