@@ -76,6 +76,7 @@ export const PARCEL_EN: ErrorTable<ParcelErrorCode> = {
   "storage.no_code": () => "No free pickup code is available; try again later.",
   "upload.closed": () => "This parcel no longer accepts files.",
   "upload.busy": () => "This file is already being uploaded.",
+  "upload.file_removed": () => "This file was taken out of the upload while it was being sent.",
   "upload.too_long": () => "More data arrived than the file's size.",
   "upload.length_mismatch": () => "The data sent does not match the file's size.",
   "upload.cut_off": () => "The transfer was cut off; send the file again.",

@@ -59,6 +59,7 @@ export const PARCEL_ZH: ErrorTable<ParcelErrorCode> = {
   "storage.no_code": () => "暂时没有可用的取件码；请稍后再试。",
   "upload.closed": () => "此包裹已不再接收文件。",
   "upload.busy": () => "此文件正在上传中。",
+  "upload.file_removed": () => "此文件在发送过程中已从上传中移除。",
   "upload.too_long": () => "收到的数据多于文件的大小。",
   "upload.length_mismatch": () => "发送的数据与文件大小不符。",
   "upload.cut_off": () => "传输中断；请重新发送该文件。",

@@ -134,7 +134,7 @@ export const PARCEL_API = {
   "DELETE /uploads/:id/files/:file": {
     access: "owner",
     summary: "Leave one file out of an upload that is still open",
-    description: `${OWNER} Its part of the reservation is released and a running upload of it is stopped; the other files go on. The last file cannot be removed (409): cancel the upload instead.`,
+    description: `${OWNER} Its part of the reservation is released and a running upload of it is stopped (that PUT or PATCH answers 409 \`upload.file_removed\`); the other files go on. The last file cannot be removed (409): cancel the upload instead.`,
     tag: "Uploads",
     params: UploadFileParamsSchema,
     responses: { 200: json("The parcel without the file", ParcelViewSchema) },

@@ -42,6 +42,8 @@ export const PARCEL_ERRORS = {
   // Receiving a file's bytes.
   "upload.closed": [],
   "upload.busy": [],
+  /** The file was left out of its upload (DELETE) while its bytes were being sent or stored. */
+  "upload.file_removed": [],
   "upload.too_long": [],
   "upload.length_mismatch": [],
   "upload.cut_off": [],

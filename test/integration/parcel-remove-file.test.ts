@@ -1,9 +1,12 @@
 import http from "node:http";
 import { PassThrough } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditOf, CookieJar, startParcel, type Harness } from "../helpers/parcel-harness.js";
+import { adminJar } from "./parcel-pickup-support.js";
 import {
   bearer,
+  blobFiles,
   createUpload,
   putBytes,
   streamPut,
@@ -24,6 +27,39 @@ afterEach(async () => h?.close(true));
 const remove = (up: Created, i: number, headers = bearer(up.manage_token)) =>
   h.request("DELETE", `/uploads/${up.id}/files/${up.files[i].id}`, { headers });
 const reserved = (id: string) => h.repos.parcels.byId(id)?.reserved_bytes;
+const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+
+/**
+ * Holds the next upload that has all its bytes in at the moment its bytes have just been put in
+ * the blob store, before the file's row records them: `reached` settles there, and the upload
+ * goes on to record them when `release` is called.
+ */
+function holdAfterPlace(): { reached: Promise<void>; release: () => void } {
+  const store = h.service.ctx.storage;
+  const place = store.place.bind(store);
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let reached!: () => void;
+  const at = new Promise<void>((r) => (reached = r));
+  vi.spyOn(store, "place").mockImplementationOnce(async (...args) => {
+    const placed = await place(...args);
+    reached();
+    await gate;
+    return placed;
+  });
+  return { reached: at, release };
+}
+
+/** What a lost race must leave: no blob row or bytes for the content, no unexpected problem. */
+async function expectNothingKept(content: Buffer, fileId: string): Promise<void> {
+  const sha = sha256(content);
+  expect(h.repos.blobs.exists(sha)).toBe(false);
+  await waitFor(() => !blobFiles(h).includes(sha), 10_000);
+  expect(tempFiles(h).filter((f) => f.startsWith(fileId))).toEqual([]);
+  expect(h.repos.parcels.file(fileId)).toBeUndefined();
+  const problems = await h.request("GET", "/admin/errors", { jar: await adminJar(h) });
+  expect(problems.json.items).toEqual([]);
+}
 
 describe("DELETE /uploads/:id/files/:file", () => {
   it("leaves one file out, releases its reservation, and the rest is published", async () => {
@@ -161,5 +197,48 @@ describe("DELETE /uploads/:id/files/:file", () => {
     req.destroy();
     await waitFor(() => !h.service.ctx.activity.uploading.has(up.files[0].id), 10_000);
     expect(tempFiles(h).filter((f) => f.startsWith(up.files[0].id))).toEqual([]);
+  });
+
+  it("answers a PUT whose file was removed while it was being stored 409 upload.file_removed", async () => {
+    h = await startParcel();
+    const up = await createUpload(h, { "keep.txt": 3, "gone.bin": 5000 });
+    const content = Buffer.alloc(5000, 0x42);
+    const held = holdAfterPlace();
+    const put = putBytes(h, up, 1, content);
+    await held.reached;
+    // Every byte is in and placed; the file is left out before its row records them.
+    expect((await remove(up, 1)).status).toBe(200);
+    held.release();
+    const r = await put;
+    expect(r.status).toBe(409);
+    expect(r.json.code).toBe("upload.file_removed");
+    await expectNothingKept(content, up.files[1].id);
+    expect(reserved(up.id)).toBe(3);
+    expect(auditOf(h, "upload.fail").map((a) => a.detail.reason)).toEqual(["file-removed"]);
+  });
+
+  it("answers a PATCH whose file was removed while it was being stored 409 upload.file_removed", async () => {
+    h = await startParcel();
+    const up = await createUpload(h, { "keep.txt": 3, "gone.bin": 4000 });
+    const content = Buffer.alloc(4000, 0x43);
+    const held = holdAfterPlace();
+    const patch = h.request("PATCH", `/uploads/${up.id}/files/${up.files[1].id}`, {
+      raw: content,
+      headers: {
+        ...bearer(up.manage_token),
+        "tus-resumable": "1.0.0",
+        "upload-offset": "0",
+        "content-type": "application/offset+octet-stream",
+      },
+    });
+    await held.reached;
+    expect((await remove(up, 1)).status).toBe(200);
+    held.release();
+    const r = await patch;
+    expect(r.status).toBe(409);
+    expect(r.json.code).toBe("upload.file_removed");
+    await expectNothingKept(content, up.files[1].id);
+    // The rest of the upload goes on.
+    expect((await putBytes(h, up, 0, Buffer.alloc(3, 1))).status).toBe(200);
   });
 });

@@ -345,6 +345,7 @@ export const en = {
   "reason.aborted": "the sender's connection ended",
   "reason.slow": "too slow",
   "reason.session-ended": "the upload had ended",
+  "reason.file-removed": "the file was taken out of the upload",
   "reason.cut-off": "stopped by a limit",
   "reason.io": "could not be stored",
   "reason.closed": "closed by the administrator",

@@ -318,6 +318,7 @@ export const zh: Record<keyof typeof en, string> = {
   "reason.aborted": "发件人的连接中断",
   "reason.slow": "速度过慢",
   "reason.session-ended": "上传已结束",
+  "reason.file-removed": "文件已从上传中移除",
   "reason.cut-off": "因限制被中止",
   "reason.io": "无法存储",
   "reason.closed": "由管理员关闭",

@@ -9,6 +9,17 @@ export const uploadClosed = () =>
 export const uploadBusy = () =>
   new DomainError("conflict", "upload.busy", "This file is already being uploaded");
 
+/**
+ * The file was left out of its upload (`DELETE /uploads/:id/files/:file`) while a PUT or PATCH
+ * of it was receiving or storing its bytes: nothing of them is kept.
+ */
+export const fileRemoved = () =>
+  new DomainError(
+    "conflict",
+    "upload.file_removed",
+    "This file was taken out of the upload while it was being sent",
+  );
+
 /** The file named is not one of this parcel's. */
 export const noSuchFile = () =>
   new DomainError("not_found", "parcel.file_not_found", "No such file in this parcel");

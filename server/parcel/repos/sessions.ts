@@ -27,6 +27,9 @@ export interface NewSession {
   inbox?: boolean;
 }
 
+/** What storing a received file came to (`SessionsRepo.storeFile`). */
+export type StoreOutcome = "stored" | "closed" | "removed";
+
 /**
  * The life of a parcel from upload session to end: creating and publishing sessions, the
  * file uploads, pickup codes, owner checks, revocation and the deadlines the sweep enforces.
@@ -143,20 +146,23 @@ export class SessionsRepo {
 
   /**
    * Records a received file's blob and marks the file ready, releasing its reservation, in one
-   * transaction; false (nothing written) when the session ended meanwhile.
+   * transaction. Nothing is written when the session ended meanwhile (`closed`) or the file's
+   * row is gone, left out of the upload by its owner (`removed`): the blob row is inserted
+   * only for a file that still exists to refer to it.
    */
   storeFile(
     file: FileRow,
     blob: { sha256: string; bytes: number; crc32: number },
     now: number,
-  ): boolean {
-    return this.db.transaction((): boolean => {
-      if (!this.isOpen(file.parcel_id, now)) return false;
+  ): StoreOutcome {
+    return this.db.transaction((): StoreOutcome => {
+      if (!this.isOpen(file.parcel_id, now)) return "closed";
+      if (!this.fileOf(file.id, file.parcel_id)) return "removed";
       this.s.insertBlob.run(blob.sha256, blob.bytes, blob.crc32, now);
       this.s.clearQuarantine.run(blob.sha256);
       if (this.s.markReady.run(blob.sha256, file.id).changes === 1)
         this.s.release.run(file.size, file.parcel_id);
-      return true;
+      return "stored";
     })();
   }
 

@@ -6,8 +6,14 @@ import type { UploadedFile } from "../../contract/parcel-views.js";
 import type { Actor, ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
 import { claimUpload, countDailyTraffic } from "../http/upload-watch.js";
-import { storeUpload } from "../domain/store-upload.js";
-import { noSuchFile, receiveFailure, uploadBusy, uploadClosed } from "../domain/upload-errors.js";
+import { storeUpload, uploadEnded, type ReceivedBytes } from "../domain/store-upload.js";
+import {
+  fileRemoved,
+  noSuchFile,
+  receiveFailure,
+  uploadBusy,
+  uploadClosed,
+} from "../domain/upload-errors.js";
 import type { FileRow } from "../repos/parcels.js";
 import { DEFAULT_FLOOR, receiveBody, ReceiveError, type Received } from "../storage/receive.js";
 
@@ -111,38 +117,61 @@ export function putFileHandler(ctx: ParcelContext): RequestHandler {
         watch.stop();
         traffic.flush();
         if (!(err instanceof ReceiveError)) throw err;
-        const reason = err.kind === "stopped" ? "session-ended" : err.kind;
-        fail(ctx, req, actor, file, reason, err.bytes);
         // The rest of the body is not read: the connection is closed after the answer.
         res.setHeader("Connection", "close");
+        if (err.kind === "stopped") {
+          // Stopped by its session's end, or by the file being left out of the upload.
+          const ended = uploadEnded(ctx, file);
+          fail(ctx, req, actor, file, ended.reason, err.bytes);
+          throw ended.error;
+        }
+        fail(ctx, req, actor, file, err.kind, err.bytes);
         throw refusal(ctx, file, err, requestIdOf(res) || null);
       }
       watch.stop();
       traffic.flush();
-      if (!sessionOpen(parcelId)) {
-        fail(ctx, req, actor, file, "session-ended", got.bytes);
-        throw uploadClosed();
-      }
-      let stored: boolean;
-      try {
-        stored = await storeUpload(ctx, file, tmpPath, got);
-      } catch (err) {
-        fail(ctx, req, actor, file, "io", got.bytes);
-        throw notStored(ctx, file, err, requestIdOf(res) || null);
-      }
-      if (!stored) {
-        fail(ctx, req, actor, file, "session-ended", got.bytes);
-        throw uploadClosed();
-      }
-      // A part an earlier resumable upload of this file left is of no use any more.
-      ctx.storage.clearTemp(file.id);
-      const now = sessions.fileOf(file.id, parcelId) as FileRow;
-      res.json(fileView(now));
+      res.json(await storeReceived(ctx, req, res, actor, file, tmpPath, got));
     } finally {
       watch.end();
       await ctx.storage.discard(tmpPath);
     }
   };
+}
+
+/**
+ * A PUT's whole body is in: its bytes become the file's content, or the upload is refused
+ * because its session ended or its file was left out meanwhile (nothing of it is kept).
+ */
+async function storeReceived(
+  ctx: ParcelContext,
+  req: Request,
+  res: Response,
+  actor: Actor,
+  file: FileRow,
+  tmpPath: string,
+  got: ReceivedBytes,
+): Promise<UploadedFile> {
+  if (!ctx.repos.sessions.isOpen(file.parcel_id, ctx.now())) {
+    fail(ctx, req, actor, file, "session-ended", got.bytes);
+    throw uploadClosed();
+  }
+  let outcome;
+  try {
+    outcome = await storeUpload(ctx, file, tmpPath, got);
+  } catch (err) {
+    fail(ctx, req, actor, file, "io", got.bytes);
+    throw notStored(ctx, file, err, requestIdOf(res) || null);
+  }
+  if (outcome !== "stored") {
+    const ended = uploadEnded(ctx, file, outcome);
+    fail(ctx, req, actor, file, ended.reason, got.bytes);
+    throw ended.error;
+  }
+  // A part an earlier resumable upload of this file left is of no use any more.
+  ctx.storage.clearTemp(file.id);
+  const now = ctx.repos.sessions.fileOf(file.id, file.parcel_id);
+  if (!now) throw fileRemoved();
+  return fileView(now);
 }
 
 /**

@@ -11,7 +11,7 @@ import { requestIdOf } from "../../http/request-log.js";
 import type { ParcelContext } from "../context.js";
 import { clientIp, requireOwner } from "../http/identity.js";
 import { claimUpload, countDailyTraffic, type UploadWatch } from "../http/upload-watch.js";
-import { storeUpload } from "../domain/store-upload.js";
+import { storeUpload, uploadEnded } from "../domain/store-upload.js";
 import type { FileRow } from "../repos/parcels.js";
 import {
   DEFAULT_FLOOR,
@@ -143,6 +143,11 @@ function target(s: Resume, req: Request): FileRow {
   return file;
 }
 
+/** Whether the file is still one of its upload's (not left out by a DELETE meanwhile). */
+function stillDeclared(s: Resume, file: FileRow): boolean {
+  return s.ctx.repos.sessions.fileOf(file.id, file.parcel_id) !== undefined;
+}
+
 /** Bytes of the file safely stored. */
 async function storedOffset(s: Resume, file: FileRow): Promise<number> {
   if (file.state === "ready") return file.size;
@@ -220,9 +225,9 @@ async function append(s: Resume, a: Append, claimed: number): Promise<void> {
   s.running.set(a.file.id, offset);
   const point = await pointFor(s, a.file, offset);
   const got = await receive(s, a, point);
-  if (!s.sessionOpen(a.file.parcel_id)) {
+  if (!s.sessionOpen(a.file.parcel_id) || !stillDeclared(s, a.file)) {
     a.ended = true;
-    throw uploadClosed();
+    throw uploadEnded(s.ctx, a.file).error;
   }
   if (got.bytes < a.file.size) {
     // A clean end: the hash holds exactly the part's bytes, so the next PATCH goes on.
@@ -308,9 +313,11 @@ async function receive(s: Resume, a: Append, point: ResumePoint): Promise<Receiv
   } catch (err) {
     bodyRead();
     if (!(err instanceof ReceiveError)) throw err;
-    // The bytes that arrived stay in the part (synced); only a session's end drops them.
+    // The bytes that arrived stay in the part (synced); only a session's end (or the file
+    // being left out of the upload) drops them.
     a.ended = err.kind === "stopped";
     a.res.setHeader("Connection", "close");
+    if (a.ended) throw uploadEnded(ctx, a.file).error;
     throw refusal(ctx, a.file, err, requestIdOf(a.res) || null);
   }
   bodyRead();
@@ -319,17 +326,18 @@ async function receive(s: Resume, a: Append, point: ResumePoint): Promise<Receiv
 
 /** The whole file is in: stored like the end of a PUT, or the file starts again. */
 async function store(s: Resume, a: Append, got: Received): Promise<void> {
-  let stored: boolean;
+  let outcome;
   try {
-    stored = await storeUpload(s.ctx, a.file, a.path, got);
+    outcome = await storeUpload(s.ctx, a.file, a.path, got);
   } catch (err) {
     // A part that is not what its writers sent is of no use: the file starts again.
     a.ended = true;
     throw notStored(s.ctx, a.file, err, requestIdOf(a.res) || null);
   }
-  if (!stored) {
+  if (outcome !== "stored") {
+    // Its session ended, or the file was left out of the upload, while it was stored.
     a.ended = true;
-    throw uploadClosed();
+    throw uploadEnded(s.ctx, a.file, outcome).error;
   }
   s.points.drop(a.file.id);
   appended(a.res, a.file.size);
