@@ -40,6 +40,7 @@ function idleActivity(): Activity {
     reading: new Map(),
     uploading: new Set(),
     uploadStops: new Map(),
+    downloading: new Map(),
     resumeRereadBytes: 0,
   };
 }

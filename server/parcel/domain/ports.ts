@@ -46,6 +46,12 @@ export interface Activity {
   /** file id -> stops its running PUT (used when the session ends under it). */
   uploadStops: Map<string, () => void>;
   /**
+   * parcel id -> running downloads of it (each taken while the parcel was live). Its completion
+   * may renew the parcel, so past its expiry the sweep leaves it alone until they end (see
+   * `renewalHold` in domain/renewal-hold.ts). In memory: after a restart nothing is in flight.
+   */
+  downloading: Map<string, number>;
+  /**
    * Bytes of resumable parts read back to rebuild a hash state, since the start: a PATCH pays
    * only for the bytes a cut request before it added (the hash is kept at synced offsets).
    */

@@ -1,14 +1,16 @@
 import type { ParcelDomain } from "./ports.js";
+import { expireDue } from "./renewal-hold.js";
 
 /**
- * Moves parcels whose time ran out: published -> expired, uploading -> revoked (releasing
- * their reservations). A revoked session's running PUTs are stopped; partial data of its
- * other files goes at once.
+ * Moves parcels whose time ran out: published -> expired (not while a running download may
+ * still renew it: domain/renewal-hold.ts), uploading -> revoked (releasing their
+ * reservations). A revoked session's running PUTs are stopped; partial data of its other
+ * files goes at once.
  */
 export function sweepSessions(ctx: ParcelDomain): void {
   const { sessions } = ctx.repos;
   const now = ctx.now();
-  sessions.expirePublished(now);
+  expireDue(ctx);
   const stale = sessions.timedOutSessions(now);
   if (stale.length === 0) return;
   for (const id of stale) {

@@ -5,6 +5,7 @@ import { DomainError } from "../../domain-errors.js";
 import type { Actor, ParcelDomain } from "./ports.js";
 import type { ParcelRow } from "../repos/parcels.js";
 import { renewedExpiry } from "./policy.js";
+import { countDownload, expireDue, renewalHold } from "./renewal-hold.js";
 import type { PickupGrant } from "./pickup-cookie.js";
 import { stateError } from "./pickup.js";
 
@@ -50,7 +51,7 @@ export interface Downloader {
 export function takeDownload(ctx: ParcelDomain, plan: TransferPlan, who: Downloader): number {
   const { parcel, grant } = plan;
   const left = ctx.repos.transaction(() => {
-    const n = ctx.repos.pickup.deduct(parcel.id, grant.codeGen, ctx.now());
+    const n = ctx.repos.pickup.deduct(parcel.id, grant.codeGen, ctx.now(), renewalHold(ctx));
     if (n !== null)
       ctx.audit(who.actor, "download.start", plan.target, who.ip, {
         ...plan.detail,
@@ -72,17 +73,22 @@ export function takeDownload(ctx: ParcelDomain, plan: TransferPlan, who: Downloa
       new DomainError("gone", "parcel.exhausted", "This parcel has no downloads left")
     );
   }
-  // Held synchronously with the deduction: no cleanup pass can run in between.
+  // Held synchronously with the deduction: no cleanup pass can run in between, and no sweep
+  // can expire the parcel while the download runs (its completion may renew it).
   holdBlobs(ctx, plan.blobs, 1);
+  countDownload(ctx, parcel.id, 1);
   ctx.activity.downloadsActive++;
   return left;
 }
 
 /**
  * The end of a download taken with `takeDownload`: a complete body renews the expiry (when
- * `renew` is on and downloads are left), is audited and told to the host; one that sent
- * nothing is returned. The blobs are let go either way. A failure to record is logged, never
- * thrown (the database may already be closing on shutdown).
+ * `renew` is on and downloads are left, also when it completes after the old expiry: the
+ * sweep left the parcel to this outcome), is audited and told to the host; one that sent
+ * nothing is returned. A parcel still past its expiry then expires at once. The blobs are let
+ * go either way. A failure to record is logged, never thrown (the database may already be
+ * closing on shutdown). Synchronous from the release of the hold to the expiry: no sweep can
+ * come in between.
  */
 export function settleDownload(
   ctx: ParcelDomain,
@@ -90,6 +96,7 @@ export function settleDownload(
   who: Downloader,
   outcome: { complete: boolean; sent: number; requestId: string | null },
 ): void {
+  countDownload(ctx, plan.parcel.id, -1);
   try {
     if (outcome.complete) {
       const done = ctx.now();
@@ -119,6 +126,7 @@ export function settleDownload(
     } else if (outcome.sent === 0) {
       ctx.repos.pickup.refund(plan.parcel.id);
     }
+    expireDue(ctx);
     const now = ctx.repos.parcels.byId(plan.parcel.id);
     if (!now || now.state !== "published") ctx.scheduleReclaim();
   } catch (err) {

@@ -44,6 +44,28 @@ export interface ParcelRow {
   inbox_box: string | null;
 }
 
+/**
+ * Published parcels past their expiry that a running download may still renew: the ids with a
+ * download in flight and how far any renewal could reach (`renew_cap_days` in seconds).
+ */
+export interface RenewalHold {
+  ids: string[];
+  capSeconds: number;
+}
+
+/**
+ * SQL condition (named parameters `@now`, `@held` as a JSON array of ids, `@cap`): the parcel
+ * has a download in flight whose completion could still renew it, i.e. renewal on and before
+ * sent_at + renew_cap_days (no renewal reaches past that, so neither does the hold).
+ */
+export const HELD_FOR_RENEWAL = `(renew = 1 AND COALESCE(sent_at, created_at) + @cap > @now
+  AND id IN (SELECT value FROM json_each(@held)))`;
+
+/** The named parameters of `HELD_FOR_RENEWAL`. */
+export function holdParams(now: number, hold: RenewalHold): Record<string, unknown> {
+  return { now, held: JSON.stringify(hold.ids), cap: hold.capSeconds };
+}
+
 export interface FileRow {
   id: string;
   parcel_id: string;

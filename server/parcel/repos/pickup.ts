@@ -1,5 +1,5 @@
 import type { Db } from "../../db/open.js";
-import type { ParcelRow } from "./parcels.js";
+import { HELD_FOR_RENEWAL, holdParams, type ParcelRow, type RenewalHold } from "./parcels.js";
 
 /** Failure events of the pickup limit per client, in the shared `failures` table. */
 const KIND = "pickup";
@@ -54,9 +54,9 @@ export class PickupRepo {
     this.deductStmt = db.prepare(
       `UPDATE parcels SET downloads_left = downloads_left - 1,
          state = CASE WHEN downloads_left = 1 THEN 'exhausted' ELSE state END,
-         ended_at = CASE WHEN downloads_left = 1 THEN ? ELSE ended_at END
-       WHERE id = ? AND code_gen = ? AND state = 'published' AND downloads_left > 0
-         AND expires_at > ?
+         ended_at = CASE WHEN downloads_left = 1 THEN @now ELSE ended_at END
+       WHERE id = @id AND code_gen = @gen AND state = 'published' AND downloads_left > 0
+         AND (expires_at > @now OR ${HELD_FOR_RENEWAL})
        RETURNING downloads_left`,
     );
     this.refundStmt = db.prepare(
@@ -116,13 +116,14 @@ export class PickupRepo {
   }
 
   /**
-   * Takes one download from a published, unexpired parcel whose code generation still matches
-   * the grant; the last one makes it `exhausted`. Returns the downloads left, or null when none
-   * could be taken.
+   * Takes one download from a published, unexpired parcel (or one past its expiry that a
+   * running download may still renew, which the sweep leaves published) whose code generation
+   * still matches the grant; the last one makes it `exhausted`. Returns the downloads left, or
+   * null when none could be taken.
    */
-  deduct(parcelId: string, codeGen: number, now: number): number | null {
+  deduct(parcelId: string, codeGen: number, now: number, hold: RenewalHold): number | null {
     return this.db.transaction(() => {
-      const row = this.deductStmt.get(now, parcelId, codeGen, now) as
+      const row = this.deductStmt.get({ ...holdParams(now, hold), id: parcelId, gen: codeGen }) as
         { downloads_left: number } | undefined;
       return row ? row.downloads_left : null;
     })();

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/open.js";
-import type { FileRow } from "./parcels.js";
+import { HELD_FOR_RENEWAL, holdParams, type FileRow, type RenewalHold } from "./parcels.js";
 
 /** What admission compares against the budgets (see domain/admission.ts). */
 export interface StoredUsage {
@@ -71,7 +71,8 @@ export class SessionsRepo {
          WHERE id = ? AND state IN ('uploading','published','review')`,
       ),
       expirePublished: p(
-        "UPDATE parcels SET state = 'expired', ended_at = expires_at WHERE state = 'published' AND expires_at <= ?",
+        `UPDATE parcels SET state = 'expired', ended_at = expires_at
+         WHERE state = 'published' AND expires_at <= @now AND NOT ${HELD_FOR_RENEWAL}`,
       ),
       timedOut: p("SELECT id FROM parcels WHERE state = 'uploading' AND expires_at <= ?"),
       revokeSession: p(
@@ -176,8 +177,9 @@ export class SessionsRepo {
     return this.s.revokeLive.run(now, id).changes === 1;
   }
 
-  expirePublished(now: number): void {
-    this.s.expirePublished.run(now);
+  /** Published parcels past their expiry end, except those a running download may renew. */
+  expirePublished(now: number, hold: RenewalHold): void {
+    this.s.expirePublished.run(holdParams(now, hold));
   }
 
   /** Sessions past their deadline that are still marked uploading. */
