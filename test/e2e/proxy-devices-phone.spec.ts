@@ -1,8 +1,13 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import {
+  freePort,
+  startProxyConsole,
+  type ProxyConsole,
+  coreCall,
+} from "./support/proxy-harness.js";
 import { callOk, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootView } from "./support/proxy-shots.js";
 
@@ -23,15 +28,8 @@ let svc: ProxyConsole;
 let dir = "";
 let controllerPort = 0;
 
-async function sim(method: string, path: string, body?: unknown): Promise<number> {
-  const secret = readFileSync(join(svc.dataDir, "proxy", "core", "secret"), "utf8").trim();
-  const r = await fetch(`http://127.0.0.1:${controllerPort}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return r.status;
-}
+const sim = (method: string, path: string, body?: unknown): Promise<number> =>
+  coreCall(svc, controllerPort, method, path, body);
 
 test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "gh-devices-phone-e2e-"));

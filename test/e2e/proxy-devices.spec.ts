@@ -5,7 +5,12 @@ import { join } from "node:path";
 import type { TrafficView } from "../../server/contract/proxy.js";
 import { hourOf, localDayOf } from "../../server/proxy/domain/devices-time.js";
 import type { SqlProxyStore } from "../../server/proxy/store/proxy-store.js";
-import { freePort, startProxyConsole, type ProxyConsole } from "./support/proxy-harness.js";
+import {
+  freePort,
+  startProxyConsole,
+  type ProxyConsole,
+  coreCall,
+} from "./support/proxy-harness.js";
 import { callInPage, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootView } from "./support/proxy-shots.js";
 
@@ -35,15 +40,8 @@ let svc: ProxyConsole;
 let dir = "";
 let controllerPort = 0;
 
-async function sim(method: string, path: string, body?: unknown): Promise<number> {
-  const secret = readFileSync(join(svc.dataDir, "proxy", "core", "secret"), "utf8").trim();
-  const r = await fetch(`http://127.0.0.1:${controllerPort}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return r.status;
-}
+const sim = (method: string, path: string, body?: unknown): Promise<number> =>
+  coreCall(svc, controllerPort, method, path, body);
 
 /** 30 days of history before today, so the 7- and 30-day charts have something to draw. */
 function writeHistory(): void {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { freePort, refusedPort, startProxyConsole } from "./support/proxy-harness.js";
+import { coreCall, freePort, refusedPort, startProxyConsole } from "./support/proxy-harness.js";
 import { callInPage, DESKTOP, PHONE, setLang, setUp, signIn } from "./support/proxy-page.js";
 import { shootBothThemes, shootView } from "./support/proxy-shots.js";
 
@@ -298,15 +298,8 @@ test("with the core stopped the Logs and Connections pages say so without red, a
     await page.goto(`${svc.url}/#/logs`);
     await expect(stopped).toBeVisible();
 
-    const secret = () => readFileSync(join(svc.dataDir, "proxy", "core", "secret"), "utf8").trim();
-    const sim = async (what: string, body: unknown) => {
-      const r = await fetch(`http://127.0.0.1:${port}/__sim/${what}`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${secret()}`, "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      expect(r.ok).toBe(true);
-    };
+    const sim = async (what: string, body: unknown) =>
+      expect(await coreCall(svc, port, "POST", `/__sim/${what}`, body)).toBeLessThan(300);
     const say = (payload: string) => sim("logs", { type: "info", payload });
     const service = (action: "start" | "stop") =>
       callInPage(page, "POST", "/system/service", { action });

@@ -109,20 +109,21 @@ export function DeviceName({
   );
 }
 
+/** What a device's row and its policy control are given. */
+export interface DeviceControlProps {
+  device: Device;
+  /** Called with what to say once a change was saved. */
+  onSaved(said: Said): Promise<void>;
+  /** The proxy is off: the core reads no policy until it is on. */
+  proxyOff: boolean;
+}
+
 /**
  * The policy in one control: choosing another applies it to the core at once. While the proxy
  * is off the core reads no policy: the control is described by the page's note, a policy other
  * than the rules' says it is not in effect, and a change is confirmed with that caveat.
  */
-export function PolicySelect({
-  device,
-  onSaved,
-  proxyOff,
-}: {
-  device: Device;
-  onSaved(said: Said): Promise<void>;
-  proxyOff: boolean;
-}) {
+export function PolicySelect({ device, onSaved, proxyOff }: DeviceControlProps) {
   const t = useT();
   const action = useCoreAction();
   const [choosing, setChoosing] = useState<DevicePolicy | null>(null);

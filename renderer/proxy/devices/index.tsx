@@ -1,27 +1,24 @@
 import { useState } from "react";
-import { type Device } from "../../../server/contract/proxy.js";
 import { api } from "../api.js";
 import { formatBytes } from "../parts/format.js";
 import { useT } from "../i18n.js";
 import { useRouteRest } from "../route.js";
 import { Alert, Card, Loading, useLoad } from "../parts/ui.js";
 import { DevicePage } from "./device.js";
-import { DeviceName, macText, OnlineDot, PolicySelect } from "./device-parts.js";
+import {
+  DeviceName,
+  macText,
+  OnlineDot,
+  PolicySelect,
+  type DeviceControlProps,
+} from "./device-parts.js";
 import { ProxyOffNote, useProxyOff, type Said } from "./proxy-off.js";
 import "./styles-devices.css";
 
 /** The list follows the devices' traffic and comings and goings while it is open. */
 const REFRESH_MS = 10_000;
 
-function DeviceRow({
-  device,
-  onSaved,
-  proxyOff,
-}: {
-  device: Device;
-  onSaved(said: Said): Promise<void>;
-  proxyOff: boolean;
-}) {
+function DeviceRow({ device, onSaved, proxyOff }: DeviceControlProps) {
   const t = useT();
   return (
     <li className="dev-row" aria-label={device.name} data-device={device.id}>

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -128,4 +128,25 @@ export async function startProxyConsole(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A call to the controller the service's core listens on (the simulated core's own routes,
+ * `/__sim/...`, among them), with the secret the service gave the core; its status.
+ */
+export async function coreCall(
+  svc: ProxyConsole,
+  controllerPort: number,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<number> {
+  const secret = readFileSync(join(svc.dataDir, "proxy", "core", "secret"), "utf8").trim();
+  const r = await fetch(`http://127.0.0.1:${controllerPort}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await r.arrayBuffer();
+  return r.status;
 }
