@@ -42,3 +42,8 @@ export function initialLang(
 export function browserLanguages(): readonly string[] {
   return navigator.languages?.length ? navigator.languages : [navigator.language];
 }
+
+/** What goes between two sentences: a space in English, nothing after Chinese punctuation. */
+export function sentenceGap(lang: Lang): string {
+  return lang === "zh-CN" ? "" : " ";
+}

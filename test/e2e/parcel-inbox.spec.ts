@@ -194,6 +194,8 @@ test("the password step, a wrong code and a closed inbox are said in words; in C
   const fresh = await openInbox();
   await zh.goto(`${site.url}/#/inbox/${fresh}`);
   await expect(zh.getByRole("heading", { name: "发送到 Study PC" })).toBeVisible();
+  // Two Chinese sentences meet without a space between them.
+  await expect(zh.getByText("它们会直接发送到 Study PC。还会开放", { exact: false })).toBeVisible();
   await zh.getByLabel("选择文件").setInputFiles(files.slice(1).map((f) => f.path));
   await shootThemes(zh, "inbox-phone", "chosen-zh");
   await zh.getByRole("button", { name: "发送 2 个文件" }).click();

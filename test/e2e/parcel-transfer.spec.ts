@@ -550,7 +550,7 @@ test.describe("send failures", () => {
       await page.getByLabel("Language").selectOption("zh-CN");
       await page.getByRole("button", { name: "上传并获取取件码" }).click();
       await expect(page.getByRole("alert")).toHaveText(
-        /^此地址今天的上传额度已用完。 请在 .+后重试。$/,
+        /^此地址今天的上传额度已用完。请在 .+后重试。$/,
       );
     } finally {
       await api.request("PUT", "/admin/policy", {

@@ -1,5 +1,6 @@
 import { useEffect, useId } from "react";
 import { formatBytes, formatDuration } from "../../shared/format.js";
+import { sentenceGap } from "../../shared/lang.js";
 import type { AreaProps } from "../app.js";
 import { useT } from "../i18n.js";
 import { normalizeInput } from "../pickup/code.js";
@@ -56,7 +57,8 @@ function Choose() {
     <div className="inbox-choose">
       {grant ? (
         <p className="muted">
-          {t("lead", { name: grant.name })}{" "}
+          {t("lead", { name: grant.name })}
+          {sentenceGap(lang)}
           <span className="inbox-time">
             {t("openFor", { time: formatDuration(grant.closes_at - now, lang) })}
           </span>

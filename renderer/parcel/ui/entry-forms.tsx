@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from "react";
 import { formatDuration } from "../../shared/format.js";
+import { sentenceGap } from "../../shared/lang.js";
 import { useApp } from "../store.js";
 import { useNow } from "./countdown.js";
 import { Notice } from "./notice.js";
@@ -71,7 +72,7 @@ export function ProblemNotice(props: {
   return (
     <Notice kind={props.kind ?? "error"}>
       {props.text}
-      {wait > 0 ? ` ${props.waitText(formatDuration(wait, lang))}` : ""}
+      {wait > 0 ? `${sentenceGap(lang)}${props.waitText(formatDuration(wait, lang))}` : ""}
     </Notice>
   );
 }

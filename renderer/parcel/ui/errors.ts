@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { formatDuration } from "../../shared/format.js";
-import type { Lang } from "../../shared/lang.js";
+import { sentenceGap, type Lang } from "../../shared/lang.js";
 import { ApiError } from "../api.js";
 import { serviceText } from "../errors-i18n.js";
 import { useT, type Translate } from "../i18n.js";
@@ -51,7 +51,7 @@ export function describeError(
   if (err.status === 429 && err.retryAfter !== null) {
     // The service's sentences come without a full stop; two sentences in a row need one.
     const first = text.replace(/([\p{L}\p{N})])$/u, "$1.");
-    text = `${first} ${t("errTryAgainIn", { time: formatDuration(err.retryAfter, lang) })}`;
+    text = `${first}${sentenceGap(lang)}${t("errTryAgainIn", { time: formatDuration(err.retryAfter, lang) })}`;
   }
   return text;
 }
